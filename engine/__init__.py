@@ -1,0 +1,1 @@
+"""Numpy + gensim engine: vectors, positional encoding, layers, attention, alignment, training."""

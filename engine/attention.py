@@ -1,0 +1,67 @@
+"""Scaled dot-product attention that keeps every intermediate step."""
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Attention:
+    """Every step of attention; arrays gain a leading head axis [h, ...] when heads > 1."""
+
+    q: np.ndarray  # [n_q, d_k]
+    k: np.ndarray  # [n_k, d_k]
+    v: np.ndarray  # [n_k, d_v]
+    factor: np.ndarray  # [n_q, n_k]  Q·Kᵀ
+    scores: np.ndarray  # [n_q, n_k]  factor / √d_k, or factor
+    weights: np.ndarray  # [n_q, n_k]  softmax rows of scores, or scores (masked cells 0)
+    z: np.ndarray  # [n_q, d_v]  weights · V
+    mask: np.ndarray  # [n_q, n_k]  True where a query may see a key
+
+
+def causal_mask(n_q: int, n_k: int) -> np.ndarray:  # -> [n_q, n_k]
+    """Query i sees keys 0..i only."""
+    return np.tril(np.ones((n_q, n_k), dtype=bool))
+
+
+def softmax_rows(scores: np.ndarray, mask: np.ndarray) -> np.ndarray:  # [..., n_k], [..., n_k] -> [..., n_k]
+    """Row softmax over visible cells; subtracting the row max keeps exp finite."""
+    masked = np.where(mask, scores, -np.inf)
+    row_max = masked.max(axis=-1, keepdims=True)
+    e = np.where(mask, np.exp(masked - np.where(np.isfinite(row_max), row_max, 0.0)), 0.0)
+    total = e.sum(axis=-1, keepdims=True)
+    return np.divide(e, total, out=np.zeros_like(e), where=total > 0)
+
+
+def split_heads(x: np.ndarray, heads: int) -> np.ndarray:  # [n, d] -> [h, n, d/h]
+    """Head h gets columns h·d/h .. (h+1)·d/h."""
+    n, d = x.shape
+    return x.reshape(n, heads, d // heads).transpose(1, 0, 2)
+
+
+def merge_heads(x: np.ndarray) -> np.ndarray:  # [h, n, d/h] -> [n, h·d/h]
+    """Concatenate the heads' columns back into one matrix."""
+    h, n, d_h = x.shape
+    return x.transpose(1, 0, 2).reshape(n, h * d_h)
+
+
+def attend(x_q, x_kv, w_q, w_k, w_v, *, scale=True, softmax=True, causal=False, heads=1) -> Attention:
+    """x_q [n_q, d], x_kv [n_k, d], w_q/w_k [d, d_k], w_v [d, d_v] -> Attention."""
+    q, k, v = (np.asarray(x, dtype=np.float64) @ np.asarray(w, dtype=np.float64)
+               for x, w in ((x_q, w_q), (x_kv, w_k), (x_kv, w_v)))
+    d_k = q.shape[-1]
+    if k.shape[-1] != d_k:
+        raise ValueError(f"W_Q and W_K must have the same number of columns (d_k), got {d_k} and {k.shape[-1]}.")
+    if heads < 1 or d_k % heads or v.shape[-1] % heads:
+        raise ValueError(f"{heads} heads cannot split d_k = {d_k} and d_v = {v.shape[-1]} evenly; "
+                         "choose a number of heads that divides both.")
+    if heads > 1:
+        q, k, v = split_heads(q, heads), split_heads(k, heads), split_heads(v, heads)
+    factor = q @ np.swapaxes(k, -1, -2)
+    scores = factor / np.sqrt(d_k // heads) if scale else factor
+    mask = causal_mask(*factor.shape[-2:]) if causal else np.ones(factor.shape[-2:], dtype=bool)
+    weights = softmax_rows(scores, mask) if softmax else np.where(mask, scores, 0.0)
+    z = weights @ v
+    if not all(np.isfinite(a).all() for a in (q, k, v, factor, z)):
+        raise ValueError("The numbers grew too large to compute (overflow). Lower the layer scale.")
+    return Attention(q, k, v, factor, scores, weights, z, mask)
+

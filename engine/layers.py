@@ -1,0 +1,24 @@
+"""Weight presets for the query, key and value linear layers."""
+import numpy as np
+
+PRESETS = ("identity", "scaled identity", "random", "rotation")
+
+
+def preset(name: str, d_in: int, d_out: int, *, seed: int = 0, scale: float = 1.0) -> np.ndarray:  # -> [d_in, d_out]
+    """Weights by preset name; `scale` multiplies every preset except plain identity."""
+    rng = np.random.default_rng(seed)
+    if name == "identity":
+        return np.eye(d_in, d_out)
+    if name == "scaled identity":
+        return scale * np.eye(d_in, d_out)
+    if name == "random":
+        return scale * rng.normal(0.0, 1.0 / np.sqrt(d_in), size=(d_in, d_out))
+    if name == "rotation":
+        return scale * random_rotation(rng, d_in)[:, :d_out]
+    raise ValueError(f"Unknown layer preset '{name}'. Choose one of: {', '.join(PRESETS)}.")
+
+
+def random_rotation(rng: np.random.Generator, d: int) -> np.ndarray:  # -> [d, d]
+    """Haar-distributed orthogonal matrix: QR of a Gaussian with the signs of R's diagonal fixed."""
+    q, r = np.linalg.qr(rng.normal(size=(d, d)))
+    return q * np.where(np.diag(r) < 0, -1.0, 1.0)

