@@ -26,7 +26,7 @@ def causal_mask(n_q: int, n_k: int) -> np.ndarray:  # -> [n_q, n_k]
 def softmax_rows(scores: np.ndarray, mask: np.ndarray) -> np.ndarray:  # [..., n_k], [..., n_k] -> [..., n_k]
     """Row softmax over visible cells; subtracting the row max keeps exp finite."""
     masked = np.where(mask, scores, -np.inf)
-    row_max = masked.max(axis=-1, keepdims=True)
+    row_max = masked.max(axis=-1, keepdims=True, initial=-np.inf)
     e = np.where(mask, np.exp(masked - np.where(np.isfinite(row_max), row_max, 0.0)), 0.0)
     total = e.sum(axis=-1, keepdims=True)
     return np.divide(e, total, out=np.zeros_like(e), where=total > 0)

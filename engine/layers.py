@@ -13,8 +13,8 @@ def preset(name: str, d_in: int, d_out: int, *, seed: int = 0, scale: float = 1.
         return scale * np.eye(d_in, d_out)
     if name == "random":
         return scale * rng.normal(0.0, 1.0 / np.sqrt(d_in), size=(d_in, d_out))
-    if name == "rotation":
-        return scale * random_rotation(rng, d_in)[:, :d_out]
+    if name == "rotation":  # orthonormal columns, or orthonormal rows (an isometry) when d_out > d_in
+        return scale * random_rotation(rng, max(d_in, d_out))[:d_in, :d_out]
     raise ValueError(f"Unknown layer preset '{name}'. Choose one of: {', '.join(PRESETS)}.")
 
 

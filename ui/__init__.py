@@ -1,0 +1,1 @@
+"""Presentation shared by the pages: settings, sidebar, text, tables and charts."""

@@ -1,0 +1,80 @@
+"""The settings sync, navigation and shared controls every page renders."""
+from dataclasses import asdict
+
+import streamlit as st
+from gensim.models import KeyedVectors
+
+from engine.layers import PRESETS
+from engine.vectors import load_glove
+from ui.state import NAMES, SPEC, Settings, from_values, to_query
+from ui.text import t
+
+PAGES = (
+    ("dashboard.py", "nav_home"),
+    ("pages/1_Words_become_rows.py", "nav_words"),
+    ("pages/2_Factor_matrix.py", "nav_factor"),
+)
+LAYERS = ("q", "k", "v")
+
+
+@st.cache_resource(show_spinner=False)
+def glove(limit: int | None = None) -> KeyedVectors:
+    """The built-in vectors, loaded once per server process and shared by every session."""
+    return load_glove(limit)
+
+
+def vectors(s: Settings) -> KeyedVectors:
+    """The vectors the visitor chose."""
+    return glove(50_000) if s.source == "glove50k" else glove()
+
+
+def current() -> Settings:
+    """Settings from the URL on a visit's first run, then from the widgets; re-seeds every widget key."""
+    ss = st.session_state
+    if "_settings" not in ss:
+        base, refused = from_values({k: st.query_params.get_all(k)[-1] for k in st.query_params})
+        ss["_notices"] = refused
+    else:
+        base = ss["_settings"]
+    settings, _ = from_values({**asdict(base), **{n: ss[n] for n in NAMES if n in ss}})
+    ss["_settings"] = settings
+    for name in NAMES:  # keeps values alive across page switches, where Streamlit drops widget state
+        ss[name] = getattr(settings, name)
+    return settings
+
+
+def query(s: Settings) -> dict[str, str]:
+    """The URL parameters of the view, carried along by every page link."""
+    return to_query(s)
+
+
+def render(page: str, sentence_field: str = "sentence") -> Settings:
+    """Page config, URL notices, navigation and the shared controls; returns the current Settings."""
+    st.set_page_config(page_title=t("app_title"), page_icon="🔍", layout="wide")
+    s = current()
+    lang = s.lang
+    notices = st.session_state.pop("_notices", [])
+    if notices:
+        items = "; ".join(t("url_item", lang, name=n, value=v, reason=r) for n, v, r in notices)
+        st.warning(t("url_notice", lang, items=items), icon="⚠️")
+    with st.sidebar:
+        st.markdown(f"### {t('app_title', lang)}")
+        for path, key in PAGES:
+            st.page_link(path, label=t(key, lang), query_params=query(s))
+        st.divider()
+        st.segmented_control(t("language", lang), ("en", "zh"), key="lang", format_func=lambda v: t(f"lang_{v}", v))
+        st.selectbox(t("source", lang), ("glove", "glove50k"), key="source", format_func=lambda v: t(f"source_{v}", lang))
+        st.text_input(t(sentence_field, lang), key=sentence_field, max_chars=2000)
+        with st.expander(t("layers", lang)):
+            st.toggle(t("positional", lang), key="positional")
+            st.number_input(t("d_k", lang), min_value=1, max_value=50, step=1, key="d_k")
+            for layer in LAYERS:
+                name = f"W_{layer.upper()}"
+                st.selectbox(t("preset", lang, layer=name), PRESETS, key=f"{layer}_preset",
+                             format_func=lambda p: t(f"preset_{p}", lang))
+                c1, c2 = st.columns(2)
+                c1.number_input(t("seed", lang, layer=name), min_value=0, max_value=9999, step=1, key=f"{layer}_seed")
+                c2.number_input(t("scale", lang, layer=name), min_value=SPEC["q_scale"][0], max_value=SPEC["q_scale"][1],
+                                format="%g", key=f"{layer}_scale", disabled=getattr(s, f"{layer}_preset") == "identity")
+    st.query_params.from_dict(to_query(s))
+    return s

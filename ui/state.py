@@ -1,0 +1,111 @@
+"""One Settings dataclass, mirrored in the URL and kept across pages."""
+from dataclasses import asdict, dataclass, field, fields, replace
+
+from engine.layers import PRESETS
+
+MAX_TEXT = 2000
+
+
+def choice(*options):
+    return field(metadata={"choices": options})
+
+
+def span(lo, hi):
+    return field(metadata={"range": (lo, hi)})
+
+
+@dataclass(frozen=True)
+class Settings:
+    lang: str = "en"
+    source: str = "glove"
+    sentence: str = "The ball is blue"
+    pair_sentence: str = "The black cat drank the milk"
+    target_sentence: str = "La bola es azul"
+    positional: bool = True
+    q_preset: str = "random"
+    k_preset: str = "random"
+    v_preset: str = "random"
+    q_seed: int = 1
+    k_seed: int = 2
+    v_seed: int = 3
+    q_scale: float = 1.0
+    k_scale: float = 1.0
+    v_scale: float = 1.0
+    d_k: int = 16
+    scaled: bool = True
+    softmax: bool = True
+    query: str = ""
+    key: str = ""
+    key2: str = ""
+    sort: str = "dimension"
+    heads: int = 1
+    causal: bool = True
+    targets: str = "milk drank 1; milk cat 0.5; milk black 0"
+    learn: str = "w_q,w_k"
+    lr: float = 0.05
+    steps: int = 300
+    train_seed: int = 0
+
+
+SPEC = {
+    "lang": ("en", "zh"),
+    "source": ("glove", "glove50k", "upload"),
+    "q_preset": PRESETS, "k_preset": PRESETS, "v_preset": PRESETS,
+    "sort": ("dimension", "size"),
+    "q_seed": (0, 9999), "k_seed": (0, 9999), "v_seed": (0, 9999), "train_seed": (0, 9999),
+    "q_scale": (1e-3, 1e6), "k_scale": (1e-3, 1e6), "v_scale": (1e-3, 1e6),
+    "d_k": (1, 300), "heads": (1, 300), "lr": (1e-4, 10.0), "steps": (1, 2000),
+}
+DEFAULTS = Settings()
+NAMES = tuple(f.name for f in fields(Settings))
+
+
+def parse(name: str, raw) -> object:
+    """A valid value for field `name` from a raw URL or widget value; ValueError if there is none."""
+    default = getattr(DEFAULTS, name)
+    if isinstance(default, bool):
+        if isinstance(raw, bool):
+            return raw
+        if str(raw).lower() in ("1", "true", "yes", "on"):
+            return True
+        if str(raw).lower() in ("0", "false", "no", "off"):
+            return False
+        raise ValueError("expected true or false")
+    if isinstance(default, (int, float)):
+        lo, hi = SPEC[name]
+        try:
+            value = float(raw) if isinstance(default, float) else int(str(raw).strip())
+        except (ValueError, TypeError, OverflowError):
+            value = None
+        if value is None or not lo <= value <= hi:  # also rejects NaN
+            raise ValueError(f"expected {'a number' if isinstance(default, float) else 'a whole number'} from {lo:g} to {hi:g}")
+        return value
+    raw = str(raw)
+    if name in SPEC and raw not in SPEC[name]:
+        raise ValueError(f"expected one of {', '.join(SPEC[name])}")
+    if len(raw) > MAX_TEXT:
+        raise ValueError(f"longer than {MAX_TEXT} characters")
+    return raw
+
+
+def from_values(values: dict) -> tuple[Settings, list[tuple[str, str, str]]]:
+    """Settings from raw values, and (name, value, reason) for every value that was refused."""
+    good, bad = {}, []
+    for name, raw in values.items():
+        if name not in NAMES:
+            bad.append((name, str(raw)[:60], "unknown setting"))
+            continue
+        try:
+            good[name] = parse(name, raw)
+        except ValueError as e:
+            bad.append((name, str(raw)[:60], str(e)))
+    return replace(DEFAULTS, **good), bad
+
+
+def to_query(settings: Settings) -> dict[str, str]:
+    """URL parameters for every setting that differs from its default."""
+    out = {}
+    for name, value in asdict(settings).items():
+        if value != getattr(DEFAULTS, name):
+            out[name] = ("1" if value else "0") if isinstance(value, bool) else repr(value) if isinstance(value, float) else str(value)
+    return out
