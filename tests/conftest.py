@@ -1,0 +1,17 @@
+"""Shared fixtures: the real GloVe vectors once per session, and small hand-built vector sets."""
+import numpy as np
+import pytest
+
+from engine.vectors import keyed_vectors, load_glove
+
+
+@pytest.fixture(scope="session")
+def glove():
+    """GloVe 6B 50d from the installed package, loaded once per test session."""
+    return load_glove()
+
+
+@pytest.fixture
+def make_kv():
+    """Build KeyedVectors from {word: row}, in the given (frequency) order."""
+    return lambda rows: keyed_vectors(list(rows), np.array(list(rows.values()), dtype=np.float32))
