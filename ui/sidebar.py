@@ -1,11 +1,12 @@
 """The settings sync, navigation and shared controls every page renders."""
 from dataclasses import asdict
+from urllib.parse import urlencode
 
 import streamlit as st
 from gensim.models import KeyedVectors
 
 from engine.layers import PRESETS
-from engine.vectors import load_glove
+from engine.vectors import VectorsError, load_gensim_data, load_glove, load_npy_vectors, load_text_vectors
 from ui.state import NAMES, SPEC, Settings, from_values, to_query
 from ui.text import t
 
@@ -23,9 +24,61 @@ def glove(limit: int | None = None) -> KeyedVectors:
     return load_glove(limit)
 
 
+@st.cache_resource(show_spinner=False)
+def gensim_data(name: str) -> KeyedVectors:
+    """A larger gensim-data set, downloaded once per server where the internet is reachable."""
+    return load_gensim_data(name)
+
+
 def vectors(s: Settings) -> KeyedVectors:
-    """The vectors the visitor chose."""
+    """The vectors the visitor chose; the built-in GloVe while an upload or download is not available."""
+    if s.source == "upload" and "_upload" in st.session_state:
+        return st.session_state["_upload"][1]
+    if s.source.startswith("glove-wiki"):
+        try:
+            return gensim_data(s.source)
+        except VectorsError:
+            pass
     return glove(50_000) if s.source == "glove50k" else glove()
+
+
+def source_status(s: Settings):
+    """The upload widgets, and a sentence when the chosen source cannot be used."""
+    lang = s.lang
+    if s.source.startswith("glove-wiki"):
+        try:
+            gensim_data(s.source)
+        except VectorsError:
+            st.error(t("source_offline", lang))
+    if s.source != "upload":
+        return
+    files = st.file_uploader(t("upload_files", lang), type=["txt", "vec", "npy"], accept_multiple_files=True,
+                             key="upload_files", help=t("upload_help", lang))
+    if files:
+        ident = tuple((f.name, f.size) for f in files)
+        if st.session_state.get("_upload", (None,))[0] != ident:
+            try:
+                st.session_state["_upload"] = (ident, read_upload(files, lang))
+            except VectorsError as e:
+                st.error(t("upload_error", lang, error=str(e)))
+    if "_upload" in st.session_state:
+        kv = st.session_state["_upload"][1]
+        st.caption(t("upload_ok", lang, n=len(kv.index_to_key), d=kv.vector_size))
+    else:
+        st.info(t("upload_none", lang))
+
+
+def read_upload(files, lang: str) -> KeyedVectors:
+    """KeyedVectors from one text file, or from a .npy matrix plus a word list; never unpickles."""
+    npy = [f for f in files if f.name.lower().endswith(".npy")]
+    text = [f for f in files if not f.name.lower().endswith(".npy")]
+    if npy:
+        if len(npy) != 1 or len(text) != 1:
+            raise VectorsError(t("upload_pair", lang))
+        return load_npy_vectors(npy[0].getvalue(), text[0].getvalue())
+    if len(text) != 1:
+        raise VectorsError(t("upload_one", lang))
+    return load_text_vectors(text[0].getvalue())
 
 
 def current() -> Settings:
@@ -63,7 +116,8 @@ def render(page: str, sentence_field: str = "sentence") -> Settings:
             st.page_link(path, label=t(key, lang), query_params=query(s))
         st.divider()
         st.segmented_control(t("language", lang), ("en", "zh"), key="lang", format_func=lambda v: t(f"lang_{v}", v))
-        st.selectbox(t("source", lang), ("glove", "glove50k"), key="source", format_func=lambda v: t(f"source_{v}", lang))
+        st.selectbox(t("source", lang), SPEC["source"], key="source", format_func=lambda v: t(f"source_{v}", lang))
+        source_status(s)
         st.text_input(t(sentence_field, lang), key=sentence_field, max_chars=2000)
         with st.expander(t("layers", lang)):
             st.toggle(t("positional", lang), key="positional")
@@ -76,5 +130,14 @@ def render(page: str, sentence_field: str = "sentence") -> Settings:
                 c1.number_input(t("seed", lang, layer=name), min_value=0, max_value=9999, step=1, key=f"{layer}_seed")
                 c2.number_input(t("scale", lang, layer=name), min_value=SPEC["q_scale"][0], max_value=SPEC["q_scale"][1],
                                 format="%g", key=f"{layer}_scale", disabled=getattr(s, f"{layer}_preset") == "identity")
+        with st.popover(t("copy_link", lang), icon="🔗", width="stretch"):
+            st.caption(t("copy_link_help", lang))
+            st.code(share_url(s), language=None, wrap_lines=True)
     st.query_params.from_dict(to_query(s))
     return s
+
+
+def share_url(s: Settings) -> str:
+    """The address of this exact view, for the clipboard."""
+    params = urlencode(to_query(s))
+    return (st.context.url or "") + (f"?{params}" if params else "")

@@ -49,7 +49,7 @@ class Settings:
 
 SPEC = {
     "lang": ("en", "zh"),
-    "source": ("glove", "glove50k", "upload"),
+    "source": ("glove", "glove50k", "upload", "glove-wiki-gigaword-100", "glove-wiki-gigaword-300"),
     "q_preset": PRESETS, "k_preset": PRESETS, "v_preset": PRESETS,
     "sort": ("dimension", "size"),
     "q_seed": (0, 9999), "k_seed": (0, 9999), "v_seed": (0, 9999), "train_seed": (0, 9999),
