@@ -1,0 +1,106 @@
+"""Benchmark the learning engine: how often the default run reaches the target order, how long it takes,
+and how its speed compares with the same objective in PyTorch autograd. Run: python -m bench.training"""
+import statistics
+import time
+
+import numpy as np
+
+from engine.training import DEFAULT_LR, DEFAULT_STEPS, initial_weights, make_goal, positional_rows, train
+from engine.vectors import embed, load_glove, tokenize
+
+SENTENCES = [
+    ("The black cat drank the milk", "milk", [("drank", 1.0), ("cat", 0.5), ("black", 0.0)]),
+    ("The dog chased the ball in the park", "ball", [("chased", 1.0), ("dog", 0.5), ("park", 0.0)]),
+    ("The young girl read an old book by the window", "book", [("read", 1.0), ("old", 0.5), ("window", 0.0)]),
+    ("The pilot landed the plane at the airport", "plane", [("landed", 1.0), ("pilot", 0.5), ("airport", 0.0)]),
+]
+SEEDS = 100
+RUNS = 9
+
+
+def sentence_rows(kv, sentence, query, keys):
+    """GloVe rows of the sentence and its targets as (query index, key index, value) triples."""
+    tokens = tokenize(sentence)
+    x, _ = embed(kv, tokens)
+    return x, [(tokens.index(query), tokens.index(key), value) for key, value in keys]
+
+
+def order_rate(x, targets) -> int:
+    """Seeds out of SEEDS whose default run ends with every targeted key in target order."""
+    return sum(train(x, targets, seed=seed).order_step is not None for seed in range(SEEDS))
+
+
+def timed(run) -> tuple[float, float]:
+    """Median CPU and wall seconds of RUNS calls, after one untimed warm-up call."""
+    run()
+    cpu, wall = [], []
+    for _ in range(RUNS):
+        c, w = time.process_time(), time.perf_counter()
+        run()
+        cpu.append(time.process_time() - c)
+        wall.append(time.perf_counter() - w)
+    return statistics.median(cpu), statistics.median(wall)
+
+
+def torch_losses(torch, x, targets, lr, steps, seed) -> list[float]:
+    """The same loss, start and Adam settings with torch autograd and torch.optim.Adam; loss per step."""
+    goal = make_goal(targets, len(x))
+    w_q, w_k, _ = initial_weights(x.shape[1], x.shape[1], seed, 1.0)
+    x_in = torch.tensor(x + positional_rows(True, *x.shape))
+    w_q, w_k = (torch.tensor(w, requires_grad=True) for w in (w_q, w_k))
+    rows, mask, p = torch.tensor(goal.rows), torch.tensor(goal.mask), torch.tensor(goal.p)
+    optimizer = torch.optim.Adam([w_q, w_k], lr=lr)
+    losses = []
+    for _ in range(steps):
+        q, k = x_in @ w_q, x_in @ w_k
+        s = q[rows] @ k.T / w_q.shape[1] ** 0.5
+        log_probs = torch.log_softmax(s.masked_fill(~mask, -torch.inf), dim=1)
+        loss = -torch.where(mask, p * log_probs, 0.0).sum(dim=1).mean()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        losses.append(loss.item())
+    return losses
+
+
+def main() -> None:
+    kv = load_glove()
+    cases = [(sentence, query, keys, *sentence_rows(kv, sentence, query, keys)) for sentence, query, keys in SENTENCES]
+    table = [("measure", "value", "target")]
+    for sentence, query, keys, x, targets in cases:
+        order = " > ".join(f"{query}→{key}" for key, _ in keys)
+        reached = order_rate(x, targets)
+        rate = f"{reached}/{SEEDS} ({reached / SEEDS:.0%})"
+        table.append((f"order {order} reached ({SEEDS} seeds)", rate, "≥ 99%"))
+
+    x, targets = cases[0][3], cases[0][4]
+    cpu, wall = timed(lambda: train(x, targets, seed=0))
+    for clock, seconds in (("CPU", cpu), ("wall", wall)):
+        label = f"default run, {DEFAULT_STEPS} steps, {clock} time (median of {RUNS})"
+        table.append((label, f"{seconds * 1e3:.1f} ms", "≤ 1 s"))
+    ours = DEFAULT_STEPS / wall
+    table.append(("steps/s, ours (numpy, analytic gradients, records every step)", f"{ours:,.0f}", ""))
+    try:
+        import torch
+    except ImportError:
+        torch = None
+        print("PyTorch is not installed, so the PyTorch column is skipped "
+              "(install it with: pip install torch==2.13.0).\n")
+    if torch is not None:
+        torch.set_num_threads(1)  # matrices this small run fastest on one thread; more only adds contention
+        _, torch_wall = timed(lambda: torch_losses(torch, x, targets, DEFAULT_LR, DEFAULT_STEPS, 0))
+        theirs = DEFAULT_STEPS / torch_wall
+        reference = torch_losses(torch, x, targets, DEFAULT_LR, DEFAULT_STEPS, 0)
+        same = np.abs(train(x, targets, seed=0).loss[:-1] - reference)
+        table.append((f"steps/s, PyTorch {torch.__version__} autograd + torch.optim.Adam", f"{theirs:,.0f}", ""))
+        table.append(("ratio ours / PyTorch", f"{ours / theirs:.1f}×", "≥ 1"))
+        table.append(("largest loss difference ours vs PyTorch over the run", f"{same.max():.1e}", "same objective"))
+    widths = [max(len(row[i]) for row in table) for i in range(3)]
+    for i, row in enumerate(table):
+        print("| " + " | ".join(cell.ljust(w) for cell, w in zip(row, widths)) + " |")
+        if i == 0:
+            print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+
+
+if __name__ == "__main__":
+    main()

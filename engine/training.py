@@ -1,0 +1,272 @@
+"""Learn query/key weights (and embeddings) so chosen word pairs reach target relevances."""
+import math
+from dataclasses import dataclass
+from numbers import Integral, Real
+from typing import Callable, Collection, Sequence
+
+import numpy as np
+
+from engine.attention import softmax_rows
+from engine.layers import preset
+from engine.positional import sinusoidal
+
+PARAMETERS = ("w_q", "w_k", "w_v", "x")
+DEFAULT_LEARN = ("w_q", "w_k")
+DEFAULT_LR = 0.01
+DEFAULT_STEPS = 200
+DEFAULT_POSITIONAL = True  # the dashboard feeds the layers GloVe + positional encoding, so training does too
+MAX_STEPS = 5000
+MAX_LR = 10.0
+SNAPSHOTS = 51  # evenly spaced steps kept for scrubbing, first and last included
+BETA1, BETA2, EPS = 0.9, 0.999, 1e-8
+W_V_NOTE = ("W_V is never used to compute the scores or the attention weights: it only shapes what each word "
+            "passes on once attention is decided. So this loss gives W_V a gradient of exactly 0, and asking to "
+            "learn it leaves it unchanged.")
+
+
+@dataclass(frozen=True)
+class Goal:
+    """Targets grouped by query row: which keys each row compares and the distribution it aims for."""
+
+    rows: np.ndarray  # [r]  distinct query positions, ascending
+    mask: np.ndarray  # [r, n]  True on the row's targeted keys
+    p: np.ndarray  # [r, n]  targets normalised to sum to 1 per row, 0 off the mask
+    pair_row: np.ndarray  # [t]  row index (into rows) of each target pair
+    pair_key: np.ndarray  # [t]  key position of each target pair
+
+
+@dataclass(frozen=True)
+class History:
+    """A training run: curves at every step and snapshots at sampled steps to scrub through."""
+
+    targets: tuple[tuple[int, int, float], ...]  # (query, key, target) triples; column t of the curves
+    learn: tuple[str, ...]  # learned parameter names, in PARAMETERS order
+    positional: np.ndarray  # [n, d]  rows added to x before the layers (zeros when switched off)
+    steps: int  # updates actually run (fewer than requested when stopped)
+    stopped: bool  # the callback asked to stop early
+    loss: np.ndarray  # [steps+1]  loss before the first update and after each update
+    rows: np.ndarray  # [r]  query positions that have targets
+    row_scores: np.ndarray  # [steps+1, r, n]  q_i·k_j/√d_k for every key of each targeted row
+    scores: np.ndarray  # [steps+1, t]  q·k/√d_k of each target pair
+    weights: np.ndarray  # [steps+1, t]  attention weight of each pair (softmax over the whole row)
+    probs: np.ndarray  # [steps+1, t]  softmax over the row's targeted keys only: what the loss compares
+    goal: np.ndarray  # [t]  targets normalised to sum to 1 per query row: what probs aim for
+    order_step: int | None  # first step from which the target order held until the end, else None
+    snapshot_steps: np.ndarray  # [m]  steps of the snapshots below, 0 and the last step included
+    x: np.ndarray  # [m, n, d]  word embeddings (without positional encoding)
+    w_q: np.ndarray  # [m, d, d_k]
+    w_k: np.ndarray  # [m, d, d_k]
+    w_v: np.ndarray  # [d, d_v]  never changes: see W_V_NOTE
+    q: np.ndarray  # [m, n, d_k]
+    k: np.ndarray  # [m, n, d_k]
+
+
+def make_goal(targets: Sequence[tuple[int, int, float]], n: int) -> Goal:  # t triples, n words
+    """Validate (query, key, target) triples and group them by query row."""
+    if len(targets) == 0:
+        raise ValueError("Add at least one target: a (query word, key word, relevance) triple.")
+    seen = set()
+    for i, triple in enumerate(targets, 1):
+        if len(triple) != 3:
+            raise ValueError(f"Target {i} should be (query word, key word, relevance), got {tuple(triple)}.")
+        query, key, value = triple
+        for position in (query, key):
+            if not isinstance(position, Integral) or isinstance(position, bool):
+                raise ValueError(f"Target {i} names word position {position!r}; positions are whole numbers.")
+            if not 0 <= position < n:
+                raise ValueError(f"Target {i} names word position {position}, but the sentence has {n} words "
+                                 f"(positions 0 to {n - 1}).")
+        if (query, key) in seen:
+            raise ValueError(f"The pair (query word {query}, key word {key}) has more than one target; "
+                             "give each pair one target.")
+        seen.add((query, key))
+        if not isinstance(value, Real) or not math.isfinite(value):
+            raise ValueError(f"Target {i} has relevance {value!r}; use a finite number such as 1, 0.5 or 0.")
+        if value < 0:
+            raise ValueError(f"Target {i} has relevance {value}; relevances cannot be negative. "
+                             "Use 0 for 'not relevant'.")
+    query, key = (np.array([t[j] for t in targets], dtype=np.intp) for j in (0, 1))
+    rows, pair_row = np.unique(query, return_inverse=True)
+    mask = np.zeros((len(rows), n), dtype=bool)
+    mask[pair_row, key] = True
+    p = np.zeros((len(rows), n))
+    p[pair_row, key] = [t[2] for t in targets]
+    total = p.sum(axis=1, keepdims=True)
+    if (total == 0).any():
+        raise ValueError(f"Every target of query word {rows[np.argmin(total[:, 0])]} is 0; give at least one of "
+                         "its key words a relevance above 0.")
+    return Goal(rows, mask, p / total, pair_row, key)
+
+
+def forward(x, w_q, w_k, goal: Goal):  # [n, d], [d, d_k] ×2 -> q, k [n, d_k], s [r, n], probs [r, n], loss
+    """Scaled scores of the targeted rows, softmax over each row's targeted keys, mean cross-entropy."""
+    q, k = x @ w_q, x @ w_k
+    s = q[goal.rows] @ k.T * w_q.shape[1] ** -0.5
+    masked = np.where(goal.mask, s, -np.inf)
+    top = masked.max(axis=1, keepdims=True)
+    e = np.exp(masked - top)
+    total = e.sum(axis=1, keepdims=True)
+    # -Σ p·log softmax = log Σe + top - Σ p·s, because each row of p sums to 1
+    loss = (np.log(total) + top - (goal.p * s).sum(axis=1, keepdims=True)).mean()
+    return q, k, s, e / total, float(loss)
+
+
+def backward(x, w_q, w_k, q, k, probs, goal: Goal, learn: Collection[str]) -> dict:  # -> {name: grad}
+    """Analytic gradients of the loss for the learned names among w_q, w_k, x (W_V's is 0: see W_V_NOTE)."""
+    g = (probs - goal.p) * (w_q.shape[1] ** -0.5 / len(goal.rows))  # [r, n]  dL/d(q_i·k_j)
+    dq = g @ k  # [r, d_k]  only the targeted rows' queries matter
+    dk = g.T @ q[goal.rows]  # [n, d_k]
+    grads = {}
+    if "w_q" in learn:
+        grads["w_q"] = x[goal.rows].T @ dq
+    if "w_k" in learn:
+        grads["w_k"] = x.T @ dk
+    if "x" in learn:
+        dx = dk @ w_k.T
+        dx[goal.rows] += dq @ w_q.T
+        grads["x"] = dx
+    return grads
+
+
+def loss_and_grads(x, w_q, w_k, w_v, targets) -> tuple[float, dict]:  # [n, d], [d, d_k], [d, d_k], [d, d_v]
+    """Loss and the gradient of every parameter; W_V takes part only to show its gradient is 0."""
+    x, w_q, w_k = (np.asarray(a, dtype=np.float64) for a in (x, w_q, w_k))
+    goal = make_goal(targets, len(x))
+    q, k, _, probs, loss = forward(x, w_q, w_k, goal)
+    grads = backward(x, w_q, w_k, q, k, probs, goal, ("w_q", "w_k", "x"))
+    return loss, grads | {"w_v": np.zeros(np.shape(w_v))}
+
+
+def order_holds(scores, targets) -> np.ndarray:  # [..., t] -> [...] bool
+    """Per query row, a key with a higher target has a strictly higher score than one with a lower target."""
+    scores = np.asarray(scores)
+    pairs = [(a, b) for a, (qa, _, ta) in enumerate(targets) for b, (qb, _, tb) in enumerate(targets)
+             if qa == qb and ta > tb]
+    better, worse = [a for a, _ in pairs], [b for _, b in pairs]
+    return (scores[..., better] > scores[..., worse]).all(axis=-1)
+
+
+def first_kept(holds: np.ndarray) -> int | None:  # [s+1] bool -> step
+    """First step from which holds stays True to the end, or None if it is False at the end."""
+    if not holds[-1]:
+        return None
+    broken = np.flatnonzero(~holds)
+    return int(broken[-1] + 1) if len(broken) else 0
+
+
+def initial_weights(d: int, d_k: int, seed: int, scale: float) -> tuple[np.ndarray, ...]:  # -> 3 × [d, d_k]
+    """W_Q, W_K, W_V from the 'random' preset, each with its own seed drawn from `seed`."""
+    seeds = np.random.default_rng(seed).integers(0, 2**63, size=3)
+    return tuple(preset("random", d, d_k, seed=int(s), scale=scale) for s in seeds)
+
+
+def positional_rows(positional, n: int, d: int) -> np.ndarray:  # -> [n, d]
+    """Sinusoidal rows for True, zeros for False, or the given [n, d] rows."""
+    if isinstance(positional, (bool, np.bool_)):
+        return sinusoidal(n, d) if positional else np.zeros((n, d))
+    rows = np.array(positional, dtype=np.float64)
+    if rows.shape != (n, d) or not np.isfinite(rows).all():
+        raise ValueError(f"The positional encoding must be a finite [{n}, {d}] matrix like the embeddings, "
+                         f"got shape {rows.shape}.")
+    return rows
+
+
+def check_settings(learn, lr, steps) -> tuple[str, ...]:
+    """Learned names in PARAMETERS order, after checking learn, lr and steps."""
+    learn = (learn,) if isinstance(learn, str) else tuple(learn)
+    unknown = [name for name in learn if name not in PARAMETERS]
+    if unknown:
+        raise ValueError(f"Cannot learn '{unknown[0]}'. Choose from: {', '.join(PARAMETERS)}.")
+    if not learn:
+        raise ValueError(f"Choose at least one thing to learn: {', '.join(PARAMETERS)}.")
+    if not isinstance(lr, Real) or not 0 < lr <= MAX_LR:
+        raise ValueError(f"The learning rate must be above 0 and at most {MAX_LR}, got {lr}.")
+    if not isinstance(steps, Integral) or isinstance(steps, bool) or not 1 <= steps <= MAX_STEPS:
+        raise ValueError(f"The number of steps must be a whole number from 1 to {MAX_STEPS}, got {steps}.")
+    return tuple(name for name in PARAMETERS if name in learn)
+
+
+def starting_weights(d: int, d_k, seed: int, scale: float, given) -> list[np.ndarray]:  # -> [d, d_k] ×2, [d, d_v]
+    """The given W_Q, W_K, W_V, or for each one left None a draw from the seeded 'random' preset."""
+    if d_k is not None and (not isinstance(d_k, Integral) or d_k < 1):
+        raise ValueError(f"d_k must be a whole number of at least 1, got {d_k}.")
+    drawn = initial_weights(d, d if d_k is None else d_k, seed, scale)
+    w_q, w_k, w_v = (np.array(a if w is None else w, dtype=np.float64) for a, w in zip(drawn, given))
+    if w_q.ndim != 2 or w_q.shape[0] != d or w_q.shape != w_k.shape or w_v.ndim != 2 or w_v.shape[0] != d:
+        raise ValueError(f"W_Q and W_K must both be [{d}, d_k] and W_V [{d}, d_v], got "
+                         f"{w_q.shape}, {w_k.shape} and {w_v.shape}.")
+    if not all(np.isfinite(w).all() for w in (w_q, w_k, w_v)):
+        raise ValueError("The starting weights contain NaN or infinity; use finite numbers and a finite scale.")
+    return [w_q, w_k, w_v]
+
+
+def adam_step(theta, g, m, v, lr: float, step: int) -> None:  # [p] each, updated in place
+    """One Adam update (β1 = 0.9, β2 = 0.999), bias corrections folded into the step size and epsilon."""
+    m += (1 - BETA1) * (g - m)
+    v += (1 - BETA2) * (g * g - v)
+    correction = math.sqrt(1 - BETA2**step)
+    theta -= lr * correction / (1 - BETA1**step) * m / (np.sqrt(v) + EPS * correction)
+
+
+def train(x, targets, *, learn=DEFAULT_LEARN, lr=DEFAULT_LR, steps=DEFAULT_STEPS, seed=0, d_k=None,
+          positional=DEFAULT_POSITIONAL, scale=1.0, w_q=None, w_k=None, w_v=None,
+          callback: Callable[[int, float], bool | None] | None = None) -> History:  # x [n, d]
+    """Adam on the mean cross-entropy between each targeted row's softmax and its normalised targets."""
+    # positional: True adds sinusoidal(n, d), False nothing, an [n, d] array those rows (as the pipeline makes them).
+    # Weights left None start from the seeded 'random' preset; callback(step, loss) returning False stops early.
+    learn = check_settings(learn, lr, steps)
+    x = np.array(x, dtype=np.float64)
+    if x.ndim != 2 or not np.isfinite(x).all():
+        raise ValueError(f"The embeddings must be a finite [words, dimensions] matrix, got shape {x.shape}.")
+    n, d = x.shape
+    goal = make_goal(targets, n)
+    params = dict(zip(("w_q", "w_k", "w_v"), starting_weights(d, d_k, seed, scale, (w_q, w_k, w_v))), x=x)
+    # W_V's gradient is exactly 0, so Adam would never move it; the others become views of one flat vector
+    moving = [name for name in learn if name != "w_v"]
+    theta = np.concatenate([params[name].ravel() for name in moving]) if moving else np.empty(0)
+    start = 0
+    for name in moving:
+        params[name] = theta[start:start + params[name].size].reshape(params[name].shape)
+        start += params[name].size
+    m, v, g = np.zeros_like(theta), np.zeros_like(theta), np.zeros_like(theta)
+    pe = positional_rows(positional, n, d)
+    x_in = params["x"] + pe
+
+    snapshot_at = np.zeros(steps + 1, dtype=bool)
+    snapshot_at[np.round(np.linspace(0, steps, min(SNAPSHOTS, steps + 1))).astype(int)] = True
+    loss = np.empty(steps + 1)
+    row_scores = np.empty((steps + 1, len(goal.rows), n))
+    snaps = {name: [] for name in ("steps", "x", "w_q", "w_k", "q", "k")}
+    step, stopped = 0, False
+    while True:
+        q, k, row_scores[step], probs, loss[step] = forward(x_in, params["w_q"], params["w_k"], goal)
+        if not math.isfinite(loss[step]):
+            raise ValueError("The numbers grew too large to compute. Lower the learning rate or the layer scale.")
+        stopped = step > 0 and callback is not None and callback(step, float(loss[step])) is False
+        if snapshot_at[step] or stopped or step == steps:
+            for name, value in (("steps", step), ("x", params["x"].copy()), ("w_q", params["w_q"].copy()),
+                                ("w_k", params["w_k"].copy()), ("q", q), ("k", k)):
+                snaps[name].append(value)
+        if stopped or step == steps:
+            break
+        grads = backward(x_in, params["w_q"], params["w_k"], q, k, probs, goal, moving)
+        if moving:
+            np.concatenate([grads[name].ravel() for name in moving], out=g)
+        step += 1
+        adam_step(theta, g, m, v, lr, step)
+        if "x" in moving:
+            np.add(params["x"], pe, out=x_in)
+
+    loss, row_scores = loss[:step + 1], row_scores[:step + 1]
+    pair = (slice(None), goal.pair_row, goal.pair_key)
+    scores = row_scores[pair]
+    triples = tuple((int(qi), int(kj), float(t)) for qi, kj, t in targets)
+    return History(
+        targets=triples, learn=learn, positional=pe, steps=step, stopped=stopped,
+        loss=loss, rows=goal.rows, row_scores=row_scores, scores=scores,
+        weights=softmax_rows(row_scores, np.ones(n, dtype=bool))[pair],
+        probs=softmax_rows(row_scores, goal.mask)[pair], goal=goal.p[goal.pair_row, goal.pair_key],
+        order_step=first_kept(order_holds(scores, triples)),
+        snapshot_steps=np.array(snaps["steps"]), x=np.stack(snaps["x"]), w_q=np.stack(snaps["w_q"]),
+        w_k=np.stack(snaps["w_k"]), w_v=params["w_v"], q=np.stack(snaps["q"]), k=np.stack(snaps["k"]),
+    )
