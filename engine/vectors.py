@@ -15,15 +15,46 @@ LETTERS = "abcdefghijklmnopqrstuvwxyz"
 TOKEN = re.compile(r"n't|'(?:s|re|ve|ll|d|m)\b|\w+?(?=n't)|\w+(?:[-.]\w+)*|[^\w\s]")
 
 
+# Every problem a person can cause, in English; ui/text.py holds the same keys in every language.
+MESSAGES = {
+    "too_many_tokens": "The sentence has {count} tokens; the dashboard shows at most {max}. Please shorten it.",
+    "offline": "'{name}' has to be downloaded from the internet, which this server cannot reach. "
+               "Use the built-in GloVe vectors or upload your own.",
+    "not_utf8": "Line {line} is not UTF-8 text (byte {byte}). Upload a word2vec or GloVe text file; "
+                "binary files such as pickles are never opened.",
+    "empty": "The file is empty. Upload lines of the form 'word 0.1 -0.2 ...'.",
+    "nul": "Line {line} contains a NUL byte; this does not look like a text vectors file.",
+    "no_numbers": "Line {line} has a word ('{word}') but no numbers.",
+    "not_number": "Line {line}: '{value}' is not a number.",
+    "mixed_dims": "Line {line} has {n} numbers but earlier lines have {d}; every vector must have the same dimension.",
+    "not_finite": "Line {line} ('{word}') contains NaN or infinity; every value must be finite.",
+    "header_only": "The file has a header line but no vectors. Add lines of the form 'word 0.1 -0.2 ...'.",
+    "header_lies": "The header says {words} words of {dims} dimensions, but the file holds {n} words of {d} dimensions.",
+    "duplicate": "The word '{word}' appears more than once; each word needs exactly one vector.",
+    "too_big": "The file is {size}, but files may be at most {limit}.",
+    "not_npy": "The matrix file is not a .npy file (it should start with the .npy header); save it with numpy.save.",
+    "npy_unreadable": "The .npy file could not be read as a plain numeric array ({reason}).",
+    "words_not_utf8": "The word list is not UTF-8 text; upload one word per line.",
+    "npy_shape": "The .npy file must hold a 2-D numeric matrix, not shape {shape} of {dtype}.",
+    "npy_rows": "The word list has {words} words but the matrix has {rows} rows.",
+    "words_repeat": "The word list repeats a word; each word needs exactly one row.",
+    "npy_not_finite": "The matrix contains NaN or infinity; every value must be finite.",
+}
+
+
 class VectorsError(ValueError):
-    """A problem with user input or a vectors file, worded for the person who caused it."""
+    """A problem with user input or a vectors file: a message `code` from MESSAGES and its values."""
+
+    def __init__(self, code: str, **values):
+        super().__init__(MESSAGES[code].format(**values))
+        self.code, self.values = code, values
 
 
 class TooManyTokens(VectorsError):
     """A sentence longer than MAX_TOKENS; `count` says how long it was."""
 
     def __init__(self, count: int):
-        super().__init__(f"The sentence has {count} tokens; the dashboard shows at most {MAX_TOKENS}. Please shorten it.")
+        super().__init__("too_many_tokens", count=count, max=MAX_TOKENS)
         self.count = count
 
 
@@ -50,8 +81,7 @@ def load_gensim_data(name: str, timeout: float = 3.0) -> KeyedVectors:
     try:
         socket.create_connection((host, 443), timeout=timeout).close()
     except OSError:
-        raise VectorsError(f"'{name}' has to be downloaded from the internet, which this server cannot reach. "
-                           "Use the built-in GloVe vectors or upload your own.") from None
+        raise VectorsError("offline", name=name) from None
     return gensim.downloader.load(name)
 
 
@@ -111,11 +141,10 @@ def load_text_vectors(source: str | os.PathLike | bytes, max_bytes: int = MAX_UP
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
         line = data[: e.start].count(b"\n") + 1
-        raise VectorsError(f"Line {line} is not UTF-8 text (byte 0x{data[e.start]:02x}). Upload a word2vec or "
-                           "GloVe text file; binary files such as pickles are never opened.") from None
+        raise VectorsError("not_utf8", line=line, byte=f"0x{data[e.start]:02x}") from None
     lines = [(i, ln) for i, ln in enumerate(text.splitlines(), 1) if ln.strip()]
     if not lines:
-        raise VectorsError("The file is empty. Upload lines of the form 'word 0.1 -0.2 ...'.")
+        raise VectorsError("empty")
     header = header_counts(lines[0][1])
     if header:
         lines = lines[1:]
@@ -123,57 +152,54 @@ def load_text_vectors(source: str | os.PathLike | bytes, max_bytes: int = MAX_UP
     for number, line in lines:
         word, *values = line.split()
         if "\x00" in line:
-            raise VectorsError(f"Line {number} contains a NUL byte; this does not look like a text vectors file.")
+            raise VectorsError("nul", line=number)
         if not values:
-            raise VectorsError(f"Line {number} has a word ('{word[:40]}') but no numbers.")
+            raise VectorsError("no_numbers", line=number, word=word[:40])
         try:
             row = np.array(values, dtype=np.float32)
         except ValueError:
             bad = next(v for v in values if not is_number(v))
-            raise VectorsError(f"Line {number}: '{bad[:40]}' is not a number.") from None
+            raise VectorsError("not_number", line=number, value=bad[:40]) from None
         if rows and len(row) != len(rows[0]):
-            raise VectorsError(f"Line {number} has {len(row)} numbers but earlier lines have {len(rows[0])}; "
-                               "every vector must have the same dimension.")
+            raise VectorsError("mixed_dims", line=number, n=len(row), d=len(rows[0]))
         if not np.isfinite(row).all():
-            raise VectorsError(f"Line {number} ('{word[:40]}') contains NaN or infinity; every value must be finite.")
+            raise VectorsError("not_finite", line=number, word=word[:40])
         words.append(word)
         rows.append(row)
     if not rows:
-        raise VectorsError("The file has a header line but no vectors. Add lines of the form 'word 0.1 -0.2 ...'.")
+        raise VectorsError("header_only")
     if header and header != (len(rows), len(rows[0])):
-        raise VectorsError(f"The header says {header[0]} words of {header[1]} dimensions, but the file holds "
-                           f"{len(rows)} words of {len(rows[0])} dimensions.")
+        raise VectorsError("header_lies", words=header[0], dims=header[1], n=len(rows), d=len(rows[0]))
     if len(set(words)) != len(words):
         seen = set()
         dup = next(w for w in words if w in seen or seen.add(w))
-        raise VectorsError(f"The word '{dup[:40]}' appears more than once; each word needs exactly one vector.")
+        raise VectorsError("duplicate", word=dup[:40])
     return keyed_vectors(words, np.vstack(rows))
 
 
 def load_npy_vectors(npy: bytes, word_list: bytes, max_bytes: int = MAX_UPLOAD_BYTES) -> KeyedVectors:
     """A [n, d] .npy matrix (no pickled objects allowed) and a UTF-8 word list, one word a line."""
     if len(npy) > max_bytes or len(word_list) > max_bytes:
-        raise VectorsError(f"Each file may be at most {max_bytes // 2**20} MB.")
+        raise VectorsError("too_big", size=human_size(max(len(npy), len(word_list))), limit=human_size(max_bytes))
     if not npy.startswith(b"\x93NUMPY"):
-        raise VectorsError("The matrix file is not a .npy file (it should start with the .npy header); "
-                           "save it with numpy.save.")
+        raise VectorsError("not_npy")
     try:
         vectors = np.load(io.BytesIO(npy), allow_pickle=False)
     except (ValueError, OSError, EOFError, MemoryError) as e:  # MemoryError: a header declaring a huge shape
-        raise VectorsError(f"The .npy file could not be read as a plain numeric array ({e}).") from None
+        raise VectorsError("npy_unreadable", reason=str(e)[:120]) from None
     try:
         words = [w.strip() for w in word_list.decode("utf-8").splitlines() if w.strip()]
     except UnicodeDecodeError:
-        raise VectorsError("The word list is not UTF-8 text; upload one word per line.") from None
+        raise VectorsError("words_not_utf8") from None
     if vectors.ndim != 2 or vectors.dtype.kind not in "iuf":  # complex would silently lose its imaginary part
-        raise VectorsError(f"The .npy file must hold a 2-D numeric matrix, not shape {vectors.shape} of {vectors.dtype}.")
+        raise VectorsError("npy_shape", shape=str(vectors.shape), dtype=str(vectors.dtype))
     if len(words) != len(vectors):
-        raise VectorsError(f"The word list has {len(words)} words but the matrix has {len(vectors)} rows.")
+        raise VectorsError("npy_rows", words=len(words), rows=len(vectors))
     if len(set(words)) != len(words):
-        raise VectorsError("The word list repeats a word; each word needs exactly one row.")
+        raise VectorsError("words_repeat")
     vectors = vectors.astype(np.float32)
     if not np.isfinite(vectors).all():
-        raise VectorsError("The matrix contains NaN or infinity; every value must be finite.")
+        raise VectorsError("npy_not_finite")
     return keyed_vectors(words, vectors)
 
 
@@ -184,8 +210,13 @@ def read_capped(source: str | os.PathLike | bytes, max_bytes: int) -> bytes:
     else:
         size, data = os.path.getsize(source), None
     if size > max_bytes:
-        raise VectorsError(f"The file is {size / 2**20:.1f} MB; the limit is {max_bytes / 2**20:.0f} MB.")
+        raise VectorsError("too_big", size=human_size(size), limit=human_size(max_bytes))
     return data if data is not None else Path(source).read_bytes()
+
+
+def human_size(n: int) -> str:
+    """'812 bytes', '3.4 MB'."""
+    return f"{n:,} bytes" if n < 2**20 else f"{n / 2**20:.1f} MB"
 
 
 def header_counts(line: str) -> tuple[int, int] | None:

@@ -58,7 +58,7 @@ def weight_bars(df: pd.DataFrame, *, title: str, x_title: str, y_title: str) -> 
 
 
 def contribution_bars(df: pd.DataFrame, z_row: pd.DataFrame, *, title: str, x_title: str, y_title: str,
-                      key_title: str, z_title: str) -> alt.Chart:
+                      key_title: str, z_title: str, weight_title: str) -> alt.Chart:
     """Stacked weighted value rows per dimension, with the query's row of Z as black ticks."""
     keys = list(dict.fromkeys(df["key"]))
     bars = alt.Chart(df, title=title).mark_bar().encode(
@@ -67,7 +67,8 @@ def contribution_bars(df: pd.DataFrame, z_row: pd.DataFrame, *, title: str, x_ti
         color=alt.Color("key:N", sort=keys, title=key_title, scale=alt.Scale(scheme="tableau10")),
         order=alt.Order("key_order:Q"),
         tooltip=[alt.Tooltip("key:N", title=key_title), alt.Tooltip("dim:O", title=x_title),
-                 alt.Tooltip("weight:Q", format=".3f"), alt.Tooltip("contribution:Q", format=".4f")],
+                 alt.Tooltip("weight:Q", title=weight_title, format=".3f"),
+                 alt.Tooltip("contribution:Q", title=y_title, format=".4f")],
     ).transform_calculate(key_order=f"indexof({keys!r}, datum.key)")
     ticks = alt.Chart(z_row).mark_tick(color="black", thickness=2, size=14).encode(
         x=alt.X("dim:O"), y=alt.Y("z:Q"),
@@ -86,7 +87,7 @@ def alignment_bars(df: pd.DataFrame, *, title: str, x_title: str, y_title: str, 
         y=alt.Y("product:Q", title=y_title),
         color=alt.Color("group:N", title=group_title,
                         scale=alt.Scale(domain=list(GROUP_COLOURS), range=list(GROUP_COLOURS.values())),
-                        legend=alt.Legend(labelExpr=_label_expr(group_names))),
+                        legend=alt.Legend(labelExpr=_label_expr(group_names), orient="bottom", columns=2)),
         tooltip=[alt.Tooltip("dim:N", title=x_title), alt.Tooltip("group:N", title=group_title),
                  alt.Tooltip("product:Q", title=y_title, format=".4f"),
                  alt.Tooltip("running:Q", title=running_title, format=".4f")],
@@ -98,15 +99,29 @@ def alignment_bars(df: pd.DataFrame, *, title: str, x_title: str, y_title: str, 
     return alt.layer(bars, line).transform_calculate(dim="toString(datum.dim)").properties(width="container", height=260)
 
 
-def sign_strips(df: pd.DataFrame, *, title: str, x_title: str, value_title: str) -> alt.Chart:
+def sign_strips(df: pd.DataFrame, *, title: str, x_title: str, value_title: str, vector_title: str) -> alt.Chart:
     """Two vectors as coloured strips, dimension by dimension, so matching signs line up."""
     return alt.Chart(df, title=title).mark_rect().encode(
         x=alt.X("dim:O", title=x_title),
         y=alt.Y("vector:N", sort=list(dict.fromkeys(df["vector"])), title=None),
         color=signed("value", value_title),
-        tooltip=[alt.Tooltip("vector:N"), alt.Tooltip("dim:O", title=x_title),
+        tooltip=[alt.Tooltip("vector:N", title=vector_title), alt.Tooltip("dim:O", title=x_title),
                  alt.Tooltip("value:Q", title=value_title, format=".3f")],
     ).properties(width="container", height=70)
+
+
+def relevance_bars(df: pd.DataFrame, *, title: str, x_title: str, y_title: str, rank_title: str) -> alt.Chart:
+    """One measure's scores for the query as horizontal bars, most relevant on top, with each bar's number."""
+    order = df.sort_values("score", ascending=False, kind="stable")["key"].tolist()
+    tooltip = [alt.Tooltip("key:N", title=y_title), alt.Tooltip("score:Q", title=x_title, format=".4f"),
+               alt.Tooltip("rank:O", title=rank_title)]
+    base = alt.Chart(df, title=title).encode(y=alt.Y("key:N", sort=order, title=y_title, axis=alt.Axis(labelOverlap=False)),
+                                             tooltip=tooltip)
+    bars = base.mark_bar().encode(x=alt.X("score:Q", title=x_title), color=signed("score", x_title).legend(None))
+    labels = base.mark_text(align="left", dx=3, fontSize=11, color="#222").encode(
+        x=alt.X("max_zero:Q", title=x_title), text=alt.Text("score:Q", format=".2f"))
+    return (alt.layer(bars, labels).transform_calculate(max_zero="max(datum.score, 0)")
+            .properties(width="container", height=max(60, 26 * len(order))))
 
 
 def _label_expr(names: dict[str, str]) -> str:

@@ -1,13 +1,15 @@
 """Page helpers: sentence rows with learner-friendly messages, word pickers, charts with CSV downloads."""
 import numpy as np
+import pandas as pd
 import streamlit as st
 from gensim.models import KeyedVectors
 
+from engine.attention import Attention, merge_heads
 from engine.pipeline import Encoded, encode, layer_weights
-from engine.vectors import MAX_TOKENS, TooManyTokens, suggest
+from engine.vectors import TooManyTokens, suggest
 from ui import charts, tables
 from ui.state import Settings
-from ui.text import t
+from ui.text import STRINGS, error_text, t
 
 
 def sentence_rows(kv: KeyedVectors, text: str, s: Settings) -> Encoded | None:
@@ -19,7 +21,7 @@ def sentence_rows(kv: KeyedVectors, text: str, s: Settings) -> Encoded | None:
     try:
         enc = encode(kv, text, positional=s.positional)
     except TooManyTokens as e:
-        st.error(t("too_many_tokens", lang, n=e.count, max=MAX_TOKENS))
+        st.error(error_text(e, lang))
         return None
     if enc.missing:
         st.warning(t("missing_words", lang, items=", ".join(missing_item(kv, w, lang) for w in enc.missing)))
@@ -65,7 +67,8 @@ def on_pick(chart_key: str, row_field: str = "query", col_field: str | None = No
 def download(a: np.ndarray, rows: list[str], cols: list, name: str, lang: str, *, where=st):
     """A CSV download of one matrix with its row and column labels."""
     csv = tables.matrix_wide(a, rows, cols).to_csv().encode("utf-8")
-    where.download_button(t("download", lang, name=name), csv, file_name=f"{name}.csv", mime="text/csv",
+    shown = t(f"file_{name}", lang) if f"file_{name}" in STRINGS else name
+    where.download_button(t("download", lang, name=shown), csv, file_name=f"{shown}.csv", mime="text/csv",
                           key=f"dl_{name}", on_click="ignore")
 
 
@@ -93,3 +96,104 @@ def show(chart, *, where=st, key: str | None = None, on_select=None):
     else:
         where.altair_chart(chart, width="stretch", height=height, key=key, on_select=on_select,
                            selection_mode=charts.PICK)
+
+
+def attention_view(att: Attention, q_labels: list[str], k_labels: list[str], s: Settings, *, prefix: str = "",
+                   query_field: str = "query", default: str | None = None, picker=st) -> str:
+    """Factor matrix and weights (click to pick the query word), its weights and contributions, the sum check, Z."""
+    lang = s.lang
+    q = pick_word(query_field, t("query", lang), q_labels, default or q_labels[-1], where=picker)
+    i = q_labels.index(q)
+    mask = None if att.mask.all() else att.mask
+    left, right = st.columns(2)
+    for where, name, a, title in ((left, "factor", att.factor, t("factor_m", lang)),
+                                  (right, "weights", att.weights, t("weights_m_soft" if s.softmax else "weights_m_raw", lang))):
+        key = f"{prefix}{name}_pick"
+        matrix(a, q_labels, k_labels, name=f"{prefix}{name}", title=title, lang=lang, where=where,
+               x_title=t("key_word", lang), y_title=t("query_word", lang), mask=mask, selected=q,
+               pick_key=key, on_select=on_pick(key, query_field))
+    st.caption(t("click_hint", lang))
+
+    out = tables.dims(att.v.shape[1])
+    left, right = st.columns([2, 3])
+    show(charts.weight_bars(tables.weights_frame(att.weights[i], k_labels, att.mask[i]),
+                            title=t("chosen_weights", lang, q=q), x_title=t("key_word", lang),
+                            y_title=t("weight", lang)), where=left)
+    parts = tables.contributions(att.weights[i], att.v, k_labels)
+    z_row = pd.DataFrame({"dim": out, "z": att.z[i]})
+    show(charts.contribution_bars(parts, z_row, title=t("contrib_title", lang, q=q), x_title=t("dim", lang),
+                                  y_title=t("contribution", lang), key_title=t("key_word", lang),
+                                  z_title=t("z_row", lang), weight_title=t("weight", lang)), where=right)
+    diff = float(np.abs(parts.groupby("dim", sort=True)["contribution"].sum().to_numpy() - att.z[i]).max())
+    st.success(t("sum_check", lang, q=q, diff=diff))
+    matrix(att.z, q_labels, out, name=f"{prefix}Z", title=t("z_m", lang), x_title=t("dim", lang), lang=lang, selected=q)
+    return q
+
+
+def heads_view(multi: Attention, q_labels: list[str], k_labels: list[str], q: str, s: Settings, *, prefix: str):
+    """Where each head looks for query `q`, one small weights heatmap per head, and Z = the heads' outputs side by side."""
+    lang = s.lang
+    h, n_q, n_k = multi.weights.shape
+    d_h, d_vh = multi.q.shape[-1], multi.z.shape[-1]
+    st.markdown(head_focus(multi, q_labels, k_labels, q, lang))
+    mask = None if multi.mask.all() else multi.mask
+    per_row = min(h, 2)  # narrower heatmaps squeeze their legends into the plot
+    for first in range(0, h, per_row):
+        for head, where in zip(range(first, min(first + per_row, h)), st.columns(per_row)):
+            df = tables.matrix_long(multi.weights[head], q_labels, k_labels, mask=mask, selected=q)
+            show(charts.heatmap(df, title=t("head_m", lang, h=head + 1, lo=head * d_h + 1, hi=(head + 1) * d_h),
+                                x_title=t("key_word", lang), y_title=t("query_word", lang),
+                                value_title=t("weight", lang)), where=where)
+    download(multi.weights.reshape(h * n_q, n_k), [f"{head + 1}: {w}" for head in range(h) for w in q_labels],
+             k_labels, f"{prefix}head-weights", lang)
+    matrix(merge_heads(multi.z), q_labels, tables.dims(h * d_vh), name=f"{prefix}Z-heads", lang=lang, selected=q,
+           title=t("z_heads_m", lang, h=h, d=d_vh), x_title=t("dim", lang))
+
+
+def head_focus(multi: Attention, q_labels: list[str], k_labels: list[str], q: str, lang: str) -> str:
+    """A sentence saying which key word each head weights most for query `q`, grouped by that word."""
+    i = q_labels.index(q)
+    w = np.where(multi.mask[i], multi.weights[:, i], -np.inf)  # [h, n_k]
+    top = w.argmax(axis=1)  # [h]
+    if (top == top[0]).all():
+        lo, hi = w[:, top[0]].argmin(), w[:, top[0]].argmax()
+        return t("focus_same", lang, q=q, n=len(top), k=k_labels[top[0]], lo=w[lo, top[0]], hi=w[hi, top[0]],
+                 h_lo=lo + 1, h_hi=hi + 1)
+    items = []
+    for j in dict.fromkeys(top):
+        heads = np.flatnonzero(top == j)
+        items.append(t("focus_one" if len(heads) == 1 else "focus_many", lang, k=k_labels[j],
+                       heads=t("list_sep", lang).join(str(x + 1) for x in heads),
+                       w=t("list_sep", lang).join(f"{w[x, j]:.2f}" for x in heads)))
+    return t("focus_differ", lang, q=q, items=t("item_sep", lang).join(items))
+
+
+def download_table(df: pd.DataFrame, name: str, lang: str, *, key: str, where=st):
+    """A CSV download of one table as shown, named for the learner."""
+    where.download_button(t("download", lang, name=name), df.to_csv(index=False).encode("utf-8"),
+                          file_name=f"{name}.csv", mime="text/csv", key=f"dl_{key}", on_click="ignore")
+
+
+def expected_order(text: str, tokens: list[str], labels: list[str], query: str, lang: str) -> list[str] | None:
+    """The row labels named in 'drank > cat > black', or None after telling the learner what is wrong."""
+    names = [w.strip().lower() for w in text.split(">")]
+    if len(names) < 2 or not all(names):
+        st.warning(t("order_format", lang))
+        return None
+    order = []
+    for name in names:
+        found = [label for token, label in zip(tokens, labels) if name in (token, label.lower())]
+        if len(found) > 1:
+            problem = t("order_ambiguous", lang, word=name, labels=" / ".join(f"“{x}”" for x in found))
+        elif not found:
+            problem = t("order_unknown", lang, word=name[:40], words=", ".join(f"“{x}”" for x in labels if x != query))
+        elif found[0] == query:
+            problem = t("order_query", lang, word=name)
+        elif found[0] in order:
+            problem = t("order_repeated", lang, word=name)
+        else:
+            order.append(found[0])
+            continue
+        st.warning(problem)
+        return None
+    return order

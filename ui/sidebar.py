@@ -8,12 +8,15 @@ from gensim.models import KeyedVectors
 from engine.layers import PRESETS
 from engine.vectors import VectorsError, load_gensim_data, load_glove, load_npy_vectors, load_text_vectors
 from ui.state import NAMES, SPEC, Settings, from_values, to_query
-from ui.text import t
+from ui.text import error_text, t
 
 PAGES = (
     ("dashboard.py", "nav_home"),
     ("pages/1_Words_become_rows.py", "nav_words"),
     ("pages/2_Factor_matrix.py", "nav_factor"),
+    ("pages/3_Dot_product.py", "nav_dot"),
+    ("pages/4_Relevance.py", "nav_relevance"),
+    ("pages/6_Three_kinds.py", "nav_kinds"),
 )
 LAYERS = ("q", "k", "v")
 
@@ -60,7 +63,7 @@ def source_status(s: Settings):
             try:
                 st.session_state["_upload"] = (ident, read_upload(files, lang))
             except VectorsError as e:
-                st.error(t("upload_error", lang, error=str(e)))
+                st.error(t("upload_error", lang, error=error_text(e, lang)))
     if "_upload" in st.session_state:
         kv = st.session_state["_upload"][1]
         st.caption(t("upload_ok", lang, n=len(kv.index_to_key), d=kv.vector_size))
@@ -108,7 +111,8 @@ def render(page: str, sentence_field: str = "sentence") -> Settings:
     lang = s.lang
     notices = st.session_state.pop("_notices", [])
     if notices:
-        items = "; ".join(t("url_item", lang, name=n, value=v, reason=r) for n, v, r in notices)
+        items = "; ".join(t("url_item", lang, name=n, value=v, reason=t(f"url_{r.code}", lang, **r.values))
+                          for n, v, r in notices)
         st.warning(t("url_notice", lang, items=items), icon="⚠️")
     with st.sidebar:
         st.markdown(f"### {t('app_title', lang)}")

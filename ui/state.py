@@ -38,12 +38,16 @@ class Settings:
     key: str = ""
     key2: str = ""
     sort: str = "dimension"
+    pair_rows: str = "qk"
+    expected: str = "drank > cat > black"
     heads: int = 1
     causal: bool = True
+    dec_query: str = ""
+    cross_query: str = ""
     targets: str = "milk drank 1; milk cat 0.5; milk black 0"
     learn: str = "w_q,w_k"
-    lr: float = 0.05
-    steps: int = 300
+    lr: float = 0.01
+    steps: int = 200
     train_seed: int = 0
 
 
@@ -52,12 +56,25 @@ SPEC = {
     "source": ("glove", "glove50k", "upload", "glove-wiki-gigaword-100", "glove-wiki-gigaword-300"),
     "q_preset": PRESETS, "k_preset": PRESETS, "v_preset": PRESETS,
     "sort": ("dimension", "size"),
+    "pair_rows": ("qk", "embedding"),
     "q_seed": (0, 9999), "k_seed": (0, 9999), "v_seed": (0, 9999), "train_seed": (0, 9999),
     "q_scale": (1e-3, 1e6), "k_scale": (1e-3, 1e6), "v_scale": (1e-3, 1e6),
     "d_k": (1, 300), "heads": (1, 300), "lr": (1e-4, 10.0), "steps": (1, 2000),
 }
 DEFAULTS = Settings()
 NAMES = tuple(f.name for f in fields(Settings))
+
+
+class Invalid(ValueError):
+    """Why a URL or widget value was refused: a reason `code` and its values."""
+
+    ENGLISH = {"bool": "expected true or false", "number": "expected a number from {lo} to {hi}",
+               "whole": "expected a whole number from {lo} to {hi}", "choice": "expected one of {options}",
+               "long": "longer than {max} characters", "unknown": "unknown setting"}
+
+    def __init__(self, code: str, **values):
+        super().__init__(self.ENGLISH[code].format(**values))
+        self.code, self.values = code, values
 
 
 def parse(name: str, raw) -> object:
@@ -70,7 +87,7 @@ def parse(name: str, raw) -> object:
             return True
         if str(raw).lower() in ("0", "false", "no", "off"):
             return False
-        raise ValueError("expected true or false")
+        raise Invalid("bool")
     if isinstance(default, (int, float)):
         lo, hi = SPEC[name]
         try:
@@ -78,27 +95,27 @@ def parse(name: str, raw) -> object:
         except (ValueError, TypeError, OverflowError):
             value = None
         if value is None or not lo <= value <= hi:  # also rejects NaN
-            raise ValueError(f"expected {'a number' if isinstance(default, float) else 'a whole number'} from {lo:g} to {hi:g}")
+            raise Invalid("number" if isinstance(default, float) else "whole", lo=f"{lo:g}", hi=f"{hi:g}")
         return value
     raw = str(raw)
     if name in SPEC and raw not in SPEC[name]:
-        raise ValueError(f"expected one of {', '.join(SPEC[name])}")
+        raise Invalid("choice", options=", ".join(SPEC[name]))
     if len(raw) > MAX_TEXT:
-        raise ValueError(f"longer than {MAX_TEXT} characters")
+        raise Invalid("long", max=MAX_TEXT)
     return raw
 
 
-def from_values(values: dict) -> tuple[Settings, list[tuple[str, str, str]]]:
+def from_values(values: dict) -> tuple[Settings, list[tuple[str, str, "Invalid"]]]:
     """Settings from raw values, and (name, value, reason) for every value that was refused."""
     good, bad = {}, []
     for name, raw in values.items():
         if name not in NAMES:
-            bad.append((name, str(raw)[:60], "unknown setting"))
+            bad.append((name, str(raw)[:60], Invalid("unknown")))
             continue
         try:
             good[name] = parse(name, raw)
-        except ValueError as e:
-            bad.append((name, str(raw)[:60], str(e)))
+        except Invalid as e:
+            bad.append((name, str(raw)[:60], e))
     return replace(DEFAULTS, **good), bad
 
 

@@ -1,4 +1,5 @@
 """Every user-facing string, in English and Simplified Chinese; pages ask for them by key."""
+from engine.vectors import MESSAGES, VectorsError
 
 LANGS = ("en", "zh")
 
@@ -59,6 +60,12 @@ STRINGS = {
     "url_notice": ("Some settings in the link were not understood and use their defaults: {items}.",
                    "链接中的部分设置无法识别，已改用默认值：{items}。"),
     "url_item": ("'{name}={value}' ({reason})", "“{name}={value}”（{reason}）"),
+    "url_bool": ("expected true or false", "应为 true 或 false"),
+    "url_number": ("expected a number from {lo} to {hi}", "应为 {lo} 到 {hi} 之间的数"),
+    "url_whole": ("expected a whole number from {lo} to {hi}", "应为 {lo} 到 {hi} 之间的整数"),
+    "url_choice": ("expected one of {options}", "应为以下之一：{options}"),
+    "url_long": ("longer than {max} characters", "超过 {max} 个字符"),
+    "url_unknown": ("unknown setting", "未知的设置项"),
     "empty_sentence": ("Type a sentence in the sidebar to begin — for example “The ball is blue”.",
                        "请在侧边栏输入一个句子，例如 “The ball is blue”。"),
     "no_known_words": ("None of the words in “{text}” are in the vocabulary, so there is nothing to show. "
@@ -67,11 +74,14 @@ STRINGS = {
     "missing_words": ("Not in the vocabulary, left out: {items}.", "以下词不在词表中，已略去：{items}。"),
     "missing_item": ("“{word}” (did you mean {suggestions}?)", "“{word}”（是不是想输入 {suggestions}？）"),
     "missing_item_plain": ("“{word}”", "“{word}”"),
-    "too_many_tokens": ("The sentence has {n} tokens; the dashboard shows at most {max}. Please shorten it.",
-                        "这个句子有 {n} 个词元，本工具最多显示 {max} 个。请缩短句子。"),
     "overflow": ("The numbers grew too large to compute. Lower the layer scale.",
                  "数值过大，无法计算。请调小线性层的缩放倍数。"),
     "download": ("Download {name} as CSV", "下载 {name}（CSV）"),
+    "file_embedding": ("embedding", "词向量"),
+    "file_positional": ("positional encoding", "位置编码"),
+    "file_x": ("input rows X", "输入行X"),
+    "file_factor": ("factor matrix", "因子矩阵"),
+    "file_weights": ("attention weights", "注意力权重"),
     "row": ("word (row)", "词（行）"),
     "dim": ("dimension", "维度"),
     "value": ("value", "数值"),
@@ -143,10 +153,233 @@ STRINGS = {
     "sum_check": ("Check: the contributions add up to row “{q}” of Z (largest difference {diff:.1e}).",
                   "核对：各项贡献之和等于 Z 中 “{q}” 这一行（最大误差 {diff:.1e}）。"),
     "click_hint": ("Click a cell of the heatmap to choose the query word.", "点击热力图中的格子即可选择查询词。"),
+    # --- page 3: why a dot product measures relevance ---
+    "dot_title": ("Why a dot product measures relevance", "为什么点积能衡量相关性"),
+    "dot_intro": (
+        "The score of a query word for a key word is the dot product q·k = Σ q_i × k_i: one product per dimension, "
+        "all added up. Where both numbers have the same sign — (+,+) or (−,−) — the product is positive and "
+        "**pushes the score up**; where the signs differ it is negative and **pulls the score down**. The bigger the "
+        "numbers on both sides, the more that dimension counts. The bars show every dimension's product, the line "
+        "their running sum: its last point is the dot product. A second key word sits beside the first to compare.",
+        "查询词对键词的得分就是点积 q·k = Σ q_i × k_i：每个维度各乘一次，再全部加起来。两个数同号——(+,+) 或 "
+        "(−,−)——乘积为正，**把得分往上推**；异号则乘积为负，**把得分往下拉**。两边的数越大，这个维度的分量越重。"
+        "柱子是每个维度的乘积，折线是累计和，折线的最后一点就是点积。右边再放一个键词，方便对比。"),
+    "pair_rows": ("Rows to compare", "比较哪种向量"),
+    "pair_rows_qk": ("q from Q, k from K (current layers)", "Q 的行与 K 的行（当前线性层）"),
+    "pair_rows_embedding": ("raw GloVe rows (no layers)", "原始 GloVe 词向量（不经线性层）"),
+    "sort": ("Order of the dimensions", "维度排列顺序"),
+    "sort_dimension": ("by dimension", "按维度编号"),
+    "sort_size": ("largest product first", "按乘积大小"),
+    "key2": ("Second key word, to compare", "第二个键词（用来对比）"),
+    "products_title": ("“{q}” · “{k}”: q_i × k_i per dimension", "“{q}” · “{k}”：逐维乘积 q_i × k_i"),
+    "product": ("q_i × k_i", "q_i × k_i"),
+    "running": ("running sum", "累计和"),
+    "group": ("sign group", "符号组合"),
+    "group_++": ("(+,+) both positive", "(+,+) 同为正"),
+    "group_--": ("(−,−) both negative", "(−,−) 同为负"),
+    "group_+-": ("(+,−) signs differ", "(+,−) 一正一负"),
+    "group_-+": ("(−,+) signs differ", "(−,+) 一负一正"),
+    "signs_title": ("Signs of q and k, dimension by dimension", "q 与 k 逐维度的正负"),
+    "vector": ("vector", "向量"),
+    "dot_value": ("**q·k = {dot:.4f}**: the same-sign dimensions add {agree:+.4f}, the mixed-sign ones {disagree:+.4f}.",
+                  "**q·k = {dot:.4f}**：同号的维度共贡献 {agree:+.4f}，异号的维度共贡献 {disagree:+.4f}。"),
+    "dimensions": ("dimensions", "维数"),
+    "group_sum": ("sum of products", "乘积之和"),
+    "group_check": ("Check: the four group sums add up to {total:.4f}, the dot product {dot:.4f}.",
+                    "核对：四组之和为 {total:.4f}，正好等于点积 {dot:.4f}。"),
+    "dot_note": ("q is row “{q}” of Q and k is row “{k}” of K: their dot product is cell (“{q}”, “{k}”) of the factor "
+                 "matrix on page 2, before any scaling or softmax.",
+                 "q 是 Q 中 “{q}” 那一行，k 是 K 中 “{k}” 那一行：它们的点积就是第 2 页因子矩阵中（“{q}”，“{k}”）"
+                 "那一格，尚未缩放、也未做 softmax。"),
+    "dot_note_embedding": ("q and k are the GloVe rows of “{q}” and “{k}” themselves, before positional encoding and "
+                           "the linear layers.",
+                           "q 和 k 就是 “{q}” 与 “{k}” 的 GloVe 词向量本身，尚未加位置编码，也未经过线性层。"),
+    "file_products": ("products {q}·{k}", "逐维乘积 {q}·{k}"),
+    "file_groups": ("sign groups {q}·{k}", "符号分组 {q}·{k}"),
+    # --- page 4: relevance between words ---
+    "relevance_title": ("Relevance between words", "词与词的相关性"),
+    "relevance_intro": (
+        "In “The black cat drank the milk” we would like “milk” to be drawn most to “drank” (what happened to it), "
+        "less to “cat” (who did it) and hardly at all to “black” (the colour of something else). Three measures "
+        "score the query word against every other word: the plain dot product of the GloVe vectors, their cosine "
+        "similarity (the dot product after scaling both vectors to length 1), and Q·K from the current linear layers.",
+        "在 “The black cat drank the milk” 这句话里，我们希望 “milk” 最关注 “drank”（牛奶被喝了），其次是 “cat”"
+        "（是谁喝的），几乎不关注 “black”（那是猫的颜色）。下面用三种方法给查询词和其他每个词打分：GloVe 词向量的"
+        "直接点积、余弦相似度（先把两个向量都缩放到长度 1 再做点积），以及当前线性层给出的 Q·K。"),
+    "expected": ("Expected order, most relevant first (words separated by “>”)", "期望的顺序，最相关的在前（用 “>” 分隔）"),
+    "measure_dot": ("GloVe dot product", "GloVe 点积"),
+    "measure_cosine": ("Cosine similarity", "余弦相似度"),
+    "measure_qk": ("Q·K, current layers", "Q·K（当前线性层）"),
+    "measure_qk_scaled": ("Q·K / √d_k, current layers", "Q·K / √d_k（当前线性层）"),
+    "word": ("word", "词"),
+    "score": ("score", "分数"),
+    "rank": ("rank", "排名"),
+    "relevance_bars_title": ("{measure}: “{q}” with each word", "{measure}：“{q}” 与各词"),
+    "ranking": ("Ranking of the other words for “{q}” (1 = most relevant)", "其他各词对 “{q}” 的排名（1 为最相关）"),
+    "file_ranking": ("ranking", "排名"),
+    "verdict_met": ("{measure}: {order} — the expected order holds ({values}).",
+                    "{measure}：{order}——符合期望的顺序（{values}）。"),
+    "verdict_missed": ("{measure}: expected {order}, but the scores are {values} — the expected order does not hold.",
+                       "{measure}：期望 {order}，但实际分数为 {values}——不符合期望的顺序。"),
+    "order_format": ("Write the expected order as two or more words of the sentence separated by “>”, for example "
+                     "“drank > cat > black”.",
+                     "请把期望的顺序写成句中两个或更多的词，用 “>” 隔开，例如 “drank > cat > black”。"),
+    "order_unknown": ("“{word}” is not one of the other words of this sentence, so the expected order cannot be "
+                      "checked. Words you can use: {words}.",
+                      "“{word}” 不是这句话里的其他词，因此无法检查期望的顺序。可以用的词：{words}。"),
+    "order_query": ("“{word}” is the query word itself; the expected order ranks the other words against it.",
+                    "“{word}” 就是查询词本身；期望的顺序只给其他词排序。"),
+    "order_repeated": ("“{word}” appears more than once in the expected order; name each word once.",
+                       "“{word}” 在期望的顺序里出现了不止一次；每个词只写一次。"),
+    "order_ambiguous": ("“{word}” occurs more than once in the sentence; write {labels} to say which one.",
+                        "“{word}” 在句中出现了不止一次；请写 {labels} 指明是哪一个。"),
+    "need_two_words": ("Relevance compares the query word with the other words: give the sentence at least two words "
+                       "the vocabulary knows.",
+                       "相关性是拿查询词和其他词比较：句子里至少要有两个词表中的词。"),
+    "takeaway_title": ("What to take away", "要点"),
+    "relevance_takeaway": (
+        "Pretrained vectors already carry relevance: words used together point in similar directions, so in the story "
+        "sentence raw GloVe puts “drank” first for “milk”. The plain dot product also rewards long vectors, which is how “black” (a "
+        "longer vector than “cat”) overtakes “cat”; cosine similarity divides the lengths out and gets the whole "
+        "order. Random W_Q and W_K mix the dimensions and usually scramble the order: attention is not handed good "
+        "layer weights, it learns them. The Learning page (5) trains W_Q and W_K until the expected order holds.",
+        "预训练的词向量本身就带有相关性：常在一起出现的词，向量方向相近，所以在这句例句里，对 “milk” 来说，原始 GloVe "
+        "已经把 “drank” 排在第一。直接点积还会偏向长的向量，向量比 “cat” 更长的 “black” 因此排到了 “cat” 前面；余弦相似度把长度除掉，"
+        "整个顺序就都对了。随机的 W_Q 和 W_K 会把各个维度混在一起，通常会把顺序打乱：注意力的权重不是现成给好的，而是"
+        "学出来的。第 5 页“学习权重”会训练 W_Q 和 W_K，直到期望的顺序成立。"),
+    # --- page 6: three kinds of attention ---
+    "kinds_title": ("Three kinds of attention", "三种注意力"),
+    "kinds_intro": (
+        "A translation transformer uses the same attention in three places. The **encoder** lets every source word "
+        "look at every source word. The **decoder** lets every target word look at the target words before it. "
+        "**Encoder–decoder attention** lets every target word look at the source sentence. The computation is the "
+        "one from the factor-matrix page each time; what changes is where the rows of Q, K and V come from.",
+        "翻译用的 Transformer 在三个地方用到同一种注意力：**编码器**里，每个源语言词去看所有源语言词；"
+        "**解码器**里，每个目标语言词只看它前面的目标词；**编码器–解码器注意力**里，每个目标词去看整句源语言。"
+        "三处的计算都和“因子矩阵”那一页完全相同，不同的只是 Q、K、V 的行从哪里来。"),
+    "kinds_source": ("**Source sentence** (encoder; edit it in the sidebar): {text}",
+                     "**源句子**（编码器；在侧边栏修改）：{text}"),
+    "empty_target": ("Type a target sentence above — for example “La bola es azul”.",
+                     "请在上方输入目标句子，例如 “La bola es azul”。"),
+    "need_source": ("This attention needs source rows: give the sidebar sentence at least one known word.",
+                    "这种注意力需要源句子的行：请让侧边栏里的句子至少包含一个词表中的词。"),
+    "need_target": ("This attention needs target rows: give the target sentence at least one known word.",
+                    "这种注意力需要目标句子的行：请让目标句子至少包含一个词表中的词。"),
+    "heads": ("Heads", "头数"),
+    "heads_help": ("Each head gets d_k ÷ heads of the columns of Q, K and V; only divisors of d_k = {d_k} split evenly.",
+                   "每个头分到 Q、K、V 的 d_k ÷ 头数 列；只有 d_k = {d_k} 的因数才能均分。"),
+    "heads_fallback": ("{h} heads cannot split d_k = {d_k} columns evenly, so the page went back to 1 head. "
+                       "Choose one of the numbers offered.",
+                       "{h} 个头无法均分 d_k = {d_k} 列，因此已改回 1 个头。请从下拉框给出的数字中选择。"),
+    "tab_enc": ("Encoder self-attention", "编码器自注意力"),
+    "tab_dec": ("Decoder self-attention", "解码器自注意力"),
+    "tab_cross": ("Encoder–decoder attention", "编码器–解码器注意力"),
+    "enc_intro": ("Q, K and V all come from the **source** rows: each source word looks at every source word, "
+                  "itself and the words after it included.",
+                  "Q、K、V 全部来自**源句子**的行：每个源语言词都会看所有源语言词，包括它自己和它后面的词。"),
+    "dec_intro": ("Q, K and V all come from the **target** rows. A decoder writes the translation left to right, so "
+                  "the later words do not exist yet: with the causal mask each target word sees only itself and the "
+                  "words before it. Masked cells are grey and labelled “masked”; their weight is exactly 0.",
+                  "Q、K、V 全部来自**目标句子**的行。解码器从左到右逐词生成译文，生成某个词时后面的词还不存在；"
+                  "因此加上因果掩码后，每个目标词只能看到它自己和它前面的词。被遮住的格子显示为灰色并标注 “masked”，"
+                  "其权重恰好为 0。"),
+    "causal": ("Causal mask: each word sees only itself and earlier words",
+               "因果掩码：每个词只看自己和前面的词"),
+    "mask_hides": ("The mask hides {later} from “{q}”. Without it, “{q}” would put {p:.0%} of its attention on them.",
+                   "掩码把 {later} 对 “{q}” 遮住了。如果不加掩码，“{q}” 会把 {p:.0%} 的注意力放在这些词上。"),
+    "mask_hides_raw": ("The mask hides {later} from “{q}”: their weights are set to 0.",
+                       "掩码把 {later} 对 “{q}” 遮住了：它们的权重被置为 0。"),
+    "mask_off": ("Mask off: “{q}” now puts {p:.0%} of its attention on {later} — words a decoder writing left to "
+                 "right has not produced yet. Switch the mask on to hide them.",
+                 "掩码已关闭：“{q}” 现在把 {p:.0%} 的注意力放在 {later} 上——而从左到右生成的解码器此时还没写出这些词。"
+                 "打开掩码即可把它们遮住。"),
+    "mask_off_raw": ("Mask off: “{q}” now also scores {later} — words a decoder writing left to right has not "
+                     "produced yet. Switch the mask on to hide them.",
+                     "掩码已关闭：“{q}” 现在也给 {later} 打了分——而从左到右生成的解码器此时还没写出这些词。打开掩码即可把它们遮住。"),
+    "mask_last": ("“{q}” is the last target word, so it sees every word with or without the mask; "
+                  "pick an earlier word to see what the mask hides.",
+                  "“{q}” 是目标句子的最后一个词，有没有掩码它都能看到所有词；选一个更靠前的词，就能看出掩码遮住了什么。"),
+    "cross_intro": ("Queries come from the **target** rows; keys and values come from the **source** rows (in a full "
+                    "transformer, the encoder's output). The factor matrix is [target words × source words], and Z "
+                    "has one row per target word: each target word gathers what it needs from the source sentence.",
+                    "查询来自**目标句子**的行，键和值来自**源句子**的行（在完整的 Transformer 中是编码器的输出）。"
+                    "因子矩阵的形状是 [目标词 × 源词]，Z 每个目标词占一行：每个目标词从源句子中取回自己需要的信息。"),
+    "glove_note": (
+        "**About the Spanish words.** GloVe 6B was trained on English text (Wikipedia and Gigaword news), yet it has "
+        "vectors for “la”, “bola”, “es” and “azul”, because those strings do turn up in English text: in names, "
+        "places, quotations and sports news. Each vector therefore describes how the string is used in mostly "
+        "English text, not what it means in Spanish. Its nearest neighbours show this: “la” and “es” sit among "
+        "Spanish function words (de, del, que, por), “bola” among Nigerian names (Bola Tinubu), and “azul” among "
+        "Mexican football clubs (Pachuca, Necaxa, Toluca, as in Cruz Azul). The cosine similarity of “bola” and "
+        "“ball” is about 0.00, of “azul” and “blue” about 0.28: nothing here lines the translations up. A real "
+        "translation model learns its own target embeddings, together with W_Q, W_K and W_V, so that a target "
+        "word's query finds the source word it translates.",
+        "**关于这几个西班牙语词。** GloVe 6B 是用英文语料（维基百科和 Gigaword 新闻）训练的，却也有 “la”、“bola”、"
+        "“es”、“azul” 的向量——因为这些字符串确实会出现在英文文本里：人名、地名、引语、体育新闻。所以这些向量反映的是"
+        "它们在以英文为主的文本中怎么被使用，而不是它们在西班牙语里的意思。看看最近邻就知道：“la” 和 “es” 周围是西班牙语"
+        "虚词（de、del、que、por），“bola” 周围是尼日利亚人名（如 Bola Tinubu），“azul” 周围则是墨西哥足球俱乐部"
+        "（Pachuca、Necaxa、Toluca，对应 Cruz Azul）。“bola” 与 “ball” 的余弦相似度约为 0.00，“azul” 与 “blue” 约为 "
+        "0.28：这里没有任何东西让译词彼此对齐。真正的翻译模型会学习自己的目标语言词向量，并连同 W_Q、W_K、W_V 一起训练，"
+        "让目标词的查询能找到它所对应的源词。"),
+    "neighbours_title": ("What these vectors know about the target words", "这组词向量对目标词知道些什么"),
+    "neighbours_word": ("target word", "目标词"),
+    "neighbours_near": ("nearest neighbours (cosine)", "最近邻（余弦相似度）"),
+    "neighbours_source": ("most similar source word", "最相似的源词"),
+    "neighbours_cosine": ("cosine", "余弦相似度"),
+    "neighbours_first": ("Showing the first {n} target words.", "仅显示前 {n} 个目标词。"),
+    "heads_title": ("Multiple heads", "多头注意力"),
+    "heads_intro": ("With {h} heads, Q, K and V are cut into {h} slices of {d} columns. Each head runs the same "
+                    "attention on its own slice, so each can look at different words; their outputs are then put "
+                    "side by side to make Z.",
+                    "用 {h} 个头时，Q、K、V 被切成 {h} 份，每份 {d} 列。每个头在自己那一份上做同样的注意力计算，"
+                    "因此各自可以关注不同的词；最后把各头的输出并排拼起来，得到 Z。"),
+    "heads_one": ("One head uses all {d} columns. Choose more heads at the top of the page to split them.",
+                  "一个头使用全部 {d} 列。在页面顶部选择更多的头，即可把这些列分开。"),
+    "head_m": ("Head {h} · columns {lo}–{hi}", "第 {h} 个头 · 第 {lo}–{hi} 列"),
+    "z_heads_m": ("Z = the {h} heads' outputs side by side ({d} columns each)", "Z = {h} 个头的输出并排拼接（每个 {d} 列）"),
+    "focus_same": ("For “{q}”, all {n} heads weight “{k}” most, but not equally: from {lo:.2f} (head {h_lo}) "
+                   "to {hi:.2f} (head {h_hi}).",
+                   "对 “{q}” 来说，{n} 个头都最看重 “{k}”，但程度不同：从 {lo:.2f}（第 {h_lo} 个头）到 {hi:.2f}"
+                   "（第 {h_hi} 个头）。"),
+    "focus_differ": ("For “{q}”, the heads look at different words: {items}.", "对 “{q}” 来说，各个头关注的词不同：{items}。"),
+    "focus_one": ("head {heads} weights “{k}” most ({w})", "第 {heads} 个头最看重 “{k}”（{w}）"),
+    "focus_many": ("heads {heads} weight “{k}” most ({w})", "第 {heads} 个头最看重 “{k}”（{w}）"),
+    "list_sep": (", ", "、"),
+    "item_sep": ("; ", "；"),
     # --- charts ---
     "agree": ("signs agree", "符号相同"),
     "disagree": ("signs differ", "符号相反"),
 }
+
+# The engine's messages for problems a person caused, with their Chinese.
+ZH_ERRORS = {
+    "too_many_tokens": "这个句子有 {count} 个词元，本工具最多显示 {max} 个。请缩短句子。",
+    "offline": "“{name}”需要从互联网下载，而本服务器无法联网。请使用内置的 GloVe 词向量，或上传你自己的。",
+    "not_utf8": "第 {line} 行不是 UTF-8 文本（字节 {byte}）。请上传 word2vec 或 GloVe 文本文件；pickle 等二进制文件一律不会被打开。",
+    "empty": "文件是空的。请上传形如 “word 0.1 -0.2 ...” 的行。",
+    "nul": "第 {line} 行含有 NUL 字节，看起来不是文本格式的词向量文件。",
+    "no_numbers": "第 {line} 行只有词（“{word}”），没有数值。",
+    "not_number": "第 {line} 行：“{value}” 不是数字。",
+    "mixed_dims": "第 {line} 行有 {n} 个数值，而前面各行有 {d} 个；所有向量的维数必须相同。",
+    "not_finite": "第 {line} 行（“{word}”）含有 NaN 或无穷大；所有数值都必须是有限的。",
+    "header_only": "文件只有表头一行，没有向量。请加上形如 “word 0.1 -0.2 ...” 的行。",
+    "header_lies": "表头声称有 {words} 个词、{dims} 维，但文件里实际是 {n} 个词、{d} 维。",
+    "duplicate": "词 “{word}” 出现了不止一次；每个词只能有一个向量。",
+    "too_big": "文件大小为 {size}，超过了上限 {limit}。",
+    "not_npy": "矩阵文件不是 .npy 格式（开头应当是 .npy 文件头）；请用 numpy.save 保存。",
+    "npy_unreadable": "无法把这个 .npy 文件读成普通数值数组（{reason}）。",
+    "words_not_utf8": "词表不是 UTF-8 文本；请每行写一个词。",
+    "npy_shape": "这个 .npy 文件必须是二维数值矩阵，而不是形状为 {shape}、类型为 {dtype} 的数组。",
+    "npy_rows": "词表有 {words} 个词，但矩阵有 {rows} 行。",
+    "words_repeat": "词表中有重复的词；每个词只能对应一行。",
+    "npy_not_finite": "矩阵中含有 NaN 或无穷大；所有数值都必须是有限的。",
+}
+STRINGS.update({f"err_{code}": (english, ZH_ERRORS[code]) for code, english in MESSAGES.items()})
+
+
+def error_text(e: VectorsError, lang: str) -> str:
+    """An engine error in the visitor's language."""
+    return t(f"err_{e.code}", lang, **e.values)
 
 
 def t(key: str, lang: str = "en", **values) -> str:
