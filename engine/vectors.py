@@ -39,6 +39,8 @@ MESSAGES = {
     "npy_rows": "The word list has {words} words but the matrix has {rows} rows.",
     "words_repeat": "The word list repeats a word; each word needs exactly one row.",
     "npy_not_finite": "The matrix contains NaN or infinity; every value must be finite.",
+    "upload_pair": "Upload exactly one .npy matrix and one word list (.txt).",
+    "upload_one": "Upload one text vectors file (or a .npy matrix with a word list).",
 }
 
 
@@ -125,7 +127,7 @@ def edits1(word: str) -> set[str]:
 
 def suggest(kv: KeyedVectors, word: str, n: int = 3) -> list[str]:
     """Up to n vocabulary words one (else two) edits away, most frequent first."""
-    if not word or len(word) > 30:
+    if not 2 <= len(word) <= 30 or not word.isalpha():  # emoji, symbols and numbers get no spelling advice
         return []
     known = lambda cands: sorted((c for c in cands if c in kv.key_to_index), key=kv.key_to_index.get)
     near = known(edits1(word) - {word})
@@ -175,6 +177,19 @@ def load_text_vectors(source: str | os.PathLike | bytes, max_bytes: int = MAX_UP
         dup = next(w for w in words if w in seen or seen.add(w))
         raise VectorsError("duplicate", word=dup[:40])
     return keyed_vectors(words, np.vstack(rows))
+
+
+def load_upload(files: list[tuple[str, bytes]]) -> KeyedVectors:
+    """Uploaded (name, bytes): one text vectors file, or a .npy matrix plus a word list."""
+    npy = [data for name, data in files if name.lower().endswith(".npy")]
+    text = [data for name, data in files if not name.lower().endswith(".npy")]
+    if npy:
+        if len(npy) != 1 or len(text) != 1:
+            raise VectorsError("upload_pair")
+        return load_npy_vectors(npy[0], text[0])
+    if len(text) != 1:
+        raise VectorsError("upload_one")
+    return load_text_vectors(text[0])
 
 
 def load_npy_vectors(npy: bytes, word_list: bytes, max_bytes: int = MAX_UPLOAD_BYTES) -> KeyedVectors:

@@ -1,4 +1,5 @@
 """Page helpers: sentence rows with learner-friendly messages, word pickers, charts with CSV downloads."""
+import altair as alt
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -65,11 +66,10 @@ def on_pick(chart_key: str, row_field: str = "query", col_field: str | None = No
 
 
 def download(a: np.ndarray, rows: list[str], cols: list, name: str, lang: str, *, where=st):
-    """A CSV download of one matrix with its row and column labels."""
-    csv = tables.matrix_wide(a, rows, cols).to_csv().encode("utf-8")
+    """A CSV download of one matrix with its row and column labels, written only when clicked."""
     shown = t(f"file_{name}", lang) if f"file_{name}" in STRINGS else name
-    where.download_button(t("download", lang, name=shown), csv, file_name=f"{shown}.csv", mime="text/csv",
-                          key=f"dl_{name}", on_click="ignore")
+    where.download_button(t("download", lang, name=shown), lambda: tables.matrix_wide(a, rows, cols).to_csv(),
+                          file_name=f"{shown}.csv", mime="text/csv", key=f"dl_{name}", on_click="ignore")
 
 
 def code(text: str) -> str:
@@ -81,21 +81,56 @@ def matrix(a: np.ndarray, rows: list[str], cols: list, *, name: str, title: str,
            y_title: str | None = None, mask: np.ndarray | None = None, selected: str | None = None,
            pick_key: str | None = None, on_select=None, height: int | None = None, where=st):
     """A labelled heatmap of one matrix with its CSV download; clickable when given a callback."""
-    df = tables.matrix_long(a, rows, cols, mask=mask, selected=selected)
-    chart = charts.heatmap(df, title=title, x_title=x_title, y_title=y_title or t("row", lang),
-                           value_title=t("value", lang), clickable=on_select is not None, height=height)
-    show(chart, where=where, key=pick_key, on_select=on_select)
+    spec, plot_height = heatmap_spec(a, rows, cols, mask, selected, title, x_title, y_title or t("row", lang),
+                                     t("value", lang), on_select is not None, height, t("masked_cell", lang))
+    draw(spec, plot_height, where=where, key=pick_key, on_select=on_select)
     download(a, rows, cols, name, lang, where=where)
+
+
+@st.cache_data(show_spinner=False, max_entries=200)
+def heatmap_spec(a, rows, cols, mask, selected, title, x_title, y_title, value_title, clickable, height,
+                 masked_label) -> tuple[dict, int]:
+    """A heatmap's Vega-Lite spec and plot height, built once per matrix and labels: a rerun that changed nothing
+    else (another widget, a page switch) then skips Altair, the slowest part of a rerun."""
+    df = tables.matrix_long(a, rows, cols, mask=mask, selected=selected)
+    chart = charts.heatmap(df, title=title, x_title=x_title, y_title=y_title, value_title=value_title,
+                           clickable=clickable, height=height, masked_label=masked_label)
+    return vega_lite(chart), chart.height
 
 
 def show(chart, *, where=st, key: str | None = None, on_select=None):
     """An Altair chart at full width and its own plot height plus room for title and axes; clickable with a callback."""
-    height = chart.height + 90
+    draw(vega_lite(chart), chart.height, where=where, key=key, on_select=on_select)
+
+
+def draw(spec: dict, plot_height: int, *, where=st, key: str | None = None, on_select=None):
+    """A Vega-Lite spec at full width, its plot height plus room for title and axes; clickable with a callback."""
     if on_select is None:
-        where.altair_chart(chart, width="stretch", height=height)
+        where.vega_lite_chart(spec, width="stretch", height=plot_height + 90)
     else:
-        where.altair_chart(chart, width="stretch", height=height, key=key, on_select=on_select,
-                           selection_mode=charts.PICK)
+        where.vega_lite_chart(spec, width="stretch", height=plot_height + 90, key=key, on_select=on_select,
+                              selection_mode=charts.PICK)
+
+
+def vega_lite(chart: alt.TopLevelMixin) -> dict:
+    """The chart's Vega-Lite spec, its DataFrames as named datasets, without Altair's schema check: that check was
+    half of every rerun, and tests/test_charts.py runs it on every chart builder instead. Built below the top level,
+    so Altair's global theme and data transformer, which Streamlit switches while it draws, play no part."""
+    datasets = {}
+    spec = named_data(chart, datasets).to_dict(validate=False, context={"top_level": False})
+    return {**spec, "datasets": datasets}
+
+
+def named_data(chart: alt.TopLevelMixin, datasets: dict) -> alt.TopLevelMixin:
+    """A shallow copy of the chart and its layers with each DataFrame moved into `datasets` under a name."""
+    chart = chart.copy(deep=False)
+    if isinstance(chart.data, pd.DataFrame):
+        name = f"data-{len(datasets)}"
+        datasets[name] = chart.data
+        chart.data = alt.NamedData(name)
+    if isinstance(chart, alt.LayerChart):
+        chart.layer = [named_data(layer, datasets) for layer in chart.layer]
+    return chart
 
 
 def attention_view(att: Attention, q_labels: list[str], k_labels: list[str], s: Settings, *, prefix: str = "",
@@ -106,8 +141,9 @@ def attention_view(att: Attention, q_labels: list[str], k_labels: list[str], s: 
     i = q_labels.index(q)
     mask = None if att.mask.all() else att.mask
     left, right = st.columns(2)
+    weights_title = t("weights_m_soft" if s.softmax else "weights_m_raw", lang)
     for where, name, a, title in ((left, "factor", att.factor, t("factor_m", lang)),
-                                  (right, "weights", att.weights, t("weights_m_soft" if s.softmax else "weights_m_raw", lang))):
+                                  (right, "weights", att.weights, weights_title)):
         key = f"{prefix}{name}_pick"
         matrix(a, q_labels, k_labels, name=f"{prefix}{name}", title=title, lang=lang, where=where,
                x_title=t("key_word", lang), y_title=t("query_word", lang), mask=mask, selected=q,
@@ -131,7 +167,7 @@ def attention_view(att: Attention, q_labels: list[str], k_labels: list[str], s: 
 
 
 def heads_view(multi: Attention, q_labels: list[str], k_labels: list[str], q: str, s: Settings, *, prefix: str):
-    """Where each head looks for query `q`, one small weights heatmap per head, and Z = the heads' outputs side by side."""
+    """Where each head looks for query `q`, a weights heatmap per head, and Z = the heads' outputs side by side."""
     lang = s.lang
     h, n_q, n_k = multi.weights.shape
     d_h, d_vh = multi.q.shape[-1], multi.z.shape[-1]
@@ -143,7 +179,7 @@ def heads_view(multi: Attention, q_labels: list[str], k_labels: list[str], q: st
             df = tables.matrix_long(multi.weights[head], q_labels, k_labels, mask=mask, selected=q)
             show(charts.heatmap(df, title=t("head_m", lang, h=head + 1, lo=head * d_h + 1, hi=(head + 1) * d_h),
                                 x_title=t("key_word", lang), y_title=t("query_word", lang),
-                                value_title=t("weight", lang)), where=where)
+                                value_title=t("weight", lang), masked_label=t("masked_cell", lang)), where=where)
     download(multi.weights.reshape(h * n_q, n_k), [f"{head + 1}: {w}" for head in range(h) for w in q_labels],
              k_labels, f"{prefix}head-weights", lang)
     matrix(merge_heads(multi.z), q_labels, tables.dims(h * d_vh), name=f"{prefix}Z-heads", lang=lang, selected=q,
@@ -186,7 +222,8 @@ def expected_order(text: str, tokens: list[str], labels: list[str], query: str, 
         if len(found) > 1:
             problem = t("order_ambiguous", lang, word=name, labels=" / ".join(f"“{x}”" for x in found))
         elif not found:
-            problem = t("order_unknown", lang, word=name[:40], words=", ".join(f"“{x}”" for x in labels if x != query))
+            words = t("list_sep", lang).join(f"“{x}”" for x in labels if x != query)
+            problem = t("order_unknown", lang, word=name[:40], words=words)
         elif found[0] == query:
             problem = t("order_query", lang, word=name)
         elif found[0] in order:

@@ -6,7 +6,7 @@ import streamlit as st
 from gensim.models import KeyedVectors
 
 from engine.layers import PRESETS
-from engine.vectors import VectorsError, load_gensim_data, load_glove, load_npy_vectors, load_text_vectors
+from engine.vectors import VectorsError, load_gensim_data, load_glove, load_upload
 from ui.state import NAMES, SPEC, Settings, from_values, to_query
 from ui.text import error_text, t
 
@@ -16,6 +16,7 @@ PAGES = (
     ("pages/2_Factor_matrix.py", "nav_factor"),
     ("pages/3_Dot_product.py", "nav_dot"),
     ("pages/4_Relevance.py", "nav_relevance"),
+    ("pages/5_Learning.py", "nav_learning"),
     ("pages/6_Three_kinds.py", "nav_kinds"),
 )
 LAYERS = ("q", "k", "v")
@@ -61,7 +62,7 @@ def source_status(s: Settings):
         ident = tuple((f.name, f.size) for f in files)
         if st.session_state.get("_upload", (None,))[0] != ident:
             try:
-                st.session_state["_upload"] = (ident, read_upload(files, lang))
+                st.session_state["_upload"] = (ident, load_upload([(f.name, f.getvalue()) for f in files]))
             except VectorsError as e:
                 st.error(t("upload_error", lang, error=error_text(e, lang)))
     if "_upload" in st.session_state:
@@ -69,19 +70,6 @@ def source_status(s: Settings):
         st.caption(t("upload_ok", lang, n=len(kv.index_to_key), d=kv.vector_size))
     else:
         st.info(t("upload_none", lang))
-
-
-def read_upload(files, lang: str) -> KeyedVectors:
-    """KeyedVectors from one text file, or from a .npy matrix plus a word list; never unpickles."""
-    npy = [f for f in files if f.name.lower().endswith(".npy")]
-    text = [f for f in files if not f.name.lower().endswith(".npy")]
-    if npy:
-        if len(npy) != 1 or len(text) != 1:
-            raise VectorsError(t("upload_pair", lang))
-        return load_npy_vectors(npy[0].getvalue(), text[0].getvalue())
-    if len(text) != 1:
-        raise VectorsError(t("upload_one", lang))
-    return load_text_vectors(text[0].getvalue())
 
 
 def current() -> Settings:
@@ -125,7 +113,7 @@ def render(page: str, sentence_field: str = "sentence") -> Settings:
         st.text_input(t(sentence_field, lang), key=sentence_field, max_chars=2000)
         with st.expander(t("layers", lang)):
             st.toggle(t("positional", lang), key="positional")
-            st.number_input(t("d_k", lang), min_value=1, max_value=50, step=1, key="d_k")
+            st.number_input(t("d_k", lang), min_value=SPEC["d_k"][0], max_value=SPEC["d_k"][1], step=1, key="d_k")
             for layer in LAYERS:
                 name = f"W_{layer.upper()}"
                 st.selectbox(t("preset", lang, layer=name), PRESETS, key=f"{layer}_preset",

@@ -2,6 +2,7 @@
 from dataclasses import asdict, dataclass, field, fields, replace
 
 from engine.layers import PRESETS
+from engine.training import MAX_LR, MAX_STEPS
 
 MAX_TEXT = 2000
 
@@ -59,7 +60,7 @@ SPEC = {
     "pair_rows": ("qk", "embedding"),
     "q_seed": (0, 9999), "k_seed": (0, 9999), "v_seed": (0, 9999), "train_seed": (0, 9999),
     "q_scale": (1e-3, 1e6), "k_scale": (1e-3, 1e6), "v_scale": (1e-3, 1e6),
-    "d_k": (1, 300), "heads": (1, 300), "lr": (1e-4, 10.0), "steps": (1, 2000),
+    "d_k": (1, 300), "heads": (1, 300), "lr": (1e-4, MAX_LR), "steps": (1, MAX_STEPS),
 }
 DEFAULTS = Settings()
 NAMES = tuple(f.name for f in fields(Settings))
@@ -110,7 +111,7 @@ def from_values(values: dict) -> tuple[Settings, list[tuple[str, str, "Invalid"]
     good, bad = {}, []
     for name, raw in values.items():
         if name not in NAMES:
-            bad.append((name, str(raw)[:60], Invalid("unknown")))
+            bad.append((name[:60], str(raw)[:60], Invalid("unknown")))
             continue
         try:
             good[name] = parse(name, raw)

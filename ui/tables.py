@@ -60,13 +60,13 @@ def alignment_frame(pa: PairAlignment, by_size: bool = False) -> pd.DataFrame:
     })
 
 
-def signs_frame(q_row: np.ndarray, k_row: np.ndarray, q_label: str, k_label: str) -> pd.DataFrame:
-    """The query and key vectors side by side, one row per (vector, dimension)."""
-    d = len(q_row)
+def signs_frame(rows: np.ndarray, labels: list[str]) -> pd.DataFrame:  # [m, d], [m]
+    """Vectors stacked one above the other, one row per (vector, dimension)."""
+    m, d = np.shape(rows)
     return pd.DataFrame({
-        "vector": [q_label] * d + [k_label] * d,
-        "dim": dims(d) * 2,
-        "value": np.concatenate([q_row, k_row]),
+        "vector": np.repeat(labels, d),
+        "dim": np.tile(dims(d), m),
+        "value": np.asarray(rows, dtype=np.float64).ravel(),
     })
 
 
@@ -74,3 +74,83 @@ def group_table(pa: PairAlignment, names: dict[str, str]) -> pd.DataFrame:
     """Counts and sums of products per sign group."""
     return pd.DataFrame({"group": [names[g] for g in pa.counts], "dimensions": list(pa.counts.values()),
                          "sum": list(pa.sums.values())})
+
+
+def neighbours_frame(kv, words: list[str], sources: list[str], n: int = 5) -> pd.DataFrame:
+    """Each word's n nearest vocabulary neighbours by cosine, and the source word most similar to it."""
+    out = []
+    for w in dict.fromkeys(words):
+        near = ", ".join(f"{x} ({c:.2f})" for x, c in kv.most_similar(w, topn=n))
+        row = {"word": w, "neighbours": near}
+        if sources:
+            sim = {src: float(kv.similarity(w, src)) for src in dict.fromkeys(sources)}
+            row["closest_source"] = max(sim, key=sim.get)
+            row["cosine"] = sim[row["closest_source"]]
+        out.append(row)
+    return pd.DataFrame(out)
+
+
+def ranks(scores: np.ndarray) -> np.ndarray:  # [n] -> [n]
+    """1 for the highest score, 2 for the next; ties share the better rank."""
+    return pd.Series(np.asarray(scores, dtype=np.float64)).rank(ascending=False, method="min").to_numpy(dtype=int)
+
+
+def relevance_frame(scores: dict[str, np.ndarray], keys: list[str]) -> pd.DataFrame:  # {measure: [n_k]}
+    """One row per (measure, key word): the query's score for the word and its rank under that measure."""
+    return pd.concat([pd.DataFrame({"measure": m, "key": keys, "score": np.asarray(v, dtype=np.float64),
+                                    "rank": ranks(v)}) for m, v in scores.items()], ignore_index=True)
+
+
+def ranking_table(scores: dict[str, np.ndarray], keys: list[str]) -> pd.DataFrame:  # {measure: [n_k]}
+    """One row per key word in sentence order: each measure's score and rank side by side."""
+    out = pd.DataFrame({"word": keys})
+    for m, v in scores.items():
+        out[m], out[f"{m}_rank"] = np.asarray(v, dtype=np.float64), ranks(v)
+    return out
+
+
+def loss_frame(loss, start: int = 0) -> pd.DataFrame:  # [s]
+    """The training loss at every step, the first being step `start`."""
+    return pd.DataFrame({"step": np.arange(start, start + len(loss)), "loss": np.asarray(loss, dtype=np.float64)})
+
+
+def curves_frame(values: np.ndarray, pairs: list[str], steps=None) -> pd.DataFrame:  # [s, t] -> s·t rows
+    """One row per (step, target pair): the pair's value at that step; steps 0, 1, 2, … unless given."""
+    s, t = np.shape(values)
+    steps = np.arange(s) if steps is None else np.asarray(steps)
+    return pd.DataFrame({"step": np.repeat(steps, t), "pair": np.tile(np.asarray(pairs, dtype=object), s),
+                         "value": np.asarray(values, dtype=np.float64).ravel()})
+
+
+def training_table(h, pairs: list[str]) -> pd.DataFrame:  # h: engine.training.History
+    """Every step of a run, one row per (step, target pair): the numbers behind the curves, as downloaded."""
+    s, t = h.scores.shape
+    return pd.DataFrame({
+        "step": np.repeat(np.arange(s), t), "pair": np.tile(np.asarray(pairs, dtype=object), s),
+        "target": np.tile([v for _, _, v in h.targets], s), "goal_share": np.tile(h.goal, s),
+        "share": h.probs.ravel(), "score": h.scores.ravel(), "weight": h.weights.ravel(),
+        "loss": np.repeat(h.loss, t),
+    })
+
+
+def targets_result(h, pairs: list[str]) -> pd.DataFrame:  # h: engine.training.History
+    """One row per target pair: what it aimed for, and where its score, share and weight started and ended."""
+    return pd.DataFrame({
+        "pair": pairs, "target": [v for _, _, v in h.targets], "goal_share": h.goal,
+        "share": h.probs[-1], "weight": h.weights[-1], "score_start": h.scores[0], "score_end": h.scores[-1],
+    })
+
+
+def plane_frame(q: np.ndarray, k: np.ndarray, labels: list[str], steps: np.ndarray, focus_q: list[str],
+                focus_k: list[str]) -> pd.DataFrame:  # q, k [m, n, 2] -> 2·m·n rows
+    """One row per (snapshot, vector): its 2-D position, word, role (q or k) and whether it is highlighted."""
+    m, n, _ = q.shape
+    parts = []
+    for role, xy, focus in (("q", q, focus_q), ("k", k, focus_k)):
+        parts.append(pd.DataFrame({
+            "frame": np.repeat(np.arange(m), n), "step": np.repeat(np.asarray(steps), n),
+            "word": np.tile(np.asarray(labels, dtype=object), m), "role": role,
+            "name": np.tile(np.asarray([f"{role} · {w}" for w in labels], dtype=object), m),
+            "x": xy[..., 0].ravel(), "y": xy[..., 1].ravel(), "focus": np.tile(np.isin(labels, focus), m),
+        }))
+    return pd.concat(parts, ignore_index=True)

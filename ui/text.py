@@ -37,9 +37,6 @@ STRINGS = {
     "upload_ok": ("Using your vectors: {n:,} words of {d} dimensions.", "正在使用你上传的词向量：{n:,} 个词，{d} 维。"),
     "upload_none": ("No vectors uploaded yet — the built-in GloVe 6B 50d is shown until you upload.",
                     "尚未上传词向量——在你上传之前，显示内置的 GloVe 6B 50维。"),
-    "upload_pair": ("Upload exactly one .npy matrix and one word list (.txt).", "请只上传一个 .npy 矩阵和一个词表（.txt）。"),
-    "upload_one": ("Upload one text vectors file (or a .npy matrix with a word list).",
-                   "请上传一个文本格式的词向量文件（或一个 .npy 矩阵加词表）。"),
     "copy_link": ("Copy link to this view", "复制本视图的链接"),
     "copy_link_help": ("Anyone who opens this link sees exactly this page, sentence and settings. "
                        "Use the copy button at the right of the box.",
@@ -165,8 +162,8 @@ STRINGS = {
         "(−,−)——乘积为正，**把得分往上推**；异号则乘积为负，**把得分往下拉**。两边的数越大，这个维度的分量越重。"
         "柱子是每个维度的乘积，折线是累计和，折线的最后一点就是点积。右边再放一个键词，方便对比。"),
     "pair_rows": ("Rows to compare", "比较哪种向量"),
-    "pair_rows_qk": ("q from Q, k from K (current layers)", "Q 的行与 K 的行（当前线性层）"),
-    "pair_rows_embedding": ("raw GloVe rows (no layers)", "原始 GloVe 词向量（不经线性层）"),
+    "pair_rows_qk": ("q from Q, k from K (current layers)", "当前层的 Q、K 行"),
+    "pair_rows_embedding": ("raw GloVe rows (no layers)", "原始 GloVe 词向量"),
     "sort": ("Order of the dimensions", "维度排列顺序"),
     "sort_dimension": ("by dimension", "按维度编号"),
     "sort_size": ("largest product first", "按乘积大小"),
@@ -179,10 +176,14 @@ STRINGS = {
     "group_--": ("(−,−) both negative", "(−,−) 同为负"),
     "group_+-": ("(+,−) signs differ", "(+,−) 一正一负"),
     "group_-+": ("(−,+) signs differ", "(−,+) 一负一正"),
-    "signs_title": ("Signs of q and k, dimension by dimension", "q 与 k 逐维度的正负"),
+    "signs_title": ("Signs of q and of both keys, dimension by dimension (blue +, red −)",
+                    "q 与两个键词逐维度的正负（蓝为正，红为负）"),
     "vector": ("vector", "向量"),
     "dot_value": ("**q·k = {dot:.4f}**: the same-sign dimensions add {agree:+.4f}, the mixed-sign ones {disagree:+.4f}.",
                   "**q·k = {dot:.4f}**：同号的维度共贡献 {agree:+.4f}，异号的维度共贡献 {disagree:+.4f}。"),
+    "dot_pair_value": ("**“{q}” · “{k}”: q·k = {dot:.4f}** — the same-sign dimensions add {agree:+.4f}, the "
+                       "mixed-sign ones {disagree:+.4f}.",
+                       "**“{q}” · “{k}”：q·k = {dot:.4f}**——同号的维度共贡献 {agree:+.4f}，异号的维度共贡献 {disagree:+.4f}。"),
     "dimensions": ("dimensions", "维数"),
     "group_sum": ("sum of products", "乘积之和"),
     "group_check": ("Check: the four group sums add up to {total:.4f}, the dot product {dot:.4f}.",
@@ -195,7 +196,6 @@ STRINGS = {
                            "the linear layers.",
                            "q 和 k 就是 “{q}” 与 “{k}” 的 GloVe 词向量本身，尚未加位置编码，也未经过线性层。"),
     "file_products": ("products {q}·{k}", "逐维乘积 {q}·{k}"),
-    "file_groups": ("sign groups {q}·{k}", "符号分组 {q}·{k}"),
     # --- page 4: relevance between words ---
     "relevance_title": ("Relevance between words", "词与词的相关性"),
     "relevance_intro": (
@@ -214,7 +214,10 @@ STRINGS = {
     "word": ("word", "词"),
     "score": ("score", "分数"),
     "rank": ("rank", "排名"),
-    "relevance_bars_title": ("{measure}: “{q}” with each word", "{measure}：“{q}” 与各词"),
+    "relevance_note": ("The two GloVe measures use the word vectors alone, so a repeated word scores the same each "
+                       "time. Q·K uses the rows after positional encoding and the linear layers, as on page 2.",
+                       "两种 GloVe 方法只看词向量本身，所以重复出现的词每次得分都一样。Q·K 用的是加上位置编码、再经过线性层"
+                       "之后的行，和第 2 页相同。"),
     "ranking": ("Ranking of the other words for “{q}” (1 = most relevant)", "其他各词对 “{q}” 的排名（1 为最相关）"),
     "file_ranking": ("ranking", "排名"),
     "verdict_met": ("{measure}: {order} — the expected order holds ({values}).",
@@ -247,6 +250,167 @@ STRINGS = {
         "已经把 “drank” 排在第一。直接点积还会偏向长的向量，向量比 “cat” 更长的 “black” 因此排到了 “cat” 前面；余弦相似度把长度除掉，"
         "整个顺序就都对了。随机的 W_Q 和 W_K 会把各个维度混在一起，通常会把顺序打乱：注意力的权重不是现成给好的，而是"
         "学出来的。第 5 页“学习权重”会训练 W_Q 和 W_K，直到期望的顺序成立。"),
+    # --- page 5: learning ---
+    "learn_title": ("Learning: training the weights until relevant words align", "学习：训练权重，让相关的词彼此对齐"),
+    "learn_intro": (
+        "Nobody sets W_Q and W_K by hand: a transformer **learns** them. Here you say how relevant some key words "
+        "should be to a query word, and training adjusts the weights step by step until the scores fall into that "
+        "order. For each query word the targets become shares that sum to 1 (1, 0.5, 0 → ⅔, ⅓, 0); the loss is the "
+        "cross-entropy between those shares and the softmax of the query's scores over the same key words, and every "
+        "step moves the chosen parameters a little further downhill on it. Press **Train** and watch the loss fall, "
+        "the scores reorder and the vectors turn.",
+        "W_Q 和 W_K 不是人手设定的，而是 Transformer **学**出来的。在这一页，你先指定几个键词对某个查询词应有多相关，"
+        "训练就会一步步调整权重，直到各个分数排成这个顺序。对每个查询词，目标值先换算成总和为 1 的份额"
+        "（1、0.5、0 → ⅔、⅓、0）；损失就是这些份额与该查询词在这几个键词上的分数做 softmax 之后的交叉熵，"
+        "每一步都让所选参数沿着损失下降的方向再挪一小步。点击**开始训练**，看损失下降、分数重新排序、向量逐渐转向。"),
+    "learn_targets_title": ("1 · Target relevances", "1 · 目标相关性"),
+    "learn_targets_help": (
+        "Each row is one (query word, key word) pair and how relevant the key word should be to the query word: "
+        "1 high, 0.5 medium, 0 not relevant. Only the ratios between one query word's rows matter. Add or delete "
+        "rows with the table's own controls. Words of this sentence: {words}. A word that occurs twice is written "
+        "with its position, like “the (5)”.",
+        "每一行是一对（查询词，键词），以及这个键词对查询词应有多相关：1 表示高，0.5 表示中等，0 表示不相关。"
+        "只有同一个查询词各行之间的比例才有意义。用表格自带的按钮即可添加或删除行。本句中的词：{words}。"
+        "出现两次的词要带上位置，例如 “the (5)”。"),
+    "learn_target": ("target", "目标值"),
+    "learn_target_help": ("How relevant the key word should be: a number of 0 or more, such as 1, 0.5 or 0.",
+                          "键词应有的相关程度：不小于 0 的数，例如 1、0.5 或 0。"),
+    "targets_problems": ("The targets cannot be used yet, so training waits:", "目标还不能使用，暂时无法训练："),
+    "target_no_query": ("Row {row}: fill in the query word.", "第 {row} 行：请填写查询词。"),
+    "target_no_key": ("Row {row}: fill in the key word.", "第 {row} 行：请填写键词。"),
+    "target_no_value": ("Row {row}: fill in the target, a number such as 1, 0.5 or 0.",
+                        "第 {row} 行：请填写目标值，例如 1、0.5 或 0。"),
+    "target_unknown": ("Row {row}: “{word}” is not a word of this sentence. Words you can use: {words}.",
+                       "第 {row} 行：“{word}” 不是这句话里的词。可以用的词：{words}。"),
+    "target_ambiguous": ("Row {row}: “{word}” occurs more than once in the sentence; write {labels} to say which one.",
+                         "第 {row} 行：“{word}” 在句中出现了不止一次；请写 {labels} 指明是哪一个。"),
+    "target_not_number": ("Row {row}: the target “{value}” is not a number; use a number such as 1, 0.5 or 0.",
+                          "第 {row} 行：目标值 “{value}” 不是数字；请填写 1、0.5、0 这样的数。"),
+    "target_negative": ("Row {row}: the target {value} is negative. Targets cannot be negative; use 0 for "
+                        "“not relevant”.",
+                        "第 {row} 行：目标值 {value} 是负数。目标值不能为负；“不相关”请填 0。"),
+    "target_duplicate": ("Row {row} gives the pair “{q}” → “{k}” a second target (row {first} already does); give "
+                         "each pair one target.",
+                         "第 {row} 行又给 “{q}” → “{k}” 这一对设了目标值（第 {first} 行已经设过）；每一对只能有一个目标值。"),
+    "targets_empty": ("Add at least one target: a query word, a key word and a relevance such as 1.",
+                      "请至少添加一个目标：一个查询词、一个键词和一个相关性数值，例如 1。"),
+    "target_all_zero": ("Every target of “{q}” is 0, so there is nothing for it to attend to; give at least one of "
+                        "its key words a target above 0.",
+                        "“{q}” 的所有目标值都是 0，它就没有要关注的词了；请至少给它的一个键词设一个大于 0 的目标值。"),
+    "learn_how_title": ("2 · What learns, and how fast", "2 · 学习什么、学多快"),
+    "learn_what": ("Parameters to learn", "要学习的参数"),
+    "learn_w_q": ("W_Q", "W_Q"),
+    "learn_w_k": ("W_K", "W_K"),
+    "learn_w_v": ("W_V", "W_V"),
+    "learn_x": ("word vectors of the sentence", "句中各词的词向量"),
+    "learn_lr": ("Learning rate", "学习率"),
+    "learn_steps": ("Steps", "训练步数"),
+    "learn_seed": ("Starting seed", "初始随机种子"),
+    "learn_start_note": (
+        "W_Q and W_K start as random [{d} × {d_k}] matrices drawn from the starting seed, not from the sidebar's "
+        "presets; d_k and the positional encoding do come from the sidebar. Each step is one update of the Adam "
+        "optimiser; a smaller learning rate, such as 0.001, makes the change slower and easier to follow.",
+        "W_Q 和 W_K 的初始值是由初始随机种子生成的 [{d} × {d_k}] 随机矩阵，不使用侧边栏里的初始化方式；"
+        "d_k 和位置编码则沿用侧边栏的设置。每一步就是优化器的一次更新；把学习率调小（例如 0.001），变化会慢一些，更容易看清。"),
+    "learn_wv_note": (
+        "W_V is never used to compute the scores or the attention weights: it only shapes what each word passes on "
+        "once attention is decided. So this loss gives W_V a gradient of exactly 0, and asking to learn it leaves it "
+        "unchanged.",
+        "W_V 并不参与计算分数和注意力权重：它只决定注意力分配好之后，每个词传递出去的内容。因此这个损失对 W_V "
+        "的梯度恰好为 0，即使选了学习 W_V，它也不会有任何变化。"),
+    "learn_unknown_param": ("The link asks to learn {names}, which is not one of the parameters here; it is ignored.",
+                            "链接里要求学习 {names}，但这不是这里可选的参数，已忽略。"),
+    "learn_choose": ("Choose at least one parameter to learn.", "请至少选择一个要学习的参数。"),
+    "learn_start_title": ("Where training starts (seed {seed}): “{q}” with each word",
+                          "训练的起点（随机种子 {seed}）：“{q}” 与各词"),
+    "learn_start_missed": ("Before training, with W_Q and W_K still random, the target order does not hold: {order}. "
+                           "Press **Train** to learn weights that put it right.",
+                           "训练之前，W_Q 和 W_K 还是随机的，目标顺序并不成立：{order}。点击**开始训练**，学出能把顺序排对的权重。"),
+    "learn_start_held": ("Before training, with W_Q and W_K still random, the target order already holds by chance: "
+                         "{order}. Training pulls the scores towards the target shares.",
+                         "训练之前，W_Q 和 W_K 还是随机的，目标顺序碰巧已经成立：{order}。训练会把各个分数拉向目标份额。"),
+    "learn_train": ("Train", "开始训练"),
+    "learn_stop": ("Stop", "停止"),
+    "learn_progress": ("Step {step} of {total} · loss {loss:.4f}", "第 {step} / {total} 步 · 损失 {loss:.4f}"),
+    "learn_live_title": ("Loss so far", "目前的损失"),
+    "learn_not_trained": ("Press **Train** to start; the results appear here.", "点击**开始训练**，训练结果会显示在这里。"),
+    "learn_kept_result": ("Below is still the last training run.", "下面显示的仍是上一次训练的结果。"),
+    "learn_overflow": ("The numbers grew too large to compute. Lower the learning rate.",
+                       "数值过大，无法计算。请调低学习率。"),
+    "learn_results_title": ("3 · What training did", "3 · 训练的结果"),
+    "learn_stale": ("These results are from the last run ({steps} steps, learning rate {lr:g}, seed {seed}); settings "
+                    "have changed since. Press **Train** to train with the current ones.",
+                    "以下是上一次训练的结果（{steps} 步，学习率 {lr:g}，随机种子 {seed}）；之后设置已有改动。"
+                    "点击**开始训练**即可按当前设置重新训练。"),
+    "learn_stopped": ("Training was stopped at step {step} of {total}; everything below shows the steps up to there.",
+                      "训练在第 {step} 步（共 {total} 步）时被停止；下面显示的是截至该步的结果。"),
+    "learn_verdict_reached": ("**The target order was reached at step {step}** and held {until}: {order}.",
+                              "**在第 {step} 步达到了目标顺序**，并一直保持{until}：{order}。"),
+    "learn_verdict_start": ("**The target order already held at the start** and stayed so {until}: {order}.",
+                            "**一开始就已经符合目标顺序**，并一直保持{until}：{order}。"),
+    "learn_verdict_missed": ("**The target order was not reached** by step {end}: {order}. Try more steps, a larger "
+                             "learning rate or another seed.",
+                             "**到第 {end} 步仍未达到目标顺序**：{order}。可以试试增加步数、调大学习率或换一个随机种子。"),
+    "learn_until_end": ("until the end of training (step {end})", "到训练结束（第 {end} 步）"),
+    "learn_until_stop": ("until training was stopped (step {end})", "到训练被停止时（第 {end} 步）"),
+    "learn_order_row": ("for “{q}”, {keys}", "对 “{q}” 而言，{keys}"),
+    "learn_loss_title": ("Loss (cross-entropy)", "损失（交叉熵）"),
+    "learn_loss": ("loss", "损失"),
+    "learn_step": ("step", "步数"),
+    "learn_score": ("score q·k/√d_k", "分数 q·k/√d_k"),
+    "learn_scores_title": ("Score of each target pair", "各目标词对的分数"),
+    "learn_weights_title": ("Attention weight of each pair", "各词对的注意力权重"),
+    "learn_cosine_title": ("Cosine of the angle between q and k", "q 与 k 夹角的余弦"),
+    "learn_cosine": ("cosine", "余弦"),
+    "learn_pair": ("pair", "词对"),
+    "learn_order_marker": ("target order reached", "达到目标顺序"),
+    "learn_goal_share": ("target share", "目标份额"),
+    "learn_goal_share_help": ("The targets of one query word scaled to sum to 1: what training aims for.",
+                              "同一个查询词的各目标值按比例换算成总和为 1 的份额：这就是训练要逼近的值。"),
+    "learn_share": ("share reached", "实际份额"),
+    "learn_share_help": ("Softmax of the query's scores over its target key words only: what the loss compares with "
+                         "the target share.",
+                         "只在该查询词的几个目标键词上对分数做 softmax 得到的份额：损失就是拿它和目标份额比较。"),
+    "learn_weight_help": ("Attention weight over the whole sentence: the share the pair gets when every word competes.",
+                          "对整句做 softmax 得到的注意力权重：所有词一起竞争时，这一对分到的比例。"),
+    "learn_score_start": ("score at start", "初始分数"),
+    "learn_score_end": ("score at end", "最终分数"),
+    "file_learning": ("training steps", "训练过程"),
+    "learn_align_title": ("4 · The dot products, dimension by dimension, before and after",
+                          "4 · 训练前后，逐维度看点积"),
+    "learn_align_intro": (
+        "The bars of page 3 for the query vector q of “{q}” against the key vectors k of {keys}, at the start (left) "
+        "and at the end of training (right). Training tends to turn the dimensions of the most relevant pair to "
+        "matching signs (blue) and those of the least relevant pair to opposite signs (red), and to make the products "
+        "bigger — mind the vertical axes.",
+        "这是第 3 页的逐维乘积图：“{q}” 的查询向量 q 分别与 {keys} 的键向量 k 相乘，左边是训练开始时，右边是训练结束时。"
+        "训练往往会让最相关那一对的各维度变成同号（蓝色），让最不相关那一对变成异号（红色），乘积也随之变大——"
+        "请留意纵轴的刻度。"),
+    "learn_before": ("Start (step 0): “{q}” · “{k}”", "训练开始（第 0 步）：“{q}” · “{k}”"),
+    "learn_after": ("After step {step}: “{q}” · “{k}”", "第 {step} 步之后：“{q}” · “{k}”"),
+    "learn_plane_title": ("5 · Watching the vectors turn", "5 · 看向量如何转动"),
+    "learn_plane_intro": (
+        "Every query vector q and key vector k, drawn as an arrow from the origin in one flat view. The bold arrows "
+        "are q of “{q}” and k of {keys}; the dashed trails are their paths through training. Drag the slider under "
+        "the chart through the snapshots and watch q of “{q}” turn towards the keys it should attend to. On the "
+        "right, the same turning measured in all {d_k} dimensions: the cosine of the angle between q and each k "
+        "(1 = same direction, 0 = at right angles, −1 = opposite).",
+        "每个查询向量 q 和键向量 k 都画成从原点出发的箭头，放在同一个平面视图里。粗箭头是 “{q}” 的 q 和 {keys} 的 k；"
+        "虚线是它们在训练过程中走过的路径。拖动图下方的滑块在各个快照之间切换，看 “{q}” 的 q 如何转向它应该关注的键向量。"
+        "右图在全部 {d_k} 个维度中衡量同样的转动：q 与各个 k 夹角的余弦（1 表示方向相同，0 表示互相垂直，−1 表示方向相反）。"),
+    "learn_plane_chart": ("Q and K vectors in one fixed 2-D view", "Q、K 向量在同一个固定的二维视图中"),
+    "learn_axis": ("axis {n}", "轴 {n}"),
+    "learn_role": ("vector", "向量"),
+    "learn_role_q": ("query q", "查询 q"),
+    "learn_role_k": ("key k", "键 k"),
+    "learn_slider": ("training snapshot (0–{m}) ", "训练快照（0–{m}） "),
+    "learn_plane_note": (
+        "The view is the plane through the origin that fits the vectors of all snapshots best (PCA by SVD), fitted "
+        "once so that every snapshot uses the same axes; it keeps {kept:.0%} of their squared length. Scores use all "
+        "{d_k} dimensions, so the flat picture shows the direction of change, not the exact numbers.",
+        "这个视图是穿过原点、与所有快照中的向量最贴合的平面（用奇异值分解做主成分分析），只拟合一次，因此每个快照都使用"
+        "同一组坐标轴；它保留了向量平方长度的 {kept:.0%}。分数用的是全部 {d_k} 个维度，所以这张平面图反映的是变化的方向，"
+        "而不是精确的数值。"),
     # --- page 6: three kinds of attention ---
     "kinds_title": ("Three kinds of attention", "三种注意力"),
     "kinds_intro": (
@@ -281,7 +445,7 @@ STRINGS = {
                   "the later words do not exist yet: with the causal mask each target word sees only itself and the "
                   "words before it. Masked cells are grey and labelled “masked”; their weight is exactly 0.",
                   "Q、K、V 全部来自**目标句子**的行。解码器从左到右逐词生成译文，生成某个词时后面的词还不存在；"
-                  "因此加上因果掩码后，每个目标词只能看到它自己和它前面的词。被遮住的格子显示为灰色并标注 “masked”，"
+                  "因此加上因果掩码后，每个目标词只能看到它自己和它前面的词。被遮住的格子显示为灰色并标注“遮住”，"
                   "其权重恰好为 0。"),
     "causal": ("Causal mask: each word sees only itself and earlier words",
                "因果掩码：每个词只看自己和前面的词"),
@@ -317,8 +481,8 @@ STRINGS = {
         "**关于这几个西班牙语词。** GloVe 6B 是用英文语料（维基百科和 Gigaword 新闻）训练的，却也有 “la”、“bola”、"
         "“es”、“azul” 的向量——因为这些字符串确实会出现在英文文本里：人名、地名、引语、体育新闻。所以这些向量反映的是"
         "它们在以英文为主的文本中怎么被使用，而不是它们在西班牙语里的意思。看看最近邻就知道：“la” 和 “es” 周围是西班牙语"
-        "虚词（de、del、que、por），“bola” 周围是尼日利亚人名（如 Bola Tinubu），“azul” 周围则是墨西哥足球俱乐部"
-        "（Pachuca、Necaxa、Toluca，对应 Cruz Azul）。“bola” 与 “ball” 的余弦相似度约为 0.00，“azul” 与 “blue” 约为 "
+        "虚词（de、del、que、por），“bola” 周围是尼日利亚人名（如政治人物博拉·提努布），“azul” 周围则是墨西哥足球俱乐部"
+        "（帕丘卡、内卡萨、托卢卡——它来自球队名“蓝十字”）。“bola” 与 “ball” 的余弦相似度约为 0.00，“azul” 与 “blue” 约为 "
         "0.28：这里没有任何东西让译词彼此对齐。真正的翻译模型会学习自己的目标语言词向量，并连同 W_Q、W_K、W_V 一起训练，"
         "让目标词的查询能找到它所对应的源词。"),
     "neighbours_title": ("What these vectors know about the target words", "这组词向量对目标词知道些什么"),
@@ -344,8 +508,24 @@ STRINGS = {
     "focus_differ": ("For “{q}”, the heads look at different words: {items}.", "对 “{q}” 来说，各个头关注的词不同：{items}。"),
     "focus_one": ("head {heads} weights “{k}” most ({w})", "第 {heads} 个头最看重 “{k}”（{w}）"),
     "focus_many": ("heads {heads} weight “{k}” most ({w})", "第 {heads} 个头最看重 “{k}”（{w}）"),
+    "masked_cell": ("masked", "遮住"),
     "list_sep": (", ", "、"),
     "item_sep": ("; ", "；"),
+    "file_encoder-factor": ("encoder factor matrix", "编码器因子矩阵"),
+    "file_encoder-weights": ("encoder attention weights", "编码器注意力权重"),
+    "file_encoder-Z": ("encoder Z", "编码器输出Z"),
+    "file_encoder-head-weights": ("encoder weights per head", "编码器各头注意力权重"),
+    "file_encoder-Z-heads": ("encoder Z from heads", "编码器多头输出Z"),
+    "file_decoder-factor": ("decoder factor matrix", "解码器因子矩阵"),
+    "file_decoder-weights": ("decoder attention weights", "解码器注意力权重"),
+    "file_decoder-Z": ("decoder Z", "解码器输出Z"),
+    "file_decoder-head-weights": ("decoder weights per head", "解码器各头注意力权重"),
+    "file_decoder-Z-heads": ("decoder Z from heads", "解码器多头输出Z"),
+    "file_cross-factor": ("encoder-decoder factor matrix", "编码器–解码器因子矩阵"),
+    "file_cross-weights": ("encoder-decoder attention weights", "编码器–解码器注意力权重"),
+    "file_cross-Z": ("encoder-decoder Z", "编码器–解码器输出Z"),
+    "file_cross-head-weights": ("encoder-decoder weights per head", "编码器–解码器各头注意力权重"),
+    "file_cross-Z-heads": ("encoder-decoder Z from heads", "编码器–解码器多头输出Z"),
     # --- charts ---
     "agree": ("signs agree", "符号相同"),
     "disagree": ("signs differ", "符号相反"),
@@ -373,6 +553,8 @@ ZH_ERRORS = {
     "npy_rows": "词表有 {words} 个词，但矩阵有 {rows} 行。",
     "words_repeat": "词表中有重复的词；每个词只能对应一行。",
     "npy_not_finite": "矩阵中含有 NaN 或无穷大；所有数值都必须是有限的。",
+    "upload_pair": "请只上传一个 .npy 矩阵和一个词表（.txt）。",
+    "upload_one": "请上传一个文本格式的词向量文件（或一个 .npy 矩阵加词表）。",
 }
 STRINGS.update({f"err_{code}": (english, ZH_ERRORS[code]) for code, english in MESSAGES.items()})
 

@@ -1,0 +1,233 @@
+"""Browser figures in headless Chromium: cold start and interaction, each next to the one-chart hello app.
+
+A chart counts as drawn when its Vega-Lite element holds an <svg> or <canvas> of non-zero size, and the app is
+idle: connected, the script not running, no status widget and no stale element. A redraw after an interaction
+counts when every chart whose content that interaction changes (learnt in one untimed rehearsal) has changed since:
+a DOM change inside its svg (seen by a MutationObserver, so waiting costs the page almost nothing), a new chart
+element, or different canvas pixels. Run alone: python -m bench.browser [--quick]
+"""
+import json
+import re
+import sys
+import time
+
+from bench.common import ROOT, Row, Server, median, ratio, seconds
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-quic", "--no-first-run",
+        "--disable-component-update", "--disable-sync"]
+VIEWPORT = {"width": 1400, "height": 900}
+HOME, HELLO = "dashboard.py", "bench/hello_app.py"
+SENTENCE_BOX = "[data-testid=stSidebar] [data-testid=stTextInput] input"
+PRIMARY = "[data-testid=stMain] [data-testid=stBaseButton-primary]"
+EXTRA_WORD = " today"
+BUDGET_COLD, BUDGET_INTERACTION = 1.5, 2.0
+TIMEOUT_MS = 120_000
+SETTLE_S = 0.8
+
+PROBE = """
+const B = window.__bench = {
+  runs: 0,  // script runs started (the app's script state turning 'running')
+  edits: 0,  // DOM changes inside charts
+  charts: () => [...document.querySelectorAll('[data-testid=stVegaLiteChart]')].filter(c => c.checkVisibility()),
+  idle: () => {
+    const app = document.querySelector('[data-testid=stApp]');
+    return !!app && app.dataset.testScriptState === 'notRunning' && app.dataset.testConnectionState === 'CONNECTED'
+      && !document.querySelector('[data-testid=stStatusWidget]') && !document.querySelector('[data-stale=true]');
+  },
+  drawn: c => {
+    const g = c.querySelector('svg, canvas');
+    if (!g) return false;
+    const r = g.getBoundingClientRect();
+    return r.width > 0 && r.height > 0;
+  },
+  pixels: c => {  // a hash of a canvas chart's pixels; null for an svg chart, whose changes the observer sees
+    const g = c.querySelector('canvas');
+    if (!g || !g.width || !g.height) return null;
+    const px = new Uint32Array(g.getContext('2d').getImageData(0, 0, g.width, g.height).data.buffer);
+    let h = 0;
+    for (let i = 0; i < px.length; i++) h = (Math.imul(h, 31) + px[i]) | 0;
+    return `${g.width}x${g.height}:${h}`;
+  },
+  snapshot: () => {
+    B.runsBefore = B.runs;
+    B.before = new Map(B.charts().map(c => [c, B.pixels(c)]));
+    B.charts().forEach(c => { c.__edited = false; });
+  },
+  changed: c => !B.before.has(c) || c.__edited || B.pixels(c) !== B.before.get(c),
+  sigs: () => B.charts().map(c => B.pixels(c) ?? c.querySelector('svg')?.innerHTML ?? ''),  // content, for rehearsals
+  state: () => JSON.stringify([B.idle(), B.edits, B.charts().map(B.pixels)]),
+};
+new MutationObserver(records => {
+  for (const r of records) {
+    if (r.attributeName === 'data-test-script-state') {
+      if (r.target.getAttribute(r.attributeName) === 'running') B.runs++;
+      continue;
+    }
+    const el = r.target.nodeType === 1 ? r.target : r.target.parentElement;
+    const chart = el && (r.type !== 'attributes' || el.closest('svg')) && el.closest('[data-testid=stVegaLiteChart]');
+    if (chart) { chart.__edited = true; B.edits++; }
+  }
+}).observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
+"""
+READY = """({n, changed, rerun}) => {
+  const B = window.__bench;
+  if (!B || !B.idle() || (rerun && B.runs === B.runsBefore)) return false;
+  const cs = B.charts();
+  if (cs.length < n || !cs.every(B.drawn)) return false;
+  return changed.every(i => i < cs.length && B.changed(cs[i]));
+}"""
+
+
+def launch(playwright):
+    """Headless system Chromium with the bench flags."""
+    return playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+
+
+def new_page(browser):
+    """A page in a fresh context (empty cache and cookies) with the probe installed."""
+    context = browser.new_context(viewport=VIEWPORT)
+    context.add_init_script(PROBE)
+    return context.new_page()
+
+
+def ready(page, n: int = 1, changed: list[int] = (), rerun: bool = False) -> None:
+    """Wait until the app is idle with at least n charts drawn, the `changed` charts differ from the snapshot,
+    and (with `rerun`) the script has run since the snapshot."""
+    page.wait_for_function(READY, arg={"n": n, "changed": list(changed), "rerun": rerun}, polling=20,
+                           timeout=TIMEOUT_MS)
+
+
+def settle(page) -> int:
+    """Wait until the app is idle and no chart changes for SETTLE_S; the number of charts then."""
+    last, since = None, time.perf_counter()
+    while True:
+        state = page.evaluate("window.__bench.state()")
+        if state != last or not json.loads(state)[0]:
+            last, since = state, time.perf_counter()
+        elif time.perf_counter() - since >= SETTLE_S:
+            return len(json.loads(state)[2])
+        time.sleep(0.1)
+
+
+def pages() -> list[tuple[str, str]]:
+    """(label, URL path) of the home page and every page in pages/, found now."""
+    found = [("home", "")]
+    for path in sorted((ROOT / "pages").glob("*.py")):
+        found.append((path.stem.replace("_", " "), re.sub(r"^\d+_", "", path.stem)))
+    return found
+
+
+def cold_start(browser, script: str, charts: int) -> float:
+    """Seconds from launching `streamlit run script` until its first page has `charts` charts drawn."""
+    page = new_page(browser)
+    server = Server(script)
+    try:
+        start = time.perf_counter()
+        server.start()
+        server.wait_ready()
+        page.goto(server.url, wait_until="commit")
+        ready(page, charts)
+        return time.perf_counter() - start
+    finally:
+        page.context.close()
+        server.stop()
+
+
+class Interaction:
+    """One open page and its control: the sidebar sentence (a word added, then removed), or, on a page that draws
+    no chart until asked, its primary button. `once()` times one use of the control until the charts have redrawn."""
+
+    def __init__(self, browser, url: str):
+        self.page = new_page(browser)
+        self.page.goto(url, wait_until="commit")
+        ready(self.page, 0)
+        self.charts = settle(self.page)
+        if self.charts:
+            self.box, self.control = self.page.locator(SENTENCE_BOX).first, "sentence edited in the sidebar"
+            self.texts = [self.box.input_value() + EXTRA_WORD, self.box.input_value()]
+        else:
+            self.box, self.control = None, "primary button pressed"
+        self.runs = 0
+        go = self.prepare()
+        before = self.page.evaluate("window.__bench.snapshot(), window.__bench.sigs()")
+        go()
+        ready(self.page, max(self.charts, 1), rerun=True)
+        self.charts = settle(self.page)
+        after = self.page.evaluate("window.__bench.sigs()")
+        self.changed = [i for i, sig in enumerate(after) if i >= len(before) or sig != before[i]]
+
+    def prepare(self):
+        """Set up the next use of the control (type the other sentence); the action that commits it."""
+        self.runs += 1
+        if self.box is None:
+            return self.page.locator(PRIMARY).first.click
+        self.box.fill(self.texts[(self.runs - 1) % 2])
+        return lambda: self.box.press("Enter")
+
+    def once(self) -> float:
+        """Seconds from using the control until the script has rerun and every chart it changes is redrawn."""
+        go = self.prepare()
+        self.page.evaluate("window.__bench.snapshot()")
+        start = time.perf_counter()
+        go()
+        ready(self.page, self.charts, self.changed, rerun=True)
+        elapsed = time.perf_counter() - start
+        settle(self.page)
+        return elapsed
+
+    def close(self) -> None:
+        self.page.context.close()
+
+
+def run(quick: bool) -> list[Row]:
+    """Cold start of the dashboard and every page's interaction, each next to the hello app, as table rows."""
+    from playwright.sync_api import Error as PlaywrightError
+    from playwright.sync_api import sync_playwright
+
+    cold_runs, interaction_runs = (1, 2) if quick else (5, 5)
+    measured = []  # (label, page times, hello times, charts, control)
+    with sync_playwright() as p:
+        browser = launch(p)
+        with Server(HELLO) as hello_server, Server(HOME) as home:
+            hello = Interaction(browser, hello_server.url)
+            for label, path in pages()[:1] if quick else pages():
+                try:
+                    page = Interaction(browser, f"{home.url}/{path}")
+                except PlaywrightError as e:  # e.g. a page with neither a chart nor a button: report it, go on
+                    measured.append((label, [], [], 0, f"not measured: {str(e).splitlines()[0]}"))
+                    continue
+                times = {hello: [], page: []}
+                for _ in range(interaction_runs):  # alternate so that drift on the machine hits both apps alike
+                    for x in times:
+                        times[x].append(x.once())
+                measured.append((label, times[page], times[hello], page.charts, page.control))
+                page.close()
+            hello.close()
+        home_charts = measured[0][3]
+        cold = {HELLO: [], HOME: []}
+        for _ in range(cold_runs):
+            cold[HELLO].append(cold_start(browser, HELLO, hello.charts))
+            cold[HOME].append(cold_start(browser, HOME, home_charts))
+        browser.close()
+
+    hello_cold, home_cold = median(cold[HELLO]), median(cold[HOME])
+    rows = [Row("cold start", f"`streamlit run dashboard.py` until the home page's {home_charts} charts are drawn "
+                f"in Chromium; median of {cold_runs}", seconds(home_cold),
+                f"hello app {seconds(hello_cold)}", ratio(home_cold, hello_cold), f"≤ {BUDGET_COLD}× hello",
+                home_cold <= BUDGET_COLD * hello_cold, {"dashboard_s": cold[HOME], "hello_s": cold[HELLO]})]
+    for label, times, hello_times, n, control in measured:
+        if not times:
+            rows.append(Row(f"interaction · {label}", control, "—", budget=f"≤ {BUDGET_INTERACTION:g}× hello"))
+            continue
+        m, h = median(times), median(hello_times)
+        rows.append(Row(f"interaction · {label}", f"{control} until its {n} charts have redrawn; "
+                        f"median of {len(times)}", seconds(m), f"hello app {seconds(h)}", ratio(m, h), f"≤ {BUDGET_INTERACTION:g}× hello",
+                        m <= BUDGET_INTERACTION * h, {"page_s": times, "hello_s": hello_times, "charts": n}))
+    return rows
+
+
+if __name__ == "__main__":
+    from bench.common import table
+
+    print(table(run("--quick" in sys.argv)))

@@ -1,0 +1,63 @@
+"""Growth with sentence length: each page's warm rerun with every sentence 6, 16, 32 and 64 tokens long.
+
+Run alone: python -m bench.growth [--quick]
+"""
+import sys
+
+from bench.common import Row, median, ratio, seconds
+
+LENGTHS = (6, 16, 32, 64)
+BUDGET = 2.0
+TEXT = ("The black cat drank the milk while the small dog slept under the old wooden table in the quiet kitchen "
+        "and the young girl read a long story about a brave sailor who crossed the wide sea to find a lost island "
+        "where strange birds sang every morning and tall trees grew beside a clear river that ran down from the "
+        "cold mountains toward the distant town")
+
+
+def sentence(n: int) -> str:
+    """The first n words of TEXT: n tokens, every one in the GloVe vocabulary."""
+    words = TEXT.split()
+    assert len(words) >= n, f"TEXT has only {len(words)} words"
+    return " ".join(words[:n])
+
+
+def query(n: int) -> dict[str, str]:
+    """URL parameters that make every sentence on every page n tokens long."""
+    text = sentence(n)
+    return {"sentence": text, "pair_sentence": text, "target_sentence": text}
+
+
+def run(quick: bool) -> list[Row]:
+    """One row per page: its 64-token rerun next to its 6-token rerun, lengths interleaved round by round."""
+    from bench.pages import TIMEOUT, rerun_ms
+    from tests.app import PAGES, run_page
+
+    runs = 3 if quick else 9
+    lengths = (LENGTHS[0], LENGTHS[-1]) if quick else LENGTHS
+    rows = []
+    for page in [None] if quick else [None, *PAGES]:
+        sessions = {n: run_page(page, query(n), timeout=TIMEOUT) for n in lengths}
+        for n, at in sessions.items():
+            assert not at.exception, f"{page or 'home'} at {n} tokens raised: {at.exception[0].value}"
+        wall, cpu = {n: [] for n in lengths}, {n: [] for n in lengths}
+        for _ in range(runs):
+            for n, at in sessions.items():
+                w, c = rerun_ms(at)
+                wall[n].append(w / 1e3)
+                cpu[n].append(c / 1e3)
+        w, c = {n: median(v) for n, v in wall.items()}, {n: median(v) for n, v in cpu.items()}
+        short, long = lengths[0], lengths[-1]
+        steps = ", ".join(f"{n}: {seconds(m)}" for n, m in w.items())
+        name = "home" if page is None else page.removeprefix("pages/").removesuffix(".py").replace("_", " ")
+        rows.append(Row(f"growth · {name}", f"warm AppTest rerun with every sentence n tokens long, interleaved; "
+                        f"median of {runs}; wall clock ({steps}; CPU time ratio {ratio(c[long], c[short])})",
+                        f"{seconds(w[long])} at {long}", f"{seconds(w[short])} at {short}", ratio(w[long], w[short]),
+                        f"≤ {BUDGET:g}× at {short}", max(w[long] / w[short], c[long] / c[short]) <= BUDGET,
+                        {"wall_s": wall, "cpu_s": cpu}))
+    return rows
+
+
+if __name__ == "__main__":
+    from bench.common import table
+
+    print(table(run("--quick" in sys.argv)))

@@ -1,0 +1,226 @@
+"""Many visitors at once: one server on 127.0.0.1, concurrent browser sessions, errors and server memory.
+
+Run `python -m bench.load [--sessions 20] [--steps 10]`. Starts its own Streamlit server on a free loopback port,
+warms it with one session, then runs the sessions concurrently as Chromium browser contexts, each making the
+same number of interactions (type a sentence, change a seed, switch pages, click a cell, ...). Every step has a
+timeout and the whole run a deadline, so it always stops by itself. Prints a Markdown table.
+"""
+import argparse
+import asyncio
+import gc
+import platform
+import re
+import statistics
+import threading
+import time
+
+import psutil
+
+from tests.browser import (CHROMIUM, CHROMIUM_ARGS, COUNT_RUNS, SETTLED, VIEWPORT, free_port, start_server,
+                           stop_server)
+
+MB = 2**20
+PER_SESSION_MB = 5
+STEP_TIMEOUT_MS = 90_000
+DEADLINE_S = 900
+SENTENCES = ("The black cat drank the milk", "A dog ate the bone quickly", "The old man read the paper",
+             "She reads old books")
+ERRORS = "[data-testid=stException], [data-testid=stAlertContentError]"
+
+
+def memory(pid: int) -> dict[str, float]:
+    """Resident and unique memory (MB) of the server process and all its children."""
+    procs = [psutil.Process(pid)]
+    procs += procs[0].children(recursive=True)
+    rss = uss = 0.0
+    for p in procs:
+        try:
+            info = p.memory_full_info()
+            rss, uss = rss + info.rss, uss + info.uss
+        except psutil.NoSuchProcess:
+            continue
+    return {"rss": rss / MB, "uss": uss / MB}
+
+
+class Sampler(threading.Thread):
+    """Samples the server's memory in the background; keeps the peak."""
+
+    def __init__(self, pid: int, every: float = 0.25):
+        super().__init__(daemon=True)
+        self.pid, self.every, self.peak, self.done = pid, every, {"rss": 0.0, "uss": 0.0}, threading.Event()
+
+    def run(self):
+        while not self.done.is_set():
+            now = memory(self.pid)
+            self.peak = {k: max(self.peak[k], now[k]) for k in now}
+            self.done.wait(self.every)
+
+
+class Session:
+    """One visitor in its own browser context, counting its errors and timing its steps."""
+
+    def __init__(self, browser, url: str, number: int):
+        self.browser, self.url, self.number = browser, url, number
+        self.errors: list[str] = []
+        self.times: list[float] = []
+        self.page = None
+
+    async def open(self):
+        context = await self.browser.new_context(viewport=VIEWPORT)
+        await context.add_init_script(COUNT_RUNS)
+        self.page = await context.new_page()
+        self.page.set_default_timeout(STEP_TIMEOUT_MS)
+
+    async def close(self):
+        await self.page.context.close()
+
+    async def step(self, name: str, action, reruns: bool = True):
+        """Do one interaction, wait for its script run and for every chart, and check the page for errors."""
+        start = time.perf_counter()
+        try:
+            runs = await self.page.evaluate("window.__runs || 0")
+            await action()
+            if reruns:
+                await self.page.wait_for_function(f"window.__runs > {runs}", timeout=STEP_TIMEOUT_MS)
+            await self.page.wait_for_function(SETTLED, timeout=STEP_TIMEOUT_MS, polling=100)
+            shown = await self.page.locator(ERRORS).all_inner_texts()
+            self.errors += [f"session {self.number}, {name}: {text[:160]!r}" for text in shown]
+        except Exception as e:  # a failed load or a step that never finished: counted, the session goes on
+            self.errors.append(f"session {self.number}, {name}: {type(e).__name__}: {str(e).splitlines()[0][:160]}")
+        self.times.append(time.perf_counter() - start)
+
+    async def link(self, label: str):
+        await self.page.locator("[data-testid=stSidebar] [data-testid=stPageLink-NavLink]").filter(has_text=label).first.click()
+
+    async def type(self, text: str):
+        box = self.page.locator("[data-testid=stSidebar] [data-testid=stTextInput] input").first
+        await box.fill(text)
+        await box.press("Enter")
+
+    async def seed(self, label: str, value: int):
+        details = self.page.locator("[data-testid=stSidebar] [data-testid=stExpander] details").first
+        if await details.get_attribute("open") is None:
+            await details.locator("summary").click()
+            await self.page.wait_for_timeout(400)  # let the expander finish opening before typing into it
+        box = self.page.locator("[data-testid=stNumberInput]").filter(has_text=label).locator("input")
+        await box.fill(str(value))
+        await box.press("Enter")
+
+    async def toggle(self, label: str):
+        await self.page.locator("[data-testid=stCheckbox]").filter(has_text=label).first.locator("label").click()
+
+    async def click_cell(self, row: str):
+        cell = self.page.locator("[data-testid=stVegaLiteChart]").filter(has_text="Factor matrix").first.locator(
+            f'[role=graphics-symbol][aria-label*="query word: {row};"]').first
+        await cell.scroll_into_view_if_needed()
+        box = await cell.bounding_box()
+        await self.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+
+    async def visit(self, steps: int):
+        """The visitor's interactions, the first `steps` of a fixed tour through the app."""
+        n = self.number
+        tour = [
+            ("load home", lambda: self.page.goto(self.url), True),
+            ("type a sentence", lambda: self.type(SENTENCES[n % len(SENTENCES)]), True),
+            ("change W_Q seed", lambda: self.seed("W_Q seed", 100 + n), True),
+            ("go to factor matrix", lambda: self.link("factor matrix"), True),
+            ("click a factor cell", lambda: self.click_cell(SENTENCES[n % len(SENTENCES)].split()[1].lower()), True),
+            ("toggle softmax", lambda: self.toggle("Softmax along each row"), True),
+            ("go to words become rows", lambda: self.link("Words become rows"), True),
+            ("change W_K seed", lambda: self.seed("W_K seed", 200 + n), True),
+            ("type another sentence", lambda: self.type(SENTENCES[(n + 1) % len(SENTENCES)]), True),
+            ("go home", lambda: self.link("Home"), True),
+        ]
+        for i in range(steps):
+            name, action, reruns = tour[i % len(tour)]
+            await self.step(name, action, reruns)
+
+
+async def main_async(sessions: int, steps: int) -> dict:
+    from playwright.async_api import async_playwright
+
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/"
+    server = start_server(port)
+    result = {"sessions": sessions, "steps": steps}
+    try:
+        async with async_playwright() as p:
+            browser = await p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+            result["server_start"] = memory(server.pid)
+            warm = Session(browser, url, 0)  # every page and cache touched once, then measured with one session
+            await warm.open()
+            await warm.visit(10)
+            await asyncio.sleep(2)
+            gc.collect()
+            result["one"] = memory(server.pid)
+            result["warm_errors"] = warm.errors
+
+            sampler = Sampler(server.pid)
+            sampler.start()
+            crowd = [Session(browser, url, i + 1) for i in range(sessions)]
+            started = time.perf_counter()
+            await asyncio.gather(*(s.open() for s in crowd))
+            await asyncio.wait_for(asyncio.gather(*(s.visit(steps) for s in crowd)), timeout=DEADLINE_S)
+            result["wall"] = time.perf_counter() - started
+            await asyncio.sleep(2)
+            result["after_open"] = memory(server.pid)
+            for s in crowd:
+                await s.close()
+            await warm.close()
+            await asyncio.sleep(5)  # sessions are dropped when their websockets close
+            result["after_closed"] = memory(server.pid)
+            sampler.done.set()
+            sampler.join()
+            result["peak"] = sampler.peak
+            result["errors"] = [e for s in crowd for e in s.errors]
+            result["times"] = [t for s in crowd for t in s.times]
+            await browser.close()
+    finally:
+        log = stop_server(server)
+    result["tracebacks"] = len(re.findall(r"^Traceback", log, flags=re.M))
+    return result
+
+
+def table(r: dict) -> str:
+    """The run as a Markdown table, with the targets."""
+    budget = r["one"]["rss"] + PER_SESSION_MB * r["sessions"]
+    times = sorted(r["times"])
+    p95 = times[min(len(times) - 1, int(0.95 * len(times)))] if times else float("nan")
+    errors = len(r["errors"])
+    rows = [
+        ("Concurrent sessions × interactions", f"{r['sessions']} × {r['steps']} = {len(times)}", "", ""),
+        ("Errors (exception/error boxes, failed or stuck steps)", f"{errors}", "0", "yes" if errors == 0 else "**no**"),
+        ("Tracebacks in the server log", f"{r['tracebacks']}", "0", "yes" if r["tracebacks"] == 0 else "**no**"),
+        ("Server RSS after start (MB)", f"{r['server_start']['rss']:.1f}", "", ""),
+        ("Server RSS, one warmed session (MB)", f"{r['one']['rss']:.1f}", "", ""),
+        ("Server RSS peak during the run (MB)", f"{r['peak']['rss']:.1f}", "", ""),
+        (f"Server RSS after the run, {r['sessions']} sessions still open (MB)", f"{r['after_open']['rss']:.1f}",
+         f"≤ {budget:.1f}", "yes" if r["after_open"]["rss"] <= budget else "**no**"),
+        ("Server RSS after the sessions closed (MB)", f"{r['after_closed']['rss']:.1f}",
+         f"≤ {budget:.1f}", "yes" if r["after_closed"]["rss"] <= budget else "**no**"),
+        ("Growth per open session (MB)", f"{(r['after_open']['rss'] - r['one']['rss']) / r['sessions']:.2f}",
+         f"≤ {PER_SESSION_MB}", ""),
+        ("Server USS, one session → after the run (MB)", f"{r['one']['uss']:.1f} → {r['after_open']['uss']:.1f}", "", ""),
+        ("Interaction time, median / p95 (s)", f"{statistics.median(times):.2f} / {p95:.2f}" if times else "–", "", ""),
+        ("Wall time of the concurrent run (s)", f"{r['wall']:.1f}", "", ""),
+    ]
+    lines = ["| Measure | Value | Target | Met |", "|---|---:|---:|:---:|"]
+    lines += [f"| {a} | {b} | {c} | {d} |" for a, b, c, d in rows]
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sessions", type=int, default=20)
+    parser.add_argument("--steps", type=int, default=10)
+    args = parser.parse_args()
+    r = asyncio.run(main_async(args.sessions, args.steps))
+    print(f"Python {platform.python_version()}, {platform.machine()}, {psutil.cpu_count()} CPUs; server on 127.0.0.1; "
+          f"{args.sessions} Chromium contexts in one browser.\n")
+    print(table(r))
+    if r["warm_errors"] or r["errors"]:
+        print("\nErrors:\n" + "\n".join(f"- {e}" for e in (r["warm_errors"] + r["errors"])[:30]))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,74 @@
+"""Server memory: resident size of the dashboard's server with 1 and with 10 browser sessions, full 400k vocabulary.
+
+Each session is a fresh Chromium context that opens the home page and then follows the sidebar links to every
+page, so each context stays one Streamlit session. Skipped with --quick. Run alone: python -m bench.memory
+"""
+import sys
+
+from bench.browser import HOME, launch, new_page, pages, ready, settle
+from bench.common import Row, Server
+
+SESSIONS = 10
+BUDGET_MB = 350
+LINKS = "[data-testid=stSidebar] a[data-testid=stPageLink-NavLink]"
+SWITCHED = """([path, title]) => location.pathname.replace(/\\/$/, '') === '/' + path
+  && (document.querySelector('h1')?.innerText ?? '') !== title"""
+
+
+def open_home(browser, url: str):
+    """A new session on the home page (returns once the request is sent)."""
+    page = new_page(browser)
+    page.goto(url, wait_until="commit")
+    return page
+
+
+def loaded(page) -> None:
+    """Wait until the page's charts are drawn and nothing changes any more."""
+    ready(page)
+    settle(page)
+
+
+def switch_all(sessions, path: str) -> bool:
+    """Follow the sidebar's link to `path` in every session at once and wait for each; False if there is no link."""
+    link = f'{LINKS}[href$="/{path}"]'
+    if not sessions[0].locator(link).count():
+        return False
+    titles = [page.evaluate("document.querySelector('h1')?.innerText ?? ''") for page in sessions]
+    for page in sessions:
+        page.locator(link).click()
+    for page, title in zip(sessions, titles):
+        page.wait_for_function(SWITCHED, arg=[path, title], polling=50, timeout=120_000)
+        loaded(page)
+    return True
+
+
+def run(quick: bool) -> list[Row]:
+    """RSS of the server process tree after one session, then after SESSIONS sessions have loaded pages."""
+    from playwright.sync_api import sync_playwright
+
+    if quick:
+        return [Row("memory", f"server RSS with 1 and {SESSIONS} Chromium sessions", "skipped with --quick (slowest)",
+                    budget=f"≤ {BUDGET_MB} MB with {SESSIONS}")]
+
+    with sync_playwright() as p, Server(HOME) as server:
+        browser = launch(p)
+        sessions = [open_home(browser, server.url)]
+        loaded(sessions[0])
+        one = server.rss_mb()
+        sessions += [open_home(browser, server.url) for _ in range(SESSIONS - 1)]
+        for page in sessions[1:]:
+            loaded(page)
+        visited = ["home"] + [label for label, path in pages()[1:] if switch_all(sessions, path)]
+        ten = server.rss_mb()
+        browser.close()
+    how = (f"server RSS (process tree), full 400k vocabulary, after {SESSIONS} Chromium sessions each loaded the "
+           "home page, then every page through the sidebar; next to the same after 1 session on the home page")
+    return [Row("memory", how, f"{ten:.0f} MB with {SESSIONS} sessions", f"{one:.0f} MB with 1 session",
+                f"{ten / one:.2f}×", f"≤ {BUDGET_MB} MB with {SESSIONS}", ten <= BUDGET_MB,
+                {"rss_1_mb": one, f"rss_{SESSIONS}_mb": ten, "pages": visited})]
+
+
+if __name__ == "__main__":
+    from bench.common import table
+
+    print(table(run("--quick" in sys.argv)))

@@ -1,0 +1,187 @@
+"""The real server in headless Chromium: every page draws, interactions change the view, the URL restores it."""
+from urllib.parse import parse_qs, quote, urlsplit
+
+import pytest
+
+from tests import browser as b
+
+FACTOR = "pages/2_Factor_matrix.py"
+STORY = "The black cat drank the milk"
+HOSTILE = "<script>alert(1)</script> <img src=x onerror=alert(2)> milk **bold** [go](javascript:alert(3))"
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    """One headless Chromium for the whole run."""
+    b.require_chromium()
+    with b.chromium() as browser:
+        yield browser
+
+
+@pytest.fixture(scope="session")
+def app_url(chromium):
+    """Base URL of a Streamlit server started for this run and stopped afterwards."""
+    with b.server() as url:
+        yield url
+
+
+@pytest.fixture
+def page(chromium, app_url):
+    """A fresh visitor: a new browser context with its own Streamlit session."""
+    p = b.new_page(chromium)
+    yield p
+    p.context.close()
+
+
+def url_of(app_url: str, script: str, **query) -> str:
+    """Address of a page script with URL parameters."""
+    params = "&".join(f"{k}={quote(str(v))}" for k, v in query.items())
+    return f"{app_url}/{b.url_path(script)}" + (f"?{params}" if params else "")
+
+
+def params(page) -> dict[str, str]:
+    """The current URL's parameters (last value of each)."""
+    return {k: v[-1] for k, v in parse_qs(urlsplit(page.url).query, keep_blank_values=True).items()}
+
+
+@pytest.mark.parametrize("script", b.SCRIPTS)
+def test_every_page_draws_its_charts_without_errors(page, app_url, script):
+    b.visit(page, url_of(app_url, script))
+    name = b.url_path(script) or "Home"
+    start = page.locator("[data-testid=stMain] [data-testid=stBaseButton-primary]")
+    if not b.drawn(page) and start.count():  # a page that draws after its main action (training) is run
+        b.rerun(page, start.first.click)
+    for tab in range(max(1, b.tabs(page).count())):
+        if tab:
+            b.open_tab(page, tab)
+        shown = [chart for chart in b.drawn(page) if chart["visible"]]
+        assert shown, f"{script} (tab {tab + 1}) shows no chart"
+        for i, chart in enumerate(shown):
+            assert chart["kind"] in ("svg", "canvas") and chart["width"] > 0 and chart["height"] > 0, (script, tab, i, chart)
+            assert chart["kind"] == "canvas" or chart["marks"] > 0, f"{script} (tab {tab + 1}): chart {i} drew no marks"
+        assert b.problems(page) == [], f"tab {tab + 1}"
+        b.screenshot(page, f"{name}-tab{tab + 1}" if tab else name)
+    assert all(chart["kind"] for chart in b.drawn(page)), f"{script} has charts that never drew"
+    assert page.dialogs == []
+
+
+def test_sidebar_links_reach_every_page(page, app_url):
+    b.visit(page, app_url)
+    hrefs = page.locator("[data-testid=stSidebar] [data-testid=stPageLink-NavLink]").evaluate_all(
+        "links => links.map(a => new URL(a.href).pathname.replace(/^\\//, ''))")
+    assert sorted(hrefs) == sorted(b.url_path(s) for s in b.SCRIPTS)
+
+
+def test_typing_a_sentence_redraws_every_chart(page, app_url):
+    b.visit(page, app_url)
+    before = b.marks(page)
+    assert not any("milk" in label for chart in before for label in chart)
+    b.type_sentence(page, STORY)
+    after = b.marks(page)
+    assert len(after) == len(before)
+    assert all(a != c for a, c in zip(after, before)), "some chart did not change with the sentence"
+    assert any("milk" in label for label in after[0]) and any("drank" in label for label in after[0])
+    assert params(page)["sentence"] == STORY
+    assert b.problems(page) == []
+
+
+def test_layer_preset_and_seed_change_the_numbers(page, app_url):
+    b.visit(page, url_of(app_url, FACTOR))
+    b.open_layers(page)
+    start = b.marks(page)
+    b.choose(page, "W_Q preset", "random rotation")
+    rotated = b.marks(page)
+    assert rotated[0] != start[0], "the factor matrix ignored the W_Q preset"
+    assert params(page)["q_preset"] == "rotation"
+    b.set_number(page, "W_K seed", 42)
+    reseeded = b.marks(page)
+    assert reseeded[0] != rotated[0], "the factor matrix ignored the W_K seed"
+    assert params(page)["k_seed"] == "42" and b.number_input(page, "W_K seed").input_value() == "42"
+    assert b.problems(page) == []
+
+
+def test_clicking_a_factor_cell_chooses_the_query_word(page, app_url):
+    b.visit(page, url_of(app_url, FACTOR, sentence=STORY))
+    query = b.combobox(page, "Query word")
+    assert query.input_value() == "milk"
+    factor = b.charts(page).filter(has_text="Factor matrix")
+    b.click_mark(page, factor.first, "query word: cat;")
+    assert query.input_value() == "cat"
+    assert params(page)["query"] == "cat"
+    assert page.get_by_text("How much “cat” attends to each word").count() == 1
+    assert b.problems(page) == []
+
+
+def test_settings_survive_every_page_switch(page, app_url):
+    b.visit(page, app_url)
+    b.type_sentence(page, STORY)
+    b.open_layers(page)
+    b.set_number(page, "W_V seed", 77)
+    links = page.locator("[data-testid=stSidebar] [data-testid=stPageLink-NavLink]")
+    names = links.all_inner_texts()
+    for name in names[1:] + names[:1]:
+        b.rerun(page, lambda: links.filter(has_text=name).first.click())
+        got = params(page)
+        assert (got.get("sentence"), got.get("v_seed")) == (STORY, "77"), f"page '{name}' lost the settings: {page.url}"
+        b.open_layers(page)
+        assert b.number_input(page, "W_V seed").input_value() == "77", f"page '{name}' reset the W_V seed"
+        assert b.problems(page) == [], name
+    assert urlsplit(page.url).path == "/"
+    assert b.sidebar_input(page).input_value() == STORY
+
+
+def test_copied_url_restores_the_same_view(chromium, page, app_url):
+    b.visit(page, url_of(app_url, FACTOR))
+    b.type_sentence(page, STORY)
+    b.open_layers(page)
+    b.choose(page, "W_K preset", "random rotation")
+    b.set_number(page, "W_Q seed", 123)
+    b.click_mark(page, b.charts(page).filter(has_text="Factor matrix").first, "query word: drank;")
+    b.rerun(page, lambda: page.locator("[data-testid=stCheckbox]").filter(has_text="Divide by √d_k").locator("label").click())
+    view = (page.url, b.widget_values(page), b.marks(page))
+    assert view[1]["Query word"] == "drank" and params(page)["scaled"] == "0"
+
+    other = b.new_page(chromium)
+    try:
+        b.visit(other, page.url)
+        b.open_layers(other)
+        assert (other.url, b.widget_values(other), b.marks(other)) == view
+        assert b.problems(other) == [] and other.get_by_text("Some settings in the link").count() == 0
+    finally:
+        other.context.close()
+
+
+def test_typed_html_is_shown_as_text_and_never_runs(page, app_url):
+    b.visit(page, url_of(app_url, FACTOR))
+    b.type_sentence(page, HOSTILE)
+    page.wait_for_timeout(500)  # an injected <img onerror> would fire after the image fails to load
+    assert page.dialogs == []
+    assert b.sidebar_input(page).input_value() == HOSTILE
+    injected = page.evaluate("""() => ({
+      scripts: [...document.querySelectorAll('script')].filter(s => s.textContent.includes('alert(')).length,
+      images: document.querySelectorAll('img[src=x], [onerror]').length,
+      links: document.querySelectorAll('a[href^="javascript:" i]').length,
+      bold: [...document.querySelectorAll('[data-testid=stMain] strong')].filter(e => e.textContent === 'bold').length,
+    })""")
+    assert injected == {"scripts": 0, "images": 0, "links": 0, "bold": 0}
+    assert "milk" in " ".join(b.marks(page)[0])
+    assert b.problems(page) == []
+
+
+@pytest.mark.parametrize("query", [
+    {"source": "../../etc/passwd"},
+    {"source": "/etc/passwd", "sentence": STORY},
+    {"lang": "<img src=x onerror=alert(1)>"},
+    {"<script>alert(1)</script>": "[go](javascript:alert(2))"},
+], ids=["relative-path", "absolute-path", "html-value", "html-key"])
+def test_hostile_url_values_are_refused_with_a_notice(page, app_url, query):
+    b.visit(page, url_of(app_url, "dashboard.py", **query))
+    page.wait_for_timeout(300)
+    notice = page.locator("[data-testid=stAlertContentWarning]").filter(has_text="Some settings in the link")
+    assert notice.count() == 1
+    key = next(iter(query))
+    assert f"{key}=" in notice.inner_text()
+    assert page.dialogs == []
+    assert page.evaluate("() => document.querySelectorAll('img[src=x], [onerror], a[href^=\"javascript:\" i]').length") == 0
+    assert key not in params(page), "a refused value stayed in the address bar"
+    assert b.drawn(page) and b.problems(page) == []

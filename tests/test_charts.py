@@ -1,0 +1,265 @@
+"""Chart builders, checked through their Vega-Lite specs (chart.to_dict())."""
+import inspect
+import json
+import math
+
+import altair as alt
+import numpy as np
+import pandas as pd
+import pytest
+
+from engine.alignment import GROUPS, pair_alignment
+from ui import charts, tables
+
+NAMES = {"++": "both +", "--": "both −", "+-": "q + k −", "-+": "q − k +"}
+Q_ROW = np.array([0.5, -1.0, 2.0, -0.2, 0.1])
+K_ROW = np.array([1.0, -0.5, -1.5, 0.4, 0.0])
+
+
+def heatmap(n_cols=3, **kw):
+    a = np.arange(2 * n_cols, dtype=float).reshape(2, n_cols) - 2
+    mask = np.ones_like(a, dtype=bool)
+    mask[0, -1] = False
+    df = tables.matrix_long(a, ["milk", "cat"], list(range(1, n_cols + 1)) if kw.pop("int_cols", False)
+                            else [f"w{j}" for j in range(n_cols)], mask=mask, selected="cat")
+    return charts.heatmap(df, title="F", x_title="key", y_title="query", value_title="value", **kw)
+
+
+def alignment(by_size=False):
+    pa = pair_alignment(Q_ROW, K_ROW)
+    return charts.alignment_bars(tables.alignment_frame(pa, by_size=by_size), title="products", x_title="dim",
+                                 y_title="q·k", group_title="group", group_names=NAMES, running_title="running")
+
+
+def relevance():
+    df = tables.relevance_frame({"dot": np.array([1.0, 3.0, -2.0])}, ["black", "drank", "cat"])
+    return charts.relevance_bars(df, title="dot", x_title="score", y_title="word", rank_title="rank")
+
+
+def vector_plane():
+    rows = [{"x": x, "y": y, "role": role, "word": w, "name": f"{role}·{w}", "step": 10 * f, charts.FRAME: f,
+             "focus": w == "milk"} for f in range(3) for role in "qk" for w, x, y in (("milk", 1.0 + f, -1.0),
+                                                                                     ("drank", -0.5, 0.5 * f))]
+    return charts.vector_plane(pd.DataFrame(rows), title="vectors", x_title="x", y_title="y", role_title="role",
+                               role_names={"q": "query", "k": "key"}, word_title="word", step_title="step",
+                               slider_label="step")
+
+
+SAMPLES = {
+    "heatmap": heatmap,
+    "weight_bars": lambda: charts.weight_bars(
+        tables.weights_frame(np.array([0.7, 0.3, 0.0]), ["the", "ball", "blue"], np.array([True, True, False])),
+        title="w", x_title="key", y_title="weight"),
+    "contribution_bars": lambda: charts.contribution_bars(
+        tables.contributions(np.array([0.25, 0.75]), np.array([[1.0, -2.0], [0.5, 4.0]]), ["a", "b"]),
+        pd.DataFrame({"dim": [1, 2], "z": [0.625, 2.5]}), title="z", x_title="dim", y_title="w·v",
+        key_title="key", z_title="z", weight_title="weight"),
+    "alignment_bars": alignment,
+    "sign_strips": lambda: charts.sign_strips(tables.signs_frame(np.stack([K_ROW, Q_ROW, -K_ROW]),
+                                                                 ["k₁ · drank", "q · milk", "k₂ · black"]),
+                                              title="signs", x_title="dim", value_title="value", vector_title="vector"),
+    "relevance_bars": relevance,
+    "loss_curve": lambda: charts.loss_curve(pd.DataFrame({"step": [0, 1, 2], "loss": [1.0, 0.7, 0.5]}),
+                                            title="loss", x_title="step", y_title="loss", steps=10),
+    "pair_curves": lambda: charts.pair_curves(
+        pd.DataFrame({"step": [0, 1, 0, 1], "pair": ["milk→drank"] * 2 + ["milk→cat"] * 2, "value": [0.1, 0.5, 0.2, 0.3]}),
+        title="pairs", x_title="step", y_title="score", pair_title="pair", marker=1, marker_title="order reached"),
+    "vector_plane": vector_plane,
+}
+
+
+def builders() -> list[str]:
+    """Public functions of ui.charts that return charts."""
+    return [name for name, f in inspect.getmembers(charts, inspect.isfunction)
+            if f.__module__ == charts.__name__ and not name.startswith("_") and name != "signed"]
+
+
+def units(spec: dict, inherited: dict | None = None):
+    """Every single-mark view of a spec, with the encodings it inherits from enclosing layers."""
+    encoding = {**(inherited or {}), **spec.get("encoding", {})}
+    if "mark" in spec:
+        yield spec["mark"]["type"] if isinstance(spec["mark"], dict) else spec["mark"], encoding
+    for key in ("layer", "hconcat", "vconcat", "concat"):
+        for child in spec.get(key, []):
+            yield from units(child, encoding)
+    if "spec" in spec:
+        yield from units(spec["spec"], encoding)
+
+
+def field_defs(encoding: dict):
+    """(channel, definition) for every channel that reads a data field, conditions and tooltip lists included."""
+    for channel, value in encoding.items():
+        for d in value if isinstance(value, list) else [value]:
+            if isinstance(d, dict):
+                if "field" in d:
+                    yield channel, d
+                if isinstance(d.get("condition"), dict) and "field" in d["condition"]:
+                    yield channel, d["condition"]
+
+
+def test_every_builder_has_a_sample():
+    assert sorted(builders()) == sorted(SAMPLES)
+
+
+@pytest.mark.parametrize("name", SAMPLES)
+def test_every_mark_has_a_titled_tooltip(name):
+    for mark, encoding in units(SAMPLES[name]().to_dict()):
+        tips = encoding.get("tooltip")
+        assert tips, f"{name}: a {mark} mark has no tooltip"
+        for tip in tips if isinstance(tips, list) else [tips]:
+            assert tip.get("field") and tip.get("type"), f"{name}: {mark} tooltip {tip}"
+
+
+@pytest.mark.parametrize("name", SAMPLES)
+def test_every_field_has_an_explicit_type(name):
+    for mark, encoding in units(SAMPLES[name]().to_dict()):
+        for channel, d in field_defs(encoding):
+            if channel not in ("x2", "y2"):  # secondary channels take the type of x and y
+                assert d.get("type") in ("quantitative", "nominal", "ordinal", "temporal"), f"{name} {mark}.{channel}"
+
+
+@pytest.mark.parametrize("name", SAMPLES)
+def test_signed_colours_are_diverging_and_centred_on_zero(name):
+    for _, encoding in units(SAMPLES[name]().to_dict()):
+        colour = encoding.get("color", {})
+        if colour.get("type") == "quantitative":
+            assert colour["scale"] == {"scheme": "redblue", "domainMid": 0}, name
+
+
+@pytest.mark.parametrize("name", SAMPLES)
+def test_charts_have_a_numeric_height_and_finite_json_data(name):
+    chart = SAMPLES[name]()
+    assert isinstance(chart.height, int) and chart.height > 0  # page.show adds room to it
+    spec = chart.to_dict()
+    text = json.dumps(spec, allow_nan=False)  # raises on NaN or infinity anywhere in the spec or its data
+    assert spec["datasets"] and text
+
+
+def test_signed_scale_blue_positive_red_negative():
+    c = charts.signed("value", "v").to_dict()
+    assert (c["field"], c["type"], c["scale"]) == ("value", "quantitative", {"scheme": "redblue", "domainMid": 0})
+
+
+def rgb(hex_colour: str) -> tuple[int, int, int]:
+    return tuple(int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))
+
+
+def test_group_colours_match_the_signed_scale():
+    assert list(charts.GROUP_COLOURS) == list(GROUPS)
+    assert all(b > r for r, _, b in map(rgb, charts.AGREE.values()))  # agree: blue, like positive cells
+    assert all(r > b for r, _, b in map(rgb, charts.DISAGREE.values()))  # disagree: red, like negative cells
+    assert not set(charts.ROLE_COLOURS.values()) & set(charts.GROUP_COLOURS.values())
+
+
+@pytest.mark.parametrize("by_size", [False, True])
+def test_alignment_bars_group_colours_order_and_running_sum(by_size):
+    spec = alignment(by_size).to_dict()
+    (bar, bars), (line, lines) = units(spec)
+    assert (bar, line) == ("bar", "line")
+    colour = bars["color"]
+    assert colour["field"] == "group" and colour["type"] == "nominal"
+    assert colour["scale"] == {"domain": list(charts.GROUP_COLOURS), "range": list(charts.GROUP_COLOURS.values())}
+    for g, shown in NAMES.items():
+        assert f"datum.value == '{g}' ? '{shown}'" in colour["legend"]["labelExpr"]
+    products = np.abs(Q_ROW * K_ROW)
+    order = np.argsort(-products, kind="stable") + 1 if by_size else np.arange(1, 6)
+    assert bars["x"]["sort"] == order.tolist() == lines["x"]["sort"]
+    assert (bars["y"]["field"], lines["y"]["field"]) == ("product", "running")
+    data = next(iter(spec["datasets"].values()))
+    assert data[-1]["running"] == pytest.approx(float(Q_ROW @ K_ROW))
+
+
+def test_heatmap_masked_cells_selected_row_and_numbers():
+    spec = heatmap().to_dict()
+    (rect, r), (text, t) = units(spec)
+    assert (rect, text) == ("rect", "text")
+    assert r["color"]["condition"] == {"test": "datum.masked", "value": charts.MASKED}
+    assert r["color"]["scale"] == {"scheme": "redblue", "domainMid": 0}
+    assert r["stroke"]["condition"] == {"test": "datum.selected", "value": "black"}
+    assert t["text"]["condition"] == {"test": "datum.masked", "value": "masked"}
+    assert r["y"]["sort"] == ["milk", "cat"] and r["x"]["sort"] == ["w0", "w1", "w2"]
+    assert "params" not in spec
+    rows = next(iter(spec["datasets"].values()))
+    assert [row["masked"] for row in rows] == [False, False, True, False, False, False]
+    assert [row["selected"] for row in rows] == [False] * 3 + [True] * 3
+
+
+def test_clickable_heatmap_has_the_pick_selection():
+    spec = heatmap(clickable=True).to_dict()
+    (param,) = spec["params"]
+    assert param["name"] == charts.PICK
+    assert param["select"] == {"type": "point", "clear": False, "fields": ["row", "col"], "on": "click"}
+    assert param["views"] == [spec["layer"][0]["name"]]
+
+
+def test_wide_heatmap_drops_cell_numbers_and_thins_labels():
+    spec = heatmap(n_cols=charts.MAX_ANNOTATED + 1, int_cols=True).to_dict()
+    ((rect, r),) = units(spec)
+    assert rect == "rect"
+    assert r["x"]["axis"]["values"] == list(range(5, 14, 5)) and r["x"]["sort"] == list(range(1, 14))
+
+
+def test_heatmap_integer_columns_are_ordinal():
+    df = pd.DataFrame({"row": ["a", "a"], "col": [1, 2], "value": [1.0, -1.0], "masked": False, "selected": False})
+    ((_, r), _) = units(charts.heatmap(df, title="", x_title="dim", y_title="", value_title="").to_dict())
+    assert r["x"]["type"] == "ordinal"
+
+
+def test_heatmap_height_grows_with_rows_unless_given():
+    assert heatmap().height == 60
+    assert heatmap(height=300).height == 300
+    df = tables.matrix_long(np.zeros((10, 2)), [f"w{i}" for i in range(10)], ["a", "b"])
+    assert charts.heatmap(df, title="", x_title="", y_title="", value_title="").height == 260
+
+
+def test_weight_bars_grey_out_masked_keys():
+    ((bar, e),) = units(SAMPLES["weight_bars"]().to_dict())
+    assert bar == "bar"
+    assert e["color"]["condition"] == {"test": "datum.masked", "value": charts.MASKED}
+    assert e["x"]["sort"] == ["the", "ball", "blue"]
+
+
+def test_contribution_bars_stack_in_key_order_with_z_ticks():
+    spec = SAMPLES["contribution_bars"]().to_dict()
+    (bar, bars), (tick, ticks) = units(spec)
+    assert (bar, tick) == ("bar", "tick")
+    assert bars["color"]["sort"] == ["a", "b"] and bars["order"]["field"] == "key_order"
+    assert bars["y"] == {"aggregate": "sum", "field": "contribution", "title": "w·v", "type": "quantitative"}
+    assert ticks["y"]["field"] == "z"
+
+
+def test_sign_strips_keep_the_vectors_in_order():
+    chart = SAMPLES["sign_strips"]()
+    spec = chart.to_dict()
+    ((rect, e),) = units(spec)
+    assert rect == "rect"
+    assert e["y"]["sort"] == ["k₁ · drank", "q · milk", "k₂ · black"]
+    assert e["color"]["scale"] == {"scheme": "redblue", "domainMid": 0}
+    assert chart.height == 90 == e["color"]["legend"]["gradientLength"]
+    rows = next(iter(spec["datasets"].values()))
+    assert [(r["vector"], r["dim"], r["value"]) for r in rows[5:7]] == [("q · milk", 1, 0.5), ("q · milk", 2, -1.0)]
+
+
+def test_relevance_bars_put_the_most_relevant_word_on_top():
+    spec = relevance().to_dict()
+    ((bar, bars),) = units(spec)
+    assert bar == "bar"
+    assert bars["y"]["sort"] == ["drank", "black", "cat"]
+    assert (bars["x"]["field"], bars["y"]["field"]) == ("score", "key")
+    assert bars["color"]["legend"] is None and bars["color"]["scale"]["domainMid"] == 0
+    assert relevance().height == 3 * 26
+    assert [tip["field"] for tip in bars["tooltip"]] == ["key", "score", "rank"]
+
+
+def test_tables_feeding_the_charts_hold_no_nan():
+    frames = [tables.alignment_frame(pair_alignment(Q_ROW, K_ROW), by_size=True),
+              tables.relevance_frame({"a": np.array([1.0, 1.0, 0.5])}, ["x", "y", "z"])]
+    for df in frames:
+        assert not df.isna().any().any()
+    assert tables.relevance_frame({"a": np.array([1.0, 1.0, 0.5])}, ["x", "y", "z"])["rank"].tolist() == [1, 1, 3]
+    assert all(math.isfinite(v) for v in frames[0]["running"])
+
+
+def test_builders_return_altair_charts():
+    for name, make in SAMPLES.items():
+        assert isinstance(make(), (alt.Chart, alt.LayerChart)), name

@@ -1,0 +1,394 @@
+"""The Learning page: targets text <-> table <-> triples, the one 2-D projection, its charts, and the page itself."""
+import json
+import re
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pytest
+import streamlit as st
+
+from engine import training
+from engine.pipeline import encode
+from engine.projection import fit_plane, pair_cosines, project
+from tests.app import chart_data, charts, messages, run_page
+from tests.test_text import KEEP, visible_text
+from ui import charts as builders
+from ui import tables, targets
+from ui.state import DEFAULTS
+from ui.text import t
+
+PAGE = "pages/5_Learning.py"
+TOKENS = ["the", "black", "cat", "drank", "the", "milk"]
+LABELS = ["the (1)", "black", "cat", "drank", "the (5)", "milk"]
+DEFAULT_TRIPLES = [(5, 3, 1.0), (5, 2, 0.5), (5, 1, 0.0)]  # milk -> drank 1, cat 0.5, black 0
+
+
+# --- targets: text <-> table <-> triples ---
+
+def table(*rows) -> pd.DataFrame:
+    return pd.DataFrame([list(r) for r in rows], columns=targets.COLUMNS, dtype=object)
+
+
+def test_default_text_is_the_default_table():
+    assert targets.parse_targets(DEFAULTS.targets).equals(
+        table(("milk", "drank", "1"), ("milk", "cat", "0.5"), ("milk", "black", "0")))
+
+
+@pytest.mark.parametrize("text", [DEFAULTS.targets, "the (1) milk 2; milk the (5) 0.25", "milk ? 1; ? ? ?",
+                                  "milk drank high; cat milk -1"])
+def test_text_round_trips_through_the_table(text):
+    assert targets.format_targets(targets.parse_targets(text)) == text
+
+
+def test_table_round_trips_through_the_text():
+    edited = table(("milk", "the (5)", "1"), ("the (1)", "", "0.5"), ("", "", ""), ("cat", "milk", "x"))
+    assert targets.parse_targets(targets.format_targets(edited)).equals(edited)
+
+
+@pytest.mark.parametrize("text, rows", [
+    ("  milk   drank 1 ;; milk cat .5; ", [("milk", "drank", "1"), ("milk", "cat", ".5")]),
+    ("milk drank", [("milk", "drank", "")]),
+    ("milk black cat 1", [("milk", "black cat", "1")]),
+    ("the(5) milk 1", [("the(5)", "milk", "1")]),
+    ("", []),
+])
+def test_parse_is_forgiving_and_keeps_what_was_written(text, rows):
+    assert targets.parse_targets(text).equals(table(*rows))
+
+
+def test_apply_edits_like_the_data_editor():
+    base = targets.parse_targets(DEFAULTS.targets)
+    edits = {"edited_rows": {1: {"target": "2"}, 0: {"key": None}}, "deleted_rows": [2],
+             "added_rows": [{"query": "milk", "key": "the (5)", "target": 0.25}, {}]}
+    assert targets.apply_edits(base, edits).equals(
+        table(("milk", "", "1"), ("milk", "cat", "2"), ("milk", "the (5)", "0.25"), ("", "", "")))
+    assert targets.apply_edits(base, {"edited_rows": {}, "added_rows": [], "deleted_rows": []}).equals(base)
+
+
+def resolve(text):
+    return targets.resolve(targets.parse_targets(text), TOKENS, LABELS)
+
+
+def test_resolve_default_and_row_labels():
+    assert resolve(DEFAULTS.targets) == (DEFAULT_TRIPLES, [])
+    assert resolve("Milk The(5) 2; the (1) CAT 0.5; ? ? ?") == ([(5, 4, 2.0), (0, 2, 0.5)], [])
+
+
+PROBLEMS = [
+    ("milk mlik 1", "target_unknown", {"row": 1, "word": "mlik", "words": LABELS}),
+    ("milk the 1", "target_ambiguous", {"row": 1, "word": "the", "labels": ["the (1)", "the (5)"]}),
+    ("milk drank 1; MILK drank 0.5", "target_duplicate", {"row": 2, "first": 1, "q": "milk", "k": "drank"}),
+    ("milk drank high", "target_not_number", {"row": 1, "value": "high"}),
+    ("milk drank nan", "target_not_number", {"row": 1, "value": "nan"}),
+    ("milk drank inf", "target_not_number", {"row": 1, "value": "inf"}),
+    ("milk drank 1; milk cat -0.5", "target_negative", {"row": 2, "value": "-0.5"}),
+    ("? drank 1", "target_no_query", {"row": 1}),
+    ("milk ? 1", "target_no_key", {"row": 1}),
+    ("milk drank", "target_no_value", {"row": 1}),
+    ("", "targets_empty", {}),
+    ("? ? ?", "targets_empty", {}),
+    ("milk drank 0; milk cat 0", "target_all_zero", {"q": "milk"}),
+]
+
+
+@pytest.mark.parametrize("text, key, values", PROBLEMS)
+def test_resolve_names_each_problem(text, key, values):
+    _, problems = resolve(text)
+    assert problems == [(key, values)]
+
+
+def test_every_problem_has_a_message_in_both_languages():
+    for key in {key for _, key, _ in PROBLEMS}:
+        values = {"row": 2, "word": "mlik", "words": "“milk”", "labels": "“the (1)”", "value": "-1", "first": 1,
+                  "q": "milk", "k": "drank"}
+        assert t(key, "en", **values) != t(key, "zh", **values)
+
+
+# --- the one 2-D projection ---
+
+def rotating(m=11, n=3, d=6):
+    """Vectors that turn from axis 0 towards axis 1 over m snapshots, so no single snapshot spans both axes."""
+    angle = np.linspace(0, np.pi / 2, m)[:, None, None]
+    lengths = np.arange(1, n + 1)[None, :, None]
+    out = np.zeros((m, n, d))
+    out[..., :1], out[..., 1:2] = lengths * np.cos(angle), lengths * np.sin(angle)
+    return out
+
+
+def test_plane_is_fitted_once_over_every_snapshot():
+    q = rotating()
+    k = -0.5 * q
+    plane = fit_plane(np.concatenate([q, k], axis=1))
+    assert plane.basis.shape == (6, 2) and plane.kept == pytest.approx(1.0)
+    np.testing.assert_allclose(plane.basis.T @ plane.basis, np.eye(2), atol=1e-12)
+    q2, k2 = project(q, plane), project(k, plane)
+    assert q2.shape == k2.shape == (11, 3, 2)
+    # the vectors lie in the plane, so lengths and dot products survive the projection at every snapshot
+    np.testing.assert_allclose(np.linalg.norm(q2, axis=-1), np.linalg.norm(q, axis=-1))
+    np.testing.assert_allclose((q2 * k2).sum(-1), (q * k).sum(-1), atol=1e-12)
+    # one snapshot alone spans a single axis: a fit to it loses what the later snapshots need
+    first = fit_plane(q[0])
+    assert np.linalg.norm(project(q[-1], first), axis=-1).max() < 1e-9
+
+
+def test_plane_is_deterministic_and_ignores_the_sign_of_the_data():
+    points = np.random.default_rng(3).normal(size=(4, 5, 7))
+    a, b, flipped = fit_plane(points), fit_plane(points.copy()), fit_plane(-points)
+    np.testing.assert_array_equal(a.basis, b.basis)
+    np.testing.assert_allclose(a.basis, flipped.basis, atol=1e-12)
+    assert 0 < a.kept < 1
+    assert (a.basis[np.abs(a.basis).argmax(axis=0), [0, 1]] > 0).all()
+
+
+@pytest.mark.parametrize("points, kept", [(np.zeros((3, 4)), 0.0), (np.array([[2.0], [-1.0]]), 1.0)])
+def test_plane_of_degenerate_points_stays_finite(points, kept):
+    plane = fit_plane(points)
+    assert plane.basis.shape == (points.shape[1], 2) and np.isfinite(plane.basis).all()
+    assert plane.kept == kept
+
+
+def test_pair_cosines():
+    q = np.array([[[1.0, 0.0], [0.0, 0.0]], [[1.0, 1.0], [0.0, 2.0]]])  # [m=2, n=2, d=2]
+    k = np.array([[[0.0, 3.0], [2.0, 0.0]], [[1.0, 1.0], [0.0, -1.0]]])
+    np.testing.assert_allclose(pair_cosines(q, k, [0, 0, 1], [1, 0, 1]),
+                               [[1.0, 0.0, 0.0], [-1 / np.sqrt(2), 1.0, -1.0]])
+
+
+# --- tables and charts ---
+
+def test_frames_are_long_form():
+    loss = tables.loss_frame([3.0, 2.0], start=1)
+    assert loss["step"].tolist() == [1, 2] and loss["loss"].tolist() == [3.0, 2.0]
+    curves = tables.curves_frame(np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]), ["a → b", "a → c"], [0, 5, 10])
+    assert curves["step"].tolist() == [0, 0, 5, 5, 10, 10] and curves["value"].tolist() == [1, 2, 3, 4, 5, 6]
+    assert curves["pair"].tolist() == ["a → b", "a → c"] * 3
+    q = rotating(m=4, n=3, d=2)
+    frame = tables.plane_frame(q, -q, ["a", "b", "c"], np.array([0, 1, 2, 3]), ["a"], ["b", "c"])
+    assert len(frame) == 2 * 4 * 3
+    assert set(frame.loc[frame["focus"], "name"]) == {"q · a", "k · b", "k · c"}
+    assert frame.groupby("role")["frame"].nunique().to_dict() == {"k": 4, "q": 4}
+
+
+def test_training_tables_match_the_history():
+    h = training.train(np.random.default_rng(0).normal(size=(4, 3)), [(0, 1, 1.0), (0, 2, 0.0)], steps=5)
+    pairs = ["w0 → w1", "w0 → w2"]
+    steps = tables.training_table(h, pairs)
+    assert len(steps) == 6 * 2 and (steps.groupby("step")["loss"].first().to_numpy() == h.loss).all()
+    np.testing.assert_array_equal(steps["score"].to_numpy().reshape(6, 2), h.scores)
+    result = tables.targets_result(h, pairs)
+    assert result["score_end"].tolist() == h.scores[-1].tolist() and result["goal_share"].tolist() == [1.0, 0.0]
+
+
+def test_loss_curve_spans_every_step_while_drawn_live():
+    spec = builders.loss_curve(tables.loss_frame([2.0, 1.0], start=1), title="L", x_title="step", y_title="loss",
+                               steps=200).to_dict()
+    assert spec["mark"]["type"] == "line" and spec["encoding"]["x"]["scale"]["domain"] == [0, 200]
+    assert spec["encoding"]["tooltip"]
+
+
+def test_pair_curves_mark_the_order_step():
+    df = tables.curves_frame(np.ones((3, 2)), ["a → b", "a → c"])
+    spec = builders.pair_curves(df, title="S", x_title="step", y_title="score", pair_title="pair", marker=2,
+                                marker_title="reached").to_dict()
+    lines, rule = spec["layer"]
+    colour = lines["encoding"]["color"]
+    assert colour["field"] == "pair" and colour["sort"] == ["a → b", "a → c"]
+    assert rule["mark"]["type"] == "rule" and rule["mark"]["strokeDash"]
+    plain = builders.pair_curves(df, title="S", x_title="step", y_title="score", pair_title="pair").to_dict()
+    assert plain["mark"]["type"] == "line"
+
+
+def test_vector_plane_scrubs_the_snapshots_on_fixed_square_axes():
+    q = rotating(m=5, n=3, d=2) + [3.0, -1.0]
+    df = tables.plane_frame(q, -q, ["a", "b", "c"], np.arange(0, 50, 10), ["a"], ["b"])
+    spec = builders.vector_plane(df, title="V", x_title="1", y_title="2", role_title="vector",
+                                 role_names={"q": "query", "k": "key"}, word_title="word", step_title="step",
+                                 slider_label="snapshot", size=400).to_dict()
+    (param,) = spec["params"]
+    assert param["name"] == builders.FRAME and param["value"] == 4
+    assert param["bind"] == {"input": "range", "min": 0, "max": 4, "step": 1, "name": "snapshot"}
+    text = json.dumps(spec)
+    assert text.count(f"datum.{builders.FRAME} == {builders.FRAME}") == 4  # arrows, points, labels, step caption
+    domains = {ax: spec["layer"][3]["encoding"][ax]["scale"]["domain"] for ax in ("x", "y")}
+    spans = [hi - lo for lo, hi in domains.values()]
+    assert spans[0] == pytest.approx(spans[1])  # one unit is as long on both axes: angles look true
+    for ax, (lo, hi) in domains.items():
+        assert lo < min(0, df[ax].min()) and hi > max(0, df[ax].max())  # every frame and the origin fit
+    assert spec["width"] == spec["height"] == 400 and "tooltip" in text
+
+
+# --- the page ---
+
+def ok(at):
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def trained(query=None):
+    at = ok(run_page(PAGE, query))
+    return ok(at.button(key="train").click().run())
+
+
+def titled(at, title) -> pd.DataFrame:
+    """The data of the one chart whose title is `title`."""
+    wanted = f'"title": {json.dumps(title)}'
+    (data,) = [df for spec, df in zip(charts(at), chart_data(at)) if wanted in json.dumps(spec)]
+    return data
+
+
+def loss_shown(at) -> list[float]:
+    return titled(at, t("learn_loss_title"))["loss"].tolist()
+
+
+def test_page_runs_by_default_and_shows_where_training_starts():
+    at = ok(run_page(PAGE))
+    assert t("learn_not_trained") in messages(at) and not at.error
+    assert not at.button(key="train").disabled
+    start = titled(at, t("learn_start_title", q="milk", seed=0))
+    assert sorted(start["key"]) == sorted(LABELS)
+    assert "does not hold" in " ".join(m.value for m in at.markdown)
+
+
+def test_train_reaches_the_target_order_and_draws_every_chart():
+    at = trained()
+    (verdict,) = at.success
+    assert re.search(r"reached at step \d+", verdict.value) and "end of training (step 200)" in verdict.value
+    assert not at.warning and t("learn_not_trained") not in messages(at)
+    assert len(loss_shown(at)) == 201
+    for title in ("learn_scores_title", "learn_weights_title", "learn_cosine_title", "learn_plane_chart"):
+        titled(at, t(title))
+    for key in ("drank", "black"):
+        titled(at, t("learn_before", q="milk", k=key))
+        titled(at, t("learn_after", step=200, q="milk", k=key))
+    for chart in at.get("vega_lite_chart"):  # every number drawn is finite
+        for d in chart.proto.datasets:
+            numbers = pa.ipc.open_stream(d.data.data).read_pandas().select_dtypes("number").to_numpy(dtype=float)
+            assert np.isfinite(numbers).all()
+    (summary,) = [d.value for d in at.dataframe if "share" in d.value]
+    assert summary["share"].to_numpy() == pytest.approx([2 / 3, 1 / 3, 0], abs=0.02)
+
+
+def test_the_start_shown_is_where_training_starts(glove):
+    at = trained()
+    start = titled(at, t("learn_start_title", q="milk", seed=0))
+    shown = start.set_index("key")["score"]
+    enc = encode(glove, DEFAULTS.pair_sentence)
+    h = training.train(enc.embedding, DEFAULT_TRIPLES, d_k=DEFAULTS.d_k, positional=enc.positional)
+    assert [shown[k] for k in ("drank", "cat", "black")] == pytest.approx(h.scores[0], abs=1e-9)
+    assert loss_shown(at) == pytest.approx(h.loss.tolist(), abs=1e-12)
+
+
+@pytest.mark.parametrize("key, value", [("train_seed", 1), ("lr", 0.05), ("steps", 120)])
+def test_changing_a_setting_changes_the_run(key, value):
+    at = trained()
+    before = loss_shown(at)
+    at.number_input(key=key).set_value(value)
+    ok(at.run())
+    assert "settings have changed since" in " ".join(c.value for c in at.caption)
+    assert loss_shown(at) == before  # the last run stays until Train is pressed
+    ok(at.button(key="train").click().run())
+    assert loss_shown(at) != before
+    assert "settings have changed since" not in " ".join(c.value for c in at.caption)
+
+
+def stopping_at(monkeypatch, n):
+    """Make the next run end at step n exactly as a click on Stop does: Streamlit stops the script at its next call."""
+    real, done = training.train, []
+
+    def train(*args, callback=None, **kwargs):
+        def report(step, loss):
+            out = callback(step, loss)
+            if step == n and not done:
+                done.append(step)
+                st.stop()
+            return out
+        return real(*args, callback=report if callback else None, **kwargs)
+    monkeypatch.setattr(training, "train", train)
+
+
+def test_stop_keeps_the_steps_reached(monkeypatch, glove):
+    stopping_at(monkeypatch, 30)
+    at = ok(run_page(PAGE))
+    ok(at.button(key="train").click().run())  # the run that Stop interrupts
+    ok(at.run())  # the run the click starts
+    assert "stopped at step 30 of 200" in " ".join(w.value for w in at.warning)
+    (verdict,) = at.success
+    assert "until training was stopped (step 30)" in verdict.value
+    monkeypatch.undo()  # the same settings run to the end: the kept steps are exactly its first 31
+    enc = encode(glove, DEFAULTS.pair_sentence)
+    h = training.train(enc.embedding, DEFAULT_TRIPLES, d_k=DEFAULTS.d_k, positional=enc.positional)
+    assert loss_shown(at) == pytest.approx(h.loss[:31].tolist(), abs=1e-12)
+    assert t("learn_after", step=30, q="milk", k="drank") in json.dumps(charts(at), ensure_ascii=False)
+
+
+def test_stop_mechanism_without_the_page():
+    """What the page relies on: a run told to stop at step n equals the first n steps of the whole run."""
+    x = np.random.default_rng(1).normal(size=(5, 4))
+    whole = training.train(x, [(0, 1, 1.0), (0, 2, 0.0)], steps=50)
+    part = training.train(x, [(0, 1, 1.0), (0, 2, 0.0)], steps=50, callback=lambda step, _: step < 20)
+    assert part.stopped and part.steps == 20
+    np.testing.assert_array_equal(part.loss, whole.loss[:21])
+    np.testing.assert_array_equal(part.scores, whole.scores[:21])
+
+
+BAD = {
+    "unknown word": ("milk mlik 1", "“mlik” is not a word of this sentence", "“mlik” 不是这句话里的词"),
+    "duplicate pair": ("milk drank 1; milk drank 0.5", "Row 2 gives the pair “milk” → “drank” a second",
+                       "每一对只能有一个目标值"),
+    "not a number": ("milk drank lots; milk cat 0", "the target “lots” is not a number", "“lots” 不是数字"),
+    "negative": ("milk drank 1; milk cat -2", "the target -2 is negative", "目标值 -2 是负数"),
+    "empty": ("", "Add at least one target", "请至少添加一个目标"),
+    "ambiguous": ("milk the 1", "write “the (1)”, “the (5)”", "“the (1)”、“the (5)”"),
+}
+
+
+@pytest.mark.parametrize("case", BAD)
+def test_bad_targets_say_what_is_wrong_and_keep_the_last_run(case):
+    text, english, chinese = BAD[case]
+    at = trained()
+    before = loss_shown(at)
+    at.session_state["targets"] = text
+    ok(at.run())
+    assert english in messages(at)
+    assert at.button(key="train").disabled
+    assert t("learn_kept_result") in " ".join(c.value for c in at.caption)
+    assert loss_shown(at) == before and at.success  # the verdict and charts of the last run stay
+    assert at.query_params.get("targets") == text  # the URL carries the targets as typed
+    zh = ok(run_page(PAGE, {"lang": "zh", "targets": text}))
+    assert chinese in messages(zh) and zh.button(key="train").disabled
+
+
+def test_targets_from_the_url_train_on_repeated_words():
+    at = trained({"pair_sentence": "the cat saw the dog", "targets": "the (4) dog 1; the (4) cat 0; dog saw 1"})
+    assert not at.warning and "until the end of training (step 200)" in at.success[0].value
+    assert t("learn_start_title", q="the (4)", seed=0) in json.dumps(charts(at), ensure_ascii=False)
+    assert at.selectbox(key="query").options == ["the (4)", "dog"]  # two query words: choose which one to follow
+
+
+def test_w_v_note_and_learning_w_v_alone_changes_nothing():
+    at = trained({"learn": "w_v"})
+    assert t("learn_wv_note") in messages(at)
+    assert len(set(loss_shown(at))) == 1
+    (verdict,) = at.error
+    assert "not reached" in verdict.value
+
+
+@pytest.mark.parametrize("learn, message", [("", "learn_choose"), ("w_q,bias", "learn_unknown_param")])
+def test_bad_choice_of_parameters(learn, message):
+    at = ok(run_page(PAGE, {"learn": learn}))
+    shown = messages(at)
+    assert t(message, names="“bias”") in shown
+    assert at.button(key="train").disabled == (learn == "")
+
+
+def test_learning_embeddings_moves_them():
+    at = trained({"learn": "x", "steps": "50"})
+    assert "reached at step" in at.success[0].value and len(loss_shown(at)) == 51
+
+
+def test_trained_page_in_chinese_has_no_english_explanations():
+    at = trained({"lang": "zh"})
+    assert "达到了目标顺序" in at.success[0].value
+    words = {w.lower() for w in re.findall(r"[A-Za-z]{4,}", visible_text(at))} - KEEP
+    assert not words, sorted(words)
