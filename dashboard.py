@@ -23,7 +23,7 @@ with left:
     st.subheader(t("home_step_rows", lang))
     page.matrix(enc.x, rows, dims, name="x", title=t("x_m" if s.positional else "x_m_nopos", lang),
                 x_title=t("dim", lang), lang=lang)
-    st.page_link("pages/1_Words_become_rows.py", label=t("home_go", lang), icon="➡️", query_params=sidebar.query(s))
+    st.page_link("pages/1_Words_become_rows.py", label=t("home_go", lang), icon=":material/arrow_forward:", query_params=sidebar.query(s))
 with right:
     st.subheader(t("home_step_qk", lang))
     page.matrix(att.q, rows, out, name="Q", title=t("q_m", lang), x_title=t("dim", lang), lang=lang)
@@ -33,7 +33,7 @@ with left:
     st.subheader(t("home_step_factor", lang))
     page.matrix(att.weights, rows, rows, name="weights", lang=lang, x_title=t("key_word", lang),
                 y_title=t("query_word", lang), title=t("weights_m_soft" if s.softmax else "weights_m_raw", lang))
-    st.page_link("pages/2_Factor_matrix.py", label=t("home_go", lang), icon="➡️", query_params=sidebar.query(s))
+    st.page_link("pages/2_Factor_matrix.py", label=t("home_go", lang), icon=":material/arrow_forward:", query_params=sidebar.query(s))
 with right:
     st.subheader(t("home_step_z", lang))
     page.matrix(att.z, rows, out, name="Z", title=t("z_m", lang), x_title=t("dim", lang), lang=lang)

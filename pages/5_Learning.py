@@ -97,14 +97,14 @@ def keep_stopped(job: dict):
 
 
 def order_text(triples, scores, labels) -> str:
-    """'for “milk”, drank 9.81 > cat 9.12 > black -1.55': each query's keys by target, with their scores."""
+    """'for “milk”, drank 9.81 > cat 9.12 < black 9.50': each query's keys by target, their scores compared."""
     rows = []
     for query in dict.fromkeys(q for q, _, _ in triples):
         items = sorted(((v, labels[k], scores[j]) for j, (q, k, v) in enumerate(triples) if q == query),
                        key=lambda item: -item[0])
         text = f"{items[0][1]} {items[0][2]:.2f}"
-        for (before, _, _), (value, key, score) in zip(items, items[1:]):
-            text += f"{' > ' if before > value else t('list_sep', lang)}{key} {score:.2f}"
+        for (before, _, prev), (value, key, score) in zip(items, items[1:]):  # the sign tells the scores' truth
+            text += f"{(' > ' if prev > score else ' < ') if before > value else t('list_sep', lang)}{key} {score:.2f}"
         rows.append(t("learn_order_row", lang, q=labels[query], keys=text))
     return t("item_sep", lang).join(rows)
 

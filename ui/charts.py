@@ -10,10 +10,14 @@ PICK = "pick"
 MAX_ANNOTATED = 12  # columns up to which heatmap cells carry their numbers
 
 
-def signed(field: str, title: str) -> alt.Color:
-    """Diverging red-blue colour centred on zero: blue positive, red negative."""
-    return alt.Color(f"{field}:Q", title=title, scale=alt.Scale(scheme="redblue", domainMid=0),
-                     legend=alt.Legend(orient="right", gradientLength=120))
+def signed(field: str, title: str, values: pd.Series | None = None) -> alt.Color:
+    """Diverging red-blue colour centred on zero: blue positive, red negative; symmetric about zero when given
+    the values, so a weight of 0 is white, not the red end of an all-positive scale."""
+    scale = alt.Scale(scheme="redblue", domainMid=0)
+    if values is not None:
+        extent = float(values.abs().max()) or 1.0
+        scale = alt.Scale(scheme="redblue", domainMid=0, domain=[-extent, extent])
+    return alt.Color(f"{field}:Q", title=title, scale=scale, legend=alt.Legend(orient="right", gradientLength=120))
 
 
 def _when(channel, test: str, then, otherwise):
@@ -31,10 +35,14 @@ def heatmap(df: pd.DataFrame, *, title: str, x_title: str, y_title: str, value_t
     base = alt.Chart(df, title=title).encode(
         x=alt.X("col:O" if pd.api.types.is_integer_dtype(df["col"]) else "col:N", sort=cols, title=x_title,
                 axis=alt.Axis(labelAngle=0) if len(cols) <= MAX_ANNOTATED else alt.Axis(labelAngle=0, values=cols[4::5])),
-        y=alt.Y("row:N", sort=rows, title=y_title, axis=alt.Axis(labelOverlap=False)),
+        y=alt.Y("row:N", sort=rows, title=y_title,
+                axis=alt.Axis(labelOverlap=False) if len(rows) <= 20 else alt.Axis(values=rows[4::5])),
         tooltip=tooltip,
     )
-    colour = alt.condition("datum.masked", alt.value(MASKED), signed("value", value_title))
+    plot_height = height or max(60, 26 * len(rows))
+    extent = float(df["value"].abs().max()) or 1.0
+    colour = alt.condition("datum.masked", alt.value(MASKED), signed("value", value_title, df["value"]).legend(
+        orient="right", gradientLength=min(120, max(40, plot_height - 20))))
     rect = base.mark_rect().encode(
         color=colour,
         stroke=_when(alt.StrokeValue, "datum.selected", "black", None),
@@ -46,10 +54,10 @@ def heatmap(df: pd.DataFrame, *, title: str, x_title: str, y_title: str, value_t
     if len(cols) <= MAX_ANNOTATED:
         layers.append(base.mark_text(fontSize=11).encode(
             text=alt.condition("datum.masked", alt.value(masked_label), alt.Text("value:Q", format=".2f")),
-            color=alt.ColorValue("#222"),
+            color=_when(alt.ColorValue, f"abs(datum.value) > {0.6 * extent} && !datum.masked", "white", "#222"),
         ))
     chart = alt.layer(*layers)
-    return chart.properties(width="container", height=height or max(60, 26 * len(rows)))
+    return chart.properties(width="container", height=plot_height)
 
 
 def weight_bars(df: pd.DataFrame, *, title: str, x_title: str, y_title: str) -> alt.Chart:
@@ -58,7 +66,7 @@ def weight_bars(df: pd.DataFrame, *, title: str, x_title: str, y_title: str) -> 
     return alt.Chart(df, title=title).mark_bar().encode(
         x=alt.X("key:N", sort=keys, title=x_title, axis=alt.Axis(labelAngle=-45, labelOverlap=False)),
         y=alt.Y("weight:Q", title=y_title),
-        color=alt.condition("datum.masked", alt.value(MASKED), signed("weight", y_title)),
+        color=alt.condition("datum.masked", alt.value(MASKED), signed("weight", y_title, df["weight"])),
         tooltip=[alt.Tooltip("key:N", title=x_title), alt.Tooltip("weight:Q", title=y_title, format=".4f")],
     ).properties(width="container", height=180)
 
@@ -111,7 +119,7 @@ def sign_strips(df: pd.DataFrame, *, title: str, x_title: str, value_title: str,
     return alt.Chart(df, title=title).mark_rect().encode(
         x=alt.X("dim:O", title=x_title),
         y=alt.Y("vector:N", sort=vectors, title=None, axis=alt.Axis(labelOverlap=False)),
-        color=signed("value", value_title).legend(orient="right", gradientLength=height),
+        color=signed("value", value_title, df["value"]).legend(orient="right", gradientLength=height),
         tooltip=[alt.Tooltip("vector:N", title=vector_title), alt.Tooltip("dim:O", title=x_title),
                  alt.Tooltip("value:Q", title=value_title, format=".3f")],
     ).properties(width="container", height=height)
@@ -123,7 +131,7 @@ def relevance_bars(df: pd.DataFrame, *, title: str, x_title: str, y_title: str, 
     return alt.Chart(df, title=title).mark_bar().encode(
         y=alt.Y("key:N", sort=order, title=None, axis=alt.Axis(labelOverlap=False)),
         x=alt.X("score:Q", title=x_title),
-        color=signed("score", x_title).legend(None),
+        color=signed("score", x_title, df["score"]).legend(None),
         tooltip=[alt.Tooltip("key:N", title=y_title), alt.Tooltip("score:Q", title=x_title, format=".4f"),
                  alt.Tooltip("rank:O", title=rank_title)],
     ).properties(width="container", height=max(60, 26 * len(order)))

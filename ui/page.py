@@ -87,7 +87,7 @@ def matrix(a: np.ndarray, rows: list[str], cols: list, *, name: str, title: str,
     download(a, rows, cols, name, lang, where=where)
 
 
-@st.cache_data(show_spinner=False, max_entries=200)
+@st.cache_data(show_spinner=False, max_entries=100)
 def heatmap_spec(a, rows, cols, mask, selected, title, x_title, y_title, value_title, clickable, height,
                  masked_label) -> tuple[dict, int]:
     """A heatmap's Vega-Lite spec and plot height, built once per matrix and labels: a rerun that changed nothing
@@ -95,6 +95,13 @@ def heatmap_spec(a, rows, cols, mask, selected, title, x_title, y_title, value_t
     df = tables.matrix_long(a, rows, cols, mask=mask, selected=selected)
     chart = charts.heatmap(df, title=title, x_title=x_title, y_title=y_title, value_title=value_title,
                            clickable=clickable, height=height, masked_label=masked_label)
+    return vega_lite(chart), chart.height
+
+
+@st.cache_data(show_spinner=False, max_entries=100)
+def chart_spec(builder: str, *frames: pd.DataFrame, **options) -> tuple[dict, int]:
+    """The Vega-Lite spec and plot height of charts.<builder>(*frames, **options), built once per distinct input."""
+    chart = getattr(charts, builder)(*frames, **options)
     return vega_lite(chart), chart.height
 
 
@@ -152,14 +159,14 @@ def attention_view(att: Attention, q_labels: list[str], k_labels: list[str], s: 
 
     out = tables.dims(att.v.shape[1])
     left, right = st.columns([2, 3])
-    show(charts.weight_bars(tables.weights_frame(att.weights[i], k_labels, att.mask[i]),
-                            title=t("chosen_weights", lang, q=q), x_title=t("key_word", lang),
-                            y_title=t("weight", lang)), where=left)
+    draw(*chart_spec("weight_bars", tables.weights_frame(att.weights[i], k_labels, att.mask[i]),
+                     title=t("chosen_weights", lang, q=q), x_title=t("key_word", lang), y_title=t("weight", lang)),
+         where=left)
     parts = tables.contributions(att.weights[i], att.v, k_labels)
     z_row = pd.DataFrame({"dim": out, "z": att.z[i]})
-    show(charts.contribution_bars(parts, z_row, title=t("contrib_title", lang, q=q), x_title=t("dim", lang),
-                                  y_title=t("contribution", lang), key_title=t("key_word", lang),
-                                  z_title=t("z_row", lang), weight_title=t("weight", lang)), where=right)
+    draw(*chart_spec("contribution_bars", parts, z_row, title=t("contrib_title", lang, q=q), x_title=t("dim", lang),
+                     y_title=t("contribution", lang), key_title=t("key_word", lang), z_title=t("z_row", lang),
+                     weight_title=t("weight", lang)), where=right)
     diff = float(np.abs(parts.groupby("dim", sort=True)["contribution"].sum().to_numpy() - att.z[i]).max())
     st.success(t("sum_check", lang, q=q, diff=diff))
     matrix(att.z, q_labels, out, name=f"{prefix}Z", title=t("z_m", lang), x_title=t("dim", lang), lang=lang, selected=q)
@@ -176,10 +183,10 @@ def heads_view(multi: Attention, q_labels: list[str], k_labels: list[str], q: st
     per_row = min(h, 2)  # narrower heatmaps squeeze their legends into the plot
     for first in range(0, h, per_row):
         for head, where in zip(range(first, min(first + per_row, h)), st.columns(per_row)):
-            df = tables.matrix_long(multi.weights[head], q_labels, k_labels, mask=mask, selected=q)
-            show(charts.heatmap(df, title=t("head_m", lang, h=head + 1, lo=head * d_h + 1, hi=(head + 1) * d_h),
-                                x_title=t("key_word", lang), y_title=t("query_word", lang),
-                                value_title=t("weight", lang), masked_label=t("masked_cell", lang)), where=where)
+            title = t("head_m", lang, h=head + 1, lo=head * d_h + 1, hi=(head + 1) * d_h)
+            draw(*heatmap_spec(multi.weights[head], q_labels, k_labels, mask, q, title, t("key_word", lang),
+                               t("query_word", lang), t("weight", lang), False, None, t("masked_cell", lang)),
+                 where=where)
     download(multi.weights.reshape(h * n_q, n_k), [f"{head + 1}: {w}" for head in range(h) for w in q_labels],
              k_labels, f"{prefix}head-weights", lang)
     matrix(merge_heads(multi.z), q_labels, tables.dims(h * d_vh), name=f"{prefix}Z-heads", lang=lang, selected=q,

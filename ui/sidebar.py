@@ -101,7 +101,7 @@ def render(page: str, sentence_field: str = "sentence") -> Settings:
     if notices:
         items = "; ".join(t("url_item", lang, name=n, value=v, reason=t(f"url_{r.code}", lang, **r.values))
                           for n, v, r in notices)
-        st.warning(t("url_notice", lang, items=items), icon="⚠️")
+        st.warning(t("url_notice", lang, items=items), icon=":material/warning:")
     with st.sidebar:
         st.markdown(f"### {t('app_title', lang)}")
         for path, key in PAGES:
@@ -122,7 +122,7 @@ def render(page: str, sentence_field: str = "sentence") -> Settings:
                 c1.number_input(t("seed", lang, layer=name), min_value=0, max_value=9999, step=1, key=f"{layer}_seed")
                 c2.number_input(t("scale", lang, layer=name), min_value=SPEC["q_scale"][0], max_value=SPEC["q_scale"][1],
                                 format="%g", key=f"{layer}_scale", disabled=getattr(s, f"{layer}_preset") == "identity")
-        with st.popover(t("copy_link", lang), icon="🔗", width="stretch"):
+        with st.popover(t("copy_link", lang), icon=":material/link:", width="stretch"):
             st.caption(t("copy_link_help", lang))
             st.code(share_url(s), language=None, wrap_lines=True)
     st.query_params.from_dict(to_query(s))

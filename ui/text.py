@@ -10,7 +10,7 @@ STRINGS = {
     "nav_home": ("Home: the whole story", "首页：全流程一览"),
     "nav_words": ("1 · Words become rows", "1 · 词变成行"),
     "nav_factor": ("2 · The factor matrix", "2 · 因子矩阵 Q·Kᵀ"),
-    "nav_dot": ("3 · Why a dot product measures relevance", "3 · 点积为何能衡量相关性"),
+    "nav_dot": ("3 · Why dot products work", "3 · 点积为何能衡量相关性"),
     "nav_relevance": ("4 · Relevance between words", "4 · 词与词的相关性"),
     "nav_learning": ("5 · Learning", "5 · 学习权重"),
     "nav_kinds": ("6 · Three kinds of attention", "6 · 三种注意力"),
