@@ -1,7 +1,7 @@
 """Every benchmark with its budget, as one Markdown table and a JSON file under bench/results/.
 
-python -m bench            the full suite (about 15 minutes on 2 cores)
-python -m bench --quick    fewer repeats, the slowest parts skipped (under a minute)
+python -m bench            the full suite (about 5 minutes on 2 cores)
+python -m bench --quick    fewer repeats, the slowest parts skipped (under a minute on an idle machine)
 """
 import json
 import logging
@@ -125,8 +125,11 @@ def main() -> None:
     quick = "--quick" in sys.argv
     from bench import browser, growth, memory
 
-    # AppTest runs pages outside a server, and Streamlit warns about that on every run; the warnings bury the table.
-    logging.getLogger("streamlit.runtime.scriptrunner_utils.script_run_context").setLevel(logging.ERROR)
+    # AppTest runs pages outside a server, and Streamlit warns about that on every run and cache clearing; the warnings
+    # would bury the table. Filters, as Streamlit resets its loggers' levels.
+    noise = ("Thread '%s': missing ScriptRunContext", "No runtime found")
+    for name in ("scriptrunner_utils.script_run_context", "caching.cache_data_api"):
+        logging.getLogger(f"streamlit.runtime.{name}").addFilter(lambda r: not str(r.msg).startswith(noise))
 
     suites = [browser.run, server_rerun, growth.run, memory.run, vectors, training]
     start, load = time.perf_counter(), os.getloadavg()

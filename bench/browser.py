@@ -20,19 +20,21 @@ VIEWPORT = {"width": 1400, "height": 900}
 HOME, HELLO = "dashboard.py", "bench/hello_app.py"
 SENTENCE_BOX = "[data-testid=stSidebar] [data-testid=stTextInput] input"
 PRIMARY = "[data-testid=stMain] [data-testid=stBaseButton-primary]"
-EXTRA_WORD = " today"
+FIRST_WORD = "today "  # put first, it moves every word one position on: every row, hence every chart, changes
 BUDGET_COLD, BUDGET_INTERACTION = 1.5, 2.0
 TIMEOUT_MS = 120_000
 SETTLE_S = 0.8
 
 PROBE = """
 const B = window.__bench = {
-  runs: 0,  // script runs started (the app's script state turning 'running')
+  runs: 0,  // script runs finished (the app's script state leaving 'running')
+  runsBefore: 0, editsBefore: 0,  // at the last snapshot
   edits: 0,  // DOM changes inside charts
   charts: () => [...document.querySelectorAll('[data-testid=stVegaLiteChart]')].filter(c => c.checkVisibility()),
-  idle: () => {
+  idle: () => {  // connected, the script has drawn something, is not running, and nothing on the page is stale
     const app = document.querySelector('[data-testid=stApp]');
     return !!app && app.dataset.testScriptState === 'notRunning' && app.dataset.testConnectionState === 'CONNECTED'
+      && !!document.querySelector('[data-testid=stMain] [data-testid=stElementContainer]')
       && !document.querySelector('[data-testid=stStatusWidget]') && !document.querySelector('[data-stale=true]');
   },
   drawn: c => {
@@ -51,6 +53,7 @@ const B = window.__bench = {
   },
   snapshot: () => {
     B.runsBefore = B.runs;
+    B.editsBefore = B.edits;
     B.before = new Map(B.charts().map(c => [c, B.pixels(c)]));
     B.charts().forEach(c => { c.__edited = false; });
   },
@@ -61,18 +64,19 @@ const B = window.__bench = {
 new MutationObserver(records => {
   for (const r of records) {
     if (r.attributeName === 'data-test-script-state') {
-      if (r.target.getAttribute(r.attributeName) === 'running') B.runs++;
+      if (r.oldValue === 'running') B.runs++;  // oldValue: the state may have moved on by the time we look
       continue;
     }
     const el = r.target.nodeType === 1 ? r.target : r.target.parentElement;
     const chart = el && (r.type !== 'attributes' || el.closest('svg')) && el.closest('[data-testid=stVegaLiteChart]');
     if (chart) { chart.__edited = true; B.edits++; }
   }
-}).observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
+}).observe(document, {subtree: true, childList: true, attributes: true, attributeOldValue: true, characterData: true});
 """
 READY = """({n, changed, rerun}) => {
   const B = window.__bench;
-  if (!B || !B.idle() || (rerun && B.runs === B.runsBefore)) return false;
+  // a run seen to finish, or any chart edited: fast runs can pass without the page ever showing 'running'
+  if (!B || !B.idle() || (rerun && B.runs === B.runsBefore && B.edits === B.editsBefore)) return false;
   const cs = B.charts();
   if (cs.length < n || !cs.every(B.drawn)) return false;
   return changed.every(i => i < cs.length && B.changed(cs[i]));
@@ -93,7 +97,7 @@ def new_page(browser):
 
 def ready(page, n: int = 1, changed: list[int] = (), rerun: bool = False) -> None:
     """Wait until the app is idle with at least n charts drawn, the `changed` charts differ from the snapshot,
-    and (with `rerun`) the script has run since the snapshot."""
+    and (with `rerun`) a script run has finished, or a chart changed, since the snapshot."""
     page.wait_for_function(READY, arg={"n": n, "changed": list(changed), "rerun": rerun}, polling=20,
                            timeout=TIMEOUT_MS)
 
@@ -135,7 +139,7 @@ def cold_start(browser, script: str, charts: int) -> float:
 
 
 class Interaction:
-    """One open page and its control: the sidebar sentence (a word added, then removed), or, on a page that draws
+    """One open page and its control: the sidebar sentence (a first word added, then removed), or, on a page that draws
     no chart until asked, its primary button. `once()` times one use of the control until the charts have redrawn."""
 
     def __init__(self, browser, url: str):
@@ -145,7 +149,7 @@ class Interaction:
         self.charts = settle(self.page)
         if self.charts:
             self.box, self.control = self.page.locator(SENTENCE_BOX).first, "sentence edited in the sidebar"
-            self.texts = [self.box.input_value() + EXTRA_WORD, self.box.input_value()]
+            self.texts = [FIRST_WORD + self.box.input_value(), self.box.input_value()]
         else:
             self.box, self.control = None, "primary button pressed"
         self.runs = 0
@@ -171,7 +175,7 @@ class Interaction:
         self.page.evaluate("window.__bench.snapshot()")
         start = time.perf_counter()
         go()
-        ready(self.page, self.charts, self.changed, rerun=True)
+        ready(self.page, self.charts, self.changed, rerun=not self.changed)
         elapsed = time.perf_counter() - start
         settle(self.page)
         return elapsed

@@ -4,6 +4,8 @@ Run `python -m bench.load [--sessions 20] [--steps 10]`. Starts its own Streamli
 warms it with one session, then runs the sessions concurrently as Chromium browser contexts, each making the
 same number of interactions (type a sentence, change a seed, switch pages, click a cell, ...). Every step has a
 timeout and the whole run a deadline, so it always stops by itself. Prints a Markdown table.
+The file watcher is off, as on a deployed server: with it on, a source file saved during the run makes Streamlit
+drop the app's modules from sys.modules while other sessions import them (KeyError in importlib).
 """
 import argparse
 import asyncio
@@ -13,19 +15,35 @@ import re
 import statistics
 import threading
 import time
+from pathlib import Path
 
 import psutil
 
-from tests.browser import (CHROMIUM, CHROMIUM_ARGS, COUNT_RUNS, SETTLED, VIEWPORT, free_port, start_server,
+from tests.browser import (CHROMIUM, CHROMIUM_ARGS, COUNT_RUNS, PENDING, SETTLED, VIEWPORT, free_port, start_server,
                            stop_server)
 
 MB = 2**20
+LOG = Path(__file__).resolve().parent / "results" / "load-server.log"
 PER_SESSION_MB = 5
 STEP_TIMEOUT_MS = 90_000
 DEADLINE_S = 900
 SENTENCES = ("The black cat drank the milk", "A dog ate the bone quickly", "The old man read the paper",
              "She reads old books")
 ERRORS = "[data-testid=stException], [data-testid=stAlertContentError]"
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time used so far by a process and all its children."""
+    procs = [psutil.Process(pid)]
+    procs += procs[0].children(recursive=True)
+    total = 0.0
+    for p in procs:
+        try:
+            t = p.cpu_times()
+            total += t.user + t.system
+        except psutil.NoSuchProcess:
+            continue
+    return total
 
 
 def memory(pid: int) -> dict[str, float]:
@@ -86,7 +104,12 @@ class Session:
             shown = await self.page.locator(ERRORS).all_inner_texts()
             self.errors += [f"session {self.number}, {name}: {text[:160]!r}" for text in shown]
         except Exception as e:  # a failed load or a step that never finished: counted, the session goes on
-            self.errors.append(f"session {self.number}, {name}: {type(e).__name__}: {str(e).splitlines()[0][:160]}")
+            try:
+                state = await self.page.evaluate(PENDING)
+            except Exception:
+                state = "page unavailable"
+            self.errors.append(f"session {self.number}, {name}: {type(e).__name__}: {str(e).splitlines()[0][:120]} "
+                               f"(page: {state})")
         self.times.append(time.perf_counter() - start)
 
     async def link(self, label: str):
@@ -141,7 +164,7 @@ async def main_async(sessions: int, steps: int) -> dict:
 
     port = free_port()
     url = f"http://127.0.0.1:{port}/"
-    server = start_server(port)
+    server = start_server(port, "--server.fileWatcherType", "none")  # as deployed: no reloads while serving
     result = {"sessions": sessions, "steps": steps}
     try:
         async with async_playwright() as p:
@@ -158,10 +181,12 @@ async def main_async(sessions: int, steps: int) -> dict:
             sampler = Sampler(server.pid)
             sampler.start()
             crowd = [Session(browser, url, i + 1) for i in range(sessions)]
-            started = time.perf_counter()
+            started, server_cpu, own_cpu = time.perf_counter(), cpu_seconds(server.pid), cpu_seconds(psutil.Process().pid)
             await asyncio.gather(*(s.open() for s in crowd))
             await asyncio.wait_for(asyncio.gather(*(s.visit(steps) for s in crowd)), timeout=DEADLINE_S)
             result["wall"] = time.perf_counter() - started
+            result["server_cpu"] = cpu_seconds(server.pid) - server_cpu
+            result["browser_cpu"] = cpu_seconds(psutil.Process().pid) - own_cpu  # Playwright driver and Chromium
             await asyncio.sleep(2)
             result["after_open"] = memory(server.pid)
             for s in crowd:
@@ -177,7 +202,10 @@ async def main_async(sessions: int, steps: int) -> dict:
             await browser.close()
     finally:
         log = stop_server(server)
+    LOG.parent.mkdir(exist_ok=True)
+    LOG.write_text(log)
     result["tracebacks"] = len(re.findall(r"^Traceback", log, flags=re.M))
+    result["exceptions"] = sorted(set(re.findall(r"^(\w+(?:\.\w+)*(?:Error|Exception)\b.*)$", log, flags=re.M)))
     return result
 
 
@@ -203,6 +231,7 @@ def table(r: dict) -> str:
         ("Server USS, one session → after the run (MB)", f"{r['one']['uss']:.1f} → {r['after_open']['uss']:.1f}", "", ""),
         ("Interaction time, median / p95 (s)", f"{statistics.median(times):.2f} / {p95:.2f}" if times else "–", "", ""),
         ("Wall time of the concurrent run (s)", f"{r['wall']:.1f}", "", ""),
+        ("CPU time during the run: server / browser (s)", f"{r['server_cpu']:.1f} / {r['browser_cpu']:.1f}", "", ""),
     ]
     lines = ["| Measure | Value | Target | Met |", "|---|---:|---:|:---:|"]
     lines += [f"| {a} | {b} | {c} | {d} |" for a, b, c, d in rows]
@@ -220,6 +249,9 @@ def main() -> None:
     print(table(r))
     if r["warm_errors"] or r["errors"]:
         print("\nErrors:\n" + "\n".join(f"- {e}" for e in (r["warm_errors"] + r["errors"])[:30]))
+    if r["tracebacks"]:
+        print(f"\nServer exceptions (full log in {LOG.relative_to(LOG.parents[2])}):\n"
+              + "\n".join(f"- {e[:200]}" for e in r["exceptions"]))
 
 
 if __name__ == "__main__":

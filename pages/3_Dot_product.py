@@ -2,7 +2,7 @@ import streamlit as st
 
 from engine.alignment import GROUPS, pair_alignment
 from engine.attention import attend
-from ui import charts, page, sidebar, tables
+from ui import page, sidebar, tables
 from ui.text import t
 
 s = sidebar.render("dot", "pair_sentence")
@@ -36,16 +36,16 @@ for where, field in zip(st.columns(2, gap="large"), ("key", "key2")):
     k = page.pick_word(field, t(field, lang), rows, defaults[field], where=where)
     pa = pair_alignment(q_rows[i], k_rows[rows.index(k)])
     products = tables.alignment_frame(pa, by_size=s.sort == "size")
-    page.show(charts.alignment_bars(products, title=t("products_title", lang, q=q, k=k), x_title=t("dim", lang),
-                                    y_title=t("product", lang), group_title=t("group", lang),
-                                    group_names=names, running_title=t("running", lang)), where=where)
+    page.draw(*page.chart_spec("alignment_bars", products, title=t("products_title", lang, q=q, k=k),
+                               x_title=t("dim", lang), y_title=t("product", lang), group_title=t("group", lang),
+                               group_names=names, running_title=t("running", lang)), where=where)
     pairs.append((k, pa, products))
 
 (k1, _, _), (k2, _, _) = pairs  # the query's strip between the two keys', so each key's signs sit next to it
 strips = [k_rows[rows.index(k1)], q_rows[i], k_rows[rows.index(k2)]]
-page.show(charts.sign_strips(tables.signs_frame(strips, [f"k₁ · {k1}", f"q · {q}", f"k₂ · {k2}"]),
-                             title=t("signs_title", lang), x_title=t("dim", lang), value_title=t("value", lang),
-                             vector_title=t("vector", lang)))
+page.draw(*page.chart_spec("sign_strips", tables.signs_frame(strips, [f"k₁ · {k1}", f"q · {q}", f"k₂ · {k2}"]),
+                           title=t("signs_title", lang), x_title=t("dim", lang), value_title=t("value", lang),
+                           vector_title=t("vector", lang)))
 
 for where, field, (k, pa, products) in zip(st.columns(2, gap="large"), ("key", "key2"), pairs):
     with where:

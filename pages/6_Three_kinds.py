@@ -1,7 +1,7 @@
 import streamlit as st
 
 from engine.attention import attend
-from ui import page, sidebar, tables
+from ui import page, sidebar
 from ui.text import t
 
 NEIGHBOURS = 12  # target words whose nearest neighbours are listed
@@ -79,7 +79,7 @@ for tab, (name, rows_q, rows_kv, field, need) in zip(st.tabs([t(f"tab_{n[0]}", l
             st.info(t("glove_note", lang))
             with st.expander(t("neighbours_title", lang)):
                 words = list(dict.fromkeys(rows_q.tokens))
-                table = tables.neighbours_frame(kv, words[:NEIGHBOURS], rows_kv.tokens)
+                table = page.neighbours(kv, s, words[:NEIGHBOURS], rows_kv.tokens)
                 st.dataframe(table.rename(columns={
                     "word": t("neighbours_word", lang), "neighbours": t("neighbours_near", lang),
                     "closest_source": t("neighbours_source", lang), "cosine": t("neighbours_cosine", lang)}),

@@ -21,21 +21,41 @@ SHOTS = ROOT / "screenshots"
 VIEWPORT = {"width": 1400, "height": 900}
 TIMEOUT_MS = 30_000
 BAD_NUMBER = re.compile(r"\bNaN\b|Infinity|∞")
-# Counts finished script runs: the app root's data-test-script-state turning back to notRunning.
+# Counts finished script runs as the browser receives them: Streamlit's ForwardMsg.script_finished (protobuf field 6,
+# any status but FINISHED_EARLY_FOR_RERUN = 2), read off the websocket. The page's own running/not-running flag can
+# miss a quick run when the browser is busy. Also notes when the DOM last changed.
 COUNT_RUNS = """
-window.__runs = 0;
-new MutationObserver(changes => {
-  for (const c of changes) {
-    if (c.target.getAttribute('data-test-script-state') === 'notRunning' && c.oldValue !== 'notRunning') window.__runs++;
-  }
-}).observe(document, {subtree: true, attributes: true, attributeOldValue: true,
-                      attributeFilter: ['data-test-script-state']});
+window.__runs = 0; window.__changed = performance.now();
+(() => {
+  const varint = (b, i) => { let v = 0, s = 0, x; do { x = b[i++]; v += (x & 0x7f) * 2 ** s; s += 7; } while (x & 0x80); return [v, i]; };
+  const finished = buffer => {
+    const b = new Uint8Array(buffer); let i = 0;
+    while (i < b.length) {
+      let key, n; [key, i] = varint(b, i);
+      const field = Math.floor(key / 8), wire = key & 7;
+      if (wire === 0) { [n, i] = varint(b, i); if (field === 6) return n !== 2; }
+      else if (wire === 2) { [n, i] = varint(b, i); i += n; }
+      else if (wire === 1) i += 8; else if (wire === 5) i += 4; else return false;
+    }
+    return false;
+  };
+  const Native = window.WebSocket;
+  window.WebSocket = class extends Native {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener('message', e => { if (e.data instanceof ArrayBuffer && finished(e.data)) window.__runs++; });
+    }
+  };
+  new MutationObserver(() => { window.__changed = performance.now(); })
+    .observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
+})();
 """
 SETTLED = """() => {
   const app = document.querySelector('[data-testid=stApp]');
   if (!app || app.dataset.testScriptState !== 'notRunning' || app.dataset.testConnectionState !== 'CONNECTED') return false;
   if (!document.querySelector('[data-testid=stMain] [data-testid=stElementContainer]')) return false;
   if (document.querySelector('[data-stale=true], [data-testid=stSkeleton]')) return false;  // skeletons: charts still loading
+  if (performance.now() - window.__changed < 300) return false;  // the last message may not be drawn yet
   return [...document.querySelectorAll('[data-testid=stVegaLiteChart]')].every(c => !c.checkVisibility() || c.querySelector('svg, canvas'));
 }"""
 
@@ -69,10 +89,10 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(port: int, timeout: float = 60) -> subprocess.Popen:
-    """`streamlit run dashboard.py` on 127.0.0.1:port, returned once /_stcore/health answers ok."""
+def start_server(port: int, *options: str, timeout: float = 60) -> subprocess.Popen:
+    """`streamlit run dashboard.py [options]` on 127.0.0.1:port, returned once /_stcore/health answers ok."""
     cmd = [sys.executable, "-m", "streamlit", "run", "dashboard.py", "--server.headless", "true",
-           "--server.port", str(port), "--server.address", "127.0.0.1"]
+           "--server.port", str(port), "--server.address", "127.0.0.1", *options]
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -275,6 +295,7 @@ def screenshot(page, name: str) -> Path:
     SHOTS.mkdir(exist_ok=True)
     height = page.evaluate("""() => {
       const main = document.querySelector('[data-testid=stMain]');
+      main.scrollTo(0, 0);
       const bottoms = [...main.querySelectorAll('[data-testid=stElementContainer]')].map(e => e.getBoundingClientRect().bottom);
       return Math.ceil(Math.max(0, ...bottoms) + main.scrollTop + 48);
     }""")

@@ -1,4 +1,6 @@
 """The real server in headless Chromium: every page draws, interactions change the view, the URL restores it."""
+import urllib.error
+import urllib.request
 from urllib.parse import parse_qs, quote, urlsplit
 
 import pytest
@@ -44,24 +46,32 @@ def params(page) -> dict[str, str]:
     return {k: v[-1] for k, v in parse_qs(urlsplit(page.url).query, keep_blank_values=True).items()}
 
 
-@pytest.mark.parametrize("script", b.SCRIPTS)
-def test_every_page_draws_its_charts_without_errors(page, app_url, script):
-    b.visit(page, url_of(app_url, script))
-    name = b.url_path(script) or "Home"
-    start = page.locator("[data-testid=stMain] [data-testid=stBaseButton-primary]")
-    if not b.drawn(page) and start.count():  # a page that draws after its main action (training) is run
-        b.rerun(page, start.first.click)
+def check_every_tab(page, script: str, shot: str) -> None:
+    """Each tab of the page: every chart visible there has drawn marks; no error, exception, NaN or infinity."""
     for tab in range(max(1, b.tabs(page).count())):
         if tab:
             b.open_tab(page, tab)
         shown = [chart for chart in b.drawn(page) if chart["visible"]]
-        assert shown, f"{script} (tab {tab + 1}) shows no chart"
+        assert shown, f"{script} ({shot}, tab {tab + 1}) shows no chart"
         for i, chart in enumerate(shown):
             assert chart["kind"] in ("svg", "canvas") and chart["width"] > 0 and chart["height"] > 0, (script, tab, i, chart)
-            assert chart["kind"] == "canvas" or chart["marks"] > 0, f"{script} (tab {tab + 1}): chart {i} drew no marks"
-        assert b.problems(page) == [], f"tab {tab + 1}"
-        b.screenshot(page, f"{name}-tab{tab + 1}" if tab else name)
+            assert chart["kind"] == "canvas" or chart["marks"] > 0, f"{script} ({shot}, tab {tab + 1}): chart {i} drew no marks"
+        assert b.problems(page) == [], f"{shot}, tab {tab + 1}"
+        b.screenshot(page, f"{shot}-tab{tab + 1}" if tab else shot)
     assert all(chart["kind"] for chart in b.drawn(page)), f"{script} has charts that never drew"
+    if tab:
+        b.open_tab(page, 0)
+
+
+@pytest.mark.parametrize("script", b.SCRIPTS)
+def test_every_page_draws_its_charts_without_errors(page, app_url, script):
+    b.visit(page, url_of(app_url, script))
+    name = b.url_path(script) or "Home"
+    check_every_tab(page, script, name)
+    start = page.locator("[data-testid=stMain] [data-testid=stBaseButton-primary]")
+    if start.count():  # a page's main action (training) draws more: check what it draws too
+        b.rerun(page, start.first.click)
+        check_every_tab(page, script, f"{name}-after-{start.first.inner_text().strip().split()[-1]}")
     assert page.dialogs == []
 
 
@@ -112,20 +122,28 @@ def test_clicking_a_factor_cell_chooses_the_query_word(page, app_url):
     assert b.problems(page) == []
 
 
-def test_settings_survive_every_page_switch(page, app_url):
+def test_settings_survive_every_page_switch_and_each_address_restores_its_page(chromium, page, app_url):
     b.visit(page, app_url)
     b.type_sentence(page, STORY)
     b.open_layers(page)
     b.set_number(page, "W_V seed", 77)
     links = page.locator("[data-testid=stSidebar] [data-testid=stPageLink-NavLink]")
     names = links.all_inner_texts()
-    for name in names[1:] + names[:1]:
-        b.rerun(page, lambda: links.filter(has_text=name).first.click())
-        got = params(page)
-        assert (got.get("sentence"), got.get("v_seed")) == (STORY, "77"), f"page '{name}' lost the settings: {page.url}"
-        b.open_layers(page)
-        assert b.number_input(page, "W_V seed").input_value() == "77", f"page '{name}' reset the W_V seed"
-        assert b.problems(page) == [], name
+    other = b.new_page(chromium)
+    try:
+        for name in names[1:] + names[:1]:
+            b.rerun(page, lambda: links.filter(has_text=name).first.click())
+            got = params(page)
+            assert (got.get("sentence"), got.get("v_seed")) == (STORY, "77"), f"page '{name}' lost the settings: {page.url}"
+            b.open_layers(page)
+            assert b.number_input(page, "W_V seed").input_value() == "77", f"page '{name}' reset the W_V seed"
+            assert b.problems(page) == [], name
+            b.visit(other, page.url)  # the settings came from the session; the address alone must give the same view
+            b.open_layers(other)
+            assert b.widget_values(other) == b.widget_values(page), f"page '{name}' from its address alone"
+            assert b.marks(other) == b.marks(page), f"page '{name}' from its address alone draws other numbers"
+    finally:
+        other.context.close()
     assert urlsplit(page.url).path == "/"
     assert b.sidebar_input(page).input_value() == STORY
 
@@ -185,3 +203,13 @@ def test_hostile_url_values_are_refused_with_a_notice(page, app_url, query):
     assert page.evaluate("() => document.querySelectorAll('img[src=x], [onerror], a[href^=\"javascript:\" i]').length") == 0
     assert key not in params(page), "a refused value stayed in the address bar"
     assert b.drawn(page) and b.problems(page) == []
+
+
+def test_running_server_refuses_an_upload_without_the_xsrf_token(app_url):
+    request = urllib.request.Request(f"{app_url}/_stcore/upload_file/some-session/some-file", method="PUT",
+                                     data=b"--x\r\nContent-Disposition: form-data; name=\"file\"; filename=\"v.txt\"\r\n\r\n"
+                                          b"milk 1 2\r\n--x--\r\n",
+                                     headers={"Content-Type": "multipart/form-data; boundary=x"})
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(request, timeout=10)
+    assert refused.value.code == 403 and b"XSRF" in refused.value.read()

