@@ -37,3 +37,7 @@ with left:
 with right:
     st.subheader(t("home_step_z", lang))
     page.matrix(att.z, rows, out, name="Z", title=t("z_m", lang), x_title=t("dim", lang), lang=lang)
+
+st.subheader(t("home_more", lang))
+for col, (path, key) in zip(st.columns(4), sidebar.PAGES[3:]):
+    col.page_link(path, label=t(key, lang), icon=":material/arrow_forward:", query_params=sidebar.query(s))

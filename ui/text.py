@@ -103,6 +103,8 @@ STRINGS = {
     "home_step_factor": ("③ Factor matrix → attention weights", "③ 因子矩阵 → 注意力权重"),
     "home_step_z": ("④ Output Z = weights · V", "④ 输出 Z = 权重 · V"),
     "home_go": ("Open this step", "打开这一步"),
+    "home_more": ("⑤ Then: why dot products work, relevance, learning, and the three kinds of attention",
+                  "⑤ 接下来：点积为何有效、词的相关性、学习权重，以及三种注意力"),
     # --- page 1: words become rows ---
     "words_title": ("Words become rows", "词变成行"),
     "words_intro": (
