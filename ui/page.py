@@ -140,7 +140,7 @@ def draw(spec: dict, plot_height: int, *, where=st, key: str | None = None, on_s
 
 
 def vega_lite(chart: alt.TopLevelMixin) -> dict:
-    """The chart's Vega-Lite spec, its DataFrames as named datasets, without Altair's schema check: that check was
+    """The chart's Vega-Lite spec, its DataFrames as named Arrow datasets, without Altair's schema check: that check was
     half of every rerun, and tests/test_charts.py runs it on every chart builder instead. Built below the top level,
     so Altair's global theme and data transformer, which Streamlit switches while it draws, play no part."""
     datasets = {}
@@ -149,11 +149,11 @@ def vega_lite(chart: alt.TopLevelMixin) -> dict:
 
 
 def named_data(chart: alt.TopLevelMixin, datasets: dict) -> alt.TopLevelMixin:
-    """A shallow copy of the chart and its layers with each DataFrame moved into `datasets` under a name."""
+    """A shallow copy of the chart and its layers with each DataFrame moved into `datasets` as Arrow bytes, named."""
     chart = chart.copy(deep=False)
     if isinstance(chart.data, pd.DataFrame):
         name = f"data-{len(datasets)}"
-        datasets[name] = dataframe_util.convert_anything_to_arrow_bytes(chart.data)  # what Streamlit sends, so cached
+        datasets[name] = dataframe_util.convert_anything_to_arrow_bytes(chart.data)  # sent as is; cached with the spec
         chart.data = alt.NamedData(name)
     if isinstance(chart, alt.LayerChart):
         chart.layer = [named_data(layer, datasets) for layer in chart.layer]
