@@ -3,7 +3,7 @@ import streamlit as st
 from gensim.models import KeyedVectors
 
 from engine.attention import attend
-from ui import charts, page, sidebar, tables
+from ui import page, sidebar, tables
 from ui.text import t
 
 s = sidebar.render("relevance", "pair_sentence")
@@ -40,8 +40,9 @@ names = {"dot": t("measure_dot", lang), "cosine": t("measure_cosine", lang),
 
 long = tables.relevance_frame(scores, keys)
 for where, m in zip(st.columns(3), scores):
-    page.show(charts.relevance_bars(long[long["measure"] == m], title=names[m], x_title=t("score", lang),
-                                    y_title=t("word", lang), rank_title=t("rank", lang)), where=where)
+    page.draw(*page.chart_spec("relevance_bars", long[long["measure"] == m].reset_index(drop=True), title=names[m],
+                               x_title=t("score", lang), y_title=t("word", lang), rank_title=t("rank", lang)),
+              where=where)
 st.caption(t("relevance_note", lang))
 
 order = page.expected_order(s.expected, enc.tokens, rows, q, lang)
