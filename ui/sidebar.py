@@ -38,21 +38,20 @@ def vectors(s: Settings) -> KeyedVectors:
     """The vectors the visitor chose; the built-in GloVe while an upload or download is not available."""
     if s.source == "upload" and "_upload" in st.session_state:
         return st.session_state["_upload"][1]
-    if s.source.startswith("glove-wiki"):
-        try:
-            return gensim_data(s.source)
-        except VectorsError:
-            pass
+    if s.source.startswith("glove-wiki") and st.session_state.get("_download_failed") != s.source:
+        return gensim_data(s.source)  # source_status tried it this run: cached, or it failed and we skip it
     return glove(50_000) if s.source == "glove50k" else glove()
 
 
 def source_status(s: Settings):
     """The upload widgets, and a sentence when the chosen source cannot be used."""
     lang = s.lang
+    st.session_state.pop("_download_failed", None)
     if s.source.startswith("glove-wiki"):
         try:
             gensim_data(s.source)
         except VectorsError:
+            st.session_state["_download_failed"] = s.source
             st.error(t("source_offline", lang))
     if s.source != "upload":
         return

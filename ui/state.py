@@ -1,18 +1,10 @@
 """One Settings dataclass, mirrored in the URL and kept across pages."""
-from dataclasses import asdict, dataclass, field, fields, replace
+from dataclasses import asdict, dataclass, fields, replace
 
 from engine.layers import PRESETS
 from engine.training import MAX_LR, MAX_STEPS
 
 MAX_TEXT = 2000
-
-
-def choice(*options):
-    return field(metadata={"choices": options})
-
-
-def span(lo, hi):
-    return field(metadata={"range": (lo, hi)})
 
 
 @dataclass(frozen=True)
