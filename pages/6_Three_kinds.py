@@ -43,7 +43,10 @@ sections = (  # name, query rows, key/value rows, query field, what is missing w
     ("dec", tgt, tgt, "dec_query", "need_target"),
     ("cross", tgt, src, "cross_query", "need_source" if src is None else "need_target"),
 )
-for tab, (name, rows_q, rows_kv, field, need) in zip(st.tabs([t(f"tab_{n[0]}", lang) for n in sections]), sections):
+tabs = st.tabs([t(f"tab_{n[0]}", lang) for n in sections], key="kinds_tab", on_change="rerun")
+for tab, (name, rows_q, rows_kv, field, need) in zip(tabs, sections):
+    if not tab.open:  # only the open tab is computed and drawn; switching tabs reruns
+        continue
     with tab:
         st.markdown(t(f"{name}_intro", lang))
         causal = name == "dec" and s.causal

@@ -19,6 +19,12 @@ def run_page(page: str | None = None, query: dict | None = None, timeout: float 
     return at.run()
 
 
+def open_layers(at: AppTest) -> AppTest:
+    """Expand the sidebar's linear-layer controls, which are built only while open."""
+    at.session_state["layers_open"] = True
+    return at.run()
+
+
 def charts(at: AppTest) -> list[dict]:
     """The Vega-Lite spec of every chart on the page."""
     return [json.loads(c.proto.spec) for c in at.get("vega_lite_chart")]

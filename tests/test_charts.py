@@ -16,12 +16,13 @@ Q_ROW = np.array([0.5, -1.0, 2.0, -0.2, 0.1])
 K_ROW = np.array([1.0, -0.5, -1.5, 0.4, 0.0])
 
 
-def heatmap(n_cols=3, **kw):
-    a = np.arange(2 * n_cols, dtype=float).reshape(2, n_cols) - 2
+def heatmap(n_cols=3, rows=("milk", "cat"), **kw):
+    a = np.arange(len(rows) * n_cols, dtype=float).reshape(len(rows), n_cols) - 2
     mask = np.ones_like(a, dtype=bool)
     mask[0, -1] = False
-    df = tables.matrix_long(a, ["milk", "cat"], list(range(1, n_cols + 1)) if kw.pop("int_cols", False)
+    df = tables.matrix_long(a, list(rows), list(range(1, n_cols + 1)) if kw.pop("int_cols", False)
                             else [f"w{j}" for j in range(n_cols)], mask=mask, selected="cat")
+    kw = {"masked": True, "outlined": True, **kw}
     return charts.heatmap(df, title="F", x_title="key", y_title="query", value_title="value", **kw)
 
 
@@ -70,8 +71,8 @@ SAMPLES = {
 
 def builders() -> list[str]:
     """Public functions of ui.charts that return charts."""
-    return [name for name, f in inspect.getmembers(charts, inspect.isfunction)
-            if f.__module__ == charts.__name__ and not name.startswith("_") and name != "signed"]
+    return [name for name, f in inspect.getmembers(charts, inspect.isfunction) if f.__module__ == charts.__name__
+            and not name.startswith("_") and name not in ("signed", "dataset", "symmetric_domain")]
 
 
 def units(spec: dict, inherited: dict | None = None):
@@ -127,30 +128,68 @@ def test_signed_colours_are_diverging_and_centred_on_zero(name):
 
 
 @pytest.mark.parametrize("name", SAMPLES)
-def test_charts_have_a_numeric_height_and_finite_json_data(name):
+def test_charts_have_a_plot_height_and_finite_json_data(name):
     chart = SAMPLES[name]()
-    assert isinstance(chart.height, int) and chart.height > 0  # page.show adds room to it
+    # a fixed height (page.draw adds room for axes) or a step per row (the chart then sizes itself)
+    assert (isinstance(chart.height, int) and chart.height > 0) or chart.height.to_dict() == {"step": charts.ROW_STEP}
     spec = chart.to_dict()
     text = json.dumps(spec, allow_nan=False)  # raises on NaN or infinity anywhere in the spec or its data
     assert spec["datasets"] and text
 
 
 def centred_on_zero(scale: dict) -> bool:
-    """Red-blue with white at zero, and a domain (when given) symmetric about zero."""
-    lo, hi = scale.get("domain", [-1, 1])
-    return scale["scheme"] == "redblue" and scale["domainMid"] == 0 and lo == -hi
+    """Red-blue with white at zero, and a domain symmetric about zero."""
+    return scale["scheme"] == "redblue" and scale["domainMid"] == 0 and is_symmetric(scale["domain"]["expr"])
 
 
-def test_signed_scale_is_symmetric_when_given_values():
-    import pandas as pd
-    c = charts.signed("w", "w", pd.Series([0.1, 0.3, 0.0])).to_dict()
-    assert c["scale"] == {"scheme": "redblue", "domainMid": 0, "domain": [-0.3, 0.3]}
-    assert charts.signed("w", "w", pd.Series([0.0, 0.0])).to_dict()["scale"]["domain"] == [-1.0, 1.0]
+def is_symmetric(expr: str) -> bool:
+    """'[-m, m]' for one expression m."""
+    inner = expr[1:-1]
+    half = inner.index(", (")
+    return expr[0] == "[" and expr[-1] == "]" and inner[:half] == "-" + inner[half + 2:]
+
+
+def test_signed_scale_is_symmetric_over_the_field_in_the_first_dataset():
+    c = charts.signed("w", "w").to_dict()
+    m = "(max(abs(extent(pluck(data('data-0'), 'w'))[0]), abs(extent(pluck(data('data-0'), 'w'))[1])) || 1)"
+    assert c["scale"] == {"scheme": "redblue", "domainMid": 0, "domain": {"expr": f"[-{m}, {m}]"}}
+    assert charts.dataset() == "data-0" and charts.dataset(2) == "data-2"
 
 
 def test_signed_scale_blue_positive_red_negative():
     c = charts.signed("value", "v").to_dict()
-    assert (c["field"], c["type"], c["scale"]) == ("value", "quantitative", {"scheme": "redblue", "domainMid": 0})
+    assert (c["field"], c["type"], c["scale"]["scheme"]) == ("value", "quantitative", "redblue")
+
+
+def spec_without_data(chart) -> tuple[str, list]:
+    """The spec as the page sends it, without its datasets; and the datasets' rows."""
+    from ui import page
+    frames = {}
+    spec = page.named_data(chart, frames).to_dict(validate=True, context={"top_level": False})
+    return json.dumps(spec, sort_keys=True), [df.to_dict("records") for df in frames.values()]
+
+
+DIFFERENT_INPUTS = {  # two inputs per data-free builder: other words, lengths and values
+    "heatmap": (lambda: heatmap(), lambda: heatmap(rows=("today", "the", "cat", "sat"))),
+    "weight_bars": (SAMPLES["weight_bars"], lambda: charts.weight_bars(
+        tables.weights_frame(np.array([0.1, 0.2, 0.3, 0.4]), ["a", "cat", "sat", "down"]),
+        title="w", x_title="key", y_title="weight")),
+    "contribution_bars": (SAMPLES["contribution_bars"], lambda: charts.contribution_bars(
+        tables.contributions(np.array([0.5, 0.3, 0.2]), -np.ones((3, 4)), ["x", "y", "z"]),
+        pd.DataFrame({"dim": [1, 2, 3, 4], "z": [-1.0] * 4}), title="z", x_title="dim", y_title="w·v",
+        key_title="key", z_title="z", weight_title="weight")),
+}
+
+
+def test_every_data_free_builder_is_checked():
+    assert set(DIFFERENT_INPUTS) == charts.DATA_FREE
+
+
+@pytest.mark.parametrize("name", sorted(charts.DATA_FREE))
+def test_data_free_specs_hold_no_data(name):
+    (spec_a, data_a), (spec_b, data_b) = (spec_without_data(make()) for make in DIFFERENT_INPUTS[name])
+    assert data_a != data_b
+    assert spec_a == spec_b  # the page may build it once and send only new data
 
 
 def rgb(hex_colour: str) -> tuple[int, int, int]:
@@ -187,14 +226,29 @@ def test_heatmap_masked_cells_selected_row_and_numbers():
     (rect, r), (text, t) = units(spec)
     assert (rect, text) == ("rect", "text")
     assert r["color"]["condition"] == {"test": "datum.masked", "value": charts.MASKED}
-    assert centred_on_zero(r["color"]["scale"]) and r["color"]["scale"]["domain"][1] > 0
+    assert centred_on_zero(r["color"]["scale"]) and "'value'" in r["color"]["scale"]["domain"]["expr"]
     assert r["stroke"]["condition"] == {"test": "datum.selected", "value": "black"}
     assert t["text"]["condition"] == {"test": "datum.masked", "value": "masked"}
-    assert r["y"]["sort"] == ["milk", "cat"] and r["x"]["sort"] == ["w0", "w1", "w2"]
+    assert t["color"]["condition"] == {"test": "datum.strong && !datum.masked", "value": "white"}
+    assert r["y"]["sort"] == {"field": "r", "op": "min"} and r["x"]["sort"] == {"field": "c", "op": "min"}
     assert "params" not in spec
     rows = next(iter(spec["datasets"].values()))
+    assert [(row["row"], row["r"], row["col"], row["c"]) for row in rows[2:4]] == [("milk", 0, "w2", 2), ("cat", 1, "w0", 0)]
     assert [row["masked"] for row in rows] == [False, False, True, False, False, False]
     assert [row["selected"] for row in rows] == [False] * 3 + [True] * 3
+    assert [row["strong"] for row in rows] == [True, False, False, False, True, True]  # |v| > 0.6 · 3: -2, 2, 3
+
+
+def test_heatmap_without_mask_or_selection_has_no_conditions():
+    (_, r), (_, t) = units(heatmap(masked=False, outlined=False).to_dict())
+    assert "condition" not in r["color"] and "stroke" not in r and "strokeWidth" not in r
+    assert t["text"] == {"field": "value", "format": ".2f", "type": "quantitative"}
+    assert t["color"]["condition"]["test"] == "datum.strong"
+
+
+def test_heatmap_labels_given_ticks_only():
+    ((_, r),) = units(heatmap(annotate=False, x_ticks=[5, 10], y_ticks=["cat"]).to_dict())
+    assert r["x"]["axis"]["values"] == [5, 10] and r["y"]["axis"]["values"] == ["cat"]
 
 
 def test_clickable_heatmap_has_the_pick_selection():
@@ -205,11 +259,11 @@ def test_clickable_heatmap_has_the_pick_selection():
     assert param["views"] == [spec["layer"][0]["name"]]
 
 
-def test_wide_heatmap_drops_cell_numbers_and_thins_labels():
-    spec = heatmap(n_cols=charts.MAX_ANNOTATED + 1, int_cols=True).to_dict()
+def test_heatmap_without_numbers_thins_overlapping_labels():
+    spec = heatmap(n_cols=charts.MAX_ANNOTATED + 1, int_cols=True, annotate=False).to_dict()
     ((rect, r),) = units(spec)
     assert rect == "rect"
-    assert r["x"]["axis"]["values"] == list(range(5, 14, 5)) and r["x"]["sort"] == list(range(1, 14))
+    assert r["x"]["axis"]["labelOverlap"] is True and r["y"]["axis"]["labelOverlap"] is True
 
 
 def test_heatmap_integer_columns_are_ordinal():
@@ -219,24 +273,24 @@ def test_heatmap_integer_columns_are_ordinal():
 
 
 def test_heatmap_height_grows_with_rows_unless_given():
-    assert heatmap().height == 60
+    assert heatmap().to_dict()["height"] == {"step": charts.ROW_STEP}
     assert heatmap(height=300).height == 300
-    df = tables.matrix_long(np.zeros((10, 2)), [f"w{i}" for i in range(10)], ["a", "b"])
-    assert charts.heatmap(df, title="", x_title="", y_title="", value_title="").height == 260
+    legend = units(heatmap().to_dict()).__next__()[1]["color"]["legend"]
+    assert legend["gradientLength"] == {"expr": "clamp(height - 20, 40, 120)"}  # no taller than the plot, within reason
 
 
 def test_weight_bars_grey_out_masked_keys():
     ((bar, e),) = units(SAMPLES["weight_bars"]().to_dict())
     assert bar == "bar"
     assert e["color"]["condition"] == {"test": "datum.masked", "value": charts.MASKED}
-    assert e["x"]["sort"] == ["the", "ball", "blue"]
+    assert e["x"]["sort"] == {"field": "k", "op": "min"}
 
 
 def test_contribution_bars_stack_in_key_order_with_z_ticks():
     spec = SAMPLES["contribution_bars"]().to_dict()
     (bar, bars), (tick, ticks) = units(spec)
     assert (bar, tick) == ("bar", "tick")
-    assert bars["color"]["sort"] == ["a", "b"] and bars["order"]["field"] == "key_order"
+    assert bars["color"]["sort"] == {"field": "k", "op": "min"} and bars["order"]["field"] == "k"
     assert bars["y"] == {"aggregate": "sum", "field": "contribution", "title": "w·v", "type": "quantitative"}
     assert ticks["y"]["field"] == "z"
 
@@ -247,7 +301,7 @@ def test_sign_strips_keep_the_vectors_in_order():
     ((rect, e),) = units(spec)
     assert rect == "rect"
     assert e["y"]["sort"] == ["k₁ · drank", "q · milk", "k₂ · black"]
-    assert centred_on_zero(e["color"]["scale"]) and e["color"]["scale"]["domain"][1] > 0
+    assert centred_on_zero(e["color"]["scale"])
     assert chart.height == 90 == e["color"]["legend"]["gradientLength"]
     rows = next(iter(spec["datasets"].values()))
     assert [(r["vector"], r["dim"], r["value"]) for r in rows[5:7]] == [("q · milk", 1, 0.5), ("q · milk", 2, -1.0)]

@@ -10,7 +10,7 @@ import pytest
 
 from engine.layers import PRESETS
 from engine.vectors import MAX_TOKENS, MAX_UPLOAD_BYTES
-from tests.app import PAGES, ROOT, messages, run_page
+from tests.app import PAGES, ROOT, messages, open_layers, run_page
 from ui.state import DEFAULTS, MAX_TEXT
 
 ALL = [None, *PAGES]  # None is the home page
@@ -228,6 +228,7 @@ def test_repeated_sentence_key_uses_the_last_value(values, expected):
 def test_repeated_number_key_with_a_bad_last_value_is_refused():
     at = sane(run_page(FACTOR, {"q_seed": ["5", "abc"], "k_seed": ["abc", "5"]}))
     assert "q_seed=abc" in notice(at) and "k_seed" not in notice(at)
+    open_layers(at)
     assert at.sidebar.number_input(key="q_seed").value == DEFAULTS.q_seed
     assert at.sidebar.number_input(key="k_seed").value == 5
 
@@ -288,7 +289,7 @@ def test_every_page_survives_huge_weights(page):
 
 
 def test_huge_weights_typed_into_the_widgets():
-    at = sane(run_page(FACTOR, {"sentence": STORY}))
+    at = sane(open_layers(run_page(FACTOR, {"sentence": STORY})))
     for x in "qkv":
         at.sidebar.selectbox(key=f"{x}_preset").set_value("rotation")
         at.sidebar.number_input(key=f"{x}_scale").set_value(1e6)

@@ -411,3 +411,16 @@ def test_every_mark_drawn_has_a_tooltip_and_signed_colours_centre_on_zero(page):
             colour = encoding.get("color", {})
             if colour.get("type") == "quantitative":
                 assert colour["scale"]["domainMid"] == 0
+
+
+@pytest.mark.parametrize("page", ALL, ids=name)
+def test_copy_link_holds_the_view_once_opened(page):
+    from urllib.parse import parse_qs, urlparse
+    at = ok(run_page(page, {"q_seed": "7", "lang": "zh", "sentence": "The cat drank the milk"}))
+    assert not at.code  # built only while the popover is open
+    at.session_state["link_open"] = True
+    (link,) = ok(at.run()).sidebar.code
+    shared = parse_qs(urlparse(link.value).query)
+    assert {k: v[0] for k, v in shared.items()} == dict(at.query_params) and shared["q_seed"] == ["7"]
+    fresh = ok(run_page(page, {k: v[0] for k, v in shared.items()}))  # the link alone reproduces the view
+    assert same(chart_data(fresh), chart_data(at))

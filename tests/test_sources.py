@@ -4,7 +4,7 @@ import socket
 import pytest
 
 from engine.vectors import VectorsError, load_gensim_data
-from tests.app import chart_data, messages, run_page
+from tests.app import chart_data, messages, open_layers, run_page
 
 
 def test_a_download_fails_at_once_with_a_sentence_when_the_internet_is_unreachable(monkeypatch):
@@ -24,7 +24,7 @@ def test_switching_source_keeps_the_sentence_and_settings_and_names_the_missing_
     at.selectbox(key="source").select("glove50k").run()
     assert not at.exception
     assert at.text_input(key="sentence").value == sentence
-    assert at.number_input(key="k_seed").value == 42
+    assert open_layers(at).number_input(key="k_seed").value == 42
     assert at.query_params["source"] == "glove50k" and at.query_params["k_seed"] == "42"
     assert "kefir" in messages(at)  # said to be missing from the new vectors
     assert set(chart_data(at)[0]["row"]) == set(full["row"]) - {"kefir"}

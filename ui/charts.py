@@ -1,4 +1,8 @@
-"""Pure chart builders: long-form DataFrame -> alt.Chart. No streamlit here."""
+"""Pure chart builders: long-form DataFrame -> alt.Chart. No streamlit here.
+
+Builders in DATA_FREE put no number, word or count from their frames into the spec: order comes from position fields,
+heights from a step per row, colour ranges from an expression the browser evaluates on the data. Their spec is then
+the same for every sentence, so the page builds it once and the browser swaps the data of the chart it already drew."""
 import altair as alt
 import pandas as pd
 
@@ -8,15 +12,26 @@ GROUP_COLOURS = {**AGREE, **DISAGREE}
 MASKED = "#d9d9d9"
 PICK = "pick"
 MAX_ANNOTATED = 12  # columns up to which heatmap cells carry their numbers
+ROW_STEP = 26  # pixels per heatmap row
+DATA_FREE = frozenset({"heatmap", "weight_bars", "contribution_bars"})
 
 
-def signed(field: str, title: str, values: pd.Series | None = None) -> alt.Color:
-    """Diverging red-blue colour centred on zero: blue positive, red negative; symmetric about zero when given
-    the values, so a weight of 0 is white, not the red end of an all-positive scale."""
-    scale = alt.Scale(scheme="redblue", domainMid=0)
-    if values is not None:
-        extent = float(values.abs().max()) or 1.0
-        scale = alt.Scale(scheme="redblue", domainMid=0, domain=[-extent, extent])
+def dataset(i: int = 0) -> str:
+    """The name a chart's i-th DataFrame travels under (page.vega_lite names them so); expressions read it by name."""
+    return f"data-{i}"
+
+
+def symmetric_domain(field: str) -> alt.ExprRef:
+    """[-m, m] for m the largest |field| in the chart's first DataFrame (1 if all are 0), worked out in the browser."""
+    lo_hi = f"extent(pluck(data('{dataset()}'), '{field}'))"
+    m = f"(max(abs({lo_hi}[0]), abs({lo_hi}[1])) || 1)"
+    return alt.ExprRef(f"[-{m}, {m}]")
+
+
+def signed(field: str, title: str) -> alt.Color:
+    """Diverging red-blue colour, blue positive and red negative, symmetric about zero: a weight of 0 is white, not the
+    red end of an all-positive scale, and equal sizes look equally strong."""
+    scale = alt.Scale(scheme="redblue", domainMid=0, domain=symmetric_domain(field))
     return alt.Color(f"{field}:Q", title=title, scale=scale, legend=alt.Legend(orient="right", gradientLength=120))
 
 
@@ -27,63 +42,65 @@ def _when(channel, test: str, then, otherwise):
 
 
 def heatmap(df: pd.DataFrame, *, title: str, x_title: str, y_title: str, value_title: str,
-            clickable: bool = False, height: int | None = None, masked_label: str = "masked") -> alt.Chart:
-    """Rows are words; signed values on a diverging scale; masked cells grey; the selected row outlined."""
-    rows, cols = list(dict.fromkeys(df["row"])), list(dict.fromkeys(df["col"]))
+            clickable: bool = False, annotate: bool = True, masked: bool = False, outlined: bool = False,
+            x_ticks: list | None = None, y_ticks: list | None = None, height: int | None = None,
+            masked_label: str = "masked") -> alt.Chart:
+    """Rows are words in table order (field r), columns likewise (c); signed values on a diverging scale, with their
+    numbers when `annotate`; with `masked`, masked cells grey; with `outlined`, the selected row outlined. Axes label
+    the given ticks, else every label that fits. ROW_STEP pixels a row unless `height`."""
+    def axis(ticks, **kw):
+        return alt.Axis(values=ticks, **kw) if ticks else alt.Axis(labelOverlap=True, **kw)
+
     tooltip = [alt.Tooltip("row:N", title=y_title), alt.Tooltip("col:N", title=x_title),
                alt.Tooltip("value:Q", title=value_title, format=".3f")]
     base = alt.Chart(df, title=title).encode(
-        x=alt.X("col:O" if pd.api.types.is_integer_dtype(df["col"]) else "col:N", sort=cols, title=x_title,
-                axis=alt.Axis(labelAngle=0) if len(cols) <= MAX_ANNOTATED else alt.Axis(labelAngle=0, values=cols[4::5])),
-        y=alt.Y("row:N", sort=rows, title=y_title,
-                axis=alt.Axis(labelOverlap=False) if len(rows) <= 20 else alt.Axis(values=rows[4::5])),
+        x=alt.X("col:O" if pd.api.types.is_integer_dtype(df["col"]) else "col:N", title=x_title,
+                sort=alt.EncodingSortField("c", op="min"), axis=axis(x_ticks, labelAngle=0)),
+        y=alt.Y("row:O" if pd.api.types.is_integer_dtype(df["row"]) else "row:N", title=y_title,
+                sort=alt.EncodingSortField("r", op="min"), axis=axis(y_ticks)),
         tooltip=tooltip,
     )
-    plot_height = height or max(60, 26 * len(rows))
-    extent = float(df["value"].abs().max()) or 1.0
-    colour = alt.condition("datum.masked", alt.value(MASKED), signed("value", value_title, df["value"]).legend(
-        orient="right", gradientLength=min(120, max(40, plot_height - 20))))
-    rect = base.mark_rect().encode(
-        color=colour,
-        stroke=_when(alt.StrokeValue, "datum.selected", "black", None),
-        strokeWidth=_when(alt.StrokeWidthValue, "datum.selected", 2, 0),
-    )
+    colour = signed("value", value_title).legend(orient="right", gradientLength=alt.ExprRef("clamp(height - 20, 40, 120)"))
+    rect = base.mark_rect().encode(color=alt.condition("datum.masked", alt.value(MASKED), colour) if masked else colour)
+    if outlined:
+        rect = rect.encode(stroke=_when(alt.StrokeValue, "datum.selected", "black", None),
+                           strokeWidth=_when(alt.StrokeWidthValue, "datum.selected", 2, 0))
     if clickable:
         rect = rect.add_params(alt.selection_point(name=PICK, fields=["row", "col"], on="click", clear=False))
     layers = [rect]
-    if len(cols) <= MAX_ANNOTATED:
+    if annotate:
+        number = alt.Text("value:Q", format=".2f")
         layers.append(base.mark_text(fontSize=11).encode(
-            text=alt.condition("datum.masked", alt.value(masked_label), alt.Text("value:Q", format=".2f")),
-            color=_when(alt.ColorValue, f"abs(datum.value) > {0.6 * extent} && !datum.masked", "white", "#222"),
+            text=alt.condition("datum.masked", alt.value(masked_label), number) if masked else number,
+            color=_when(alt.ColorValue, "datum.strong && !datum.masked" if masked else "datum.strong", "white", "#222"),
         ))
-    chart = alt.layer(*layers)
-    return chart.properties(width="container", height=plot_height)
+    return alt.layer(*layers).properties(width="container", height=height or alt.Step(ROW_STEP))
 
 
-def weight_bars(df: pd.DataFrame, *, title: str, x_title: str, y_title: str) -> alt.Chart:
-    """The query's weight on each key word."""
-    keys = list(dict.fromkeys(df["key"]))
+def weight_bars(df: pd.DataFrame, *, title: str | None, x_title: str, y_title: str) -> alt.Chart:
+    """The query's weight on each key word, in sentence order (field k)."""
     return alt.Chart(df, title=title).mark_bar().encode(
-        x=alt.X("key:N", sort=keys, title=x_title, axis=alt.Axis(labelAngle=-45, labelOverlap=False)),
+        x=alt.X("key:N", sort=alt.EncodingSortField("k", op="min"), title=x_title,
+                axis=alt.Axis(labelAngle=-45, labelOverlap=False)),
         y=alt.Y("weight:Q", title=y_title),
-        color=alt.condition("datum.masked", alt.value(MASKED), signed("weight", y_title, df["weight"])),
+        color=alt.condition("datum.masked", alt.value(MASKED), signed("weight", y_title)),
         tooltip=[alt.Tooltip("key:N", title=x_title), alt.Tooltip("weight:Q", title=y_title, format=".4f")],
     ).properties(width="container", height=180)
 
 
-def contribution_bars(df: pd.DataFrame, z_row: pd.DataFrame, *, title: str, x_title: str, y_title: str,
+def contribution_bars(df: pd.DataFrame, z_row: pd.DataFrame, *, title: str | None, x_title: str, y_title: str,
                       key_title: str, z_title: str, weight_title: str) -> alt.Chart:
-    """Stacked weighted value rows per dimension, with the query's row of Z as black ticks."""
-    keys = list(dict.fromkeys(df["key"]))
+    """Stacked weighted value rows per dimension in sentence order (field k), with the query's row of Z as ticks."""
     bars = alt.Chart(df, title=title).mark_bar().encode(
         x=alt.X("dim:O", title=x_title),
         y=alt.Y("sum(contribution):Q", title=y_title),
-        color=alt.Color("key:N", sort=keys, title=key_title, scale=alt.Scale(scheme="tableau10")),
-        order=alt.Order("key_order:Q"),
+        color=alt.Color("key:N", sort=alt.EncodingSortField("k", op="min"), title=key_title,
+                        scale=alt.Scale(scheme="tableau10")),
+        order=alt.Order("k:Q"),
         tooltip=[alt.Tooltip("key:N", title=key_title), alt.Tooltip("dim:O", title=x_title),
                  alt.Tooltip("weight:Q", title=weight_title, format=".3f"),
                  alt.Tooltip("contribution:Q", title=y_title, format=".4f")],
-    ).transform_calculate(key_order=f"indexof({keys!r}, datum.key)")
+    )
     ticks = alt.Chart(z_row).mark_tick(color="black", thickness=2, size=14).encode(
         x=alt.X("dim:O"), y=alt.Y("z:Q"),
         tooltip=[alt.Tooltip("dim:O", title=x_title), alt.Tooltip("z:Q", title=z_title, format=".4f")],
@@ -119,7 +136,7 @@ def sign_strips(df: pd.DataFrame, *, title: str, x_title: str, value_title: str,
     return alt.Chart(df, title=title).mark_rect().encode(
         x=alt.X("dim:O", title=x_title),
         y=alt.Y("vector:N", sort=vectors, title=None, axis=alt.Axis(labelOverlap=False)),
-        color=signed("value", value_title, df["value"]).legend(orient="right", gradientLength=height),
+        color=signed("value", value_title).legend(orient="right", gradientLength=height),
         tooltip=[alt.Tooltip("vector:N", title=vector_title), alt.Tooltip("dim:O", title=x_title),
                  alt.Tooltip("value:Q", title=value_title, format=".3f")],
     ).properties(width="container", height=height)
@@ -131,7 +148,7 @@ def relevance_bars(df: pd.DataFrame, *, title: str, x_title: str, y_title: str, 
     return alt.Chart(df, title=title).mark_bar().encode(
         y=alt.Y("key:N", sort=order, title=None, axis=alt.Axis(labelOverlap=False)),
         x=alt.X("score:Q", title=x_title),
-        color=signed("score", x_title, df["score"]).legend(None),
+        color=signed("score", x_title).legend(None),
         tooltip=[alt.Tooltip("key:N", title=y_title), alt.Tooltip("score:Q", title=x_title, format=".4f"),
                  alt.Tooltip("rank:O", title=rank_title)],
     ).properties(width="container", height=max(60, 26 * len(order)))

@@ -1,5 +1,6 @@
 """Page helpers: sentence rows with learner-friendly messages, word pickers, charts with CSV downloads."""
 import pickle
+import re
 
 import altair as alt
 import numpy as np
@@ -84,31 +85,64 @@ def matrix(a: np.ndarray, rows: list[str], cols: list, *, name: str, title: str,
            y_title: str | None = None, mask: np.ndarray | None = None, selected: str | None = None,
            pick_key: str | None = None, on_select=None, height: int | None = None, where=st):
     """A labelled heatmap of one matrix with its CSV download; clickable when given a callback."""
-    spec, plot_height = heatmap_spec(  # by keyword: Streamlit looks up a positional argument's name per call
-        a=a, rows=rows, cols=cols, mask=mask, selected=selected, title=title, x_title=x_title,
-        y_title=y_title or t("row", lang), value_title=t("value", lang), clickable=on_select is not None,
-        height=height, masked_label=t("masked_cell", lang))
-    draw(spec, plot_height, where=where, key=pick_key, on_select=on_select)
+    cells = tables.matrix_long(a, rows, cols, mask=mask, selected=selected)
+    draw(*chart_spec("heatmap", cells, title=title, x_title=x_title, y_title=y_title or t("row", lang),
+                     value_title=t("value", lang), clickable=on_select is not None, **heatmap_options(rows, cols, mask, selected),
+                     height=height, masked_label=t("masked_cell", lang)),
+         where=where, key=pick_key, on_select=on_select)
     download(a, rows, cols, name, lang, where=where)
 
 
-@st.cache_data(show_spinner=False, max_entries=100)
-def heatmap_spec(a, rows, cols, mask, selected, title, x_title, y_title, value_title, clickable, height,
-                 masked_label) -> tuple[dict, int]:
-    """A heatmap's Vega-Lite spec and plot height, built once per matrix and labels: a rerun that changed nothing
-    else (another widget, a page switch) then skips Altair, the slowest part of a rerun."""
-    df = tables.matrix_long(a, rows, cols, mask=mask, selected=selected)
-    chart = charts.heatmap(df, title=title, x_title=x_title, y_title=y_title, value_title=value_title,
-                           clickable=clickable, height=height, masked_label=masked_label)
-    return vega_lite(chart), chart.height
+def heatmap_options(rows: list, cols: list, mask: np.ndarray | None, selected: str | None) -> dict:
+    """What a heatmap draws besides its cells: numbers on narrow ones, grey masked cells, the selected row's outline,
+    and every fifth label on a long axis of dimensions (words are all labelled where they fit: they are data)."""
+    def ticks(labels: list) -> list | None:
+        return labels[4::5] if len(labels) > 20 and all(isinstance(x, int) for x in labels) else None
+    return {"annotate": len(cols) <= charts.MAX_ANNOTATED, "masked": mask is not None, "outlined": selected is not None,
+            "x_ticks": ticks(cols), "y_ticks": ticks(rows)}
+
+
+def chart_spec(builder: str, *frames: pd.DataFrame, **options) -> tuple[dict, int | None]:
+    """The Vega-Lite spec of charts.<builder>(*frames, **options) with the frames as Arrow datasets, and its plot height
+    (None: the chart sizes itself). A builder in charts.DATA_FREE runs once per options and column types, and later
+    calls only convert their frames, so the browser swaps the data of the chart it has; others run once per input."""
+    if builder in charts.DATA_FREE:
+        spec, height, sources = data_free_spec(builder, *frames, **options)
+        return {**spec, "datasets": {name: arrow(frames[i]) for name, i in sources}}, height
+    return full_spec(builder, *frames, **options)
+
+
+def columns(df: pd.DataFrame) -> tuple:
+    """What a data-free spec depends on in a frame: its column names and types."""
+    return tuple(df.columns), tuple(map(str, df.dtypes))
+
+
+@st.cache_data(show_spinner=False, max_entries=200, hash_funcs={pd.DataFrame: columns})
+def data_free_spec(builder: str, *frames: pd.DataFrame, **options) -> tuple[dict, int | None, list[tuple[str, int]]]:
+    """The spec without its data, its plot height, and (dataset name, index into `frames`) for each dataset."""
+    chart = getattr(charts, builder)(*frames, **options)
+    found = {}
+    spec = named_data(chart, found).to_dict(validate=False, context={"top_level": False})
+    sources = []
+    for name, df in found.items():
+        index = next((i for i, f in enumerate(frames) if f is df), None)
+        if index is None:
+            raise ValueError(f"charts.{builder} draws a DataFrame it was not given, so it cannot be in DATA_FREE")
+        sources.append((name, index))
+    return spec, plot_height(chart), sources
 
 
 @st.cache_data(show_spinner=False, max_entries=100, hash_funcs={pd.DataFrame: lambda df: pickle.dumps(df, 5)})
-def chart_spec(builder: str, *frames: pd.DataFrame, **options) -> tuple[dict, int]:
-    """The Vega-Lite spec and plot height of charts.<builder>(*frames, **options), built once per distinct input;
+def full_spec(builder: str, *frames: pd.DataFrame, **options) -> tuple[dict, int | None]:
+    """The spec and plot height of a builder whose spec depends on its data, built once per distinct input;
     frames are hashed through pickle, twenty times faster than Streamlit's own DataFrame hash."""
     chart = getattr(charts, builder)(*frames, **options)
-    return vega_lite(chart), chart.height
+    return vega_lite(chart), plot_height(chart)
+
+
+def plot_height(chart: alt.TopLevelMixin) -> int | None:
+    """The chart's fixed plot height in pixels, or None when it grows a step per row."""
+    return chart.height if isinstance(chart.height, int) else None
 
 
 def neighbours(kv: KeyedVectors, s: Settings, words: list[str], sources: list[str]) -> pd.DataFrame:
@@ -127,37 +161,52 @@ def cached_neighbours(_kv: KeyedVectors, source: tuple, words: tuple[str, ...],
 
 def show(chart, *, where=st, key: str | None = None, on_select=None):
     """An Altair chart at full width and its own plot height plus room for title and axes; clickable with a callback."""
-    draw(vega_lite(chart), chart.height, where=where, key=key, on_select=on_select)
+    draw(vega_lite(chart), plot_height(chart), where=where, key=key, on_select=on_select)
 
 
-def draw(spec: dict, plot_height: int, *, where=st, key: str | None = None, on_select=None):
-    """A Vega-Lite spec at full width, its plot height plus room for title and axes; clickable with a callback."""
+def draw(spec: dict, height: int | None, *, where=st, key: str | None = None, on_select=None):
+    """A Vega-Lite spec at full width, its plot height plus room for title and axes (or as tall as it draws itself,
+    for None); clickable with a callback."""
+    size = {"width": "stretch", "height": "content" if height is None else height + 90}
     if on_select is None:
-        where.vega_lite_chart(spec, width="stretch", height=plot_height + 90)
+        where.vega_lite_chart(spec, **size)
     else:
-        where.vega_lite_chart(spec, width="stretch", height=plot_height + 90, key=key, on_select=on_select,
-                              selection_mode=charts.PICK)
+        where.vega_lite_chart(spec, **size, key=key, on_select=on_select, selection_mode=charts.PICK)
 
 
 def vega_lite(chart: alt.TopLevelMixin) -> dict:
     """The chart's Vega-Lite spec, its DataFrames as named Arrow datasets, without Altair's schema check: that check was
     half of every rerun, and tests/test_charts.py runs it on every chart builder instead. Built below the top level,
     so Altair's global theme and data transformer, which Streamlit switches while it draws, play no part."""
-    datasets = {}
-    spec = named_data(chart, datasets).to_dict(validate=False, context={"top_level": False})
-    return {**spec, "datasets": datasets}
+    frames = {}
+    spec = named_data(chart, frames).to_dict(validate=False, context={"top_level": False})
+    return {**spec, "datasets": {name: arrow(df) for name, df in frames.items()}}
 
 
-def named_data(chart: alt.TopLevelMixin, datasets: dict) -> alt.TopLevelMixin:
-    """A shallow copy of the chart and its layers with each DataFrame moved into `datasets` as Arrow bytes, named."""
+def named_data(chart: alt.TopLevelMixin, frames: dict[str, pd.DataFrame]) -> alt.TopLevelMixin:
+    """A shallow copy of the chart and its layers with each DataFrame replaced by its name (charts.dataset), the
+    frames collected in `frames`."""
     chart = chart.copy(deep=False)
     if isinstance(chart.data, pd.DataFrame):
-        name = f"data-{len(datasets)}"
-        datasets[name] = dataframe_util.convert_anything_to_arrow_bytes(chart.data)  # sent as is; cached with the spec
+        name = next((n for n, df in frames.items() if df is chart.data), charts.dataset(len(frames)))
+        frames[name] = chart.data
         chart.data = alt.NamedData(name)
     if isinstance(chart, alt.LayerChart):
-        chart.layer = [named_data(layer, datasets) for layer in chart.layer]
+        chart.layer = [named_data(layer, frames) for layer in chart.layer]
     return chart
+
+
+def arrow(df: pd.DataFrame) -> bytes:
+    """A frame as the Arrow bytes Streamlit sends to the browser."""
+    return dataframe_util.convert_anything_to_arrow_bytes(df)
+
+
+MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|~<>$])")
+
+
+def plain(text: str) -> str:
+    """User text shown literally inside markdown."""
+    return MARKDOWN.sub(r"\\\1", text)
 
 
 def attention_view(att: Attention, q_labels: list[str], k_labels: list[str], s: Settings, *, prefix: str = "",
@@ -179,12 +228,13 @@ def attention_view(att: Attention, q_labels: list[str], k_labels: list[str], s: 
 
     out = tables.dims(att.v.shape[1])
     left, right = st.columns([2, 3])
+    left.markdown(f"**{t('chosen_weights', lang, q=plain(q))}**")  # the word stays out of the spec: see charts
     draw(*chart_spec("weight_bars", tables.weights_frame(att.weights[i], k_labels, att.mask[i]),
-                     title=t("chosen_weights", lang, q=q), x_title=t("key_word", lang), y_title=t("weight", lang)),
-         where=left)
+                     title=None, x_title=t("key_word", lang), y_title=t("weight", lang)), where=left)
     parts = tables.contributions(att.weights[i], att.v, k_labels)
     z_row = pd.DataFrame({"dim": out, "z": att.z[i]})
-    draw(*chart_spec("contribution_bars", parts, z_row, title=t("contrib_title", lang, q=q), x_title=t("dim", lang),
+    right.markdown(f"**{t('contrib_title', lang, q=plain(q))}**")
+    draw(*chart_spec("contribution_bars", parts, z_row, title=None, x_title=t("dim", lang),
                      y_title=t("contribution", lang), key_title=t("key_word", lang), z_title=t("z_row", lang),
                      weight_title=t("weight", lang)), where=right)
     sums = parts["contribution"].to_numpy().reshape(len(k_labels), len(out)).sum(axis=0)  # [d_v]  rows are key-major
@@ -205,9 +255,10 @@ def heads_view(multi: Attention, q_labels: list[str], k_labels: list[str], q: st
     for first in range(0, h, per_row):
         for head, where in zip(range(first, min(first + per_row, h)), st.columns(per_row)):
             title = t("head_m", lang, h=head + 1, lo=head * d_h + 1, hi=(head + 1) * d_h)
-            draw(*heatmap_spec(multi.weights[head], q_labels, k_labels, mask, q, title, t("key_word", lang),
-                               t("query_word", lang), t("weight", lang), False, None, t("masked_cell", lang)),
-                 where=where)
+            cells = tables.matrix_long(multi.weights[head], q_labels, k_labels, mask=mask, selected=q)
+            draw(*chart_spec("heatmap", cells, title=title, x_title=t("key_word", lang), y_title=t("query_word", lang),
+                             value_title=t("weight", lang), **heatmap_options(q_labels, k_labels, mask, q),
+                             masked_label=t("masked_cell", lang)), where=where)
     download(multi.weights.reshape(h * n_q, n_k), [f"{head + 1}: {w}" for head in range(h) for w in q_labels],
              k_labels, f"{prefix}head-weights", lang)
     matrix(merge_heads(multi.z), q_labels, tables.dims(h * d_vh), name=f"{prefix}Z-heads", lang=lang, selected=q,

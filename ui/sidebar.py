@@ -110,22 +110,32 @@ def render(page: str, sentence_field: str = "sentence") -> Settings:
         st.selectbox(t("source", lang), SPEC["source"], key="source", format_func=lambda v: t(f"source_{v}", lang))
         source_status(s)
         st.text_input(t(sentence_field, lang), key=sentence_field, max_chars=2000)
-        with st.expander(t("layers", lang)):
-            st.toggle(t("positional", lang), key="positional")
-            st.number_input(t("d_k", lang), min_value=SPEC["d_k"][0], max_value=SPEC["d_k"][1], step=1, key="d_k")
-            for layer in LAYERS:
-                name = f"W_{layer.upper()}"
-                st.selectbox(t("preset", lang, layer=name), PRESETS, key=f"{layer}_preset",
-                             format_func=lambda p: t(f"preset_{p}", lang))
-                c1, c2 = st.columns(2)
-                c1.number_input(t("seed", lang, layer=name), min_value=0, max_value=9999, step=1, key=f"{layer}_seed")
-                c2.number_input(t("scale", lang, layer=name), min_value=SPEC["q_scale"][0], max_value=SPEC["q_scale"][1],
-                                format="%g", key=f"{layer}_scale", disabled=getattr(s, f"{layer}_preset") == "identity")
-        with st.popover(t("copy_link", lang), icon=":material/link:", width="stretch"):
-            st.caption(t("copy_link_help", lang))
-            st.code(share_url(s), language=None, wrap_lines=True)
+        # The layer widgets and the link are built only while shown: hidden, they would cost every run and redraw.
+        with st.expander(t("layers", lang), key="layers_open", on_change="rerun") as layers:
+            if layers.open:
+                layer_controls(s)
+        with st.popover(t("copy_link", lang), icon=":material/link:", width="stretch", key="link_open",
+                        on_change="rerun") as link:
+            if link.open:
+                st.caption(t("copy_link_help", lang))
+                st.code(share_url(s), language=None, wrap_lines=True)
     st.query_params.from_dict(to_query(s))
     return s
+
+
+def layer_controls(s: Settings):
+    """Positional encoding, d_k, and each linear layer's preset, seed and scale."""
+    lang = s.lang
+    st.toggle(t("positional", lang), key="positional")
+    st.number_input(t("d_k", lang), min_value=SPEC["d_k"][0], max_value=SPEC["d_k"][1], step=1, key="d_k")
+    for layer in LAYERS:
+        name = f"W_{layer.upper()}"
+        st.selectbox(t("preset", lang, layer=name), PRESETS, key=f"{layer}_preset",
+                     format_func=lambda p: t(f"preset_{p}", lang))
+        c1, c2 = st.columns(2)
+        c1.number_input(t("seed", lang, layer=name), min_value=0, max_value=9999, step=1, key=f"{layer}_seed")
+        c2.number_input(t("scale", lang, layer=name), min_value=SPEC["q_scale"][0], max_value=SPEC["q_scale"][1],
+                        format="%g", key=f"{layer}_scale", disabled=getattr(s, f"{layer}_preset") == "identity")
 
 
 def share_url(s: Settings) -> str:

@@ -7,12 +7,18 @@ from engine.alignment import PairAlignment
 
 def matrix_long(a: np.ndarray, rows: list[str], cols: list, *, mask: np.ndarray | None = None,
                 selected: str | None = None) -> pd.DataFrame:  # [n, m] -> n·m rows
-    """One row per cell: row label, column label, value, whether masked, whether in the selected row."""
+    """One row per cell: row and column label and position, value, whether it is strong (beyond 60% of the largest
+    |value|, drawn dark), masked, or in the selected row."""
     n, m = a.shape
+    values = np.asarray(a, dtype=np.float64).ravel()
+    largest = float(np.abs(values).max(initial=0.0))
     df = pd.DataFrame({
         "row": np.repeat(rows, m),
         "col": np.tile(np.asarray(cols, dtype=object), n),
-        "value": np.asarray(a, dtype=np.float64).ravel(),
+        "r": np.repeat(np.arange(n), m),
+        "c": np.tile(np.arange(m), n),
+        "value": values,
+        "strong": np.abs(values) > 0.6 * largest,
     })
     df["masked"] = False if mask is None else ~np.asarray(mask).ravel()
     df["selected"] = df["row"] == selected
@@ -35,6 +41,7 @@ def contributions(weights_row: np.ndarray, v: np.ndarray, keys: list[str]) -> pd
     part = weights_row[:, None] * v  # [n_k, d_v]
     return pd.DataFrame({
         "key": np.repeat(keys, d_v),
+        "k": np.repeat(np.arange(n_k), d_v),
         "dim": np.tile(dims(d_v), n_k),
         "weight": np.repeat(weights_row, d_v),
         "contribution": part.ravel(),
@@ -43,7 +50,7 @@ def contributions(weights_row: np.ndarray, v: np.ndarray, keys: list[str]) -> pd
 
 def weights_frame(weights_row: np.ndarray, keys: list[str], mask_row: np.ndarray | None = None) -> pd.DataFrame:
     """The chosen query's weight on each key word."""
-    return pd.DataFrame({"key": keys, "weight": weights_row,
+    return pd.DataFrame({"key": keys, "k": np.arange(len(keys)), "weight": weights_row,
                          "masked": False if mask_row is None else ~np.asarray(mask_row)})
 
 
