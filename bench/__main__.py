@@ -110,7 +110,7 @@ def server_rerun(quick: bool) -> list[Row]:
     rows = []
     for name in list(sessions)[1:]:
         w, c = median(wall[name]), median(cpu[name])
-        label = "home" if name == "dashboard.py" else name.removeprefix("pages/").removesuffix(".py").replace("_", " ")
+        label = "home" if name == "home.py" else name.removeprefix("pages/").removesuffix(".py").replace("_", " ")
         rows.append(Row(f"server rerun · {label}", f"warm AppTest rerun of the page next to {pages.FLOOR} (one small "
                         f"chart), interleaved; median of {runs}; wall clock (CPU time {seconds(c)} vs "
                         f"{seconds(floor_cpu)}, {ratio(c, floor_cpu)})", seconds(w), f"floor {seconds(floor_wall)}",

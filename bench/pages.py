@@ -32,7 +32,7 @@ TIMEOUT = 120
 def sessions() -> dict[str, AppTest]:
     """One warmed AppTest per page, the floor first."""
     out = {FLOOR: AppTest.from_file(str(ROOT / FLOOR), default_timeout=TIMEOUT).run(),
-           "dashboard.py": run_page(None, timeout=TIMEOUT)}
+           "home.py": run_page(None, timeout=TIMEOUT)}
     out.update({p: run_page(p, timeout=TIMEOUT) for p in PAGES})
     for name, at in out.items():
         if at.exception:

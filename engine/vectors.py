@@ -1,5 +1,6 @@
 """Pretrained word vectors in gensim KeyedVectors: load, tokenize, embed, suggest."""
 import io
+import mmap
 import os
 import re
 import unicodedata
@@ -96,6 +97,22 @@ def keyed_vectors(words: list[str], vectors: np.ndarray) -> KeyedVectors:  # [n]
     kv.key_to_index = dict(zip(words, range(len(words))))
     kv.vectors = vectors
     return kv
+
+
+def nearest(kv: KeyedVectors, word: str, n: int) -> list[tuple[str, float]]:
+    """The n words closest to `word` by cosine over the whole vocabulary. The search reads every row; for memory-mapped
+    vectors those pages are then handed back (the file stays in the system's page cache, the next search reads it from
+    there), so one search does not leave all of GloVe resident in the server."""
+    found = kv.most_similar(word, topn=n)
+    release(kv.vectors)
+    return found
+
+
+def release(vectors: np.ndarray) -> None:
+    """Drop the resident pages of a memory-mapped array from this process; arrays held in memory are left alone."""
+    mapped = getattr(vectors, "_mmap", None)  # np.memmap and its slices keep the mmap.mmap they view
+    if isinstance(mapped, mmap.mmap) and not mapped.closed:
+        mapped.madvise(mmap.MADV_DONTNEED)
 
 
 def tokenize(text: str) -> list[str]:

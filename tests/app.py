@@ -12,7 +12,7 @@ PAGES = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "pages").glob("*.py"))
 
 def run_page(page: str | None = None, query: dict | None = None, timeout: float = 60) -> AppTest:
     """A fresh session on `page` (home when None), opened with URL parameters `query`."""
-    at = AppTest.from_file(str(ROOT / "dashboard.py"), default_timeout=timeout)
+    at = AppTest.from_file(str(ROOT / "home.py"), default_timeout=timeout)
     at.query_params.update(query or {})
     if page:
         at.switch_page(page)

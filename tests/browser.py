@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-quic",
                  "--no-first-run", "--disable-component-update", "--disable-sync"]
-SCRIPTS = ["dashboard.py"] + sorted(str(p.relative_to(ROOT)) for p in (ROOT / "pages").glob("*.py"))
+SCRIPTS = ["home.py"] + sorted(str(p.relative_to(ROOT)) for p in (ROOT / "pages").glob("*.py"))
 SHOTS = ROOT / "screenshots"
 VIEWPORT = {"width": 1400, "height": 900}
 TIMEOUT_MS = 30_000
@@ -79,7 +79,7 @@ STILL = """async e => {
 
 def url_path(script: str) -> str:
     """The URL path Streamlit serves a page script under ('' for the home page)."""
-    return "" if script == "dashboard.py" else page_icon_and_name(Path(script))[1]
+    return "" if script == "home.py" else page_icon_and_name(Path(script))[1]
 
 
 def free_port() -> int:

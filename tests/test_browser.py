@@ -193,7 +193,7 @@ def test_typed_html_is_shown_as_text_and_never_runs(page, app_url):
     {"<script>alert(1)</script>": "[go](javascript:alert(2))"},
 ], ids=["relative-path", "absolute-path", "html-value", "html-key"])
 def test_hostile_url_values_are_refused_with_a_notice(page, app_url, query):
-    b.visit(page, url_of(app_url, "dashboard.py", **query))
+    b.visit(page, url_of(app_url, "home.py", **query))
     page.wait_for_timeout(300)
     notice = page.locator("[data-testid=stAlertContentWarning]").filter(has_text="Some settings in the link")
     assert notice.count() == 1

@@ -155,7 +155,7 @@ def test_settings_survive_switching_pages(page):
     setting(at, "d_k", 8)
     setting(at, sentence, "The cat drank the milk")
     ok(at.run())
-    ok(at.switch_page(there or "dashboard.py").run())
+    ok(at.switch_page(there or "home.py").run())
     assert current(at, "q_seed") == 7 and current(at, "d_k") == 8
     assert at.session_state[sentence] == "The cat drank the milk"
     assert {"q_seed": "7", "d_k": "8", sentence: "The cat drank the milk"}.items() <= at.query_params.items()

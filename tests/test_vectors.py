@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from engine.vectors import (MAX_TOKENS, VectorsError, embed, keyed_vectors, load_glove, load_npy_vectors,
-                            load_text_vectors, suggest, tokenize)
+                            load_text_vectors, nearest, release, suggest, tokenize)
 
 
 class TestGloVe:
@@ -51,6 +51,15 @@ class TestGloVe:
         near = [w for w, _ in glove.most_similar("milk", topn=10)]
         assert len(near) == 10 and "milk" not in near
 
+    def test_nearest_leaves_the_vectors_file_out_of_resident_memory(self):
+        kv = load_glove()  # its own mapping of the file
+        expected = kv.most_similar("milk", topn=5)  # gensim's search reads every row of the 80 MB file
+        assert resident_mb(kv.vectors) > 50
+        assert nearest(kv, "milk", 5) == expected
+        assert resident_mb(kv.vectors) < 5  # the pages went back to the page cache
+        assert nearest(kv, "milk", 5) == expected  # read again from the cache: the same answer
+        release(np.zeros(3))  # arrays in memory: nothing to release, no error
+
     @pytest.mark.parametrize("typo, word", [("mlik", "milk"), ("drnak", "drank"), ("blak", "black")])
     def test_suggest_fixes_typos(self, glove, typo, word):
         assert word in suggest(glove, typo)
@@ -66,6 +75,20 @@ class TestGloVe:
     def test_story_sentence_is_all_in_vocabulary(self, glove):
         rows, missing = embed(glove, tokenize("The black cat drank the milk. Don't they?"))
         assert missing == [] and rows.shape == (11, 50)
+
+
+def resident_mb(mapped: np.ndarray) -> float:
+    """Resident memory of the mapping that holds a memory-mapped array, from /proc/self/smaps."""
+    address, inside = mapped.ctypes.data, False
+    with open("/proc/self/smaps") as smaps:
+        for line in smaps:
+            fields = line.split()
+            if "-" in fields[0] and ":" not in fields[0]:  # a mapping's first line: its address range first
+                start, end = (int(x, 16) for x in fields[0].split("-"))
+                inside = start <= address < end
+            elif inside and fields[0] == "Rss:":
+                return int(fields[1]) / 1024
+    raise AssertionError("no mapping holds the array")
 
 
 class TestSmallVectors:

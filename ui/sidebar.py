@@ -11,7 +11,7 @@ from ui.state import NAMES, SPEC, Settings, from_values, to_query
 from ui.text import error_text, t
 
 PAGES = (
-    ("dashboard.py", "nav_home"),
+    ("home.py", "nav_home"),
     ("pages/1_Words_become_rows.py", "nav_words"),
     ("pages/2_Factor_matrix.py", "nav_factor"),
     ("pages/3_Dot_product.py", "nav_dot"),

@@ -3,6 +3,7 @@ import numpy as np
 import pandas as pd
 
 from engine.alignment import PairAlignment
+from engine.vectors import nearest
 
 
 def matrix_long(a: np.ndarray, rows: list[str], cols: list, *, mask: np.ndarray | None = None,
@@ -87,7 +88,7 @@ def neighbours_frame(kv, words: list[str], sources: list[str], n: int = 5) -> pd
     """Each word's n nearest vocabulary neighbours by cosine, and the source word most similar to it."""
     out = []
     for w in dict.fromkeys(words):
-        near = ", ".join(f"{x} ({c:.2f})" for x, c in kv.most_similar(w, topn=n))
+        near = ", ".join(f"{x} ({c:.2f})" for x, c in nearest(kv, w, n))
         row = {"word": w, "neighbours": near}
         if sources:
             sim = {src: float(kv.similarity(w, src)) for src in dict.fromkeys(sources)}
