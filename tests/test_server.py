@@ -1,4 +1,5 @@
 """The server entry point: `streamlit run dashboard.py` finds the app, and its start-up warm-up."""
+import gc
 import logging
 from pathlib import Path
 
@@ -25,6 +26,8 @@ def test_warm_up_loads_the_vectors_into_the_shared_cache(monkeypatch, caplog):
     with caplog.at_level(logging.ERROR):
         server.warm_up()
     assert not caplog.records and loads == [None]
+    assert gc.get_freeze_count() > 100_000  # modules and vectors: no full collection walks them again
+    gc.unfreeze()  # the rest of the test session collects as usual
     assert pa.default_memory_pool().backend_name == "system"
     assert len(sidebar.glove()) == 400_000 and loads == [None]  # a session's run gets what the warm-up loaded
 
