@@ -85,12 +85,18 @@ def matrix(a: np.ndarray, rows: list[str], cols: list, *, name: str, title: str,
            y_title: str | None = None, mask: np.ndarray | None = None, selected: str | None = None,
            pick_key: str | None = None, on_select=None, height: int | None = None, where=st):
     """A labelled heatmap of one matrix with its CSV download; clickable when given a callback."""
-    cells = tables.matrix_long(a, rows, cols, mask=mask, selected=selected)
+    cells = matrix_cells(a, rows, cols, mask, selected)
     draw(*chart_spec("heatmap", cells, title=title, x_title=x_title, y_title=y_title or t("row", lang),
                      value_title=t("value", lang), clickable=on_select is not None, **heatmap_options(rows, cols, mask, selected),
                      height=height, masked_label=t("masked_cell", lang)),
          where=where, key=pick_key, on_select=on_select)
     download(a, rows, cols, name, lang, where=where)
+
+
+@st.cache_data(show_spinner=False, max_entries=500)
+def matrix_cells(a: np.ndarray, rows: list, cols: list, mask: np.ndarray | None, selected: str | None) -> pd.DataFrame:
+    """tables.matrix_long, once per distinct matrix and labels."""
+    return tables.matrix_long(a, rows, cols, mask=mask, selected=selected)
 
 
 def heatmap_options(rows: list, cols: list, mask: np.ndarray | None, selected: str | None) -> dict:
@@ -196,8 +202,10 @@ def named_data(chart: alt.TopLevelMixin, frames: dict[str, pd.DataFrame]) -> alt
     return chart
 
 
+@st.cache_data(show_spinner=False, max_entries=500, hash_funcs={pd.DataFrame: lambda df: pickle.dumps(df, 5)})
 def arrow(df: pd.DataFrame) -> bytes:
-    """A frame as the Arrow bytes Streamlit sends to the browser."""
+    """A frame as the Arrow bytes Streamlit sends to the browser, converted once per distinct frame: a rerun that
+    changed other things sends the same bytes again without converting."""
     return dataframe_util.convert_anything_to_arrow_bytes(df)
 
 
