@@ -2,7 +2,7 @@ import streamlit as st
 
 from engine.attention import attend
 from ui import page, sidebar
-from ui.text import t
+from ui.text import LANGS, t
 
 NEIGHBOURS = 12  # target words whose nearest neighbours are listed
 LATER = 5  # later words named in the mask note
@@ -43,7 +43,11 @@ sections = (  # name, query rows, key/value rows, query field, what is missing w
     ("dec", tgt, tgt, "dec_query", "need_target"),
     ("cross", tgt, src, "cross_query", "need_source" if src is None else "need_target"),
 )
-tabs = st.tabs([t(f"tab_{n[0]}", lang) for n in sections], key="kinds_tab", on_change="rerun")
+labels = {code: [t(f"tab_{n[0]}", code) for n in sections] for code in LANGS}
+for code in LANGS:  # the open tab is remembered by its label: keep it open when the language changes
+    if st.session_state.get("kinds_tab") in labels[code]:
+        st.session_state["kinds_tab"] = labels[lang][labels[code].index(st.session_state["kinds_tab"])]
+tabs = st.tabs(labels[lang], key="kinds_tab", on_change="rerun")
 for tab, (name, rows_q, rows_kv, field, need) in zip(tabs, sections):
     if not tab.open:  # only the open tab is computed and drawn; switching tabs reruns
         continue

@@ -424,3 +424,16 @@ def test_copy_link_holds_the_view_once_opened(page):
     assert {k: v[0] for k, v in shared.items()} == dict(at.query_params) and shared["q_seed"] == ["7"]
     fresh = ok(run_page(page, {k: v[0] for k, v in shared.items()}))  # the link alone reproduces the view
     assert same(chart_data(fresh), chart_data(at))
+
+
+def test_layer_controls_stay_open_or_closed_across_page_switches():
+    from tests.app import open_layers
+    at = open_layers(run_page(None))
+    assert at.sidebar.number_input(key="q_seed")
+    ok(at.switch_page("pages/2_Factor_matrix.py").run())
+    assert at.sidebar.number_input(key="q_seed").value == DEFAULTS.q_seed  # still open, still bound
+    at.session_state["layers_open"] = False  # closed by the learner
+    ok(at.run())
+    assert not at.sidebar.number_input
+    ok(at.switch_page("home.py").run())
+    assert not at.sidebar.number_input

@@ -364,6 +364,13 @@ class TestPage:
                  for c in ("value", "weight", "contribution", "z") if c in df]
         assert len(drawn) > 30 and all(np.isfinite(v).all() for v in drawn)
 
+    def test_the_open_tab_stays_open_when_the_language_changes(self):
+        at = open_tab(run_page(PAGE), DEC)
+        at.session_state["lang"] = "zh"
+        no_errors(at.run())
+        assert at.session_state["kinds_tab"] == "解码器自注意力" and len(at.tabs[DEC].get("vega_lite_chart")) == 5
+        assert not at.tabs[ENC].children and not at.tabs[CROSS].children
+
     def test_chinese(self):
         at = run_page(PAGE, {"lang": "zh", "heads": "2"})
         no_errors(at)

@@ -111,6 +111,9 @@ def render(page: str, sentence_field: str = "sentence") -> Settings:
         source_status(s)
         st.text_input(t(sentence_field, lang), key=sentence_field, max_chars=2000)
         # The layer widgets and the link are built only while shown: hidden, they would cost every run and redraw.
+        ss = st.session_state  # the expander stays open across page switches, which drop widget state
+        ss["_layers_open"] = ss.get("layers_open", ss.get("_layers_open", False))
+        ss["layers_open"] = ss["_layers_open"]
         with st.expander(t("layers", lang), key="layers_open", on_change="rerun") as layers:
             if layers.open:
                 layer_controls(s)
