@@ -60,7 +60,8 @@ def heatmap(df: pd.DataFrame, *, title: str, x_title: str, y_title: str, value_t
                 sort=alt.EncodingSortField("r", op="min"), axis=axis(y_ticks)),
         tooltip=tooltip,
     )
-    colour = signed("value", value_title).legend(orient="right", gradientLength=alt.ExprRef("clamp(height - 20, 40, 120)"))
+    colour = signed("value", value_title).legend(orient="right",
+                                                gradientLength=alt.ExprRef("clamp(height - 20, 40, 120)"))
     rect = base.mark_rect().encode(color=alt.condition("datum.masked", alt.value(MASKED), colour) if masked else colour)
     if outlined:
         rect = rect.encode(stroke=_when(alt.StrokeValue, "datum.selected", "black", None),

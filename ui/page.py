@@ -87,8 +87,8 @@ def matrix(a: np.ndarray, rows: list[str], cols: list, *, name: str, title: str,
     """A labelled heatmap of one matrix with its CSV download; clickable when given a callback."""
     cells = matrix_cells(a, rows, cols, mask, selected)
     draw(*chart_spec("heatmap", cells, title=title, x_title=x_title, y_title=y_title or t("row", lang),
-                     value_title=t("value", lang), clickable=on_select is not None, **heatmap_options(rows, cols, mask, selected),
-                     height=height, masked_label=t("masked_cell", lang)),
+                     value_title=t("value", lang), clickable=on_select is not None, height=height,
+                     masked_label=t("masked_cell", lang), **heatmap_options(rows, cols, mask, selected)),
          where=where, key=pick_key, on_select=on_select)
     download(a, rows, cols, name, lang, where=where)
 
