@@ -1,7 +1,8 @@
-"""`streamlit run dashboard.py` serves the dashboard: Streamlit finds `app` here and runs home.py and pages/ in it,
-with the start-up work of ui/server.py."""
+"""`streamlit run dashboard.py` serves the dashboard: Streamlit imports this file, finds `app` and runs home.py and
+pages/ in it. Importing it also starts the warm-up in ui/server.py, at the earliest moment there is."""
 import streamlit as st
 
-from ui.server import lifespan
+from ui.server import start_warm_up
 
-app = st.App("home.py", lifespan=lifespan)
+start_warm_up()
+app = st.App("home.py")

@@ -1,6 +1,8 @@
 """The server entry point: `streamlit run dashboard.py` finds the app, and its start-up warm-up."""
+import ast
 import gc
 import logging
+import threading
 from pathlib import Path
 
 import pyarrow as pa
@@ -15,8 +17,24 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_streamlit_run_finds_the_app_serving_the_home_page():
     found = discover_asgi_app(ROOT / "dashboard.py")
     assert found.is_asgi_app and found.import_string == "dashboard:app"
-    import dashboard
-    assert Path(dashboard.app.script_path) == Path("home.py")
+    (app,) = [node.value for node in ast.parse((ROOT / "dashboard.py").read_text()).body
+              if isinstance(node, ast.Assign) and node.targets[0].id == "app"]  # read, not imported: no warm-up here
+    assert ast.literal_eval(app.args[0]) == "home.py" and (ROOT / "home.py").exists()
+
+
+def test_the_warm_up_starts_once_and_in_the_background(monkeypatch):
+    calls, go = [], threading.Event()
+    monkeypatch.setattr(server, "warm_up", lambda: go.wait(10) and calls.append(1))
+    server.start_warm_up.cache_clear()
+    try:
+        first = server.start_warm_up()
+        assert first.is_alive() and not calls  # returned while the warm-up still runs
+        assert server.start_warm_up() is first
+        go.set()
+        first.join(10)
+        assert calls == [1]
+    finally:
+        server.start_warm_up.cache_clear()
 
 
 def test_warm_up_loads_the_vectors_into_the_shared_cache(monkeypatch, caplog):

@@ -1,18 +1,19 @@
-"""The server around the pages, started by `streamlit run dashboard.py`: it readies the slow parts at start, while the
-first visitor's browser is still loading Streamlit's frontend."""
+"""The server's start-up work: `streamlit run dashboard.py` imports dashboard.py, which starts the warm-up, so the slow
+parts load while the server starts and the first visitor's browser is still loading Streamlit's frontend."""
+import functools
 import gc
 import logging
 import threading
-from contextlib import asynccontextmanager
 
 log = logging.getLogger(__name__)
 
 
-@asynccontextmanager
-async def lifespan(app):
-    """At start: the warm-up, in a thread, so the server answers at once."""
-    threading.Thread(target=warm_up, name="warm-up", daemon=True).start()
-    yield
+@functools.cache
+def start_warm_up() -> threading.Thread:
+    """warm_up in a thread, started once per process; returns at once, so the server starts meanwhile."""
+    thread = threading.Thread(target=warm_up, name="warm-up", daemon=True)
+    thread.start()
+    return thread
 
 
 def warm_up() -> None:
