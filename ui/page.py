@@ -93,7 +93,7 @@ def matrix(a: np.ndarray, rows: list[str], cols: list, *, name: str, title: str,
     download(a, rows, cols, name, lang, where=where)
 
 
-@st.cache_data(show_spinner=False, max_entries=500)
+@st.cache_data(show_spinner=False, max_entries=100)
 def matrix_cells(a: np.ndarray, rows: list, cols: list, mask: np.ndarray | None, selected: str | None) -> pd.DataFrame:
     """tables.matrix_long, once per distinct matrix and labels."""
     return tables.matrix_long(a, rows, cols, mask=mask, selected=selected)
@@ -186,7 +186,8 @@ def vega_lite(chart: alt.TopLevelMixin) -> dict:
     so Altair's global theme and data transformer, which Streamlit switches while it draws, play no part."""
     frames = {}
     spec = named_data(chart, frames).to_dict(validate=False, context={"top_level": False})
-    return {**spec, "datasets": {name: arrow(df) for name, df in frames.items()}}
+    datasets = {name: dataframe_util.convert_anything_to_arrow_bytes(df) for name, df in frames.items()}
+    return {**spec, "datasets": datasets}
 
 
 def named_data(chart: alt.TopLevelMixin, frames: dict[str, pd.DataFrame]) -> alt.TopLevelMixin:
@@ -202,10 +203,10 @@ def named_data(chart: alt.TopLevelMixin, frames: dict[str, pd.DataFrame]) -> alt
     return chart
 
 
-@st.cache_data(show_spinner=False, max_entries=500, hash_funcs={pd.DataFrame: lambda df: pickle.dumps(df, 5)})
+@st.cache_data(show_spinner=False, max_entries=100, hash_funcs={pd.DataFrame: lambda df: pickle.dumps(df, 5)})
 def arrow(df: pd.DataFrame) -> bytes:
-    """A frame as the Arrow bytes Streamlit sends to the browser, converted once per distinct frame: a rerun that
-    changed other things sends the same bytes again without converting."""
+    """A data-free chart's frame as the Arrow bytes Streamlit sends to the browser, converted once per distinct frame:
+    a rerun that changed other things sends the same bytes again without converting."""
     return dataframe_util.convert_anything_to_arrow_bytes(df)
 
 

@@ -20,6 +20,7 @@ PAGES = (
     ("pages/6_Three_kinds.py", "nav_kinds"),
 )
 LAYERS = ("q", "k", "v")
+KEPT_OPEN = ("layers_open",)  # sidebar containers that stay open on every page once opened
 
 
 @st.cache_resource(show_spinner=False)
@@ -83,6 +84,9 @@ def current() -> Settings:
     ss["_settings"] = settings
     for name in NAMES:  # keeps values alive across page switches, where Streamlit drops widget state
         ss[name] = getattr(settings, name)
+    for key in KEPT_OPEN:  # the same for what the visitor opened, which is not part of the view's settings
+        ss[f"_{key}"] = ss.get(key, ss.get(f"_{key}", False))
+        ss[key] = ss[f"_{key}"]
     return settings
 
 
@@ -111,9 +115,6 @@ def render(page: str, sentence_field: str = "sentence") -> Settings:
         source_status(s)
         st.text_input(t(sentence_field, lang), key=sentence_field, max_chars=2000)
         # The layer widgets and the link are built only while shown: hidden, they would cost every run and redraw.
-        ss = st.session_state  # the expander stays open across page switches, which drop widget state
-        ss["_layers_open"] = ss.get("layers_open", ss.get("_layers_open", False))
-        ss["layers_open"] = ss["_layers_open"]
         with st.expander(t("layers", lang), key="layers_open", on_change="rerun") as layers:
             if layers.open:
                 layer_controls(s)
