@@ -123,7 +123,7 @@ def server_rerun(quick: bool) -> list[Row]:
 
 def main() -> None:
     quick = "--quick" in sys.argv
-    from bench import browser, growth, memory
+    from bench import browser, corpus, growth, memory
 
     # AppTest runs pages outside a server, and Streamlit warns about that on every run and cache clearing; the warnings
     # would bury the table. Filters, as Streamlit resets its loggers' levels.
@@ -131,7 +131,7 @@ def main() -> None:
     for name in ("scriptrunner_utils.script_run_context", "caching.cache_data_api"):
         logging.getLogger(f"streamlit.runtime.{name}").addFilter(lambda r: not str(r.msg).startswith(noise))
 
-    suites = [browser.run, server_rerun, growth.run, memory.run, vectors, training]
+    suites = [browser.run, server_rerun, growth.run, memory.run, vectors, training, corpus.run]
     start, load = time.perf_counter(), os.getloadavg()
     rows = []
     for suite in suites:

@@ -15,6 +15,11 @@ class PairAlignment:
     counts: dict[str, int]  # dimensions per group
     sums: dict[str, float]  # sum of products per group
 
+    @property
+    def agree(self) -> float:
+        """What the same-sign dimensions, (+,+) and (−,−), add to the dot product."""
+        return self.sums["++"] + self.sums["--"]
+
 
 def sign_groups(q_row: np.ndarray, k_row: np.ndarray) -> np.ndarray:  # [d], [d] -> [d]
     """'++', '--', '+-' or '-+' per dimension; zero counts as positive."""

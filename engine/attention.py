@@ -18,6 +18,40 @@ class Attention:
     mask: np.ndarray  # [n_q, n_k]  True where a query may see a key
 
 
+TEMPERATURE = 10.0  # cosine scores are τ·cos θ: without τ, scores in [-1, 1] would give nearly uniform weights
+
+
+def score(q, k, *, scale=True, cosine=False):  # [..., n_q, d_k], [..., n_k, d_k] -> [..., n_q, n_k]
+    """The one scoring function: q·k (÷ √d_k when scaled), or τ·cos θ when only directions count."""
+    if cosine:
+        return TEMPERATURE * unit(q) @ np.swapaxes(unit(k), -1, -2)
+    s = q @ np.swapaxes(k, -1, -2)
+    return s / np.sqrt(q.shape[-1]) if scale else s
+
+
+def score_grads(q, k, g, *, scale=True, cosine=False):  # g [..., n_q, n_k] = dL/dscore -> dL/dq, dL/dk
+    """Gradients of a loss through `score`, for training."""
+    if not cosine:
+        g = g / np.sqrt(q.shape[-1]) if scale else g
+        return g @ k, np.swapaxes(g, -1, -2) @ q
+    qn, kn = unit(q), unit(k)
+    dqn, dkn = TEMPERATURE * g @ kn, TEMPERATURE * np.swapaxes(g, -1, -2) @ qn
+    return unit_grad(q, qn, dqn), unit_grad(k, kn, dkn)
+
+
+def unit(x):  # [..., d] -> [..., d]
+    """Rows scaled to length 1; zero rows stay zero."""
+    norm = np.linalg.norm(x, axis=-1, keepdims=True)
+    return np.divide(x, norm, out=np.zeros_like(x), where=norm > 0)
+
+
+def unit_grad(x, xn, d_xn):  # [..., d] ×3 -> [..., d]
+    """Gradient through x -> x/|x|: the part of d_xn across the direction, divided by the length."""
+    norm = np.linalg.norm(x, axis=-1, keepdims=True)
+    across = d_xn - (d_xn * xn).sum(axis=-1, keepdims=True) * xn
+    return np.divide(across, norm, out=np.zeros_like(across), where=norm > 0)
+
+
 def causal_mask(n_q: int, n_k: int) -> np.ndarray:  # -> [n_q, n_k]
     """Query i sees keys 0..i only."""
     return np.tril(np.ones((n_q, n_k), dtype=bool))
@@ -44,7 +78,7 @@ def merge_heads(x: np.ndarray) -> np.ndarray:  # [h, n, d/h] -> [n, h·d/h]
     return x.transpose(1, 0, 2).reshape(n, h * d_h)
 
 
-def attend(x_q, x_kv, w_q, w_k, w_v, *, scale=True, softmax=True, causal=False, heads=1) -> Attention:
+def attend(x_q, x_kv, w_q, w_k, w_v, *, scale=True, softmax=True, causal=False, heads=1, cosine=False) -> Attention:
     """x_q [n_q, d], x_kv [n_k, d], w_q/w_k [d, d_k], w_v [d, d_v] -> Attention."""
     q, k, v = (np.asarray(x, dtype=np.float64) @ np.asarray(w, dtype=np.float64)
                for x, w in ((x_q, w_q), (x_kv, w_k), (x_kv, w_v)))
@@ -57,7 +91,7 @@ def attend(x_q, x_kv, w_q, w_k, w_v, *, scale=True, softmax=True, causal=False, 
     if heads > 1:
         q, k, v = split_heads(q, heads), split_heads(k, heads), split_heads(v, heads)
     factor = q @ np.swapaxes(k, -1, -2)
-    scores = factor / np.sqrt(d_k // heads) if scale else factor
+    scores = score(q, k, scale=scale, cosine=cosine)
     mask = causal_mask(*factor.shape[-2:]) if causal else np.ones(factor.shape[-2:], dtype=bool)
     weights = softmax_rows(scores, mask) if softmax else np.where(mask, scores, 0.0)
     z = weights @ v
@@ -65,3 +99,24 @@ def attend(x_q, x_kv, w_q, w_k, w_v, *, scale=True, softmax=True, causal=False, 
         raise ValueError("The numbers grew too large to compute (overflow). Lower the layer scale.")
     return Attention(q, k, v, factor, scores, weights, z, mask)
 
+
+
+def contributions(weights_row: np.ndarray, v: np.ndarray) -> np.ndarray:  # [n_k], [n_k, d_v] -> [n_k, d_v]
+    """Each value row scaled by its weight: the parts whose column sums are the query's row of Z."""
+    return np.asarray(weights_row)[:, None] * np.asarray(v)
+
+
+def sum_gap(parts: np.ndarray, z_row: np.ndarray) -> float:  # [n_k, d_v], [d_v]
+    """Largest difference between the contributions' column sums and the row of Z: the page's check."""
+    return float(np.abs(parts.sum(axis=0) - z_row).max(initial=0.0))
+
+
+def head_tops(multi: Attention, i: int) -> tuple[np.ndarray, np.ndarray]:  # -> [h], [h, n_k]
+    """For query row i, the key each head weights most, and every head's weights (-inf where masked)."""
+    w = np.where(multi.mask[i], multi.weights[:, i], -np.inf)
+    return w.argmax(axis=1), w
+
+
+def later_share(weights: np.ndarray, i: int) -> float:  # [n_q, n_k]
+    """How much of query row i's weight falls on keys after position i: what a causal mask hides."""
+    return float(np.asarray(weights)[i, i + 1:].sum())

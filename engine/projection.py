@@ -24,6 +24,11 @@ def fit_plane(points) -> Plane:  # [..., d]: every vector of every snapshot, fit
     return Plane(basis, float((sv[:2] ** 2).sum() / total) if total > 0 else 0.0)
 
 
+def fit_plane_qk(q, k) -> Plane:  # [m, n, d_k] ×2: every snapshot of a training run
+    """One plane for every snapshot's queries and keys together, so that all frames share their axes."""
+    return fit_plane(np.concatenate([np.asarray(q), np.asarray(k)], axis=1))
+
+
 def project(vectors, plane: Plane) -> np.ndarray:  # [..., d] -> [..., 2]
     """Coordinates of each vector along the plane's two axes."""
     return np.asarray(vectors, dtype=np.float64) @ plane.basis

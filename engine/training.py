@@ -6,7 +6,7 @@ from typing import Callable, Collection, Sequence
 
 import numpy as np
 
-from engine.attention import softmax_rows
+from engine.attention import score, score_grads, softmax_rows
 from engine.layers import preset
 from engine.positional import sinusoidal
 
@@ -98,10 +98,10 @@ def make_goal(targets: Sequence[tuple[int, int, float]], n: int) -> Goal:  # t t
     return Goal(rows, mask, p / total, pair_row, key)
 
 
-def forward(x, w_q, w_k, goal: Goal):  # [n, d], [d, d_k] ×2 -> q, k [n, d_k], s [r, n], probs [r, n], loss
-    """Scaled scores of the targeted rows, softmax over each row's targeted keys, mean cross-entropy."""
+def forward(x, w_q, w_k, goal: Goal, cosine=False):  # [n, d], [d, d_k] ×2 -> q, k [n, d_k], s [r, n], probs, loss
+    """Scores of the targeted rows, softmax over each row's targeted keys, mean cross-entropy."""
     q, k = x @ w_q, x @ w_k
-    s = q[goal.rows] @ k.T * w_q.shape[1] ** -0.5
+    s = score(q[goal.rows], k, cosine=cosine)
     masked = np.where(goal.mask, s, -np.inf)
     top = masked.max(axis=1, keepdims=True)
     e = np.exp(masked - top)
@@ -111,11 +111,10 @@ def forward(x, w_q, w_k, goal: Goal):  # [n, d], [d, d_k] ×2 -> q, k [n, d_k], 
     return q, k, s, e / total, float(loss)
 
 
-def backward(x, w_q, w_k, q, k, probs, goal: Goal, learn: Collection[str]) -> dict:  # -> {name: grad}
+def backward(x, w_q, w_k, q, k, probs, goal: Goal, learn: Collection[str], cosine=False) -> dict:  # -> {name: grad}
     """Analytic gradients of the loss for the learned names among w_q, w_k, x (W_V's is 0: see W_V_NOTE)."""
-    g = (probs - goal.p) * (w_q.shape[1] ** -0.5 / len(goal.rows))  # [r, n]  dL/d(q_i·k_j)
-    dq = g @ k  # [r, d_k]  only the targeted rows' queries matter
-    dk = g.T @ q[goal.rows]  # [n, d_k]
+    g = (probs - goal.p) / len(goal.rows)  # [r, n]  dL/dscore
+    dq, dk = score_grads(q[goal.rows], k, g, cosine=cosine)  # [r, d_k]: only the targeted rows' queries matter; [n, d_k]
     grads = {}
     if "w_q" in learn:
         grads["w_q"] = x[goal.rows].T @ dq
@@ -128,12 +127,12 @@ def backward(x, w_q, w_k, q, k, probs, goal: Goal, learn: Collection[str]) -> di
     return grads
 
 
-def loss_and_grads(x, w_q, w_k, w_v, targets) -> tuple[float, dict]:  # [n, d], [d, d_k], [d, d_k], [d, d_v]
+def loss_and_grads(x, w_q, w_k, w_v, targets, cosine=False) -> tuple[float, dict]:  # [n, d], [d, d_k] ×2, [d, d_v]
     """Loss and the gradient of every parameter; W_V takes part only to show its gradient is 0."""
     x, w_q, w_k = (np.asarray(a, dtype=np.float64) for a in (x, w_q, w_k))
     goal = make_goal(targets, len(x))
-    q, k, _, probs, loss = forward(x, w_q, w_k, goal)
-    grads = backward(x, w_q, w_k, q, k, probs, goal, ("w_q", "w_k", "x"))
+    q, k, _, probs, loss = forward(x, w_q, w_k, goal, cosine)
+    grads = backward(x, w_q, w_k, q, k, probs, goal, ("w_q", "w_k", "x"), cosine)
     return loss, grads | {"w_v": np.zeros(np.shape(w_v))}
 
 
@@ -209,9 +208,10 @@ def adam_step(theta, g, m, v, lr: float, step: int) -> None:  # [p] each, update
 
 
 def train(x, targets, *, learn=DEFAULT_LEARN, lr=DEFAULT_LR, steps=DEFAULT_STEPS, seed=0, d_k=None,
-          positional=DEFAULT_POSITIONAL, scale=1.0, w_q=None, w_k=None, w_v=None,
+          positional=DEFAULT_POSITIONAL, scale=1.0, w_q=None, w_k=None, w_v=None, cosine=False,
           callback: Callable[[int, float], bool | None] | None = None) -> History:  # x [n, d]
-    """Adam on the mean cross-entropy between each targeted row's softmax and its normalised targets."""
+    """Adam on the mean cross-entropy between each targeted row's softmax and its normalised targets; with `cosine`,
+    scores compare directions only (τ·cos θ), so lengths cannot reach the order."""
     # positional: True adds sinusoidal(n, d), False nothing, an [n, d] array those rows (as the pipeline makes them).
     # Weights left None start from the seeded 'random' preset; callback(step, loss) returning False stops early.
     learn = check_settings(learn, lr, steps)
@@ -239,7 +239,7 @@ def train(x, targets, *, learn=DEFAULT_LEARN, lr=DEFAULT_LR, steps=DEFAULT_STEPS
     snaps = {name: [] for name in ("steps", "x", "w_q", "w_k", "q", "k")}
     step, stopped = 0, False
     while True:
-        q, k, row_scores[step], probs, loss[step] = forward(x_in, params["w_q"], params["w_k"], goal)
+        q, k, row_scores[step], probs, loss[step] = forward(x_in, params["w_q"], params["w_k"], goal, cosine)
         if not math.isfinite(loss[step]):
             raise ValueError("The numbers grew too large to compute. Lower the learning rate or the layer scale.")
         stopped = step > 0 and callback is not None and callback(step, float(loss[step])) is False
@@ -249,7 +249,7 @@ def train(x, targets, *, learn=DEFAULT_LEARN, lr=DEFAULT_LR, steps=DEFAULT_STEPS
                 snaps[name].append(value)
         if stopped or step == steps:
             break
-        grads = backward(x_in, params["w_q"], params["w_k"], q, k, probs, goal, moving)
+        grads = backward(x_in, params["w_q"], params["w_k"], q, k, probs, goal, moving, cosine)
         if moving:
             np.concatenate([grads[name].ravel() for name in moving], out=g)
         step += 1

@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 
 from engine.alignment import GROUPS, pair_alignment
+from engine.relevance import row_lengths
 from ui import charts, tables
 
 NAMES = {"++": "both +", "--": "both −", "+-": "q + k −", "-+": "q − k +"}
@@ -66,13 +67,17 @@ SAMPLES = {
         pd.DataFrame({"step": [0, 1, 0, 1], "pair": ["milk→drank"] * 2 + ["milk→cat"] * 2, "value": [0.1, 0.5, 0.2, 0.3]}),
         title="pairs", x_title="step", y_title="score", pair_title="pair", marker=1, marker_title="order reached"),
     "vector_plane": vector_plane,
+    "length_bars": lambda: charts.length_bars(
+        tables.lengths_frame(row_lengths(np.array([[3.0, 4.0], [1.0, 0.0]]), np.array([[0.0, 1.0], [0.6, 0.8]])),
+                             ["milk", "drank"], {"word": "GloVe", "position": "position"}),
+        title=None, x_title="length", y_title="word", part_title="row"),
 }
 
 
 def builders() -> list[str]:
     """Public functions of ui.charts that return charts."""
     return [name for name, f in inspect.getmembers(charts, inspect.isfunction) if f.__module__ == charts.__name__
-            and not name.startswith("_") and name not in ("signed", "dataset", "symmetric_domain")]
+            and not name.startswith("_") and name not in ("signed", "sequential", "dataset", "symmetric_domain")]
 
 
 def units(spec: dict, inherited: dict | None = None):
@@ -124,13 +129,36 @@ def test_signed_colours_are_diverging_and_centred_on_zero(name):
     for _, encoding in units(SAMPLES[name]().to_dict()):
         colour = encoding.get("color", {})
         if colour.get("type") == "quantitative":
-            assert centred_on_zero(colour["scale"]), name
+            assert centred_on_zero(colour["scale"]) or from_zero(colour["scale"]), name
+
+
+def from_zero(scale: dict) -> bool:
+    """A sequential scale from white at 0, for values that are never negative."""
+    return scale["scheme"] == "blues" and scale["domain"]["expr"].startswith("[0, ")
+
+
+@pytest.mark.parametrize("make", [
+    lambda: heatmap_of(np.array([[0.7, 0.3], [0.1, 0.9]]), weights=True),
+    lambda: charts.weight_bars(tables.weights_frame(np.array([0.7, 0.3]), ["a", "b"]), title="w", x_title="k",
+                               y_title="w"),
+])
+def test_attention_weights_use_a_sequential_scale_from_zero(make):
+    colours = [e["color"] for _, e in units(make().to_dict()) if e.get("color", {}).get("type") == "quantitative"]
+    colours += [e["color"]["condition"] for _, e in units(make().to_dict())
+                if isinstance(e.get("color", {}).get("condition"), dict)]
+    scales = [c["scale"] for c in colours if "scale" in c]
+    assert scales and all(from_zero(sc) for sc in scales)
+
+
+def heatmap_of(a, **options):
+    return charts.heatmap(tables.matrix_long(a, ["a", "b"], ["a", "b"]), title="w", x_title="k", y_title="q",
+                          value_title="w", **options)
 
 
 @pytest.mark.parametrize("name", SAMPLES)
 def test_charts_have_a_plot_height_and_finite_json_data(name):
     chart = SAMPLES[name]()
-    # a fixed height (page.draw adds room for axes) or a step per row (the chart then sizes itself)
+    # a fixed height (render.chart adds room for axes) or a step per row (the chart then sizes itself)
     assert (isinstance(chart.height, int) and chart.height > 0) or chart.height.to_dict() == {"step": charts.ROW_STEP}
     spec = chart.to_dict()
     text = json.dumps(spec, allow_nan=False)  # raises on NaN or infinity anywhere in the spec or its data
@@ -163,9 +191,9 @@ def test_signed_scale_blue_positive_red_negative():
 
 def spec_without_data(chart) -> tuple[str, list]:
     """The spec as the page sends it, without its datasets; and the datasets' rows."""
-    from ui import page
+    from ui import render
     frames = {}
-    spec = page.named_data(chart, frames).to_dict(validate=True, context={"top_level": False})
+    spec = render.named_data(chart, frames).to_dict(validate=True, context={"top_level": False})
     return json.dumps(spec, sort_keys=True), [df.to_dict("records") for df in frames.values()]
 
 

@@ -15,7 +15,7 @@ from ui.state import DEFAULTS, MAX_TEXT
 
 ALL = [None, *PAGES]  # None is the home page
 FACTOR = "pages/2_Factor_matrix.py"
-SENTENCE_FIELDS = ("sentence", "pair_sentence", "target_sentence")
+SENTENCE_FIELDS = ("sentence", "source_sentence", "target_sentence")
 STORY = "The black cat drank the milk"
 NORMAL = "The small cat drank the warm milk"
 NOTICE = "Some settings in the link were not understood"
@@ -153,7 +153,7 @@ REFUSED = {
     "scale-100k-digits": {"q_scale": "1" * 100_000},
     "bool-maybe": {"scaled": "maybe"},
     "bool-two": {"softmax": "2"},
-    "bool-empty": {"positional": ""},
+    "bool-empty": {"scaled": ""},
     "lang-unknown": {"lang": "fr"},
     "lang-case": {"lang": "ZH"},
     "preset-case": {"q_preset": "Random"},
@@ -199,7 +199,7 @@ ODD = {  # values the URL may carry that a page might not be able to show
     "targets-junk": {"targets": "<b>x</b> y 1; milk; milk drank; === ; 猫 牛奶 1"},
     "learn-unknown": {"learn": "w_q,os.system,__import__"},
     "training-limits": {"lr": "10", "steps": "2000", "train_seed": "9999"},
-    "lang-zh-and-sort": {"lang": "zh", "sort": "size", "causal": "0", "positional": "0"},
+    "lang-zh-and-sort": {"lang": "zh", "sort": "size", "causal": "0", "position": "0"},
 }
 
 
@@ -284,7 +284,7 @@ def test_huge_weights_on_all_three_layers(preset, softmax):
 @pytest.mark.parametrize("page", ALL, ids=lambda p: p or "home")
 def test_every_page_survives_huge_weights(page):
     huge = {f"{x}_{p}": v for x in "qkv" for p, v in (("preset", "scaled identity"), ("scale", "1000000"))}
-    at = sane(run_page(page, {**huge, "d_k": "50", "scaled": "0", "positional": "0"}), page)
+    at = sane(run_page(page, {**huge, "d_k": "50", "scaled": "0", "position": "0"}), page)
     recovers(at, page)
 
 
@@ -295,7 +295,7 @@ def test_huge_weights_typed_into_the_widgets():
         at.sidebar.number_input(key=f"{x}_scale").set_value(1e6)
     at.sidebar.number_input(key="d_k").set_value(50)
     sane(at.run())
-    assert at.query_params.get("q_scale") == "1000000.0" and at.get("vega_lite_chart")
+    assert at.query_params.get("q_scale") == "1000000" and at.get("vega_lite_chart")
     recovers(at)
 
 

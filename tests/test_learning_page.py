@@ -225,8 +225,11 @@ def ok(at):
     return at
 
 
+RANDOM_START = {"learn_start": "random"}  # the seeded random start these tests follow step by step
+
+
 def trained(query=None):
-    at = ok(run_page(PAGE, query))
+    at = ok(run_page(PAGE, {**RANDOM_START, **(query or {})}))
     return ok(at.button(key="train").click().run())
 
 
@@ -245,8 +248,12 @@ def test_page_runs_by_default_and_shows_where_training_starts():
     at = ok(run_page(PAGE))
     assert t("learn_not_trained") in messages(at) and not at.error
     assert not at.button(key="train").disabled
-    start = titled(at, t("learn_start_title", q="milk", seed=0))
-    assert sorted(start["key"]) == sorted(LABELS)
+    start = titled(at, t("learn_start_title_sidebar", q="milk")).set_index("key")["score"]
+    assert sorted(start.index) == sorted(LABELS)
+    assert start["drank"] > start["cat"] > start["black"]  # the learned weights in use already hold the order
+    assert "already holds" in " ".join(m.value for m in at.markdown)
+    at = ok(run_page(PAGE, RANDOM_START))
+    titled(at, t("learn_start_title_random", q="milk", seed=0))
     assert "does not hold" in " ".join(m.value for m in at.markdown)
 
 
@@ -271,9 +278,9 @@ def test_train_reaches_the_target_order_and_draws_every_chart():
 
 def test_the_start_shown_is_where_training_starts(glove):
     at = trained()
-    start = titled(at, t("learn_start_title", q="milk", seed=0))
+    start = titled(at, t("learn_start_title_random", q="milk", seed=0))
     shown = start.set_index("key")["score"]
-    enc = encode(glove, DEFAULTS.pair_sentence)
+    enc = encode(glove, DEFAULTS.sentence, position=DEFAULTS.position)
     h = training.train(enc.embedding, DEFAULT_TRIPLES, d_k=DEFAULTS.d_k, positional=enc.positional)
     assert [shown[k] for k in ("drank", "cat", "black")] == pytest.approx(h.scores[0], abs=1e-9)
     assert loss_shown(at) == pytest.approx(h.loss.tolist(), abs=1e-12)
@@ -309,14 +316,14 @@ def stopping_at(monkeypatch, n):
 
 def test_stop_keeps_the_steps_reached(monkeypatch, glove):
     stopping_at(monkeypatch, 30)
-    at = ok(run_page(PAGE))
+    at = ok(run_page(PAGE, RANDOM_START))
     ok(at.button(key="train").click().run())  # the run that Stop interrupts
     ok(at.run())  # the run the click starts
     assert "stopped at step 30 of 200" in " ".join(w.value for w in at.warning)
     (verdict,) = at.success
     assert "until training was stopped (step 30)" in verdict.value
     monkeypatch.undo()  # the same settings run to the end: the kept steps are exactly its first 31
-    enc = encode(glove, DEFAULTS.pair_sentence)
+    enc = encode(glove, DEFAULTS.sentence, position=DEFAULTS.position)
     h = training.train(enc.embedding, DEFAULT_TRIPLES, d_k=DEFAULTS.d_k, positional=enc.positional)
     assert loss_shown(at) == pytest.approx(h.loss[:31].tolist(), abs=1e-12)
     assert t("learn_after", step=30, q="milk", k="drank") in json.dumps(charts(at), ensure_ascii=False)
@@ -355,14 +362,14 @@ def test_bad_targets_say_what_is_wrong_and_keep_the_last_run(case):
     assert t("learn_kept_result") in " ".join(c.value for c in at.caption)
     assert loss_shown(at) == before and at.success  # the verdict and charts of the last run stay
     assert at.query_params.get("targets") == text  # the URL carries the targets as typed
-    zh = ok(run_page(PAGE, {"lang": "zh", "targets": text}))
+    zh = ok(run_page(PAGE, {"lang": "zh", "targets": text, **RANDOM_START}))
     assert chinese in messages(zh) and zh.button(key="train").disabled
 
 
 def test_targets_from_the_url_train_on_repeated_words():
-    at = trained({"pair_sentence": "the cat saw the dog", "targets": "the (4) dog 1; the (4) cat 0; dog saw 1"})
+    at = trained({"sentence": "the cat saw the dog", "targets": "the (4) dog 1; the (4) cat 0; dog saw 1"})
     assert not at.warning and "until the end of training (step 200)" in at.success[0].value
-    assert t("learn_start_title", q="the (4)", seed=0) in json.dumps(charts(at), ensure_ascii=False)
+    assert t("learn_start_title_random", q="the (4)", seed=0) in json.dumps(charts(at), ensure_ascii=False)
     assert at.selectbox(key="query").options == ["the (4)", "dog"]  # two query words: choose which one to follow
 
 

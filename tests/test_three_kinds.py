@@ -9,7 +9,7 @@ import pytest
 from engine.attention import Attention, attend, merge_heads
 from engine.pipeline import encode
 from tests.app import charts, messages, open_layers, run_page
-from ui.page import head_focus
+from ui.views import head_focus
 from ui.tables import neighbours_frame
 
 PAGE = "pages/6_Three_kinds.py"
@@ -312,7 +312,7 @@ class TestPage:
     @pytest.mark.parametrize("n_s, n_t", [(1, 1), (1, 2), (2, 1), (2, 64), (64, 2), (64, 64)])
     def test_lengths(self, n_s, n_t):
         source, target = " ".join(["ball", "blue"] * 32), " ".join(["bola", "azul"] * 32)
-        at = run_page(PAGE, {"sentence": " ".join(source.split()[:n_s]),
+        at = run_page(PAGE, {"source_sentence": " ".join(source.split()[:n_s]),
                              "target_sentence": " ".join(target.split()[:n_t])})
         no_errors(at)
         for tab, (rows, cols) in zip((ENC, DEC, CROSS), ((n_s, n_s), (n_t, n_t), (n_t, n_s))):
@@ -321,7 +321,7 @@ class TestPage:
             assert grid(factor).shape == (rows, cols) and len(bars) == cols and z["row"].nunique() == rows
             assert np.isfinite(factor["value"]).all() and np.isfinite(z["value"]).all()
 
-    @pytest.mark.parametrize("field, kept", [("sentence", DEC), ("target_sentence", ENC)])
+    @pytest.mark.parametrize("field, kept", [("source_sentence", DEC), ("target_sentence", ENC)])
     def test_65_tokens_is_a_message_and_the_other_sentence_still_works(self, field, kept):
         at = run_page(PAGE, {field: " ".join(["blue"] * 65)})
         no_errors(at)
@@ -382,7 +382,7 @@ class TestPage:
 
 class TestFactorPageAfterRefactor:
     def test_page_two_draws_the_same_block(self):
-        at = run_page("pages/2_Factor_matrix.py")
+        at = run_page("pages/2_Factor_matrix.py", {"sentence": "The ball is blue"})
         no_errors(at)
         assert len(at.success) == 1
         assert at.success[0].value.startswith("Check: the contributions add up to row “blue”")
@@ -397,3 +397,19 @@ class TestFactorPageAfterRefactor:
         at.toggle(key="softmax").set_value(False).run()
         no_errors(at)
         assert "row “ball” of Z" in at.success[0].value
+
+
+class TestSharedTab:
+    def test_a_link_opens_the_tab_it_names(self):
+        at = run_page(PAGE, {"tab": "dec"})
+        no_errors(at)
+        assert at.session_state["kinds_tab"] == at.tabs[DEC].label and at.tabs[DEC].children
+        assert not at.tabs[ENC].children
+
+    def test_opening_a_tab_puts_it_in_the_link(self):
+        at = run_page(PAGE)
+        open_tab(at, CROSS)
+        no_errors(at)
+        assert at.query_params["tab"] == "cross"
+        fresh = run_page(PAGE, dict(at.query_params))
+        assert fresh.session_state["kinds_tab"] == fresh.tabs[CROSS].label

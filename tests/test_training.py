@@ -233,3 +233,34 @@ def test_bad_input_raises_a_clear_error(kwargs, message):
     with pytest.raises(ValueError) as error:
         train(np.ones((5, 4)), args.pop("targets"), **args)
     assert message in str(error.value)
+
+
+def test_directions_only_training_aligns_the_vectors_on_nearly_every_seed(glove):
+    """With scores τ·cos θ, reaching the order means turning q and k into alignment: lengths cannot help."""
+    from engine.relevance import cosines
+    x, targets = sentence_rows(glove, *SENTENCES[0])
+    pe = 0.3 * sinusoidal(*x.shape)
+    aligned = 0
+    for seed in range(100):
+        h = train(x, targets, seed=seed, d_k=16, positional=pe, cosine=True)
+        cos = cosines(h.q[-1, targets[0][0]], h.k[-1, [k for _, k, _ in targets]])
+        aligned += h.order_step is not None and cos[0] > cos[1] > cos[2]
+    assert aligned >= 95
+
+
+@pytest.mark.parametrize("learn", ["w_q", "w_k", "x"])
+def test_directions_only_gradients_match_finite_differences(learn):
+    rng = np.random.default_rng(3)
+    x, w_q, w_k, w_v = rng.normal(size=(5, 4)), rng.normal(size=(4, 3)), rng.normal(size=(4, 3)), np.zeros((4, 2))
+    targets = [(0, 1, 1.0), (0, 2, 0.5), (3, 4, 1.0), (3, 0, 0.0)]
+    params = {"x": x, "w_q": w_q, "w_k": w_k}
+    _, grads = loss_and_grads(x, w_q, w_k, w_v, targets, cosine=True)
+    a = params[learn]
+    for index in [(0, 0), (1, 2), (3, 1)]:
+        saved = a[index]
+        a[index] = saved + 1e-6
+        up = loss_and_grads(x, w_q, w_k, w_v, targets, cosine=True)[0]
+        a[index] = saved - 1e-6
+        down = loss_and_grads(x, w_q, w_k, w_v, targets, cosine=True)[0]
+        a[index] = saved
+        assert grads[learn][index] == pytest.approx((up - down) / 2e-6, rel=1e-5, abs=1e-9)

@@ -35,6 +35,13 @@ def signed(field: str, title: str) -> alt.Color:
     return alt.Color(f"{field}:Q", title=title, scale=scale, legend=alt.Legend(orient="right", gradientLength=120))
 
 
+def sequential(field: str, title: str) -> alt.Color:
+    """White at 0 to dark blue at the chart's largest value (1 if all are 0): for weights, which are never negative."""
+    top = f"(extent(pluck(data('{dataset()}'), '{field}'))[1] || 1)"
+    scale = alt.Scale(scheme="blues", domain=alt.ExprRef(f"[0, {top}]"))
+    return alt.Color(f"{field}:Q", title=title, scale=scale, legend=alt.Legend(orient="right", gradientLength=120))
+
+
 def _when(channel, test: str, then, otherwise):
     """A value channel that is `then` where `test` holds, else `otherwise`: what alt.condition gives for two values,
     but typed, so encode() need not match a plain dict against the schema (that matching cost ~15 ms a channel)."""
@@ -44,9 +51,9 @@ def _when(channel, test: str, then, otherwise):
 def heatmap(df: pd.DataFrame, *, title: str, x_title: str, y_title: str, value_title: str,
             clickable: bool = False, annotate: bool = True, masked: bool = False, outlined: bool = False,
             x_ticks: list | None = None, y_ticks: list | None = None, height: int | None = None,
-            masked_label: str = "masked") -> alt.Chart:
-    """Rows are words in table order (field r), columns likewise (c); signed values on a diverging scale, with their
-    numbers when `annotate`; with `masked`, masked cells grey; with `outlined`, the selected row outlined. Axes label
+            masked_label: str = "masked", weights: bool = False) -> alt.Chart:
+    """Rows are words in table order (field r), columns likewise (c); signed values on a diverging scale (attention
+    weights, never negative, with `weights` on a sequential one from 0), with their numbers when `annotate`; with `masked`, masked cells grey; with `outlined`, the selected row outlined. Axes label
     the given ticks, else every label that fits. ROW_STEP pixels a row unless `height`."""
     def axis(ticks, **kw):
         return alt.Axis(values=ticks, **kw) if ticks else alt.Axis(labelOverlap=True, **kw)
@@ -60,8 +67,8 @@ def heatmap(df: pd.DataFrame, *, title: str, x_title: str, y_title: str, value_t
                 sort=alt.EncodingSortField("r", op="min"), axis=axis(y_ticks)),
         tooltip=tooltip,
     )
-    colour = signed("value", value_title).legend(orient="right",
-                                                gradientLength=alt.ExprRef("clamp(height - 20, 40, 120)"))
+    colour = (sequential if weights else signed)("value", value_title).legend(
+        orient="right", gradientLength=alt.ExprRef("clamp(height - 20, 40, 120)"))
     rect = base.mark_rect().encode(color=alt.condition("datum.masked", alt.value(MASKED), colour) if masked else colour)
     if outlined:
         rect = rect.encode(stroke=_when(alt.StrokeValue, "datum.selected", "black", None),
@@ -78,13 +85,14 @@ def heatmap(df: pd.DataFrame, *, title: str, x_title: str, y_title: str, value_t
     return alt.layer(*layers).properties(width="container", height=height or alt.Step(ROW_STEP))
 
 
-def weight_bars(df: pd.DataFrame, *, title: str | None, x_title: str, y_title: str) -> alt.Chart:
-    """The query's weight on each key word, in sentence order (field k)."""
+def weight_bars(df: pd.DataFrame, *, title: str | None, x_title: str, y_title: str, weights: bool = True) -> alt.Chart:
+    """The query's weight on each key word, in sentence order (field k); sequential colours from 0 for softmax
+    weights, diverging ones when the softmax is off and raw scores can be negative."""
     return alt.Chart(df, title=title).mark_bar().encode(
         x=alt.X("key:N", sort=alt.EncodingSortField("k", op="min"), title=x_title,
                 axis=alt.Axis(labelAngle=-45, labelOverlap=False)),
         y=alt.Y("weight:Q", title=y_title),
-        color=alt.condition("datum.masked", alt.value(MASKED), signed("weight", y_title)),
+        color=alt.condition("datum.masked", alt.value(MASKED), (sequential if weights else signed)("weight", y_title)),
         tooltip=[alt.Tooltip("key:N", title=x_title), alt.Tooltip("weight:Q", title=y_title, format=".4f")],
     ).properties(width="container", height=180)
 
@@ -241,3 +249,16 @@ def _label_expr(names: dict[str, str]) -> str:
     """A Vega expression mapping legend values to their display names."""
     cases = " : ".join(f"datum.value == {k!r} ? {v!r}" for k, v in names.items())
     return f"{cases} : datum.value"
+
+
+def length_bars(df: pd.DataFrame, *, title: str | None, x_title: str, y_title: str, part_title: str) -> alt.Chart:
+    """Each word's GloVe row length beside its positional row length, words in sentence order."""
+    return alt.Chart(df, title=alt.Undefined if title is None else title).mark_bar().encode(
+        y=alt.Y("row:N", sort=alt.EncodingSortField("r", op="min"), title=None),
+        yOffset=alt.YOffset("part:N"),
+        x=alt.X("length:Q", title=x_title),
+        color=alt.Color("part:N", title=part_title, scale=alt.Scale(range=["#2166ac", "#999999"]),
+                        legend=alt.Legend(orient="bottom")),
+        tooltip=[alt.Tooltip("row:N", title=y_title), alt.Tooltip("part:N", title=part_title),
+                 alt.Tooltip("length:Q", title=x_title, format=".3f")],
+    ).properties(width="container", height=max(60, 17 * len(df)))

@@ -17,7 +17,8 @@ def start_warm_up() -> threading.Thread:
 
 
 def warm_up() -> None:
-    """Import gensim, pandas and Altair, load the built-in GloVe into the cache every session shares, and build one
+    """Import gensim, pandas and Altair, load the built-in GloVe into the cache every session shares, fit the default
+    learned W_Q and W_K on it (shared the same way), and build one
     throwaway chart, so the first run finds all of it ready. A failure here is logged; the run that needs the part
     then meets the same failure and reports it there.
 
@@ -30,10 +31,10 @@ def warm_up() -> None:
         pa.set_memory_pool(pa.system_memory_pool())  # gives freed chart data back to the system; the default keeps it
         import numpy as np
 
-        from ui import charts, page, sidebar, tables
+        from ui import charts, render, sidebar, tables, weights
 
-        sidebar.glove()
-        page.vega_lite(charts.heatmap(tables.matrix_long(np.eye(2), ["a", "b"], [1, 2]), title="", x_title="",
+        weights.warm(sidebar.glove())
+        render.vega_lite(charts.heatmap(tables.matrix_long(np.eye(2), ["a", "b"], [1, 2]), title="", x_title="",
                                       y_title="", value_title=""))  # kept nowhere: collected, not frozen
         gc.collect()
         gc.freeze()

@@ -6,6 +6,7 @@ import streamlit as st
 from gensim.models import KeyedVectors
 
 from engine.layers import PRESETS
+from ui.state import QK_PRESETS
 from engine.vectors import VectorsError, load_gensim_data, load_glove, load_upload
 from ui.state import NAMES, SPEC, Settings, from_values, to_query
 from ui.text import error_text, t
@@ -90,12 +91,19 @@ def current() -> Settings:
     return settings
 
 
+def keep(s: Settings, name: str):
+    """A setting that has no widget of its own, changed by the page: into the session and the URL."""
+    st.session_state["_settings"] = s
+    st.session_state[name] = getattr(s, name)
+    st.query_params.from_dict(to_query(s))
+
+
 def query(s: Settings) -> dict[str, str]:
     """The URL parameters of the view, carried along by every page link."""
     return to_query(s)
 
 
-def render(page: str, sentence_field: str = "sentence") -> Settings:
+def render(sentence_field: str = "sentence") -> Settings:
     """Page config, URL notices, navigation and the shared controls; returns the current Settings."""
     st.set_page_config(page_title=t("app_title"), page_icon="🔍", layout="wide")
     s = current()
@@ -130,14 +138,16 @@ def render(page: str, sentence_field: str = "sentence") -> Settings:
 def layer_controls(s: Settings):
     """Positional encoding, d_k, and each linear layer's preset, seed and scale."""
     lang = s.lang
-    st.toggle(t("positional", lang), key="positional")
+    st.slider(t("position", lang), min_value=0.0, max_value=1.0, step=0.05, key="position",
+              help=t("position_help", lang))
     st.number_input(t("d_k", lang), min_value=SPEC["d_k"][0], max_value=SPEC["d_k"][1], step=1, key="d_k")
     for layer in LAYERS:
         name = f"W_{layer.upper()}"
-        st.selectbox(t("preset", lang, layer=name), PRESETS, key=f"{layer}_preset",
+        st.selectbox(t("preset", lang, layer=name), PRESETS if layer == "v" else QK_PRESETS, key=f"{layer}_preset",
                      format_func=lambda p: t(f"preset_{p}", lang))
         c1, c2 = st.columns(2)
-        c1.number_input(t("seed", lang, layer=name), min_value=0, max_value=9999, step=1, key=f"{layer}_seed")
+        c1.number_input(t("seed", lang, layer=name), min_value=0, max_value=9999, step=1, key=f"{layer}_seed",
+                        disabled=getattr(s, f"{layer}_preset") in QK_PRESETS[:2])
         c2.number_input(t("scale", lang, layer=name), min_value=SPEC["q_scale"][0], max_value=SPEC["q_scale"][1],
                         format="%g", key=f"{layer}_scale", disabled=getattr(s, f"{layer}_preset") == "identity")
 

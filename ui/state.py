@@ -1,8 +1,12 @@
 """One Settings dataclass, mirrored in the URL and kept across pages."""
 from dataclasses import asdict, dataclass, fields, replace
 
+from engine import corpus
 from engine.layers import PRESETS
 from engine.training import MAX_LR, MAX_STEPS
+
+LEARNED = ("trained", "run")  # W_Q/W_K fitted on the corpus: with the default recipe, or with the learner's own
+QK_PRESETS = LEARNED + PRESETS
 
 MAX_TEXT = 2000
 
@@ -11,12 +15,12 @@ MAX_TEXT = 2000
 class Settings:
     lang: str = "en"
     source: str = "glove"
-    sentence: str = "The ball is blue"
-    pair_sentence: str = "The black cat drank the milk"
+    sentence: str = "The black cat drank the milk"
+    source_sentence: str = "The ball is blue"
     target_sentence: str = "La bola es azul"
-    positional: bool = True
-    q_preset: str = "random"
-    k_preset: str = "random"
+    position: float = corpus.DEFAULT_POSITION
+    q_preset: str = "trained"
+    k_preset: str = "trained"
     v_preset: str = "random"
     q_seed: int = 1
     k_seed: int = 2
@@ -34,6 +38,7 @@ class Settings:
     pair_rows: str = "qk"
     expected: str = "drank > cat > black"
     heads: int = 1
+    tab: str = "enc"
     causal: bool = True
     dec_query: str = ""
     cross_query: str = ""
@@ -42,19 +47,29 @@ class Settings:
     lr: float = 0.01
     steps: int = 200
     train_seed: int = 0
+    cosine: bool = False
+    learn_start: str = "sidebar"
+    run_steps: int = corpus.DEFAULT_STEPS
+    run_lr: float = corpus.DEFAULT_LR
+    run_seed: int = 0
 
 
 SPEC = {
     "lang": ("en", "zh"),
     "source": ("glove", "glove50k", "upload", "glove-wiki-gigaword-100", "glove-wiki-gigaword-300"),
-    "q_preset": PRESETS, "k_preset": PRESETS, "v_preset": PRESETS,
+    "q_preset": QK_PRESETS, "k_preset": QK_PRESETS, "v_preset": PRESETS,
     "sort": ("dimension", "size"),
+    "learn_start": ("sidebar", "random"),
+    "tab": ("enc", "dec", "cross"),
     "pair_rows": ("qk", "embedding"),
     "q_seed": (0, 9999), "k_seed": (0, 9999), "v_seed": (0, 9999), "train_seed": (0, 9999),
     "q_scale": (1e-3, 1e6), "k_scale": (1e-3, 1e6), "v_scale": (1e-3, 1e6),
+    "position": (0.0, 1.0), "run_steps": (1, corpus.MAX_STEPS), "run_lr": (1e-4, 1.0), "run_seed": (0, 9999),
     "d_k": (1, 300), "heads": (1, 300), "lr": (1e-4, MAX_LR), "steps": (1, MAX_STEPS),
 }
 DEFAULTS = Settings()
+RENAMED = {"pair_sentence": "sentence"}  # links shared before a setting was renamed still open the same view
+IGNORED = ("fbclid", "gclid", "utm_")  # tracking added by the sites a link passes through: not settings
 NAMES = tuple(f.name for f in fields(Settings))
 
 
@@ -102,6 +117,11 @@ def from_values(values: dict) -> tuple[Settings, list[tuple[str, str, "Invalid"]
     """Settings from raw values, and (name, value, reason) for every value that was refused."""
     good, bad = {}, []
     for name, raw in values.items():
+        if name.startswith(IGNORED):
+            continue
+        name = RENAMED.get(name, name)
+        if name == "positional":  # the on/off switch that became a weight from 0 to 1
+            name, raw = "position", raw if str(raw).lower() in ("0", "false", "no", "off") else DEFAULTS.position
         if name not in NAMES:
             bad.append((name[:60], str(raw)[:60], Invalid("unknown")))
             continue
@@ -117,5 +137,11 @@ def to_query(settings: Settings) -> dict[str, str]:
     out = {}
     for name, value in asdict(settings).items():
         if value != getattr(DEFAULTS, name):
-            out[name] = ("1" if value else "0") if isinstance(value, bool) else repr(value) if isinstance(value, float) else str(value)
+            out[name] = ("1" if value else "0") if isinstance(value, bool) else number(value) if isinstance(value, float) \
+                else str(value)
     return out
+
+
+def number(value: float) -> str:
+    """A float as written in a link: '0', '0.25', '1e-05', exact on the way back."""
+    return str(int(value)) if value.is_integer() and abs(value) < 1e15 else repr(value)

@@ -2,6 +2,7 @@
 import numpy as np
 import pandas as pd
 
+from engine import attention
 from engine.alignment import PairAlignment
 from engine.vectors import nearest
 
@@ -39,7 +40,7 @@ def dims(d: int) -> list[int]:
 def contributions(weights_row: np.ndarray, v: np.ndarray, keys: list[str]) -> pd.DataFrame:  # [n_k], [n_k, d_v]
     """Each value row scaled by its weight, per dimension; the column sums are the query's row of Z."""
     n_k, d_v = v.shape
-    part = weights_row[:, None] * v  # [n_k, d_v]
+    part = attention.contributions(weights_row, v)  # [n_k, d_v]
     return pd.DataFrame({
         "key": np.repeat(keys, d_v),
         "k": np.repeat(np.arange(n_k), d_v),
@@ -63,7 +64,6 @@ def alignment_frame(pa: PairAlignment, by_size: bool = False) -> pd.DataFrame:
         "rank": np.arange(1, len(order) + 1),
         "product": pa.products[order],
         "group": pa.groups[order],
-        "agree": np.isin(pa.groups[order], ("++", "--")),
         "running": np.cumsum(pa.products[order]),
     })
 
@@ -162,3 +162,24 @@ def plane_frame(q: np.ndarray, k: np.ndarray, labels: list[str], steps: np.ndarr
             "x": xy[..., 0].ravel(), "y": xy[..., 1].ravel(), "focus": np.tile(np.isin(labels, focus), m),
         }))
     return pd.concat(parts, ignore_index=True)
+
+
+def lengths_frame(lengths, rows: list[str], names: dict[str, str]) -> pd.DataFrame:  # lengths: engine Lengths
+    """One row per (word, part): the length of the word's GloVe row and of its positional row."""
+    n = len(rows)
+    return pd.DataFrame({"row": rows * 2, "r": np.tile(np.arange(n), 2),
+                         "part": [names["word"]] * n + [names["position"]] * n,
+                         "length": np.concatenate([lengths.word, lengths.position])})
+
+
+def length_angle_table(la, keys: list[str]) -> pd.DataFrame:  # la: engine LengthAngle over the keys
+    """One row per key: q·k, |q|, |k| and cos θ, with the ranks they give."""
+    return pd.DataFrame({"word": keys, "dot": la.dot, "q_len": la.q_len, "k_len": la.k_len, "cos": la.cos,
+                         "dot_rank": ranks(la.dot), "cos_rank": ranks(la.cos), "len_rank": ranks(la.k_len)})
+
+
+def accuracy_frame(fit, names: dict[str, str]) -> pd.DataFrame:  # fit: engine.corpus.Fit
+    """One row per (step, split): pairwise order accuracy on the training and the held-out sentences."""
+    steps = np.arange(len(fit.loss))
+    return pd.DataFrame({"step": np.tile(steps, 2), "pair": [names["train"]] * len(steps) + [names["test"]] * len(steps),
+                         "value": np.concatenate([fit.train_accuracy, fit.test_accuracy])})

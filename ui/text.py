@@ -1,4 +1,5 @@
 """Every user-facing string, in English and Simplified Chinese; pages ask for them by key."""
+from engine import corpus
 from engine.vectors import MESSAGES, VectorsError
 
 LANGS = ("en", "zh")
@@ -42,10 +43,8 @@ STRINGS = {
                        "Use the copy button at the right of the box.",
                        "任何人打开这个链接，都会看到与你完全相同的页面、句子和设置。点击框右侧的按钮即可复制。"),
     "sentence": ("Sentence", "句子"),
-    "pair_sentence": ("Sentence", "句子"),
     "target_sentence": ("Target sentence (decoder)", "目标句子（解码器）"),
     "layers": ("Linear layers W_Q, W_K, W_V", "线性层 W_Q、W_K、W_V"),
-    "positional": ("Add positional encoding", "加上位置编码"),
     "preset": ("{layer} preset", "{layer} 初始化方式"),
     "seed": ("{layer} seed", "{layer} 随机种子"),
     "scale": ("{layer} scale", "{layer} 缩放倍数"),
@@ -115,8 +114,8 @@ STRINGS = {
         "接着三个线性层把这些行分别乘以 W_Q、W_K、W_V——得到的每个矩阵仍然是一个词占一行。"),
     "tokens": ("Tokens", "词元"),
     "embedding": ("Embedding E (GloVe)", "词向量 E（GloVe）"),
-    "positional_m": ("Positional encoding P", "位置编码 P"),
-    "x_m": ("Input rows X = E + P", "输入行 X = E + P"),
+    "positional_m": ("Positional encoding, weighted: {p:g} · P", "加权的位置编码：{p:g} · P"),
+    "x_m": ("Input rows X = E + weight · P", "输入行 X = E + 权重 · P"),
     "x_m_nopos": ("Input rows X = E (positional encoding off)", "输入行 X = E（未加位置编码）"),
     "weights_m": ("Weights {name} [{d_in} × {d_out}]", "权重 {name} [{d_in} × {d_out}]"),
     "in_dim": ("input dimension", "输入维度"),
@@ -138,7 +137,6 @@ STRINGS = {
     "scaled": ("Divide by √d_k", "除以 √d_k"),
     "softmax": ("Softmax along each row", "按行做 softmax"),
     "factor_m": ("Factor matrix F = Q·Kᵀ", "因子矩阵 F = Q·Kᵀ"),
-    "scores_m": ("Scores F / √d_k", "分数 F / √d_k"),
     "weights_m_soft": ("Attention weights softmax(·) — each row sums to 1", "注意力权重 softmax(·)——每行之和为 1"),
     "weights_m_raw": ("Weights (no softmax: the scores themselves)", "权重（未做 softmax：即分数本身）"),
     "z_m": ("Output Z = weights · V", "输出 Z = 权重 · V"),
@@ -209,16 +207,16 @@ STRINGS = {
         "（是谁喝的），几乎不关注 “black”（那是猫的颜色）。下面用三种方法给查询词和其他每个词打分：GloVe 词向量的"
         "直接点积、余弦相似度（先把两个向量都缩放到长度 1 再做点积），以及当前线性层给出的 Q·K。"),
     "expected": ("Expected order, most relevant first (words separated by “>”)", "期望的顺序，最相关的在前（用 “>” 分隔）"),
-    "measure_dot": ("GloVe dot product", "GloVe 点积"),
-    "measure_cosine": ("Cosine similarity", "余弦相似度"),
+    "measure_dot": ("{source} dot product", "{source} 点积"),
+    "measure_cosine": ("{source} cosine similarity", "{source} 余弦相似度"),
     "measure_qk": ("Q·K, current layers", "Q·K（当前线性层）"),
     "measure_qk_scaled": ("Q·K / √d_k, current layers", "Q·K / √d_k（当前线性层）"),
     "word": ("word", "词"),
     "score": ("score", "分数"),
     "rank": ("rank", "排名"),
-    "relevance_note": ("The two GloVe measures use the word vectors alone, so a repeated word scores the same each "
+    "relevance_note": ("The two {source} measures use the word vectors alone, so a repeated word scores the same each "
                        "time. Q·K uses the rows after positional encoding and the linear layers, as on page 2.",
-                       "两种 GloVe 方法只看词向量本身，所以重复出现的词每次得分都一样。Q·K 用的是加上位置编码、再经过线性层"
+                       "两种 {source} 方法只看词向量本身，所以重复出现的词每次得分都一样。Q·K 用的是加上位置编码、再经过线性层"
                        "之后的行，和第 2 页相同。"),
     "ranking": ("Ranking of the other words for “{q}” (1 = most relevant)", "其他各词对 “{q}” 的排名（1 为最相关）"),
     "file_ranking": ("ranking", "排名"),
@@ -246,12 +244,15 @@ STRINGS = {
         "Pretrained vectors already carry relevance: words used together point in similar directions, so in the story "
         "sentence raw GloVe puts “drank” first for “milk”. The plain dot product also rewards long vectors, which is how “black” (a "
         "longer vector than “cat”) overtakes “cat”; cosine similarity divides the lengths out and gets the whole "
-        "order. Random W_Q and W_K mix the dimensions and usually scramble the order: attention is not handed good "
-        "layer weights, it learns them. The Learning page (5) trains W_Q and W_K until the expected order holds.",
+        "order. The learned W_Q and W_K (the default) were fitted on other sentences, none of them with these words, and "
+        "still rank the story's words as the article says: what they learned is about kinds of words — a noun's verb "
+        "matters most, another noun's adjective hardly at all. Switch to random weights in the box at the top and the "
+        "order is left to chance. The Learning page (5) shows that training as it happens.",
         "预训练的词向量本身就带有相关性：常在一起出现的词，向量方向相近，所以在这句例句里，对 “milk” 来说，原始 GloVe "
         "已经把 “drank” 排在第一。直接点积还会偏向长的向量，向量比 “cat” 更长的 “black” 因此排到了 “cat” 前面；余弦相似度把长度除掉，"
-        "整个顺序就都对了。随机的 W_Q 和 W_K 会把各个维度混在一起，通常会把顺序打乱：注意力的权重不是现成给好的，而是"
-        "学出来的。第 5 页“学习权重”会训练 W_Q 和 W_K，直到期望的顺序成立。"),
+        "整个顺序就都对了。学到的 W_Q 和 W_K（默认）是在其他句子上拟合的，那些句子里一个这些词都没有，却依然把例句中的词"
+        "排成文章所说的顺序：它们学到的是词的种类——名词最看重它的动词，几乎不看别的名词的形容词。在顶部的框里换成随机权重，"
+        "顺序就全凭运气了。第 5 页“学习权重”展示这个训练过程。"),
     # --- page 5: learning ---
     "learn_title": ("Learning: training the weights until relevant words align", "学习：训练权重，让相关的词彼此对齐"),
     "learn_intro": (
@@ -308,12 +309,6 @@ STRINGS = {
     "learn_lr": ("Learning rate", "学习率"),
     "learn_steps": ("Steps", "训练步数"),
     "learn_seed": ("Starting seed", "初始随机种子"),
-    "learn_start_note": (
-        "W_Q and W_K start as random [{d} × {d_k}] matrices drawn from the starting seed, not from the sidebar's "
-        "presets; d_k and the positional encoding do come from the sidebar. Each step is one update of the Adam "
-        "optimiser; a smaller learning rate, such as 0.001, makes the change slower and easier to follow.",
-        "W_Q 和 W_K 的初始值是由初始随机种子生成的 [{d} × {d_k}] 随机矩阵，不使用侧边栏里的初始化方式；"
-        "d_k 和位置编码则沿用侧边栏的设置。每一步就是优化器的一次更新；把学习率调小（例如 0.001），变化会慢一些，更容易看清。"),
     "learn_wv_note": (
         "W_V is never used to compute the scores or the attention weights: it only shapes what each word passes on "
         "once attention is decided. So this loss gives W_V a gradient of exactly 0, and asking to learn it leaves it "
@@ -323,14 +318,12 @@ STRINGS = {
     "learn_unknown_param": ("The link asks to learn {names}, which is not one of the parameters here; it is ignored.",
                             "链接里要求学习 {names}，但这不是这里可选的参数，已忽略。"),
     "learn_choose": ("Choose at least one parameter to learn.", "请至少选择一个要学习的参数。"),
-    "learn_start_title": ("Where training starts (seed {seed}): “{q}” with each word",
-                          "训练的起点（随机种子 {seed}）：“{q}” 与各词"),
-    "learn_start_missed": ("Before training, with W_Q and W_K still random, the target order does not hold: {order}. "
+    "learn_start_missed": ("Before training, the target order does not hold: {order}. "
                            "Press **Train** to learn weights that put it right.",
-                           "训练之前，W_Q 和 W_K 还是随机的，目标顺序并不成立：{order}。点击**开始训练**，学出能把顺序排对的权重。"),
-    "learn_start_held": ("Before training, with W_Q and W_K still random, the target order already holds by chance: "
+                           "训练之前，目标顺序并不成立：{order}。点击**开始训练**，学出能把顺序排对的权重。"),
+    "learn_start_held": ("Before training, the target order already holds: "
                          "{order}. Training pulls the scores towards the target shares.",
-                         "训练之前，W_Q 和 W_K 还是随机的，目标顺序碰巧已经成立：{order}。训练会把各个分数拉向目标份额。"),
+                         "训练之前，目标顺序已经成立：{order}。训练会把各个分数拉向目标份额。"),
     "learn_train": ("Train", "开始训练"),
     "learn_stop": ("Stop", "停止"),
     "learn_progress": ("Step {step} of {total} · loss {loss:.4f}", "第 {step} / {total} 步 · 损失 {loss:.4f}"),
@@ -476,16 +469,16 @@ STRINGS = {
         "places, quotations and sports news. Each vector therefore describes how the string is used in mostly "
         "English text, not what it means in Spanish. Its nearest neighbours show this: “la” and “es” sit among "
         "Spanish function words (de, del, que, por), “bola” among Nigerian names (Bola Tinubu), and “azul” among "
-        "Mexican football clubs (Pachuca, Necaxa, Toluca, as in Cruz Azul). The cosine similarity of “bola” and "
-        "“ball” is about 0.00, of “azul” and “blue” about 0.28: nothing here lines the translations up. A real "
+        "Mexican football clubs (Pachuca, Necaxa, Toluca, as in Cruz Azul). In GloVe the cosine similarity of “bola” "
+        "and “ball” is {bola:.2f}, of “azul” and “blue” {azul:.2f}: nothing here lines the translations up. A real "
         "translation model learns its own target embeddings, together with W_Q, W_K and W_V, so that a target "
         "word's query finds the source word it translates.",
         "**关于这几个西班牙语词。** GloVe 6B 是用英文语料（维基百科和 Gigaword 新闻）训练的，却也有 “la”、“bola”、"
         "“es”、“azul” 的向量——因为这些字符串确实会出现在英文文本里：人名、地名、引语、体育新闻。所以这些向量反映的是"
         "它们在以英文为主的文本中怎么被使用，而不是它们在西班牙语里的意思。看看最近邻就知道：“la” 和 “es” 周围是西班牙语"
         "虚词（de、del、que、por），“bola” 周围是尼日利亚人名（如政治人物博拉·提努布），“azul” 周围则是墨西哥足球俱乐部"
-        "（帕丘卡、内卡萨、托卢卡——它来自球队名“蓝十字”）。“bola” 与 “ball” 的余弦相似度约为 0.00，“azul” 与 “blue” 约为 "
-        "0.28：这里没有任何东西让译词彼此对齐。真正的翻译模型会学习自己的目标语言词向量，并连同 W_Q、W_K、W_V 一起训练，"
+        "（帕丘卡、内卡萨、托卢卡——它来自球队名“蓝十字”）。在 GloVe 中，“bola” 与 “ball” 的余弦相似度为 {bola:.2f}，“azul” 与 “blue” 为 "
+        "{azul:.2f}：这里没有任何东西让译词彼此对齐。真正的翻译模型会学习自己的目标语言词向量，并连同 W_Q、W_K、W_V 一起训练，"
         "让目标词的查询能找到它所对应的源词。"),
     "neighbours_title": ("What these vectors know about the target words", "这组词向量对目标词知道些什么"),
     "neighbours_word": ("target word", "目标词"),
@@ -528,9 +521,171 @@ STRINGS = {
     "file_cross-Z": ("encoder-decoder Z", "编码器–解码器输出Z"),
     "file_cross-head-weights": ("encoder-decoder weights per head", "编码器–解码器各头注意力权重"),
     "file_cross-Z-heads": ("encoder-decoder Z from heads", "编码器–解码器多头输出Z"),
-    # --- charts ---
-    "agree": ("signs agree", "符号相同"),
-    "disagree": ("signs differ", "符号相反"),
+    # --- page 5: where training starts, directions only ---
+    "learn_start": ("Start from", "起点"),
+    "learn_start_sidebar": ("the weights in use (banner above)", "当前使用的权重（见上方说明）"),
+    "learn_start_random": ("random weights (starting seed)", "随机权重（初始随机种子）"),
+    "learn_start_note_sidebar": (
+        "Training starts from the W_Q and W_K in use on every page (the banner above says which), with d_k and the "
+        "position weight from the sidebar. Each step is one update of the Adam optimiser; a smaller learning rate, "
+        "such as 0.001, makes the change slower and easier to follow.",
+        "训练从各页正在使用的 W_Q 和 W_K 出发（上方的说明写明是哪一种），d_k 和位置权重沿用侧边栏的设置。"
+        "每一步就是优化器的一次更新；把学习率调小（例如 0.001），变化会慢一些，更容易看清。"),
+    "learn_start_note_random": (
+        "W_Q and W_K start as random [{d} × {d_k}] matrices drawn from the starting seed; d_k and the position weight "
+        "come from the sidebar. Each step is one update of the Adam optimiser; a smaller learning rate, such as 0.001, "
+        "makes the change slower and easier to follow.",
+        "W_Q 和 W_K 的初始值是由初始随机种子生成的 [{d} × {d_k}] 随机矩阵；d_k 和位置权重沿用侧边栏的设置。"
+        "每一步就是优化器的一次更新；把学习率调小（例如 0.001），变化会慢一些，更容易看清。"),
+    "learn_start_title_sidebar": ("Where training starts (the weights in use): “{q}” with each word",
+                                  "训练的起点（当前使用的权重）：“{q}” 与各词"),
+    "learn_start_title_random": ("Where training starts (seed {seed}): “{q}” with each word",
+                                 "训练的起点（随机种子 {seed}）：“{q}” 与各词"),
+    "learn_cosine": ("Compare directions only (τ·cos θ)", "只比较方向（τ·cos θ）"),
+    "learn_cosine_help": (
+        "Scores become τ·cos θ with a fixed temperature τ = 10: q and k are scaled to length 1 first, so training "
+        "can only reach the order by turning the vectors into alignment, never by making a key longer.",
+        "分数改为 τ·cos θ，温度 τ 固定为 10：先把 q 和 k 缩放到长度 1，训练只能靠把向量转到对齐来排好顺序，"
+        "而不能靠把某个键变长。"),
+    # --- page 5: learning on a corpus ---
+    "corpus_title": ("6 · Learning from a whole corpus", "6 · 用整个语料库学习"),
+    "corpus_intro": (
+        "One sentence is too easy: three numbers can always be fitted. A transformer learns from many sentences, and "
+        "what it learns must hold on sentences it never saw. Here W_Q and W_K are fitted on the training sentences "
+        "of a corpus (each with a query word and graded relevances of its other words), and checked after every step "
+        "on held-out sentences none of whose nouns, verbs or adjectives occur in training. Accuracy is the share of "
+        "labelled word pairs (a more relevant than b) whose scores come out in that order.",
+        "只用一句话太容易了：三个数总能拟合出来。Transformer 是从许多句子里学习的，而且学到的东西必须在没见过的句子上"
+        "也成立。这里用语料库中的训练句子（每句有一个查询词，以及其他各词分级的相关性）拟合 W_Q 和 W_K，每一步之后"
+        "都在留出句子上检验——这些句子里的名词、动词和形容词在训练中都没有出现过。准确率是已标注词对（a 比 b 更相关）"
+        "中分数顺序正确的比例。"),
+    "corpus_which": ("Corpus", "语料库"),
+    "corpus_built_in": ("built-in (English)", "内置（英文）"),
+    "corpus_upload": ("Your corpus (CSV)", "你的语料库（CSV）"),
+    "corpus_format": (
+        "Columns sentence,query,targets,split. targets: word=relevance pairs separated by ';' (relevances 0 to 1, "
+        "at least 3 other words of the sentence); split: train or test. Lines starting with # are comments.",
+        "列为 sentence,query,targets,split。targets：用 “;” 分隔的 词=相关性（相关性在 0 到 1 之间，至少给句中 3 个"
+        "其他词）；split：train 或 test。以 # 开头的行是注释。"),
+    "corpus_bad": ("That corpus could not be used: {error}", "该语料库无法使用：{error}"),
+    "corpus_loaded": ("Using {name}: {n} examples.", "正在使用 {name}：{n} 条样例。"),
+    "corpus_upload_none": ("No corpus uploaded yet — the built-in corpus is used until you upload one.",
+                           "尚未上传语料库——在你上传之前，使用内置语料库。"),
+    "corpus_note": ("The fit uses d_k = {d_k} and position weight {p:g} from the sidebar, full-batch Adam on the mean "
+                    "cross-entropy over every training example, with a small pull of the weights towards 0.",
+                    "拟合沿用侧边栏的 d_k = {d_k} 和位置权重 {p:g}，用优化器对所有训练样例的平均交叉熵做全批量优化，"
+                    "并把权重轻轻拉向 0。"),
+    "corpus_train": ("Train on the corpus", "在语料库上训练"),
+    "corpus_progress": ("Step {step} of {total} · loss {loss:.3f} · train {train:.0%} · held-out {test:.0%}",
+                        "第 {step} / {total} 步 · 损失 {loss:.3f} · 训练 {train:.0%} · 留出 {test:.0%}"),
+    "corpus_done": (
+        "After {steps} steps: {train:.0%} of the training pairs and **{test:.0%} of the held-out pairs** are in the "
+        "labelled order. Raw cosine similarity of the word vectors gets {raw:.0%} of the held-out pairs. "
+        "({used} examples used; {skipped} left out because the vectors lack one of their words.)",
+        "训练 {steps} 步后：训练词对中 {train:.0%}、**留出词对中 {test:.0%}** 的顺序正确。直接用词向量的余弦相似度，"
+        "留出词对只有 {raw:.0%} 正确。（使用了 {used} 条样例；{skipped} 条因词向量缺少其中的词而略去。）"),
+    "corpus_accuracy_title": ("Order accuracy, training and held-out", "顺序准确率：训练与留出"),
+    "corpus_accuracy": ("accuracy", "准确率"),
+    "corpus_split": ("sentences", "句子"),
+    "corpus_train_split": ("training", "训练"),
+    "corpus_test_split": ("held-out", "留出"),
+    "corpus_try_title": ("Try the learned weights on any sentence", "用学到的权重试试任意句子"),
+    "corpus_try_sentence": ("Sentence", "句子"),
+    "corpus_try_chart": ("Attention weights of “{q}” with these W_Q and W_K", "用这组 W_Q 和 W_K 时 “{q}” 的注意力权重"),
+    "corpus_use": ("Use these weights on every page", "在所有页面使用这组权重"),
+    "corpus_in_use": ("These weights are in use on every page, and the link to this view carries their recipe: "
+                      "anyone who opens it gets the same weights.",
+                      "所有页面正在使用这组权重，本视图的链接也带上了它们的训练配方：任何人打开都会得到同样的权重。"),
+    "corpus_share_upload": ("Weights fitted on an uploaded corpus stay on this page: a link cannot carry your file.",
+                            "用上传的语料库拟合的权重只留在本页：链接无法携带你的文件。"),
+    # --- weights: where W_Q and W_K came from ---
+    "fitting": ("Learning W_Q and W_K from the built-in corpus ({n} sentences)…", "正在用内置语料（{n} 句）学习 W_Q 和 W_K……"),
+    "weights_trained": (
+        "**W_Q and W_K were learned** from the built-in corpus: {train} training sentences. On {test} held-out "
+        "sentences, none of whose words were seen in training, they rank {acc:.0%} of the labelled word pairs in "
+        "the right order.",
+        "**W_Q 和 W_K 是学出来的**：用内置语料中的 {train} 句训练。在 {test} 句留出句子上（其中的词训练时一个都没见过），"
+        "它们把 {acc:.0%} 的已标注词对排对了顺序。"),
+    "weights_run": (
+        "**W_Q and W_K come from your training run** on the built-in corpus ({steps} steps, learning rate {lr:g}, "
+        "seed {seed}): {acc:.0%} of the held-out word pairs in the right order.",
+        "**W_Q 和 W_K 来自你自己的训练**（内置语料，{steps} 步，学习率 {lr:g}，种子 {seed}）：留出句子中 {acc:.0%} "
+        "的词对顺序正确。"),
+    "weights_random": (
+        "**W_Q and W_K are random** (seeds {q} and {k}): nothing was learned, so which word attends to which is "
+        "chance.",
+        "**W_Q 和 W_K 是随机的**（种子 {q} 和 {k}）：什么都没学，所以哪个词关注哪个词全凭运气。"),
+    "weights_identity": ("**W_Q and W_K are identity matrices**: Q and K are the input rows themselves.",
+                         "**W_Q 和 W_K 是单位矩阵**：Q 和 K 就是输入行本身。"),
+    "weights_identity_cut": (
+        "**W_Q and W_K are identity matrices** cut to d_k = {d_k} columns: Q and K keep only the first {d_k} of the "
+        "{d} dimensions of each input row. Set d_k = {d} to keep them all.",
+        "**W_Q 和 W_K 是截成 d_k = {d_k} 列的单位矩阵**：Q 和 K 只保留每个输入行 {d} 维中的前 {d_k} 维。"
+        "把 d_k 设为 {d} 即可全部保留。"),
+    "weights_other": ("**W_Q and W_K: {name}**, not learned.", "**W_Q 和 W_K：{name}**，不是学出来的。"),
+    "weights_mixed": ("**W_Q: {q}; W_K: {k}.**", "**W_Q：{q}；W_K：{k}。**"),
+    "trained_unavailable": (
+        "These vectors know none of the built-in corpus's training sentences word for word, so no weights can be "
+        "learned from it: random weights are shown instead.",
+        "这组词向量不认识内置语料中任何一句训练句子的全部词，因此无法从中学习权重：现改用随机权重。"),
+    "weights_switch": ("Weights W_Q and W_K", "权重 W_Q 和 W_K"),
+    "choice_trained": ("learned from corpus", "从语料学到的"),
+    "choice_random": ("random", "随机"),
+    "choice_identity": ("identity", "单位矩阵"),
+    "choice_run": ("your training run", "你的训练结果"),
+    "preset_trained": ("learned from the built-in corpus", "从内置语料学到的"),
+    "preset_run": ("your training run (page 5)", "你的训练结果（第 5 页）"),
+    "source_sentence": ("Source sentence (encoder)", "源句子（编码器）"),
+    # --- position weight and row lengths ---
+    "position": ("Position weight (0 = no positional encoding)", "位置编码的权重（0 = 不加位置编码）"),
+    "position_help": (
+        "X = E + weight · P. At 1, each positional row is about as long as a GloVe row and blurs the words' meaning; "
+        "the default 0.3 keeps the position a small nudge the layers can still use to tell word order apart. "
+        "The learned weights are fitted with the same setting.",
+        "X = E + 权重 · P。权重为 1 时，每个位置编码行与 GloVe 行差不多长，会冲淡词义；默认值 0.3 让位置只是轻轻一推，"
+        "线性层仍能用它分辨词序。学到的权重也是在同一设置下拟合的。"),
+    "lengths_title": ("How long is each word's row, and how long its position?", "每个词的行有多长？位置编码又有多长？"),
+    "length_word": ("GloVe row |E|", "GloVe 行 |E|"),
+    "length_position": ("positional row |weight · P|", "位置行 |权重 · P|"),
+    "length": ("length", "长度"),
+    "part": ("row", "行"),
+    "lengths_note": (
+        "At position weight {p:g}, the GloVe rows are {word:.2f} long on average and the positional rows {pos:.2f}: "
+        "the position is {ratio:.0%} as long as the word.",
+        "位置权重为 {p:g} 时，GloVe 行平均长 {word:.2f}，位置行长 {pos:.2f}：位置的长度是词的 {ratio:.0%}。"),
+    "lengths_off": ("Without positional encoding, X is the words alone: the layers cannot tell “cat drank milk” from "
+                    "“milk drank cat”.",
+                    "不加位置编码时，X 只有词本身：线性层分不清 “cat drank milk” 和 “milk drank cat”。"),
+    "lengths_small": ("So the word's meaning dominates each row of X and the position is a nudge: enough for the "
+                      "layers to use word order, not enough to drown what the word means.",
+                      "因此 X 的每一行以词义为主，位置只是轻轻一推：足以让线性层利用词序，又不至于淹没词义。"),
+    "lengths_comparable": ("So position is about as loud as meaning in X: the same word in two places can look less "
+                           "alike than two different words in one place.",
+                           "因此在 X 中位置和词义差不多响：同一个词放在两个位置，可能还没有同一位置上的两个不同词相像。"),
+    "lengths_dominant": ("So position drowns meaning in X: rows differ mostly by where the word stands, not by what it "
+                         "is.",
+                         "因此在 X 中位置淹没了词义：各行的差别主要来自词的位置，而不是词本身。"),
+    # --- length and angle ---
+    "la_title": ("Length or angle? q·k = |q|·|k|·cos θ for “{q}”", "长度还是角度？“{q}” 的 q·k = |q|·|k|·cos θ"),
+    "la_rank": ("rank by {by}", "按 {by} 的排名"),
+    "la_angle": ("**The angle decides.** cos θ alone ranks the keys {order}, just as q·k does; the key lengths |k| "
+                 "do not change the order. The query's length |q| is the same for every key, so it never does.",
+                 "**角度决定顺序。** 单看 cos θ，键词的顺序就是 {order}，与 q·k 相同；键的长度 |k| 没有改变顺序。"
+                 "查询的长度 |q| 对每个键都一样，所以它从不改变顺序。"),
+    "la_length": ("**Length decides.** By angle alone the order would be {cos_order}, but q·k ranks {order}: the "
+                  "longer keys win. The vectors did not align better; they grew.",
+                  "**长度决定顺序。** 单看角度，顺序应是 {cos_order}；但 q·k 的顺序是 {order}：更长的键赢了。"
+                  "向量并没有对得更齐，只是变长了。"),
+    "la_both": ("**Both matter.** By angle alone the order would be {cos_order}, by key length alone {len_order}; "
+                "their product |k|·cos θ gives q·k's order {order}.",
+                "**两者都起作用。** 单看角度，顺序是 {cos_order}；单看键的长度，顺序是 {len_order}；"
+                "两者的乘积 |k|·cos θ 给出 q·k 的顺序 {order}。"),
+    "la_tie": ("With fewer than two different scores there is no order to explain.", "不同的分数少于两个，没有顺序可解释。"),
+    "short_glove": ("GloVe", "GloVe"),
+    "short_glove50k": ("GloVe", "GloVe"),
+    "short_upload": ("your vectors'", "你上传的词向量"),
+    "short_glove-wiki-gigaword-100": ("GloVe 100d", "GloVe 100维"),
+    "short_glove-wiki-gigaword-300": ("GloVe 300d", "GloVe 300维"),
 }
 
 # The engine's messages for problems a person caused, with their Chinese.
@@ -557,8 +712,43 @@ ZH_ERRORS = {
     "npy_not_finite": "矩阵中含有 NaN 或无穷大；所有数值都必须是有限的。",
     "upload_pair": "请只上传一个 .npy 矩阵和一个词表（.txt）。",
     "upload_one": "请上传一个文本格式的词向量文件（或一个 .npy 矩阵加词表）。",
+    "too_many_dims": "这组词向量有 {dims} 维；本工具最多接受 {max} 维。请先降维（例如用 PCA），或换一组较小的词向量。",
+    "too_many_words": "文件中的词超过了 {max} 个，这是本工具能接受的上限。请只保留前 {max} 个"
+                      "（大多数文件按词频从高到低排列）后重新上传。",
+    "header_dims": "第 {line} 行有 {n} 个数值，但表头说每个向量有 {dims} 维。",
+    "header_more": "第 {line} 行是第 {count} 个词，但表头说文件只有 {words} 个词。",
+    "header_too_long": "表头声称有 {words} 个词、{dims} 维，但大小为 {size} 的文件装不下这么多。"
+                       "请改正表头（第一行：先写词数，再写维数）。",
+    "bin_header": "word2vec 二进制文件（.bin）应以 “3000000 300” 这样的一行（词数、维数）开头，这个文件不是。"
+                  "请用 gensim 的 save_word2vec_format(..., binary=True) 保存。",
+    "bin_unreadable": "无法读取这个 word2vec 二进制文件（{reason}）。请确认它是完整的 word2vec .bin 文件。",
+    "bin_not_finite": "“{word}” 的向量含有 NaN 或无穷大；所有数值都必须是有限的。",
+    "download_damaged": "“{name}” 的下载文件已损坏（{reason}），没有保留。请稍后再试，或使用内置的 GloVe 词向量。",
 }
 STRINGS.update({f"err_{code}": (english, ZH_ERRORS[code]) for code, english in MESSAGES.items()})
+ZH_CORPUS_ERRORS = {
+    "columns": "第 {line} 行：应有 sentence、query、targets、split 四列，实际有 {found} 列。",
+    "header": "第一行必须写明列名：sentence,query,targets,split。",
+    "empty": "语料库里没有样例。",
+    "too_big": "语料库文件有 {size:,} 字节；最多接受 {limit:,} 字节。",
+    "too_many": "语料库超过了 {limit:,} 条样例；请拆成更小的文件。",
+    "not_utf8": "语料库不是 UTF-8 文本。",
+    "no_sentence": "第 {line} 行：句子是空的。",
+    "long_sentence": "第 {line} 行：句子有 {count} 个词元；最多允许 {max} 个。",
+    "query_missing": "第 {line} 行：查询词 “{query}” 不是句中的词。",
+    "query_twice": "第 {line} 行：查询词 “{query}” 在句中出现了不止一次；请选一个只出现一次的词。",
+    "target_format": "第 {line} 行：“{item}” 应写成 词=相关性，例如 drank=1。",
+    "target_word": "第 {line} 行：目标词 “{word}” 不是句中的词。",
+    "target_query": "第 {line} 行：查询词 “{word}” 不能同时是目标词。",
+    "target_twice": "第 {line} 行：目标词 “{word}” 给了两次。",
+    "target_value": "第 {line} 行：“{word}” 的相关性是 “{value}”；请用 0 到 1 之间的数。",
+    "few_targets": "第 {line} 行：请至少给句中 3 个其他词设相关性（现有 {count} 个）。",
+    "flat_targets": "第 {line} 行：目标值不能全都相等，否则无法说明顺序。",
+    "split": "第 {line} 行：split 是 “{split}”；请用 train 或 test。",
+    "no_split": "语料库至少需要一条 train 样例和一条 test 样例。",
+    "no_known": "没有一句训练句子的词全都在这组词向量里，因此无从拟合。",
+}
+STRINGS.update({f"err_corpus_{code}": (english, ZH_CORPUS_ERRORS[code]) for code, english in corpus.MESSAGES.items()})
 
 
 def error_text(e: VectorsError, lang: str) -> str:
@@ -570,3 +760,8 @@ def t(key: str, lang: str = "en", **values) -> str:
     """The string `key` in `lang`, with {placeholders} filled in."""
     text = STRINGS[key][LANGS.index(lang) if lang in LANGS else 0]
     return text.format(**values) if values else text
+
+
+def has(key: str) -> bool:
+    """Whether the catalogue has a string for `key`."""
+    return key in STRINGS

@@ -1,0 +1,80 @@
+"""Held-out order accuracy of every kind of W_Q, W_K on the built-in corpus, and the fit's time.
+
+Run: python -m bench.corpus (prints a Markdown table; the README quotes it). python -m bench includes its rows."""
+import statistics
+import sys
+import time
+
+import numpy as np
+
+from bench.common import Row, seconds
+from engine import corpus
+from engine.layers import preset
+from engine.vectors import load_glove
+
+FIT_BUDGET_S = 2.0
+RANDOM_SEEDS = 20
+
+
+def accuracies(kv, examples, fit) -> dict[str, float]:
+    """Held-out pairwise order accuracy of raw GloVe, identity and random layers, and the fit."""
+    test = [e for e in examples if e.split == "test"]
+    d, d_k = kv.vector_size, fit.w_q.shape[1]
+    full = np.eye(d)
+    cut = np.eye(d, d_k)
+    randoms = [corpus.order_accuracy(kv, test, preset("random", d, d_k, seed=s), preset("random", d, d_k, seed=s + 100))
+               for s in range(RANDOM_SEEDS)]
+    return {
+        "raw GloVe dot product (no layers, no position)": corpus.order_accuracy(kv, test, full, full, position=0),
+        "raw GloVe cosine similarity": corpus.order_accuracy(kv, test, full, full, position=0, cosine=True),
+        f"identity layers, d_k = {d_k} (first {d_k} dimensions)": corpus.order_accuracy(kv, test, cut, cut),
+        f"random layers, mean of {RANDOM_SEEDS} seeds": float(np.mean(randoms)),
+        "trained preset (the default)": fit.test_accuracy[-1],
+    }
+
+
+def fit_seconds(kv, examples, runs: int) -> tuple[float, float]:
+    """Median wall and CPU seconds of the default fit."""
+    wall, cpu = [], []
+    for _ in range(runs):
+        w, c = time.perf_counter(), time.process_time()
+        corpus.fit(kv, examples)
+        wall.append(time.perf_counter() - w)
+        cpu.append(time.process_time() - c)
+    return statistics.median(wall), statistics.median(cpu)
+
+
+def run(quick: bool) -> list[Row]:
+    """Rows for python -m bench: the fit's time and the held-out accuracy against the best raw measure."""
+    kv, examples = load_glove(), corpus.load()
+    fit = corpus.fit(kv, examples)
+    found = accuracies(kv, examples, fit)
+    raw = max(v for k, v in found.items() if k.startswith("raw"))
+    wall, cpu = fit_seconds(kv, examples, 1 if quick else 5)
+    train = sum(e.split == "train" for e in examples)
+    return [
+        Row("corpus · fit", f"corpus.fit on the built-in corpus ({train} training sentences), GloVe 400k, "
+            f"{corpus.DEFAULT_STEPS} full-batch Adam steps; median (CPU {seconds(cpu)})", seconds(wall), "—", "—",
+            f"≤ {FIT_BUDGET_S:g} s", wall <= FIT_BUDGET_S),
+        Row("corpus · held-out accuracy", "pairwise order accuracy of the trained preset on the held-out sentences, "
+            "next to the better raw GloVe measure", f"{fit.test_accuracy[-1]:.1%}", f"raw {raw:.1%}",
+            f"+{(fit.test_accuracy[-1] - raw) * 100:.1f} points", "≥ 85% and ≥ raw + 10 points",
+            fit.test_accuracy[-1] >= max(0.85, raw + 0.10), found),
+    ]
+
+
+def main():
+    kv, examples = load_glove(), corpus.load()
+    fit = corpus.fit(kv, examples)
+    test = [e for e in examples if e.split == "test"]
+    pairs = len(corpus.batch(kv, test).pairs[0])
+    print(f"Held-out: {len(test)} sentences, {pairs} labelled pairs; training: {len(examples) - len(test)} sentences.\n")
+    print("| W_Q, W_K | held-out order accuracy |\n|---|---:|")
+    for name, value in accuracies(kv, examples, fit).items():
+        print(f"| {name} | {value:.1%} |")
+    wall, cpu = fit_seconds(kv, examples, 1 if "--quick" in sys.argv else 5)
+    print(f"\nFit: {wall:.2f} s wall, {cpu:.2f} s CPU ({corpus.DEFAULT_STEPS} steps, median).")
+
+
+if __name__ == "__main__":
+    main()

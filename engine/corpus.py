@@ -1,0 +1,258 @@
+"""A corpus of sentences with graded relevances: load and check it, fit W_Q and W_K on it, measure held-out order."""
+import csv
+import io
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+from gensim.models import KeyedVectors
+
+from engine.attention import score, score_grads
+from engine.positional import sinusoidal
+from engine.training import adam_step, initial_weights
+from engine.vectors import MAX_TOKENS, TooManyTokens, tokenize
+
+BUILT_IN = Path(__file__).resolve().parent.parent / "data" / "relevance.csv"
+COLUMNS = ["sentence", "query", "targets", "split"]
+SPLITS = ("train", "test")
+MAX_BYTES = 2 * 1024 * 1024
+MAX_EXAMPLES = 5000
+DEFAULT_POSITION = 0.3  # positional rows at 0.3 of their full size: about a third of a GloVe row's length
+DEFAULT_STEPS = 400
+MAX_STEPS = 2000
+DEFAULT_LR = 0.03
+DEFAULT_DECAY = 1e-2  # L2 pull towards 0: keeps the weights from memorising the training words
+
+# What can be wrong with a row, in English; ui/text holds each code in every language.
+MESSAGES = {
+    "columns": "Line {line}: expected the columns sentence, query, targets, split; found {found}.",
+    "header": "The first line must name the columns: sentence,query,targets,split.",
+    "empty": "The corpus holds no examples.",
+    "too_big": "The corpus file is {size:,} bytes; at most {limit:,} are accepted.",
+    "too_many": "The corpus has more than {limit:,} examples; split it into smaller files.",
+    "not_utf8": "The corpus is not UTF-8 text.",
+    "no_sentence": "Line {line}: the sentence is empty.",
+    "long_sentence": "Line {line}: the sentence has {count} tokens; at most {max} are allowed.",
+    "query_missing": "Line {line}: the query word '{query}' is not a word of the sentence.",
+    "query_twice": "Line {line}: the query word '{query}' occurs more than once in the sentence; pick a word "
+                   "that occurs once.",
+    "target_format": "Line {line}: '{item}' should read word=relevance, for example drank=1.",
+    "target_word": "Line {line}: the target word '{word}' is not a word of the sentence.",
+    "target_query": "Line {line}: the query word '{word}' cannot also be a target.",
+    "target_twice": "Line {line}: the target word '{word}' is given twice.",
+    "target_value": "Line {line}: the relevance of '{word}' is '{value}'; use a number from 0 to 1.",
+    "few_targets": "Line {line}: give relevances for at least 3 other words of the sentence (found {count}).",
+    "flat_targets": "Line {line}: the targets must not all be equal, or they say nothing about order.",
+    "split": "Line {line}: the split is '{split}'; use train or test.",
+    "no_split": "The corpus needs at least one train and one test example.",
+    "no_known": "None of the training sentences has all its words in these vectors, so there is nothing to fit.",
+}
+
+
+class CorpusError(ValueError):
+    """A problem with a corpus file: a message `code` from MESSAGES and its values (including the line)."""
+
+    def __init__(self, code: str, **values):
+        super().__init__(MESSAGES[code].format(**values))
+        self.code, self.values = code, values
+
+
+@dataclass(frozen=True)
+class Example:
+    sentence: str
+    query: str
+    targets: dict[str, float]  # other word of the sentence -> relevance 0..1 (every occurrence of the word)
+    split: str  # "train" or "test"
+
+
+@dataclass(frozen=True)
+class Batch:
+    """Examples as padded arrays: row e holds sentence e's tokens, positions past its end are masked."""
+
+    x: np.ndarray  # [E, L, d]  embedding + position · positional encoding
+    query: np.ndarray  # [E]  position of the query word
+    mask: np.ndarray  # [E, L]  True on the targeted keys
+    target: np.ndarray  # [E, L]  relevance as written (0 off the mask)
+    p: np.ndarray  # [E, L]  relevances normalised to sum to 1 per example
+    pairs: tuple[np.ndarray, np.ndarray, np.ndarray]  # (e, a, b): key a is labelled more relevant than key b
+
+
+@dataclass(frozen=True)
+class Fit:
+    w_q: np.ndarray  # [d, d_k]
+    w_k: np.ndarray  # [d, d_k]
+    loss: np.ndarray  # [steps+1]  mean cross-entropy on the training examples
+    train_accuracy: np.ndarray  # [steps+1]  pairwise order accuracy on train
+    test_accuracy: np.ndarray  # [steps+1]  pairwise order accuracy on the held-out examples
+    steps: int  # updates actually run
+    stopped: bool  # the callback asked to stop early
+    used: int  # examples whose words the vectors all know
+    skipped: int  # examples left out because the vectors lack one of their words
+
+
+def parse(text: str) -> list[Example]:
+    """Examples from CSV text (comment lines start with '#'); CorpusError names the first bad line."""
+    lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if not line.lstrip().startswith("#")]
+    if not lines or next(csv.reader([lines[0][1]]), []) != COLUMNS:
+        raise CorpusError("header")
+    examples = []
+    for n, line in lines[1:]:
+        if not line.strip():
+            continue
+        cells = next(csv.reader(io.StringIO(line)))
+        if len(cells) != len(COLUMNS):
+            raise CorpusError("columns", line=n, found=len(cells))
+        examples.append(example(n, *cells))
+        if len(examples) > MAX_EXAMPLES:
+            raise CorpusError("too_many", limit=MAX_EXAMPLES)
+    if not examples:
+        raise CorpusError("empty")
+    if {e.split for e in examples} != set(SPLITS):
+        raise CorpusError("no_split")
+    return examples
+
+
+def example(line: int, sentence: str, query: str, targets: str, split: str) -> Example:
+    """One checked row."""
+    if not sentence.strip():
+        raise CorpusError("no_sentence", line=line)
+    try:
+        tokens = tokenize(sentence)
+    except TooManyTokens as e:
+        raise CorpusError("long_sentence", line=line, count=e.count, max=MAX_TOKENS) from None
+    query = query.strip().lower()
+    if tokens.count(query) != 1:
+        raise CorpusError("query_missing" if query not in tokens else "query_twice", line=line, query=query[:40])
+    found = relevances(line, targets, tokens, query)
+    if len(found) < 3:
+        raise CorpusError("few_targets", line=line, count=len(found))
+    if len(set(found.values())) < 2:
+        raise CorpusError("flat_targets", line=line)
+    if split.strip() not in SPLITS:
+        raise CorpusError("split", line=line, split=split[:20])
+    return Example(sentence.strip(), query, found, split.strip())
+
+
+def relevances(line: int, text: str, tokens: list[str], query: str) -> dict[str, float]:
+    """'drank=1; cat=0.5' -> {'drank': 1.0, 'cat': 0.5}, each word checked against the sentence."""
+    found = {}
+    for item in filter(str.strip, text.split(";")):
+        word, eq, value = (part.strip() for part in item.partition("="))
+        word = word.lower()
+        if not eq or not word:
+            raise CorpusError("target_format", line=line, item=item.strip()[:40])
+        if word == query:
+            raise CorpusError("target_query", line=line, word=word[:40])
+        if word not in tokens:
+            raise CorpusError("target_word", line=line, word=word[:40])
+        if word in found:
+            raise CorpusError("target_twice", line=line, word=word[:40])
+        try:
+            found[word] = float(value)
+        except ValueError:
+            found[word] = math.nan
+        if not 0 <= found[word] <= 1:  # also NaN
+            raise CorpusError("target_value", line=line, word=word[:40], value=value[:20])
+    return found
+
+
+def load(path=None) -> list[Example]:
+    """The built-in corpus, or a user's CSV file (path or bytes) in the same format and through the same checks."""
+    data = Path(path or BUILT_IN).read_bytes() if not isinstance(path, (bytes, bytearray)) else bytes(path)
+    if len(data) > MAX_BYTES:
+        raise CorpusError("too_big", size=len(data), limit=MAX_BYTES)
+    try:
+        return parse(data.decode("utf-8-sig"))
+    except UnicodeDecodeError:
+        raise CorpusError("not_utf8") from None
+
+
+def known(kv: KeyedVectors, examples: list[Example]) -> list[Example]:
+    """The examples whose every token the vectors know."""
+    return [e for e in examples if all(t in kv.key_to_index for t in tokenize(e.sentence))]
+
+
+def batch(kv: KeyedVectors, examples: list[Example], position: float = DEFAULT_POSITION) -> Batch:
+    """Examples (all of whose words kv knows) as padded arrays."""
+    tokens = [tokenize(e.sentence) for e in examples]
+    n, length, d = len(examples), max(map(len, tokens)), kv.vector_size
+    x = np.zeros((n, length, d))
+    target, mask = np.zeros((n, length)), np.zeros((n, length), dtype=bool)
+    query = np.array([ts.index(e.query) for e, ts in zip(examples, tokens)], dtype=np.intp)
+    pe = position * sinusoidal(length, d)
+    for i, (e, ts) in enumerate(zip(examples, tokens)):
+        x[i, :len(ts)] = kv.vectors[[kv.key_to_index[t] for t in ts]] + pe[:len(ts)]
+        for j, t in enumerate(ts):
+            if t in e.targets:
+                mask[i, j], target[i, j] = True, e.targets[t]
+    p = target / target.sum(axis=1, keepdims=True)
+    higher = (target[:, :, None] > target[:, None, :]) & mask[:, :, None] & mask[:, None, :]  # [E, L, L]
+    return Batch(x, query, mask, target, p, tuple(np.nonzero(higher)))
+
+
+def query_scores(b: Batch, w_q, w_k, cosine=False):  # -> q [E, 1, d_k], k [E, L, d_k], s [E, L]
+    """Each example's query row against every word of its sentence, through the one scoring function."""
+    q = b.x[np.arange(len(b.query)), b.query][:, None, :] @ w_q
+    k = b.x @ w_k
+    return q, k, score(q, k, cosine=cosine)[:, 0, :]
+
+
+def accuracy(b: Batch, s: np.ndarray) -> float:  # s [E, L]
+    """Share of labelled pairs (key a more relevant than key b) that the scores put in that order."""
+    e, a, c = b.pairs
+    return float((s[e, a] > s[e, c]).mean()) if len(e) else math.nan
+
+
+def order_accuracy(kv: KeyedVectors, examples: list[Example], w_q, w_k, *, position=DEFAULT_POSITION,
+                   cosine=False) -> float:
+    """Pairwise order accuracy of W_Q, W_K ([d, d_k]) on the examples the vectors know."""
+    b = batch(kv, known(kv, examples), position)
+    return accuracy(b, query_scores(b, w_q, w_k, cosine)[2])
+
+
+def loss_grads(b: Batch, w_q, w_k, cosine=False, decay=DEFAULT_DECAY):  # -> loss, s [E, L], dW_Q, dW_K
+    """Mean cross-entropy between each example's softmax over its targeted keys and its normalised relevances."""
+    q, k, s = query_scores(b, w_q, w_k, cosine)
+    masked = np.where(b.mask, s, -np.inf)
+    top = masked.max(axis=1, keepdims=True)
+    e = np.exp(masked - top)
+    total = e.sum(axis=1, keepdims=True)
+    n = len(b.query)
+    loss = float((np.log(total[:, 0]) + top[:, 0] - (b.p * s).sum(axis=1)).mean())
+    g = ((e / total - b.p) / n)[:, None, :]  # [E, 1, L]  dL/dscore
+    dq, dk = score_grads(q, k, g, cosine=cosine)
+    x_q = b.x[np.arange(n), b.query]  # [E, d]
+    d = b.x.shape[-1]
+    loss += decay / 2 * float((w_q**2).sum() + (w_k**2).sum())
+    return loss, s, x_q.T @ dq[:, 0, :] + decay * w_q, b.x.reshape(-1, d).T @ dk.reshape(-1, dk.shape[-1]) + decay * w_k
+
+
+def fit(kv: KeyedVectors, examples: list[Example], *, d_k=16, steps=DEFAULT_STEPS, lr=DEFAULT_LR, seed=0,
+        position=DEFAULT_POSITION, cosine=False, decay=DEFAULT_DECAY,
+        callback: Callable[[int, float, float, float], bool | None] | None = None) -> Fit:
+    """Full-batch Adam on the training examples from seeded random W_Q, W_K; deterministic for a seed."""
+    # callback(step, loss, train accuracy, held-out accuracy) returning False stops early.
+    usable = known(kv, examples)
+    train, test = ([e for e in usable if e.split == s] for s in SPLITS)
+    if not train:
+        raise CorpusError("no_known")
+    tb, hb = batch(kv, train, position), batch(kv, test, position) if test else None
+    d, d_k = kv.vector_size, min(d_k, kv.vector_size)
+    w_q, w_k, _ = initial_weights(d, d_k, seed, 1.0)
+    theta = np.concatenate([w_q.ravel(), w_k.ravel()])
+    w_q, w_k = theta[:d * d_k].reshape(d, d_k), theta[d * d_k:].reshape(d, d_k)  # views into theta
+    m, v = np.zeros_like(theta), np.zeros_like(theta)
+    curves = np.full((3, steps + 1), np.nan)
+    step, stopped = 0, False
+    while True:
+        loss, s, g_q, g_k = loss_grads(tb, w_q, w_k, cosine, decay)
+        held = accuracy(hb, query_scores(hb, w_q, w_k, cosine)[2]) if hb else math.nan
+        curves[:, step] = loss, accuracy(tb, s), held
+        stopped = callback is not None and callback(step, *curves[:, step]) is False
+        if stopped or step == steps:
+            break
+        step += 1
+        adam_step(theta, np.concatenate([g_q.ravel(), g_k.ravel()]), m, v, lr, step)
+    return Fit(w_q.copy(), w_k.copy(), *curves[:, :step + 1], step, stopped, len(usable), len(examples) - len(usable))

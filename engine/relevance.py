@@ -1,0 +1,67 @@
+"""Scores between one query and its keys, split into length and angle: q·k = |q|·|k|·cos θ."""
+from dataclasses import dataclass
+
+import numpy as np
+
+from engine.attention import unit
+
+
+@dataclass(frozen=True)
+class Lengths:
+    word: np.ndarray  # [n]  |embedding row|
+    position: np.ndarray  # [n]  |positional row|
+    ratio: float  # mean positional length / mean word length
+    verdict: str  # "off", "small", "comparable" or "dominant": what the position weight does to X
+
+
+@dataclass(frozen=True)
+class LengthAngle:
+    dot: np.ndarray  # [n]  q·k_j
+    q_len: float  # |q|
+    k_len: np.ndarray  # [n]  |k_j|
+    cos: np.ndarray  # [n]  cos θ_j (0 for a zero vector)
+    decides: str  # "angle", "length", "both" or "tie": which factor puts the keys in the dot product's order
+
+
+def row_lengths(embedding, positional) -> Lengths:  # [n, d], [n, d]
+    """How long each word's own row is next to the positional row added to it."""
+    word, position = np.linalg.norm(embedding, axis=1), np.linalg.norm(positional, axis=1)
+    ratio = float(position.mean() / word.mean()) if word.mean() > 0 else 0.0
+    verdict = "off" if ratio == 0 else "small" if ratio < 0.5 else "comparable" if ratio < 1.5 else "dominant"
+    return Lengths(word, position, ratio, verdict)
+
+
+def cosines(q_row, k_rows) -> np.ndarray:  # [d], [n, d] -> [n]
+    """cos θ between the query and each key; 0 where either is a zero vector."""
+    return unit(np.asarray(k_rows, dtype=np.float64)) @ unit(np.asarray(q_row, dtype=np.float64))
+
+
+def length_angle(q_row, k_rows) -> LengthAngle:  # [d], [n, d]
+    """Each key's dot product with the query, its two lengths and its cosine, and which of them sets the order."""
+    q_row, k_rows = np.asarray(q_row, dtype=np.float64), np.asarray(k_rows, dtype=np.float64)
+    dot, cos, k_len = k_rows @ q_row, cosines(q_row, k_rows), np.linalg.norm(k_rows, axis=1)
+    return LengthAngle(dot, float(np.linalg.norm(q_row)), k_len, cos, decider(dot, k_len, cos))
+
+
+def decider(dot, k_len, cos) -> str:  # [n] ×3
+    """'angle' when cos θ alone ranks the keys as the dot product does, else 'length' when |k| alone does,
+    else 'both'; 'tie' for fewer than two keys or equal dot products."""
+    if len(dot) < 2 or np.ptp(dot) == 0:
+        return "tie"
+    rank = np.argsort(-dot, kind="stable")
+    if (np.argsort(-cos, kind="stable") == rank).all():
+        return "angle"
+    if (np.argsort(-k_len, kind="stable") == rank).all():
+        return "length"
+    return "both"
+
+
+def in_order(values) -> bool:  # [m]
+    """Strictly decreasing: the first is above the second, the second above the third, and so on."""
+    values = np.asarray(values)
+    return bool(np.all(values[:-1] > values[1:]))
+
+
+def order_by(values) -> list[int]:  # [n] -> n positions
+    """Positions from the largest value to the smallest; ties keep their order."""
+    return [int(j) for j in np.argsort(-np.asarray(values, dtype=np.float64), kind="stable")]

@@ -1,0 +1,146 @@
+"""Page 5's second half: fit W_Q and W_K on a whole corpus, watch held-out accuracy, try the weights, share them."""
+import numpy as np
+import streamlit as st
+
+from engine import corpus
+from engine.attention import attend
+from engine.pipeline import encode
+from ui import page, render, tables, views, weights
+from ui.text import t
+
+RESULT, RUNNING = "_corpus_result", "_corpus_run"  # the last fit; the fit in progress (see pages/5_Learning.py)
+FRAMES = 40  # progress updates per run, each a moment at which Stop can end it
+
+
+def examples(lang: str) -> tuple[list[corpus.Example], str]:
+    """The built-in corpus, or the learner's uploaded CSV once it passes the checks; and which one it is."""
+    st.radio(t("corpus_which", lang), ("built_in", "upload"), key="_corpus_which", horizontal=True,
+             format_func=lambda v: t(f"corpus_{v}", lang))
+    if st.session_state.get("_corpus_which", "built_in") == "built_in":
+        return weights.built_in(), "built_in"
+    file = st.file_uploader(t("corpus_upload", lang), type=["csv"], key="corpus_file", help=t("corpus_format", lang))
+    if file is not None:
+        try:
+            st.session_state["_corpus_upload"] = (file.name, corpus.load(file.getvalue()))
+        except corpus.CorpusError as e:
+            st.error(t("corpus_bad", lang, error=t(f"err_corpus_{e.code}", lang, **e.values)))
+    if "_corpus_upload" in st.session_state:
+        name, found = st.session_state["_corpus_upload"]
+        st.caption(t("corpus_loaded", lang, name=name, n=len(found)))
+        return found, "upload"
+    st.info(t("corpus_upload_none", lang))
+    return weights.built_in(), "built_in"
+
+
+def run(ctx, found, which: str, args: dict):
+    """Fit with a progress bar and Stop; an interrupted fit is recomputed to the step it reached on the next run."""
+    job = dict(args=args, which=which, found=found, reached=0)
+    st.session_state[RUNNING] = job
+    stop, bar = st.empty(), st.empty()
+    stop.button(t("learn_stop", ctx.lang), key="corpus_stop", icon=":material/stop:")
+    every = max(1, args["steps"] // FRAMES)
+
+    def report(step, loss, train, test):
+        job["reached"] = step
+        if step % every == 0:
+            bar.progress(step / args["steps"], text=t("corpus_progress", ctx.lang, step=step, total=args["steps"],
+                                                        loss=loss, train=train, test=test))
+
+    fit = corpus.fit(ctx.kv, found, callback=report, **args)
+    if st.session_state.get(RUNNING) is job:
+        st.session_state[RESULT] = dict(job, fit=fit)
+        st.session_state.pop(RUNNING, None)
+    stop.empty()
+    bar.empty()
+
+
+def keep_stopped(job: dict, kv):
+    """The interrupted fit up to the last step it reached (fits are deterministic)."""
+    reached = job["reached"]
+    if reached:
+        fit = corpus.fit(kv, job["found"], callback=lambda step, *_: step < reached, **job["args"])
+        st.session_state[RESULT] = dict(job, fit=fit)
+
+
+def section(ctx):
+    """The corpus fit: choose the corpus and recipe, train, read the curves, try a sentence, use the weights."""
+    s, lang, ss = ctx.s, ctx.lang, st.session_state
+    interrupted = ss.pop(RUNNING, None)
+    if interrupted:
+        keep_stopped(interrupted, ctx.kv)
+    st.header(t("corpus_title", lang))
+    st.markdown(t("corpus_intro", lang))
+    found, which = examples(lang)
+    c1, c2, c3 = st.columns(3)
+    c1.number_input(t("learn_steps", lang), min_value=1, max_value=corpus.MAX_STEPS, step=50, key="run_steps")
+    c2.number_input(t("learn_lr", lang), min_value=1e-4, max_value=1.0, step=0.01, format="%g", key="run_lr")
+    c3.number_input(t("learn_seed", lang), min_value=0, max_value=9999, step=1, key="run_seed")
+    args = dict(d_k=min(s.d_k, ctx.kv.vector_size), position=s.position, steps=s.run_steps, lr=s.run_lr,
+                seed=s.run_seed)
+    st.caption(t("corpus_note", lang, d_k=args["d_k"], p=s.position))
+    if st.button(t("corpus_train", lang), key="corpus_train", type="primary", icon=":material/play_arrow:"):
+        run(ctx, found, which, args)
+    if RESULT in ss:
+        result(ctx, ss[RESULT])
+
+
+def result(ctx, res: dict):
+    """Curves, the final figures next to raw GloVe, a sentence to try, and the switch to use these weights."""
+    lang, fit = ctx.lang, res["fit"]
+    if fit.stopped:
+        st.warning(t("learn_stopped", lang, step=fit.steps, total=res["args"]["steps"]))
+    test = [e for e in res["found"] if e.split == "test"]
+    identity = np.eye(ctx.kv.vector_size)
+    raw = corpus.order_accuracy(ctx.kv, test, identity, identity, position=0, cosine=True)
+    st.success(t("corpus_done", lang, steps=fit.steps, train=fit.train_accuracy[-1], test=fit.test_accuracy[-1],
+                 raw=raw, used=fit.used, skipped=fit.skipped))
+    left, right = st.columns(2)
+    step = t("learn_step", lang)
+    render.chart("loss_curve", tables.loss_frame(fit.loss), title=t("learn_loss_title", lang), x_title=step,
+                 y_title=t("learn_loss", lang), where=left)
+    names = {"train": t("corpus_train_split", lang), "test": t("corpus_test_split", lang)}
+    render.chart("pair_curves", tables.accuracy_frame(fit, names), title=t("corpus_accuracy_title", lang),
+                 x_title=step, y_title=t("corpus_accuracy", lang), pair_title=t("corpus_split", lang), where=right)
+    try_sentence(ctx, fit)
+    share(ctx, res)
+
+
+def try_sentence(ctx, fit):
+    """Any sentence and query word, scored with the fitted weights."""
+    lang = ctx.lang
+    st.subheader(t("corpus_try_title", lang))
+    left, right = st.columns([3, 1])
+    text = left.text_input(t("corpus_try_sentence", lang), "The old fisherman mended the torn net", max_chars=300,
+                           key="_corpus_try")
+    enc = page.sentence_rows(ctx.kv, text, ctx.s)
+    if enc is None or len(enc.labels) < 2:
+        return
+    q = right.selectbox(t("query", lang), enc.labels, index=len(enc.labels) - 1, key="_corpus_try_q")
+    att = attend(enc.x, enc.x, fit.w_q, fit.w_k, np.eye(ctx.kv.vector_size))
+    i = enc.labels.index(q)
+    others = [j for j in range(len(enc.labels)) if j != i]
+    keys = [enc.labels[j] for j in others]
+    render.chart("relevance_bars", tables.relevance_frame({"w": att.weights[i, others]}, keys),
+                 title=t("corpus_try_chart", lang, q=q), x_title=t("weight", lang), y_title=t("key_word", lang),
+                 rank_title=t("rank", lang))
+
+
+def share(ctx, res: dict):
+    """Use the run on every page: its recipe goes into the URL, so a shared link re-derives the same weights."""
+    lang, s = ctx.lang, ctx.s
+    if res["which"] != "built_in":
+        st.caption(t("corpus_share_upload", lang))
+        return
+    recipe = (res["args"]["steps"], res["args"]["lr"], res["args"]["seed"])
+    using = "run" == s.q_preset == s.k_preset and weights.recipe(s, "run") == recipe
+    if using:
+        st.success(t("corpus_in_use", lang))
+    else:
+        st.button(t("corpus_use", lang), key="corpus_use", icon=":material/check:", on_click=use, args=recipe)
+
+
+def use(steps: int, lr: float, seed: int):
+    """Callback: the run's recipe into the settings, and W_Q, W_K from it on every page."""
+    ss = st.session_state
+    ss["run_steps"], ss["run_lr"], ss["run_seed"] = steps, lr, seed
+    ss["q_preset"] = ss["k_preset"] = "run"

@@ -1,0 +1,113 @@
+"""Page 6's tabs: encoder self-attention, masked decoder self-attention and encoder–decoder attention."""
+from dataclasses import replace
+
+import streamlit as st
+
+from engine.attention import attend, later_share
+from ui import page, sidebar, views
+from ui.text import t
+
+NEIGHBOURS = 12  # target words whose nearest neighbours are listed
+LATER = 5  # later words named in the mask note
+PREFIX = {"enc": "encoder-", "dec": "decoder-", "cross": "cross-"}  # widget keys and CSV names per section
+FIELD = {"enc": "query", "dec": "dec_query", "cross": "cross_query"}  # the query word each tab follows
+TABS = tuple(FIELD)
+
+
+def heads_choice(ctx) -> int:
+    """The scaling and softmax switches and the number of heads, a divisor of d_k."""
+    s, lang = ctx.s, ctx.lang
+    d_k = ctx.w["w_q"].shape[1]
+    divisors = [h for h in range(1, d_k + 1) if d_k % h == 0]
+    c1, c2, c3 = st.columns([1, 1, 2], vertical_alignment="bottom")
+    c1.toggle(t("scaled", lang), key="scaled")
+    c2.toggle(t("softmax", lang), key="softmax")
+    if s.heads not in divisors:
+        st.warning(t("heads_fallback", lang, h=s.heads, d_k=d_k))
+        st.session_state["heads"] = 1
+    return c3.selectbox(t("heads", lang), divisors, key="heads", help=t("heads_help", lang, d_k=d_k))
+
+
+def tabs(ctx, src, tgt, heads: int):
+    """The three tabs; the open one is a setting (so a shared link opens it) and the only one computed."""
+    lang, ss = ctx.lang, st.session_state
+    names = {t(f"tab_{name}", lang): name for name in TABS}
+    chosen = names.get(ss.get("kinds_tab"), ctx.s.tab)  # a label of another language: the language just changed
+    if chosen != ctx.s.tab:
+        sidebar.keep(replace(ctx.s, tab=chosen), "tab")
+    ss["kinds_tab"] = t(f"tab_{chosen}", lang)
+    opened = st.tabs(list(names), key="kinds_tab", on_change="rerun")
+    rows = {"enc": (src, src, "need_source"), "dec": (tgt, tgt, "need_target"),
+            "cross": (tgt, src, "need_source" if src is None else "need_target")}
+    for tab, name in zip(opened, TABS):
+        if tab.open:
+            with tab:
+                section(ctx, name, *rows[name], heads)
+
+
+def section(ctx, name: str, rows_q, rows_kv, need: str, heads: int):
+    """One kind of attention: its weights, contributions and Z, what the mask hides, the heads."""
+    s, lang, w = ctx.s, ctx.lang, ctx.w
+    st.markdown(t(f"{name}_intro", lang))
+    causal = name == "dec" and s.causal
+    picker, switch = st.columns(2, vertical_alignment="bottom")
+    note = st.empty()
+    if name == "dec":
+        switch.toggle(t("causal", lang), key="causal")
+    if rows_q is None or rows_kv is None:
+        st.info(t(need, lang))
+        return
+    try:
+        att, free, multi = (attend(rows_q.x, rows_kv.x, w["w_q"], w["w_k"], w["w_v"], scale=s.scaled,
+                                   softmax=s.softmax, causal=c, heads=h)
+                            for c, h in ((causal, 1), (False, 1), (causal, heads)))
+    except ValueError:
+        st.error(t("overflow", lang))
+        return
+    default = None if name == "enc" else rows_q.labels[(len(rows_q.labels) - 1) // 2]  # "bola": hides later words
+    q = views.attention_view(att, rows_q.labels, rows_kv.labels, lang, softmax=s.softmax, prefix=PREFIX[name],
+                             query_field=FIELD[name], default=default, picker=picker)
+    if name == "dec":
+        mask_note(note, free, rows_q.labels, q, causal, s.softmax, lang)
+    if name == "cross":
+        cross_notes(ctx, rows_q, rows_kv)
+    heads_block(multi, rows_q.labels, rows_kv.labels, q, heads, ctx, PREFIX[name])
+
+
+def mask_note(where, free, labels: list[str], q: str, causal: bool, softmax: bool, lang: str):
+    """What the causal mask hides from query `q`: the later words and the weight they would get without it."""
+    i = labels.index(q)
+    names = labels[i + 1:]
+    if not names:
+        where.info(t("mask_last", lang, q=q))
+        return
+    later = t("list_sep", lang).join(f"“{x}”" for x in names[:LATER]) + ("…" if len(names) > LATER else "")
+    key = ("mask_hides" if causal else "mask_off") + ("" if softmax else "_raw")
+    where.info(t(key, lang, q=q, later=later, p=later_share(free.weights, i)))
+
+
+def cross_notes(ctx, rows_q, rows_kv):
+    """What GloVe knows of the story's Spanish words (for the built-in vectors), and each target word's neighbours."""
+    s, lang, kv = ctx.s, ctx.lang, ctx.kv
+    if s.source.startswith("glove") and all(w in kv.key_to_index for w in ("bola", "ball", "azul", "blue")):
+        st.info(t("glove_note", lang, bola=kv.similarity("bola", "ball"), azul=kv.similarity("azul", "blue")))
+    with st.expander(t("neighbours_title", lang)):
+        words = list(dict.fromkeys(rows_q.tokens))
+        table = page.neighbours(kv, s, words[:NEIGHBOURS], rows_kv.tokens)
+        st.dataframe(table.rename(columns={
+            "word": t("neighbours_word", lang), "neighbours": t("neighbours_near", lang),
+            "closest_source": t("neighbours_source", lang), "cosine": t("neighbours_cosine", lang)}),
+            hide_index=True, width="stretch")
+        if len(words) > NEIGHBOURS:
+            st.caption(t("neighbours_first", lang, n=NEIGHBOURS))
+
+
+def heads_block(multi, q_labels: list[str], k_labels: list[str], q: str, heads: int, ctx, prefix: str):
+    """Several heads, or a sentence on what one head means."""
+    lang, d_k = ctx.lang, ctx.w["w_q"].shape[1]
+    st.subheader(t("heads_title", lang))
+    if heads == 1:
+        st.caption(t("heads_one", lang, d=d_k))
+    else:
+        st.markdown(t("heads_intro", lang, h=heads, d=d_k // heads))
+        views.heads_view(multi, q_labels, k_labels, q, lang, softmax=ctx.s.softmax, prefix=prefix)

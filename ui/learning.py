@@ -1,0 +1,298 @@
+"""Page 5's first half: train W_Q and W_K (or the word vectors) on the learner's own targets and watch them align."""
+import time
+
+import streamlit as st
+
+from engine import training
+from engine.alignment import GROUPS, pair_alignment
+from engine.attention import attend
+from engine.projection import fit_plane_qk, pair_cosines, project
+from ui import charts, render, tables, targets, views
+from ui.page import pick_word
+from ui.text import t
+
+RESULT = "_learning_result"  # the last run, kept on screen across reruns and while the inputs are invalid
+# The run in progress: its inputs and the last step reached. A click on Stop (or anywhere) makes Streamlit end that
+# script run at its next drawing call and start a new one at once; the new run finds this and keeps what was reached.
+RUNNING = "_learning_run"
+LIVE_FRAMES = 40  # progress-bar updates per run; each is also a moment at which Stop can end the run
+REDRAW = 0.25  # seconds between redraws of the live loss curve, so the browser has time to draw each one
+
+
+def quoted(words, lang: str) -> str:
+    """“a”, “b”, “c” in the page's language."""
+    return t("list_sep", lang).join(f"“{w}”" for w in words)
+
+
+def section(ctx):
+    """Targets, what learns, where training starts, Train, and the last run's results."""
+    interrupted = st.session_state.pop(RUNNING, None)
+    if interrupted:
+        keep_stopped(interrupted)
+    triples, problems = targets_editor(ctx)
+    learn = controls(ctx)
+    config = start_view(ctx, triples, learn)
+    if st.button(t("learn_train", ctx.lang), key="train", type="primary", icon=":material/play_arrow:",
+                 disabled=not learn or bool(problems)):
+        run(ctx, triples, learn, config)
+    if RESULT in st.session_state:
+        if problems or not learn:
+            st.caption(t("learn_kept_result", ctx.lang))
+        show_result(st.session_state[RESULT], config, ctx.lang)
+    else:
+        st.info(t("learn_not_trained", ctx.lang))
+
+
+def targets_editor(ctx) -> tuple[list, list]:
+    """The editable targets table; returns (query, key, target) triples and the problems, shown as a list."""
+    s, lang, enc = ctx.s, ctx.lang, ctx.enc
+    st.subheader(t("learn_targets_title", lang))
+    left, right = st.columns([3, 2], gap="large")
+    text = st.column_config.TextColumn
+    left.data_editor(editor_base(s.targets), key="targets_table", num_rows="dynamic", hide_index=True,
+                     width="stretch", on_change=save_targets, column_config={
+                         "query": text(t("query_word", lang), required=True),
+                         "key": text(t("key_word", lang), required=True),
+                         "target": text(t("learn_target", lang), required=True, help=t("learn_target_help", lang))})
+    right.markdown(t("learn_targets_help", lang, words=quoted(enc.labels, lang)))
+    triples, problems = targets.resolve(targets.parse_targets(s.targets), enc.tokens, enc.labels)
+    if problems:
+        items = "\n".join(f"- {t(key, lang, **{k: quoted(v, lang) if isinstance(v, list) else v for k, v in values.items()})}"
+                          for key, values in problems)
+        st.warning(t("targets_problems", lang) + "\n" + items)
+    return triples, problems
+
+
+def editor_base(text: str):
+    """The table the editor lays its edits on, kept while the editor lives so that each edit stays on its row."""
+    ss = st.session_state
+    kept = ss.get("_targets_base")
+    if kept is None or kept[1] != text or "targets_table" not in ss:  # new visit, or targets from elsewhere
+        kept = ss["_targets_base"] = (targets.parse_targets(text), text)
+    return kept[0]
+
+
+def save_targets():
+    """The edited table back into Settings.targets, so the URL carries it."""
+    ss = st.session_state
+    base = ss["_targets_base"][0]
+    ss["targets"] = targets.format_targets(targets.apply_edits(base, ss["targets_table"]))
+    ss["_targets_base"] = (base, ss["targets"])
+
+
+def save_learn():
+    """The chosen parameters back into Settings.learn."""
+    st.session_state["learn"] = ",".join(st.session_state["learn_pick"])
+
+
+def controls(ctx) -> list[str]:
+    """What learns, the learning rate, steps and seed, where training starts, directions only; returns what learns."""
+    s, lang = ctx.s, ctx.lang
+    st.subheader(t("learn_how_title", lang))
+    chosen = [name.strip() for name in s.learn.split(",") if name.strip()]
+    st.session_state["learn_pick"] = [name for name in training.PARAMETERS if name in chosen]
+    c1, c2, c3, c4 = st.columns([3, 1, 1, 1])
+    learn = c1.pills(t("learn_what", lang), training.PARAMETERS, selection_mode="multi", key="learn_pick",
+                     on_change=save_learn, format_func=lambda name: t(f"learn_{name}", lang))
+    c2.number_input(t("learn_lr", lang), min_value=1e-4, max_value=training.MAX_LR, step=0.005, format="%g", key="lr")
+    c3.number_input(t("learn_steps", lang), min_value=1, max_value=training.MAX_STEPS, step=50, key="steps")
+    c4.number_input(t("learn_seed", lang), min_value=0, max_value=9999, step=1, key="train_seed",
+                    disabled=s.learn_start == "sidebar")
+    left, right = st.columns(2)
+    left.segmented_control(t("learn_start", lang), ("sidebar", "random"), key="learn_start",
+                           format_func=lambda v: t(f"learn_start_{v}", lang))
+    right.toggle(t("learn_cosine", lang), key="cosine", help=t("learn_cosine_help", lang))
+    unknown = [name for name in chosen if name not in training.PARAMETERS]
+    if unknown:
+        st.warning(t("learn_unknown_param", lang, names=quoted(unknown, lang)))
+    if not learn:
+        st.warning(t("learn_choose", lang))
+    if "w_v" in learn:
+        st.info(t("learn_wv_note", lang))
+    return learn
+
+
+def start_weights(ctx):
+    """W_Q, W_K, W_V training starts from: the weights in use, or the seeded random ones train() draws."""
+    s, d = ctx.s, ctx.kv.vector_size
+    if s.learn_start == "sidebar":
+        return ctx.w["w_q"], ctx.w["w_k"], ctx.w["w_v"]
+    return training.initial_weights(d, min(s.d_k, d), s.train_seed, 1.0)
+
+
+def start_view(ctx, triples, learn) -> dict:
+    """The scores training starts from and whether the target order already holds; returns the run's settings."""
+    s, lang, enc = ctx.s, ctx.lang, ctx.enc
+    d, d_k = enc.embedding.shape[1], min(s.d_k, enc.embedding.shape[1])
+    st.caption(t(f"learn_start_note_{s.learn_start}", lang, d=d, d_k=d_k))
+    start = attend(enc.x, enc.x, *start_weights(ctx), cosine=s.cosine).scores  # [n, n]
+    q = enc.labels[triples[0][0]] if triples else enc.labels[-1]
+    left, right = st.columns([3, 2], gap="large")
+    render.chart("relevance_bars", tables.relevance_frame({"start": start[enc.labels.index(q)]}, enc.labels),
+                 title=t(f"learn_start_title_{s.learn_start}", lang, q=q, seed=s.train_seed),
+                 x_title=t("learn_score", lang), y_title=t("key_word", lang), rank_title=t("rank", lang), where=left)
+    if triples:
+        pair_scores = [start[i, j] for i, j, _ in triples]
+        held = bool(training.order_holds(pair_scores, triples))
+        right.markdown(t("learn_start_held" if held else "learn_start_missed", lang,
+                         order=order_text(triples, pair_scores, enc.labels, lang)))
+    return dict(source=s.source, sentence=s.sentence, position=s.position, d_k=d_k, targets=s.targets,
+                learn=",".join(name for name in training.PARAMETERS if name in learn), lr=s.lr, steps=s.steps,
+                seed=s.train_seed, start=s.learn_start, cosine=s.cosine,
+                weights=(s.q_preset, s.k_preset) if s.learn_start == "sidebar" else None)
+
+
+def run(ctx, triples, learn, config) -> None:
+    """Train with a progress bar, a live loss curve and a Stop button, noting each step reached in case of a Stop."""
+    s, lang, enc, ss = ctx.s, ctx.lang, ctx.enc, st.session_state
+    w_q, w_k, _ = start_weights(ctx)
+    kwargs = dict(learn=learn, lr=s.lr, steps=s.steps, seed=s.train_seed, d_k=config["d_k"], positional=enc.positional,
+                  cosine=s.cosine, **(dict(w_q=w_q, w_k=w_k) if s.learn_start == "sidebar" else {}))
+    job = ss[RUNNING] = dict(config=config, labels=enc.labels, x=enc.embedding, triples=triples, kwargs=kwargs,
+                             reached=0)
+    slots = [st.empty() for _ in range(3)]
+    slots[0].button(t("learn_stop", lang), key="stop", icon=":material/stop:")
+    try:
+        h = training.train(enc.embedding, triples, callback=progress(job, slots, s.steps, lang), **kwargs)
+    except ValueError:
+        ss.pop(RUNNING, None)
+        st.error(t("learn_overflow", lang))
+        return
+    if ss.get(RUNNING) is job:  # otherwise a Stop already kept this run's first steps
+        ss[RESULT] = dict(config, h=h, labels=enc.labels)
+        ss.pop(RUNNING, None)
+    for slot in slots:
+        slot.empty()
+
+
+def progress(job: dict, slots, steps: int, lang: str):
+    """The training callback: note the step reached, move the progress bar, redraw the live loss curve."""
+    every, losses, drawn = max(1, steps // LIVE_FRAMES), [], [0.0]
+
+    def report(step, loss):
+        job["reached"] = step
+        losses.append(loss)
+        if step % every == 0:
+            slots[1].progress(step / steps, text=t("learn_progress", lang, step=step, total=steps, loss=loss))
+        if time.monotonic() - drawn[0] > REDRAW:
+            render.chart("loss_curve", tables.loss_frame(losses, start=1), title=t("learn_live_title", lang),
+                         x_title=t("learn_step", lang), y_title=t("learn_loss", lang), steps=steps, where=slots[2])
+            drawn[0] = time.monotonic()
+    return report
+
+
+def keep_stopped(job: dict):
+    """The part of an interrupted run up to the last step it reached, as the result to show."""
+    # Training is deterministic, so the same call told to stop at that step recomputes exactly the numbers the
+    # interrupted run had; that run may still be finishing in its own thread, so read its step only once.
+    reached = job["reached"]
+    if reached:
+        stop = None if reached == job["kwargs"]["steps"] else lambda step, _: step < reached
+        h = training.train(job["x"], job["triples"], callback=stop, **job["kwargs"])
+        st.session_state[RESULT] = dict(job["config"], h=h, labels=job["labels"])
+
+
+def order_text(triples, scores, labels, lang: str) -> str:
+    """'for “milk”, drank 9.81 > cat 9.12 < black 9.50': each query's keys by target, their scores compared."""
+    rows = []
+    for query in dict.fromkeys(q for q, _, _ in triples):
+        items = sorted(((v, labels[k], scores[j]) for j, (q, k, v) in enumerate(triples) if q == query),
+                       key=lambda item: -item[0])
+        text = f"{items[0][1]} {items[0][2]:.2f}"
+        for (before, _, prev), (value, key, score) in zip(items, items[1:]):  # the sign tells the scores' truth
+            text += f"{(' > ' if prev > score else ' < ') if before > value else t('list_sep', lang)}{key} {score:.2f}"
+        rows.append(t("learn_order_row", lang, q=labels[query], keys=text))
+    return t("item_sep", lang).join(rows)
+
+
+def show_result(res: dict, config: dict, lang: str):
+    """Verdict, curves and table, the dot products before and after, and the vectors turning in one fixed plane."""
+    h, labels = res["h"], res["labels"]
+    pairs = [f"{labels[q]} → {labels[k]}" for q, k, _ in h.targets]
+    verdict(res, config, lang)
+    curves(h, pairs, lang)
+    rows = [labels[r] for r in h.rows]
+    q = rows[0] if len(rows) == 1 else pick_word("query", t("query", lang), rows, rows[0])
+    i = labels.index(q)
+    keys = [k for _, k in sorted(((v, k) for qi, k, v in h.targets if qi == i), key=lambda item: -item[0])]
+    before_after(h, i, q, labels, list(dict.fromkeys([keys[0], keys[-1]])), lang)
+    plane_view(h, i, q, labels, keys, pairs, lang)
+    views.length_angle_view(h.q[-1, i], h.k[-1, keys], q, [labels[k] for k in keys], lang)
+
+
+def verdict(res: dict, config: dict, lang: str):
+    """Whether and when the target order was reached, and whether the settings changed since."""
+    h = res["h"]
+    st.subheader(t("learn_results_title", lang))
+    if any(res[name] != value for name, value in config.items()):
+        st.caption(t("learn_stale", lang, steps=res["steps"], lr=res["lr"], seed=res["seed"]))
+    if h.stopped:
+        st.warning(t("learn_stopped", lang, step=h.steps, total=res["steps"]))
+    order = order_text(h.targets, h.scores[-1], res["labels"], lang)
+    until = t("learn_until_stop" if h.stopped else "learn_until_end", lang, end=h.steps)
+    if h.order_step is None:
+        st.error(t("learn_verdict_missed", lang, end=h.steps, order=order))
+    elif h.order_step == 0:
+        st.success(t("learn_verdict_start", lang, until=until, order=order))
+    else:
+        st.success(t("learn_verdict_reached", lang, step=h.order_step, until=until, order=order))
+
+
+def curves(h, pairs: list[str], lang: str):
+    """Loss, scores and weights per step, the summary table and its download."""
+    step_title = t("learn_step", lang)
+    left, middle, right = st.columns(3)
+    render.chart("loss_curve", tables.loss_frame(h.loss), title=t("learn_loss_title", lang), x_title=step_title,
+                 y_title=t("learn_loss", lang), where=left)
+    for where, values, title, y_title in ((middle, h.scores, "learn_scores_title", "learn_score"),
+                                          (right, h.weights, "learn_weights_title", "weight")):
+        render.chart("pair_curves", tables.curves_frame(values, pairs), title=t(title, lang), x_title=step_title,
+                     y_title=t(y_title, lang), pair_title=t("learn_pair", lang), marker=h.order_step,
+                     marker_title=t("learn_order_marker", lang), where=where)
+    number = st.column_config.NumberColumn
+    st.dataframe(tables.targets_result(h, pairs), hide_index=True, width="stretch", column_config={
+        "pair": t("learn_pair", lang), "target": number(t("learn_target", lang), format="%g"),
+        "goal_share": number(t("learn_goal_share", lang), format="%.3f", help=t("learn_goal_share_help", lang)),
+        "share": number(t("learn_share", lang), format="%.3f", help=t("learn_share_help", lang)),
+        "weight": number(t("weight", lang), format="%.3f", help=t("learn_weight_help", lang)),
+        "score_start": number(t("learn_score_start", lang), format="%.3f"),
+        "score_end": number(t("learn_score_end", lang), format="%.3f")})
+    views.download_table(tables.training_table(h, pairs), t("file_learning", lang), lang, key="learning")
+
+
+def before_after(h, i: int, q: str, labels: list[str], shown: list[int], lang: str):
+    """Page 3's per-dimension products for the most and least relevant key, at the start and at the end."""
+    st.subheader(t("learn_align_title", lang))
+    st.markdown(t("learn_align_intro", lang, q=q, keys=quoted((labels[k] for k in shown), lang)))
+    names = {g: t(f"group_{g}", lang) for g in GROUPS}
+    for j in shown:
+        for where, snap, title in zip(st.columns(2), (0, -1), (t("learn_before", lang, q=q, k=labels[j]),
+                                      t("learn_after", lang, step=h.steps, q=q, k=labels[j]))):
+            pa = pair_alignment(h.q[snap, i], h.k[snap, j])
+            render.chart("alignment_bars", tables.alignment_frame(pa), title=title, x_title=t("dim", lang),
+                         y_title=t("product", lang), group_title=t("group", lang), group_names=names,
+                         running_title=t("running", lang), where=where)
+            where.markdown(t("dot_value", lang, dot=pa.dot, agree=pa.agree, disagree=pa.dot - pa.agree))
+
+
+def plane_view(h, i: int, q: str, labels: list[str], keys: list[int], pairs: list[str], lang: str):
+    """The query and key vectors in one fixed 2-D plane, scrubbable by step, beside their cosines per step."""
+    st.subheader(t("learn_plane_title", lang))
+    focus_k = [labels[k] for k in keys]
+    st.markdown(t("learn_plane_intro", lang, q=q, keys=quoted(focus_k, lang), d_k=h.q.shape[-1]))
+    plane = fit_plane_qk(h.q, h.k)
+    chart = charts.vector_plane(
+        tables.plane_frame(project(h.q, plane), project(h.k, plane), labels, h.snapshot_steps, [q], focus_k),
+        title=t("learn_plane_chart", lang), x_title=t("learn_axis", lang, n=1), y_title=t("learn_axis", lang, n=2),
+        role_title=t("learn_role", lang), role_names={"q": t("learn_role_q", lang), "k": t("learn_role_k", lang)},
+        word_title=t("row", lang), step_title=t("learn_step", lang),
+        slider_label=t("learn_slider", lang, m=len(h.snapshot_steps) - 1))
+    left, right = st.columns(2, gap="large")
+    left.altair_chart(chart, width="content", height=chart.height + 120)
+    own = [j for j, (qi, _, _) in enumerate(h.targets) if qi == i]
+    cosines = pair_cosines(h.q, h.k, [i] * len(own), [h.targets[j][1] for j in own])
+    render.chart("pair_curves", tables.curves_frame(cosines, [pairs[j] for j in own], h.snapshot_steps),
+                 title=t("learn_cosine_title", lang), x_title=t("learn_step", lang), y_title=t("learn_cosine", lang),
+                 pair_title=t("learn_pair", lang), marker=h.order_step, marker_title=t("learn_order_marker", lang),
+                 where=right)
+    st.caption(t("learn_plane_note", lang, kept=plane.kept, d_k=h.q.shape[-1]))

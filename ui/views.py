@@ -1,0 +1,166 @@
+"""Composite views: each takes arrays, labels and the language (as bertviz's head_view(attention, tokens) does),
+draws one block of a page and returns what the learner picked. None reads the app's Settings."""
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from engine.alignment import GROUPS
+from engine.attention import Attention, contributions, head_tops, merge_heads, sum_gap
+from engine.relevance import length_angle, order_by
+from ui import charts, render, tables
+from ui.page import on_pick, pick_word, plain
+from ui.text import has, t
+
+
+def matrix(a: np.ndarray, rows: list[str], cols: list, *, name: str, title: str, x_title: str, lang: str,
+           y_title: str | None = None, mask: np.ndarray | None = None, selected: str | None = None,
+           pick_key: str | None = None, on_select=None, height: int | None = None, weights: bool = False, where=st):
+    """A labelled heatmap of one matrix with its CSV download; clickable when given a callback; `weights` for
+    softmax weights, drawn on a sequential scale from 0."""
+    render.chart("heatmap", matrix_cells(a, rows, cols, mask, selected), title=title, x_title=x_title,
+                 y_title=y_title or t("row", lang), value_title=t("value", lang), clickable=on_select is not None,
+                 height=height, masked_label=t("masked_cell", lang), weights=weights,
+                 **heatmap_options(rows, cols, mask, selected), where=where, key=pick_key, on_select=on_select)
+    download(a, rows, cols, name, lang, where=where)
+
+
+@st.cache_data(show_spinner=False, max_entries=100)
+def matrix_cells(a: np.ndarray, rows: list, cols: list, mask: np.ndarray | None, selected: str | None) -> pd.DataFrame:
+    """tables.matrix_long, once per distinct matrix and labels."""
+    return tables.matrix_long(a, rows, cols, mask=mask, selected=selected)
+
+
+def heatmap_options(rows: list, cols: list, mask: np.ndarray | None, selected: str | None) -> dict:
+    """What a heatmap draws besides its cells: numbers on narrow ones, grey masked cells, the selected row's outline,
+    and every fifth label on a long axis of dimensions (words are all labelled where they fit: they are data)."""
+    def ticks(labels: list) -> list | None:
+        return labels[4::5] if len(labels) > 20 and all(isinstance(x, int) for x in labels) else None
+    return {"annotate": len(cols) <= charts.MAX_ANNOTATED, "masked": mask is not None, "outlined": selected is not None,
+            "x_ticks": ticks(cols), "y_ticks": ticks(rows)}
+
+
+def download(a: np.ndarray, rows: list[str], cols: list, name: str, lang: str, *, where=st):
+    """A CSV download of one matrix with its row and column labels, written only when clicked."""
+    shown = t(f"file_{name}", lang) if has(f"file_{name}") else name
+    where.download_button(t("download", lang, name=shown), lambda: tables.matrix_wide(a, rows, cols).to_csv(),
+                          file_name=f"{shown}.csv", mime="text/csv", key=f"dl_{name}", on_click="ignore")
+
+
+def download_table(df: pd.DataFrame, name: str, lang: str, *, key: str, where=st):
+    """A CSV download of one table as shown, named for the learner."""
+    where.download_button(t("download", lang, name=name), df.to_csv(index=False).encode("utf-8"),
+                          file_name=f"{name}.csv", mime="text/csv", key=f"dl_{key}", on_click="ignore")
+
+
+def attention_view(att: Attention, q_labels: list[str], k_labels: list[str], lang: str, *, softmax: bool,
+                   prefix: str = "", query_field: str = "query", default: str | None = None, picker=st) -> str:
+    """Factor matrix and weights (click to pick the query word), its weights and contributions, the sum check, Z;
+    returns the query word."""
+    q = pick_word(query_field, t("query", lang), q_labels, default or q_labels[-1], where=picker)
+    mask = None if att.mask.all() else att.mask
+    left, right = st.columns(2)
+    weights_title = t("weights_m_soft" if softmax else "weights_m_raw", lang)
+    for where, name, a, title in ((left, "factor", att.factor, t("factor_m", lang)),
+                                  (right, "weights", att.weights, weights_title)):
+        key = f"{prefix}{name}_pick"
+        matrix(a, q_labels, k_labels, name=f"{prefix}{name}", title=title, lang=lang, where=where,
+               x_title=t("key_word", lang), y_title=t("query_word", lang), mask=mask, selected=q,
+               pick_key=key, on_select=on_pick(key, query_field), weights=name == "weights" and softmax)
+    st.caption(t("click_hint", lang))
+    contribution_view(att, q_labels.index(q), q, k_labels, lang, softmax=softmax)
+    matrix(att.z, q_labels, tables.dims(att.v.shape[1]), name=f"{prefix}Z", title=t("z_m", lang),
+           x_title=t("dim", lang), lang=lang, selected=q)
+    return q
+
+
+def contribution_view(att: Attention, i: int, q: str, k_labels: list[str], lang: str, *, softmax: bool):
+    """Query row i's weight on each key, each value row's weighted contribution, and the check that they add up."""
+    left, right = st.columns([2, 3])
+    left.markdown(f"**{t('chosen_weights', lang, q=plain(q))}**")  # the word stays out of the spec: see charts
+    render.chart("weight_bars", tables.weights_frame(att.weights[i], k_labels, att.mask[i]), title=None,
+                 x_title=t("key_word", lang), y_title=t("weight", lang), weights=softmax, where=left)
+    right.markdown(f"**{t('contrib_title', lang, q=plain(q))}**")
+    z_row = pd.DataFrame({"dim": tables.dims(att.v.shape[1]), "z": att.z[i]})
+    render.chart("contribution_bars", tables.contributions(att.weights[i], att.v, k_labels), z_row, title=None,
+                 x_title=t("dim", lang), y_title=t("contribution", lang), key_title=t("key_word", lang),
+                 z_title=t("z_row", lang), weight_title=t("weight", lang), where=right)
+    st.success(t("sum_check", lang, q=q, diff=sum_gap(contributions(att.weights[i], att.v), att.z[i])))
+
+
+def heads_view(multi: Attention, q_labels: list[str], k_labels: list[str], q: str, lang: str, *, softmax: bool,
+               prefix: str):
+    """Where each head looks for query `q`, a weights heatmap per head, and Z = the heads' outputs side by side."""
+    h, n_q, n_k = multi.weights.shape
+    d_h, d_vh = multi.q.shape[-1], multi.z.shape[-1]
+    st.markdown(head_focus(multi, q_labels, k_labels, q, lang))
+    mask = None if multi.mask.all() else multi.mask
+    per_row = min(h, 2)  # narrower heatmaps squeeze their legends into the plot
+    for first in range(0, h, per_row):
+        for head, where in zip(range(first, min(first + per_row, h)), st.columns(per_row)):
+            render.chart("heatmap", tables.matrix_long(multi.weights[head], q_labels, k_labels, mask=mask, selected=q),
+                         title=t("head_m", lang, h=head + 1, lo=head * d_h + 1, hi=(head + 1) * d_h),
+                         x_title=t("key_word", lang), y_title=t("query_word", lang), value_title=t("weight", lang),
+                         masked_label=t("masked_cell", lang), weights=softmax,
+                         **heatmap_options(q_labels, k_labels, mask, q), where=where)
+    download(multi.weights.reshape(h * n_q, n_k), [f"{head + 1}: {w}" for head in range(h) for w in q_labels],
+             k_labels, f"{prefix}head-weights", lang)
+    matrix(merge_heads(multi.z), q_labels, tables.dims(h * d_vh), name=f"{prefix}Z-heads", lang=lang, selected=q,
+           title=t("z_heads_m", lang, h=h, d=d_vh), x_title=t("dim", lang))
+
+
+def head_focus(multi: Attention, q_labels: list[str], k_labels: list[str], q: str, lang: str) -> str:
+    """A sentence saying which key word each head weights most for query `q`, grouped by that word."""
+    top, w = head_tops(multi, q_labels.index(q))
+    if (top == top[0]).all():
+        lo, hi = w[:, top[0]].argmin(), w[:, top[0]].argmax()
+        return t("focus_same", lang, q=q, n=len(top), k=k_labels[top[0]], lo=w[lo, top[0]], hi=w[hi, top[0]],
+                 h_lo=lo + 1, h_hi=hi + 1)
+    items = []
+    for j in dict.fromkeys(top):
+        heads = [x for x in range(len(top)) if top[x] == j]
+        items.append(t("focus_one" if len(heads) == 1 else "focus_many", lang, k=k_labels[j],
+                       heads=t("list_sep", lang).join(str(x + 1) for x in heads),
+                       w=t("list_sep", lang).join(f"{w[x, j]:.2f}" for x in heads)))
+    return t("focus_differ", lang, q=q, items=t("item_sep", lang).join(items))
+
+
+def length_angle_view(q_row: np.ndarray, k_rows, q: str, keys: list[str], lang: str):  # [d], [n, d]
+    """q·k = |q|·|k|·cos θ for each key: the table, and which of length and angle sets the order."""
+    la = length_angle(q_row, k_rows)
+    st.subheader(t("la_title", lang, q=q))
+    number = st.column_config.NumberColumn
+    st.dataframe(tables.length_angle_table(la, keys), hide_index=True, width="stretch", column_config={
+        "word": t("key_word", lang), "dot": number("q·k", format="%.3f"), "q_len": number("|q|", format="%.3f"),
+        "k_len": number("|k|", format="%.3f"), "cos": number("cos θ", format="%.3f"),
+        "dot_rank": number(t("la_rank", lang, by="q·k"), format="%d"),
+        "cos_rank": number(t("la_rank", lang, by="cos θ"), format="%d"),
+        "len_rank": number(t("la_rank", lang, by="|k|"), format="%d")})
+    by = {name: " > ".join(f"“{keys[j]}”" for j in order_by(values))
+          for name, values in (("dot", la.dot), ("cos", la.cos), ("len", la.k_len))}
+    st.markdown(t(f"la_{la.decides}", lang, q=q, order=by["dot"], cos_order=by["cos"], len_order=by["len"]))
+
+
+def pair_products(pa, q: str, k: str, lang: str, *, by_size: bool, where=st):
+    """One (query, key) pair's products dimension by dimension, coloured by sign group, with the running sum."""
+    products = tables.alignment_frame(pa, by_size=by_size)
+    render.chart("alignment_bars", products, title=t("products_title", lang, q=q, k=k), x_title=t("dim", lang),
+                 y_title=t("product", lang), group_title=t("group", lang), group_names=group_names(lang),
+                 running_title=t("running", lang), where=where)
+    return products
+
+
+def pair_summary(pa, products: pd.DataFrame, q: str, k: str, lang: str, *, note: str, download_key: str):
+    """The pair's dot product, its four sign groups' sums and the check that they add up to it."""
+    st.markdown(t("dot_pair_value", lang, q=q, k=k, dot=pa.dot, agree=pa.agree, disagree=pa.dot - pa.agree))
+    groups = tables.group_table(pa, group_names(lang))
+    st.dataframe(groups, hide_index=True, width="stretch", column_config={
+        "group": t("group", lang), "dimensions": t("dimensions", lang),
+        "sum": st.column_config.NumberColumn(t("group_sum", lang), format="%.4f")})
+    st.success(t("group_check", lang, total=float(groups["sum"].sum()), dot=pa.dot))
+    st.caption(t(note, lang, q=q, k=k))
+    download_table(products, t("file_products", lang, q=q, k=k), lang, key=download_key)
+
+
+def group_names(lang: str) -> dict[str, str]:
+    """The four sign groups' names in the page's language."""
+    return {g: t(f"group_{g}", lang) for g in GROUPS}
