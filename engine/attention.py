@@ -111,6 +111,13 @@ def sum_gap(parts: np.ndarray, z_row: np.ndarray) -> float:  # [n_k, d_v], [d_v]
     return float(np.abs(parts.sum(axis=0) - z_row).max(initial=0.0))
 
 
+def relative_gap(parts: np.ndarray, z_row: np.ndarray) -> float:  # [n_k, d_v], [d_v]
+    """sum_gap as a share of the largest |number| in the sum, parts or Z (0 when all are 0): rounding leaves a gap
+    that grows with the numbers, so only its share says whether the sum holds at every layer scale."""
+    size = max(float(np.abs(parts).max(initial=0.0)), float(np.abs(z_row).max(initial=0.0)))
+    return sum_gap(parts, z_row) / size if size > 0 else 0.0
+
+
 def head_tops(multi: Attention, i: int) -> tuple[np.ndarray, np.ndarray]:  # -> [h], [h, n_k]
     """For query row i, the key each head weights most, and every head's weights (-inf where masked)."""
     w = np.where(multi.mask[i], multi.weights[:, i], -np.inf)

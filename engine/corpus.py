@@ -25,37 +25,21 @@ MAX_STEPS = 2000
 DEFAULT_LR = 0.03
 DEFAULT_DECAY = 1e-2  # L2 pull towards 0: keeps the weights from memorising the training words
 
-# What can be wrong with a row, in English; ui/text holds each code in every language.
-MESSAGES = {
-    "columns": "Line {line}: expected the columns sentence, query, targets, split; found {found}.",
-    "header": "The first line must name the columns: sentence,query,targets,split.",
-    "empty": "The corpus holds no examples.",
-    "too_big": "The corpus file is {size:,} bytes; at most {limit:,} are accepted.",
-    "too_many": "The corpus has more than {limit:,} examples; split it into smaller files.",
-    "not_utf8": "The corpus is not UTF-8 text.",
-    "no_sentence": "Line {line}: the sentence is empty.",
-    "long_sentence": "Line {line}: the sentence has {count} tokens; at most {max} are allowed.",
-    "query_missing": "Line {line}: the query word '{query}' is not a word of the sentence.",
-    "query_twice": "Line {line}: the query word '{query}' occurs more than once in the sentence; pick a word "
-                   "that occurs once.",
-    "target_format": "Line {line}: '{item}' should read word=relevance, for example drank=1.",
-    "target_word": "Line {line}: the target word '{word}' is not a word of the sentence.",
-    "target_query": "Line {line}: the query word '{word}' cannot also be a target.",
-    "target_twice": "Line {line}: the target word '{word}' is given twice.",
-    "target_value": "Line {line}: the relevance of '{word}' is '{value}'; use a number from 0 to 1.",
-    "few_targets": "Line {line}: give relevances for at least 3 other words of the sentence (found {count}).",
-    "flat_targets": "Line {line}: the targets must not all be equal, or they say nothing about order.",
-    "split": "Line {line}: the split is '{split}'; use train or test.",
-    "no_split": "The corpus needs at least one train and one test example.",
-    "no_known": "None of the training sentences has all its words in these vectors, so there is nothing to fit.",
-}
+# What can be wrong with a corpus, by code; ui/text's catalogues say each one (err_corpus_<code>).
+CODES = (
+    "columns", "header", "empty", "too_big", "too_many", "not_utf8", "no_sentence", "long_sentence",
+    "query_missing", "query_twice", "target_format", "target_word", "target_query", "target_twice", "target_value",
+    "few_targets", "flat_targets", "split", "no_split", "no_known",
+)
 
 
 class CorpusError(ValueError):
-    """A problem with a corpus file: a message `code` from MESSAGES and its values (including the line)."""
+    """A problem with a corpus file: a `code` from CODES and its values (including the line)."""
 
     def __init__(self, code: str, **values):
-        super().__init__(MESSAGES[code].format(**values))
+        if code not in CODES:
+            raise KeyError(f"no such error code: {code}")
+        super().__init__(f"{code} {values}")
         self.code, self.values = code, values
 
 

@@ -25,7 +25,7 @@ def row_labels(tokens: list[str]) -> list[str]:
 
 def encode(kv: KeyedVectors, text: str, *, position: float = 1.0) -> Encoded:
     """Tokenize, drop unknown words, embed, and add the positional encoding, times `position`, at the kept positions."""
-    tokens = tokenize(text)
+    tokens = tokenize(text, kv)
     rows, missing = embed(kv, tokens)
     keep = [i for i, t in enumerate(tokens) if t not in missing]
     pe = position * sinusoidal(len(tokens), kv.vector_size)[keep]

@@ -65,3 +65,9 @@ def in_order(values) -> bool:  # [m]
 def order_by(values) -> list[int]:  # [n] -> n positions
     """Positions from the largest value to the smallest; ties keep their order."""
     return [int(j) for j in np.argsort(-np.asarray(values, dtype=np.float64), kind="stable")]
+
+
+def raw_scores(rows, i: int, others: list[int]) -> dict[str, np.ndarray]:  # [n, d] -> {measure: [len(others)]}
+    """The vectors' own measures of row i against the other rows: the plain dot product and the cosine."""
+    rows = np.asarray(rows, dtype=np.float64)
+    return {"dot": rows[others] @ rows[i], "cosine": cosines(rows[i], rows[others])}

@@ -214,39 +214,28 @@ def train(x, targets, *, learn=DEFAULT_LEARN, lr=DEFAULT_LR, steps=DEFAULT_STEPS
     scores compare directions only (τ·cos θ), so lengths cannot reach the order."""
     # positional: True adds sinusoidal(n, d), False nothing, an [n, d] array those rows (as the pipeline makes them).
     # Weights left None start from the seeded 'random' preset; callback(step, loss) returning False stops early.
-    learn = check_settings(learn, lr, steps)
-    x = np.array(x, dtype=np.float64)
-    if x.ndim != 2 or not np.isfinite(x).all():
-        raise ValueError(f"The embeddings must be a finite [words, dimensions] matrix, got shape {x.shape}.")
+    learn, x = check_settings(learn, lr, steps), embeddings(x)
     n, d = x.shape
     goal = make_goal(targets, n)
     params = dict(zip(("w_q", "w_k", "w_v"), starting_weights(d, d_k, seed, scale, (w_q, w_k, w_v))), x=x)
     # W_V's gradient is exactly 0, so Adam would never move it; the others become views of one flat vector
     moving = [name for name in learn if name != "w_v"]
-    theta = np.concatenate([params[name].ravel() for name in moving]) if moving else np.empty(0)
-    start = 0
-    for name in moving:
-        params[name] = theta[start:start + params[name].size].reshape(params[name].shape)
-        start += params[name].size
+    theta = flatten(params, moving)
     m, v, g = np.zeros_like(theta), np.zeros_like(theta), np.zeros_like(theta)
     pe = positional_rows(positional, n, d)
     x_in = params["x"] + pe
-
     snapshot_at = np.zeros(steps + 1, dtype=bool)
     snapshot_at[np.round(np.linspace(0, steps, min(SNAPSHOTS, steps + 1))).astype(int)] = True
-    loss = np.empty(steps + 1)
-    row_scores = np.empty((steps + 1, len(goal.rows), n))
+    loss, row_scores = np.empty(steps + 1), np.empty((steps + 1, len(goal.rows), n))
     snaps = {name: [] for name in ("steps", "x", "w_q", "w_k", "q", "k")}
-    step, stopped = 0, False
+    step = 0
     while True:
         q, k, row_scores[step], probs, loss[step] = forward(x_in, params["w_q"], params["w_k"], goal, cosine)
         if not math.isfinite(loss[step]):
             raise ValueError("The numbers grew too large to compute. Lower the learning rate or the layer scale.")
         stopped = step > 0 and callback is not None and callback(step, float(loss[step])) is False
         if snapshot_at[step] or stopped or step == steps:
-            for name, value in (("steps", step), ("x", params["x"].copy()), ("w_q", params["w_q"].copy()),
-                                ("w_k", params["w_k"].copy()), ("q", q), ("k", k)):
-                snaps[name].append(value)
+            snapshot(snaps, step, params, q, k)
         if stopped or step == steps:
             break
         grads = backward(x_in, params["w_q"], params["w_k"], q, k, probs, goal, moving, cosine)
@@ -256,17 +245,54 @@ def train(x, targets, *, learn=DEFAULT_LEARN, lr=DEFAULT_LR, steps=DEFAULT_STEPS
         adam_step(theta, g, m, v, lr, step)
         if "x" in moving:
             np.add(params["x"], pe, out=x_in)
+    return history(targets, learn, pe, goal, loss[:step + 1], row_scores[:step + 1], snaps, params["w_v"], stopped)
 
-    loss, row_scores = loss[:step + 1], row_scores[:step + 1]
+
+def embeddings(x) -> np.ndarray:  # -> [n, d]
+    """The word rows as float64, after checking they are a finite matrix."""
+    x = np.array(x, dtype=np.float64)
+    if x.ndim != 2 or not np.isfinite(x).all():
+        raise ValueError(f"The embeddings must be a finite [words, dimensions] matrix, got shape {x.shape}.")
+    return x
+
+
+def snapshot(snaps: dict, step: int, params: dict, q, k) -> None:
+    """Keep a copy of this step's embeddings, weights, queries and keys for scrubbing."""
+    for name, value in (("steps", step), ("x", params["x"].copy()), ("w_q", params["w_q"].copy()),
+                        ("w_k", params["w_k"].copy()), ("q", q), ("k", k)):
+        snaps[name].append(value)
+
+
+def flatten(params: dict, names: list[str]) -> np.ndarray:  # -> [p]
+    """One flat vector holding the named parameters, which become reshaped views into it (Adam updates it in place)."""
+    theta = np.concatenate([params[name].ravel() for name in names]) if names else np.empty(0)
+    start = 0
+    for name in names:
+        params[name] = theta[start:start + params[name].size].reshape(params[name].shape)
+        start += params[name].size
+    return theta
+
+
+def history(targets, learn, pe, goal: Goal, loss, row_scores, snaps: dict, w_v, stopped: bool) -> History:
+    """The run's curves and snapshots, with each target pair's score, weight and share picked out of its row."""
+    n = row_scores.shape[-1]
     pair = (slice(None), goal.pair_row, goal.pair_key)
     scores = row_scores[pair]
     triples = tuple((int(qi), int(kj), float(t)) for qi, kj, t in targets)
     return History(
-        targets=triples, learn=learn, positional=pe, steps=step, stopped=stopped,
+        targets=triples, learn=learn, positional=pe, steps=len(loss) - 1, stopped=stopped,
         loss=loss, rows=goal.rows, row_scores=row_scores, scores=scores,
         weights=softmax_rows(row_scores, np.ones(n, dtype=bool))[pair],
         probs=softmax_rows(row_scores, goal.mask)[pair], goal=goal.p[goal.pair_row, goal.pair_key],
         order_step=first_kept(order_holds(scores, triples)),
         snapshot_steps=np.array(snaps["steps"]), x=np.stack(snaps["x"]), w_q=np.stack(snaps["w_q"]),
-        w_k=np.stack(snaps["w_k"]), w_v=params["w_v"], q=np.stack(snaps["q"]), k=np.stack(snaps["k"]),
+        w_k=np.stack(snaps["w_k"]), w_v=w_v, q=np.stack(snaps["q"]), k=np.stack(snaps["k"]),
     )
+
+
+def loss_floor(h: History) -> float:
+    """The lowest loss a run can reach: the mean entropy of each query's target shares, where the weights equal them."""
+    shares = {}
+    for (query, _, _), p in zip(h.targets, h.goal):
+        shares.setdefault(query, []).append(p)
+    return float(np.mean([-sum(p * math.log(p) for p in ps if p > 0) for ps in shares.values()]))

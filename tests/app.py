@@ -1,22 +1,12 @@
 """Running pages in AppTest, and reading what they drew."""
 import json
-from pathlib import Path
 
 import pandas as pd
 import pyarrow as pa
 from streamlit.testing.v1 import AppTest
 
-ROOT = Path(__file__).resolve().parents[1]
-PAGES = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "pages").glob("*.py"))
-
-
-def run_page(page: str | None = None, query: dict | None = None, timeout: float = 60) -> AppTest:
-    """A fresh session on `page` (home when None), opened with URL parameters `query`."""
-    at = AppTest.from_file(str(ROOT / "home.py"), default_timeout=timeout)
-    at.query_params.update(query or {})
-    if page:
-        at.switch_page(page)
-    return at.run()
+from harness.apptest import PAGES, ROOT, run_page  # noqa: F401 (the tests' way to open a page)
+from ui.text import error_text
 
 
 def open_layers(at: AppTest) -> AppTest:
@@ -42,3 +32,8 @@ def chart_data(at: AppTest) -> list[pd.DataFrame]:
 def messages(at: AppTest) -> str:
     """The text of every error, warning and info box."""
     return " ".join(m.value for kind in (at.error, at.warning, at.info) for m in kind)
+
+
+def said(e) -> str:
+    """What the learner reads for an engine error (a code and its values), in English."""
+    return error_text(e, "en")

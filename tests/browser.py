@@ -1,72 +1,20 @@
 """The real app in headless Chromium: a Streamlit server on a free loopback port, the browser, and page helpers."""
 import os
 import re
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 from streamlit.source_util import page_icon_and_name
 
+from harness.chromium import (CHROMIUM, CHROMIUM_ARGS, COUNT_RUNS, PENDING, SETTLED, VIEWPORT, free_port,  # noqa: F401
+                              start_server, stop_server)
+
 ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-quic",
-                 "--no-first-run", "--disable-component-update", "--disable-sync"]
 SCRIPTS = ["home.py"] + sorted(str(p.relative_to(ROOT)) for p in (ROOT / "pages").glob("*.py"))
 SHOTS = ROOT / "screenshots"
-VIEWPORT = {"width": 1400, "height": 900}
 TIMEOUT_MS = 30_000
 BAD_NUMBER = re.compile(r"\bNaN\b|Infinity|∞")
-# Counts finished script runs as the browser receives them: Streamlit's ForwardMsg.script_finished (protobuf field 6,
-# any status but FINISHED_EARLY_FOR_RERUN = 2), read off the websocket. The page's own running/not-running flag can
-# miss a quick run when the browser is busy. Also notes when the DOM last changed.
-COUNT_RUNS = """
-window.__runs = 0; window.__changed = performance.now();
-(() => {
-  const varint = (b, i) => { let v = 0, s = 0, x; do { x = b[i++]; v += (x & 0x7f) * 2 ** s; s += 7; } while (x & 0x80); return [v, i]; };
-  const finished = buffer => {
-    const b = new Uint8Array(buffer); let i = 0;
-    while (i < b.length) {
-      let key, n; [key, i] = varint(b, i);
-      const field = Math.floor(key / 8), wire = key & 7;
-      if (wire === 0) { [n, i] = varint(b, i); if (field === 6) return n !== 2; }
-      else if (wire === 2) { [n, i] = varint(b, i); i += n; }
-      else if (wire === 1) i += 8; else if (wire === 5) i += 4; else return false;
-    }
-    return false;
-  };
-  const Native = window.WebSocket;
-  window.WebSocket = class extends Native {
-    constructor(...args) {
-      super(...args);
-      this.addEventListener('message', e => { if (e.data instanceof ArrayBuffer && finished(e.data)) window.__runs++; });
-    }
-  };
-  new MutationObserver(() => { window.__changed = performance.now(); })
-    .observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
-})();
-"""
-SETTLED = """() => {
-  const app = document.querySelector('[data-testid=stApp]');
-  if (!app || app.dataset.testScriptState !== 'notRunning' || app.dataset.testConnectionState !== 'CONNECTED') return false;
-  if (!document.querySelector('[data-testid=stMain] [data-testid=stElementContainer]')) return false;
-  if (document.querySelector('[data-stale=true], [data-testid=stSkeleton]')) return false;  // skeletons: charts still loading
-  if (performance.now() - window.__changed < 300) return false;  // the last message may not be drawn yet
-  return [...document.querySelectorAll('[data-testid=stVegaLiteChart]')].every(c => !c.checkVisibility() || c.querySelector('svg, canvas'));
-}"""
-
-PENDING = """() => ({
-  script: document.querySelector('[data-testid=stApp]')?.dataset.testScriptState,
-  connection: document.querySelector('[data-testid=stApp]')?.dataset.testConnectionState,
-  stale: document.querySelectorAll('[data-stale=true]').length,
-  loading: document.querySelectorAll('[data-testid=stSkeleton]').length,
-  undrawn: [...document.querySelectorAll('[data-testid=stVegaLiteChart]')].filter(c => c.checkVisibility() && !c.querySelector('svg, canvas')).length,
-})"""
-
 STILL = """async e => {
   let last = '', same = 0;
   while (same < 5) {
@@ -80,44 +28,6 @@ STILL = """async e => {
 def url_path(script: str) -> str:
     """The URL path Streamlit serves a page script under ('' for the home page)."""
     return "" if script == "home.py" else page_icon_and_name(Path(script))[1]
-
-
-def free_port() -> int:
-    """A TCP port on the loopback interface that nothing listens on right now."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def start_server(port: int, *options: str, timeout: float = 60) -> subprocess.Popen:
-    """`streamlit run dashboard.py [options]` on 127.0.0.1:port, returned once /_stcore/health answers ok."""
-    cmd = [sys.executable, "-m", "streamlit", "run", "dashboard.py", "--server.headless", "true",
-           "--server.port", str(port), "--server.address", "127.0.0.1", *options]
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"the Streamlit server exited with code {proc.returncode}:\n{proc.stdout.read()}")
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2) as r:
-                if r.read() == b"ok":
-                    return proc
-        except OSError:
-            time.sleep(0.2)
-    stop_server(proc)
-    raise RuntimeError(f"the Streamlit server did not answer /_stcore/health within {timeout:.0f} s")
-
-
-def stop_server(proc: subprocess.Popen) -> str:
-    """Terminate the server (kill it if it lingers) and return what it printed."""
-    if proc.poll() is None:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-    return proc.stdout.read() if proc.stdout else ""
 
 
 @contextmanager
@@ -217,6 +127,12 @@ def marks(page) -> list[list[str]]:
     """Per chart, the accessible label of every mark: its data fields and values, as the tooltip shows them."""
     return page.evaluate("""() => [...document.querySelectorAll('[data-testid=stVegaLiteChart]')].map(c =>
       [...c.querySelectorAll('[role=graphics-symbol]')].map(m => m.getAttribute('aria-label') || ''))""")
+
+
+def data_marks(page) -> list[list[str]]:
+    """marks() without the axes' descriptions: a chart whose data was swapped in place may step its ticks otherwise
+    than the same chart drawn afresh, while every mark and value is the same."""
+    return [[m for m in chart if not m.startswith(("X-axis", "Y-axis"))] for chart in marks(page)]
 
 
 def problems(page) -> list[str]:

@@ -8,7 +8,8 @@ import pytest
 from tests import browser as b
 
 FACTOR = "pages/2_Factor_matrix.py"
-STORY = "The black cat drank the milk"
+STORY = "The black cat drank the milk"  # the default
+OTHER = "The ball is blue"
 HOSTILE = "<script>alert(1)</script> <img src=x onerror=alert(2)> milk **bold** [go](javascript:alert(3))"
 
 
@@ -85,13 +86,13 @@ def test_sidebar_links_reach_every_page(page, app_url):
 def test_typing_a_sentence_redraws_every_chart(page, app_url):
     b.visit(page, app_url)
     before = b.marks(page)
-    assert not any("milk" in label for chart in before for label in chart)
-    b.type_sentence(page, STORY)
+    assert not any("ball" in label for chart in before for label in chart)
+    b.type_sentence(page, OTHER)
     after = b.marks(page)
     assert len(after) == len(before)
     assert all(a != c for a, c in zip(after, before)), "some chart did not change with the sentence"
-    assert any("milk" in label for label in after[0]) and any("drank" in label for label in after[0])
-    assert params(page)["sentence"] == STORY
+    assert any("ball" in label for label in after[0]) and any("blue" in label for label in after[0])
+    assert params(page)["sentence"] == OTHER
     assert b.problems(page) == []
 
 
@@ -103,10 +104,10 @@ def test_layer_preset_and_seed_change_the_numbers(page, app_url):
     rotated = b.marks(page)
     assert rotated[0] != start[0], "the factor matrix ignored the W_Q preset"
     assert params(page)["q_preset"] == "rotation"
-    b.set_number(page, "W_K seed", 42)
+    b.set_number(page, "W_Q seed", 42)
     reseeded = b.marks(page)
-    assert reseeded[0] != rotated[0], "the factor matrix ignored the W_K seed"
-    assert params(page)["k_seed"] == "42" and b.number_input(page, "W_K seed").input_value() == "42"
+    assert reseeded[0] != rotated[0], "the factor matrix ignored the W_Q seed"
+    assert params(page)["q_seed"] == "42" and b.number_input(page, "W_Q seed").input_value() == "42"
     assert b.problems(page) == []
 
 
@@ -124,7 +125,7 @@ def test_clicking_a_factor_cell_chooses_the_query_word(page, app_url):
 
 def test_settings_survive_every_page_switch_and_each_address_restores_its_page(chromium, page, app_url):
     b.visit(page, app_url)
-    b.type_sentence(page, STORY)
+    b.type_sentence(page, OTHER)
     b.open_layers(page)
     b.set_number(page, "W_V seed", 77)
     links = page.locator("[data-testid=stSidebar] [data-testid=stPageLink-NavLink]")
@@ -134,7 +135,7 @@ def test_settings_survive_every_page_switch_and_each_address_restores_its_page(c
         for name in names[1:] + names[:1]:
             b.rerun(page, lambda: links.filter(has_text=name).first.click())
             got = params(page)
-            assert (got.get("sentence"), got.get("v_seed")) == (STORY, "77"), f"page '{name}' lost the settings: {page.url}"
+            assert (got.get("sentence"), got.get("v_seed")) == (OTHER, "77"), f"page '{name}' lost the settings: {page.url}"
             b.open_layers(page)
             assert b.number_input(page, "W_V seed").input_value() == "77", f"page '{name}' reset the W_V seed"
             assert b.problems(page) == [], name
@@ -145,25 +146,25 @@ def test_settings_survive_every_page_switch_and_each_address_restores_its_page(c
     finally:
         other.context.close()
     assert urlsplit(page.url).path == "/"
-    assert b.sidebar_input(page).input_value() == STORY
+    assert b.sidebar_input(page).input_value() == OTHER
 
 
 def test_copied_url_restores_the_same_view(chromium, page, app_url):
     b.visit(page, url_of(app_url, FACTOR))
-    b.type_sentence(page, STORY)
+    b.type_sentence(page, "The cat drank the milk")
     b.open_layers(page)
-    b.choose(page, "W_K preset", "random rotation")
+    b.choose(page, "W_Q preset", "random rotation")
     b.set_number(page, "W_Q seed", 123)
     b.click_mark(page, b.charts(page).filter(has_text="Factor matrix").first, "query word: drank;")
     b.rerun(page, lambda: page.locator("[data-testid=stCheckbox]").filter(has_text="Divide by √d_k").locator("label").click())
-    view = (page.url, b.widget_values(page), b.marks(page))
+    view = (page.url, b.widget_values(page), b.data_marks(page))
     assert view[1]["Query word"] == "drank" and params(page)["scaled"] == "0"
 
     other = b.new_page(chromium)
     try:
         b.visit(other, page.url)
         b.open_layers(other)
-        assert (other.url, b.widget_values(other), b.marks(other)) == view
+        assert (other.url, b.widget_values(other), b.data_marks(other)) == view
         assert b.problems(other) == [] and other.get_by_text("Some settings in the link").count() == 0
     finally:
         other.context.close()

@@ -77,7 +77,9 @@ SAMPLES = {
 def builders() -> list[str]:
     """Public functions of ui.charts that return charts."""
     return [name for name, f in inspect.getmembers(charts, inspect.isfunction) if f.__module__ == charts.__name__
-            and not name.startswith("_") and name not in ("signed", "sequential", "dataset", "symmetric_domain")]
+            and not name.startswith("_")
+            and name not in ("signed", "sequential", "dataset", "symmetric_domain", "alignment_domains",
+                             "rows_height")]
 
 
 def units(spec: dict, inherited: dict | None = None):
@@ -158,8 +160,9 @@ def heatmap_of(a, **options):
 @pytest.mark.parametrize("name", SAMPLES)
 def test_charts_have_a_plot_height_and_finite_json_data(name):
     chart = SAMPLES[name]()
-    # a fixed height (render.chart adds room for axes) or a step per row (the chart then sizes itself)
-    assert (isinstance(chart.height, int) and chart.height > 0) or chart.height.to_dict() == {"step": charts.ROW_STEP}
+    # a fixed height (render.chart adds room for axes) or as high as the page makes it (render.chart gives it the
+    # height its rows need)
+    assert (isinstance(chart.height, int) and chart.height > 0) or chart.height == "container"
     spec = chart.to_dict()
     text = json.dumps(spec, allow_nan=False)  # raises on NaN or infinity anywhere in the spec or its data
     assert spec["datasets"] and text
@@ -270,13 +273,14 @@ def test_heatmap_masked_cells_selected_row_and_numbers():
 def test_heatmap_without_mask_or_selection_has_no_conditions():
     (_, r), (_, t) = units(heatmap(masked=False, outlined=False).to_dict())
     assert "condition" not in r["color"] and "stroke" not in r and "strokeWidth" not in r
-    assert t["text"] == {"field": "value", "format": ".2f", "type": "quantitative"}
+    assert t["text"] == {"field": "label", "type": "nominal"}  # the number, written by charts.CELL
     assert t["color"]["condition"]["test"] == "datum.strong"
 
 
-def test_heatmap_labels_given_ticks_only():
-    ((_, r),) = units(heatmap(annotate=False, x_ticks=[5, 10], y_ticks=["cat"]).to_dict())
-    assert r["x"]["axis"]["values"] == [5, 10] and r["y"]["axis"]["values"] == ["cat"]
+def test_heatmap_labels_given_ticks_of_dimensions_and_every_word():
+    ((_, r),) = units(heatmap(annotate=False, int_cols=True, x_ticks=[5, 10]).to_dict())
+    assert r["x"]["axis"]["values"] == [5, 10]
+    assert "values" not in r["y"]["axis"] and r["y"]["axis"]["labelOverlap"] is False
 
 
 def test_clickable_heatmap_has_the_pick_selection():
@@ -287,11 +291,12 @@ def test_clickable_heatmap_has_the_pick_selection():
     assert param["views"] == [spec["layer"][0]["name"]]
 
 
-def test_heatmap_without_numbers_thins_overlapping_labels():
-    spec = heatmap(n_cols=charts.MAX_ANNOTATED + 1, int_cols=True, annotate=False).to_dict()
+def test_heatmap_thins_overlapping_dimension_labels_but_keeps_every_word():
+    n = charts.MAX_ANNOTATED + 1
+    spec = heatmap(n_cols=n, int_cols=True, annotate=False, x_ticks=list(range(1, n + 1))).to_dict()
     ((rect, r),) = units(spec)
     assert rect == "rect"
-    assert r["x"]["axis"]["labelOverlap"] is True and r["y"]["axis"]["labelOverlap"] is True
+    assert r["x"]["axis"]["labelOverlap"] is True and r["y"]["axis"]["labelOverlap"] is False
 
 
 def test_heatmap_integer_columns_are_ordinal():
@@ -301,7 +306,10 @@ def test_heatmap_integer_columns_are_ordinal():
 
 
 def test_heatmap_height_grows_with_rows_unless_given():
-    assert heatmap().to_dict()["height"] == {"step": charts.ROW_STEP}
+    assert heatmap().to_dict()["height"] == "container"
+    grown = [charts.rows_height(tables.matrix_long(np.ones((n, 3)), [f"w{i}" for i in range(n)], ["a", "b", "c"]))
+             for n in (2, 3, 10)]
+    assert grown[1] - grown[0] == charts.ROW_STEP and grown[2] - grown[1] == 7 * charts.ROW_STEP
     assert heatmap(height=300).height == 300
     legend = units(heatmap().to_dict()).__next__()[1]["color"]["legend"]
     assert legend["gradientLength"] == {"expr": "clamp(height - 20, 40, 120)"}  # no taller than the plot, within reason
@@ -319,7 +327,8 @@ def test_contribution_bars_stack_in_key_order_with_z_ticks():
     (bar, bars), (tick, ticks) = units(spec)
     assert (bar, tick) == ("bar", "tick")
     assert bars["color"]["sort"] == {"field": "k", "op": "min"} and bars["order"]["field"] == "k"
-    assert bars["y"] == {"aggregate": "sum", "field": "contribution", "title": "w·v", "type": "quantitative"}
+    assert {k: bars["y"][k] for k in ("aggregate", "field", "title", "type")} == {
+        "aggregate": "sum", "field": "contribution", "title": "w·v", "type": "quantitative"}
     assert ticks["y"]["field"] == "z"
 
 

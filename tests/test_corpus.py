@@ -10,6 +10,7 @@ from engine.attention import attend
 from engine.layers import preset
 from engine.pipeline import encode
 from engine.vectors import tokenize
+from tests.app import said
 
 ROOT = Path(__file__).resolve().parents[1]
 ARTICLE = {"milk", "drank", "cat", "black", "ball", "blue"}
@@ -100,9 +101,10 @@ class TestValidator:
         (" ".join(["word"] * 70) + ",word,word=1,train", "Line 4: the sentence has 70 tokens"),
     ])
     def test_a_bad_row_names_its_line_and_problem(self, row, message):
-        with pytest.raises(corpus.CorpusError, match="^" + message.replace("(", r"\(")):
+        with pytest.raises(corpus.CorpusError) as e:
             corpus.load(("# a comment\n" + HEADER + GOOD.splitlines()[0] + "\n" + row + "\n"
                          + GOOD.splitlines()[1]).encode())
+        assert said(e.value).startswith(message)
 
     @pytest.mark.parametrize("data, code", [
         (b"", "header"), (b"a,b,c,d\n", "header"), (HEADER.encode(), "empty"), (b"\xff\xfe" + b"\x00" * 10, "not_utf8"),
@@ -155,8 +157,9 @@ class TestFit:
         found = corpus.load((HEADER + GOOD).encode())
         fit = corpus.fit(kv, found, steps=3, d_k=2)
         assert (fit.used, fit.skipped) == (1, 1) and np.isnan(fit.test_accuracy).all()
-        with pytest.raises(corpus.CorpusError, match="None of the training sentences"):
+        with pytest.raises(corpus.CorpusError) as e:
             corpus.fit(kv, [e for e in found if e.split == "test"], steps=3)
+        assert said(e.value).startswith("None of the training sentences")
 
 
 class TestWhatTheFitReaches:

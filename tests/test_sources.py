@@ -4,7 +4,7 @@ import socket
 import pytest
 
 from engine.vectors import VectorsError, load_gensim_data
-from tests.app import chart_data, messages, open_layers, run_page
+from tests.app import chart_data, messages, open_layers, run_page, said
 
 
 def test_a_download_fails_at_once_with_a_sentence_when_the_internet_is_unreachable(monkeypatch):
@@ -13,7 +13,7 @@ def test_a_download_fails_at_once_with_a_sentence_when_the_internet_is_unreachab
     monkeypatch.setattr(socket, "create_connection", unreachable)
     with pytest.raises(VectorsError) as e:
         load_gensim_data("glove-wiki-gigaword-100")
-    assert e.value.code == "offline" and "cannot reach" in str(e.value)
+    assert e.value.code == "offline" and "cannot reach" in said(e.value)
 
 
 def test_switching_source_keeps_the_sentence_and_settings_and_names_the_missing_words():

@@ -240,3 +240,23 @@ def test_stopping_a_corpus_fit_keeps_the_steps_reached(monkeypatch, glove):
     curves = titled(at, t("corpus_accuracy_title"))
     held = curves[curves["pair"] == t("corpus_test_split")]["value"].to_numpy()
     np.testing.assert_allclose(held, whole.test_accuracy[:26])
+
+
+def test_the_sentence_can_be_edited_on_the_page_where_the_sidebar_is_closed():
+    at = ok(run_page(PAGES[1]))
+    here = at.text_input(key="_sentence_here")
+    assert here.value == DEFAULTS.sentence and here.label == t("sentence")
+    here.input("The dog ate the bone").run()
+    assert at.sidebar.text_input(key="sentence").value == "The dog ate the bone"
+    assert at.query_params["sentence"] == "The dog ate the bone"
+    at.sidebar.text_input(key="sentence").input("The cat sat").run()
+    assert at.text_input(key="_sentence_here").value == "The cat sat"
+
+
+@pytest.mark.parametrize("locale, lang", [("zh-CN", "zh"), ("en-GB", "en"), ("fr-FR", "en")])
+def test_the_language_follows_the_browser_unless_the_link_says(monkeypatch, locale, lang):
+    import streamlit as st
+    monkeypatch.setattr(type(st.context), "locale", property(lambda self: locale))
+    at = ok(run_page(PAGES[1]))
+    assert at.session_state["lang"] == lang
+    assert ok(run_page(PAGES[1], {"lang": "en"})).session_state["lang"] == "en"

@@ -1,25 +1,56 @@
-"""Every string in both languages, and no English explanation left on any page in Chinese."""
+"""Every catalogue holds every key with the same placeholders, a new language is one catalogue, and no English
+explanation is left on any page in Chinese."""
 import re
+import types
 
 import pytest
 
-from tests.app import PAGES, charts, run_page
-from ui.text import LANGS, STRINGS, t
+from engine import corpus, vectors
+from tests.app import PAGES, charts, chart_data, messages, run_page
+from ui import state
+from ui.text import LANGS, error_text, t
+
+ENGLISH = LANGS["en"].STRINGS
 
 # Words that stay as they are in Chinese text: names, symbols and the sentences' own tokens.
 KEEP = {"glove", "gensim", "word2vec", "softmax", "csv", "npy", "txt", "english", "the", "ball", "is", "blue",
         "black", "cat", "drank", "milk", "bola", "azul", "wikipedia", "gigaword", "transformer", "count", "dim"}
 
 
-def test_every_key_has_both_languages():
-    for key, texts in STRINGS.items():
-        assert len(texts) == len(LANGS), key
-        assert all(isinstance(x, str) and x.strip() for x in texts), key
+def placeholders(text: str) -> set[str]:
+    return set(re.findall(r"{(\w+)", text))
 
 
-def test_placeholders_match_across_languages():
-    for key, (en, zh) in STRINGS.items():
-        assert set(re.findall(r"{(\w+)", en)) == set(re.findall(r"{(\w+)", zh)), key
+@pytest.mark.parametrize("lang", list(LANGS))
+def test_every_catalogue_has_every_key_with_the_same_placeholders(lang):
+    catalogue = LANGS[lang].STRINGS
+    assert set(catalogue) == set(ENGLISH)
+    for key, text in catalogue.items():
+        assert isinstance(text, str) and text.strip(), key
+        assert placeholders(text) == placeholders(ENGLISH[key]), key
+    assert LANGS[lang].NAME
+
+
+def test_every_error_code_the_engine_raises_has_a_sentence():
+    for code in vectors.CODES:
+        assert f"err_{code}" in ENGLISH
+    for code in corpus.CODES:
+        assert f"err_corpus_{code}" in ENGLISH
+    assert error_text(vectors.TooManyTokens(70), "zh") == LANGS["zh"].STRINGS["err_too_many_tokens"].format(
+        count=70, max=vectors.MAX_TOKENS)
+    for code in ("bool", "number", "whole", "choice", "long", "unknown"):
+        assert f"url_{code}" in ENGLISH
+
+
+def test_a_third_language_is_one_catalogue_and_an_entry_in_langs(monkeypatch):
+    """What a translator adds: a module with NAME and STRINGS, registered in LANGS. Nothing else changes."""
+    fake = types.SimpleNamespace(NAME="Pig Latin", STRINGS={k: "·" + v for k, v in ENGLISH.items()})
+    monkeypatch.setitem(LANGS, "xx", fake)
+    assert state.parse("lang", "xx") == "xx"
+    at = run_page("pages/2_Factor_matrix.py", {"lang": "xx"})
+    assert not at.exception and not messages(at).count("unknown")
+    assert at.title[0].value == "·" + ENGLISH["factor_title"] and chart_data(at)
+    assert "Pig Latin" in at.sidebar.button_group(key="lang").options
 
 
 def test_unknown_language_falls_back_to_english():
@@ -44,3 +75,13 @@ def test_chinese_pages_have_no_english_explanations(page):
     text = visible_text(at)
     words = {w.lower() for w in re.findall(r"[A-Za-z]{4,}", text)} - KEEP
     assert not words, f"English left on {page or 'home'} in Chinese mode: {sorted(words)[:20]}"
+
+
+@pytest.mark.parametrize("lang", list(LANGS))
+def test_no_key_is_written_twice_in_a_catalogue(lang):
+    """A repeated key in a dict literal silently keeps the last one: one of the two strings would never show."""
+    import ast
+    tree = ast.parse(open(LANGS[lang].__file__, encoding="utf-8").read())
+    (strings,) = [n.value for n in tree.body if isinstance(n, ast.Assign) and n.targets[0].id == "STRINGS"]
+    keys = [k.value for k in strings.keys]
+    assert len(keys) == len(set(keys)), sorted({k for k in keys if keys.count(k) > 1})

@@ -413,3 +413,12 @@ class TestSharedTab:
         assert at.query_params["tab"] == "cross"
         fresh = run_page(PAGE, dict(at.query_params))
         assert fresh.session_state["kinds_tab"] == fresh.tabs[CROSS].label
+
+
+def test_the_glove_note_computes_its_numbers_and_names_its_source(glove):
+    at = open_tab(run_page(PAGE), CROSS)
+    (note,) = [m.value for m in at.info if m.value.startswith("**About the Spanish words.**")]
+    assert f"is {glove.similarity('bola', 'ball'):.2f}, of “azul” and “blue” {glove.similarity('azul', 'blue'):.2f}" \
+        in note and "In GloVe" in note
+    other = open_tab(run_page(PAGE, {"source": "upload"}), CROSS)  # another source: GloVe's story is not told
+    assert not [m for m in other.info if m.value.startswith("**About the Spanish words.**")]

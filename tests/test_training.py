@@ -264,3 +264,12 @@ def test_directions_only_gradients_match_finite_differences(learn):
         down = loss_and_grads(x, w_q, w_k, w_v, targets, cosine=True)[0]
         a[index] = saved
         assert grads[learn][index] == pytest.approx((up - down) / 2e-6, rel=1e-5, abs=1e-9)
+
+
+def test_the_loss_floor_is_the_entropy_of_the_target_shares(glove):
+    x, targets = sentence_rows(glove, *SENTENCES[0])  # shares 2/3, 1/3, 0
+    h = train(x, targets, steps=2000, lr=0.05)
+    floor = -(2 / 3 * math.log(2 / 3) + 1 / 3 * math.log(1 / 3))
+    from engine.training import loss_floor
+    assert loss_floor(h) == pytest.approx(floor) == pytest.approx(0.6365, abs=1e-4)
+    assert h.loss.min() >= floor - 1e-12 and h.loss[-1] == pytest.approx(floor, abs=0.02)

@@ -4,9 +4,8 @@ import streamlit as st
 
 from engine import corpus
 from engine.attention import attend
-from engine.pipeline import encode
-from ui import page, render, tables, views, weights
-from ui.text import t
+from ui import page, render, tables, weights
+from ui.text import error_text, t
 
 RESULT, RUNNING = "_corpus_result", "_corpus_run"  # the last fit; the fit in progress (see pages/5_Learning.py)
 FRAMES = 40  # progress updates per run, each a moment at which Stop can end it
@@ -23,7 +22,7 @@ def examples(lang: str) -> tuple[list[corpus.Example], str]:
         try:
             st.session_state["_corpus_upload"] = (file.name, corpus.load(file.getvalue()))
         except corpus.CorpusError as e:
-            st.error(t("corpus_bad", lang, error=t(f"err_corpus_{e.code}", lang, **e.values)))
+            st.error(t("corpus_bad", lang, error=error_text(e, lang)))
     if "_corpus_upload" in st.session_state:
         name, found = st.session_state["_corpus_upload"]
         st.caption(t("corpus_loaded", lang, name=name, n=len(found)))

@@ -94,10 +94,10 @@ def cross_notes(ctx, rows_q, rows_kv):
     with st.expander(t("neighbours_title", lang)):
         words = list(dict.fromkeys(rows_q.tokens))
         table = page.neighbours(kv, s, words[:NEIGHBOURS], rows_kv.tokens)
-        st.dataframe(table.rename(columns={
+        st.dataframe(table, hide_index=True, width="stretch", column_config={
             "word": t("neighbours_word", lang), "neighbours": t("neighbours_near", lang),
-            "closest_source": t("neighbours_source", lang), "cosine": t("neighbours_cosine", lang)}),
-            hide_index=True, width="stretch")
+            "closest_source": t("neighbours_source", lang),
+            "cosine": st.column_config.NumberColumn(t("neighbours_cosine", lang), format="%.2f")})
         if len(words) > NEIGHBOURS:
             st.caption(t("neighbours_first", lang, n=NEIGHBOURS))
 

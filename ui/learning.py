@@ -101,7 +101,7 @@ def controls(ctx) -> list[str]:
     left, right = st.columns(2)
     left.segmented_control(t("learn_start", lang), ("sidebar", "random"), key="learn_start",
                            format_func=lambda v: t(f"learn_start_{v}", lang))
-    right.toggle(t("learn_cosine", lang), key="cosine", help=t("learn_cosine_help", lang))
+    right.toggle(t("learn_directions", lang), key="cosine", help=t("learn_directions_help", lang))
     unknown = [name for name in chosen if name not in training.PARAMETERS]
     if unknown:
         st.warning(t("learn_unknown_param", lang, names=quoted(unknown, lang)))
@@ -193,14 +193,15 @@ def keep_stopped(job: dict):
 
 
 def order_text(triples, scores, labels, lang: str) -> str:
-    """'for “milk”, drank 9.81 > cat 9.12 < black 9.50': each query's keys by target, their scores compared."""
+    """'for “milk”, black 0.68 > drank 0.10 > cat 0.09': each query's targeted keys from the highest score down, so
+    the line always reads true; the sentence around it says whether that is the target order."""
     rows = []
     for query in dict.fromkeys(q for q, _, _ in triples):
-        items = sorted(((v, labels[k], scores[j]) for j, (q, k, v) in enumerate(triples) if q == query),
+        items = sorted(((scores[j], labels[k]) for j, (q, k, _) in enumerate(triples) if q == query),
                        key=lambda item: -item[0])
-        text = f"{items[0][1]} {items[0][2]:.2f}"
-        for (before, _, prev), (value, key, score) in zip(items, items[1:]):  # the sign tells the scores' truth
-            text += f"{(' > ' if prev > score else ' < ') if before > value else t('list_sep', lang)}{key} {score:.2f}"
+        text = f"{items[0][1]} {items[0][0]:.2f}"
+        for (prev, _), (score, key) in zip(items, items[1:]):
+            text += f"{' > ' if prev > score else ' = '}{key} {score:.2f}"
         rows.append(t("learn_order_row", lang, q=labels[query], keys=text))
     return t("item_sep", lang).join(rows)
 
@@ -244,6 +245,7 @@ def curves(h, pairs: list[str], lang: str):
     left, middle, right = st.columns(3)
     render.chart("loss_curve", tables.loss_frame(h.loss), title=t("learn_loss_title", lang), x_title=step_title,
                  y_title=t("learn_loss", lang), where=left)
+    left.caption(t("learn_loss_floor", lang, floor=training.loss_floor(h)))
     for where, values, title, y_title in ((middle, h.scores, "learn_scores_title", "learn_score"),
                                           (right, h.weights, "learn_weights_title", "weight")):
         render.chart("pair_curves", tables.curves_frame(values, pairs), title=t(title, lang), x_title=step_title,

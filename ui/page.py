@@ -10,7 +10,7 @@ from gensim.models import KeyedVectors
 
 from engine.attention import Attention, attend
 from engine.pipeline import Encoded, encode
-from engine.vectors import TooManyTokens, suggest
+from engine.vectors import TooManyTokens, has_cjk, knows_cjk, suggest
 from ui import sidebar, tables, weights
 from ui.state import Settings
 from ui.text import error_text, t
@@ -36,6 +36,7 @@ def context(name: str, *, sentence: str | None = "sentence", min_words: int = 1)
     s = sidebar.render(sentence or "source_sentence")
     lang, kv = s.lang, sidebar.vectors(s)
     st.title(t("app_title" if name == "home" else f"{name}_title", lang))
+    sidebar.sentence_here(s, sentence or "source_sentence")
     st.markdown(t(f"{name}_intro", lang, d=kv.vector_size))
     w, provenance = weights.layers(s, kv)
     weights.banner(s, provenance, kv.vector_size)
@@ -66,6 +67,8 @@ def sentence_rows(kv: KeyedVectors, text: str, s: Settings) -> Encoded | None:
     except TooManyTokens as e:
         st.error(error_text(e, lang))
         return None
+    if has_cjk(text) and not knows_cjk(kv):
+        st.info(t("no_chinese_words", lang))
     if enc.missing:
         st.warning(t("missing_words", lang, items=", ".join(missing_item(kv, w, lang) for w in enc.missing)))
     if not enc.tokens:

@@ -14,16 +14,35 @@ import pyarrow as pa
 import streamlit as st
 
 from ui import charts
+from ui.text import t
 
 
-def chart(builder: str, *frames: pd.DataFrame, where=st, key: str | None = None, on_select=None, **options):
-    """Draw charts.<builder>(*frames, **options) at full width; clickable when given `on_select`."""
+def chart(builder: str, *frames: pd.DataFrame, where=st, key: str | None = None, on_select=None,
+          lang: str | None = None, **options):
+    """Draw charts.<builder>(*frames, **options) at full width; clickable when given `on_select`; with `lang`,
+    described for screen readers in that language (describe)."""
+    if lang is not None:
+        options["description"] = describe(builder, lang, options)
     spec, height = spec_of(builder, *frames, **options)
-    size = {"width": "stretch", "height": "content" if height is None else height + 90}  # + title and axes
+    size = {"width": "stretch", "height": page_height(spec, height, frames)}
     if on_select is None:
         where.vega_lite_chart(spec, **size)
     else:
         where.vega_lite_chart(spec, **size, key=key, on_select=on_select, selection_mode=charts.PICK)
+
+
+def page_height(spec: dict, height: int | None, frames: tuple) -> int | str:
+    """The chart's height on the page: a fixed plot height and room for title and axes; for a chart as high as the
+    page makes it (a heatmap), the height its rows need; else what the chart takes."""
+    if height is not None:
+        return height + 90
+    return charts.rows_height(frames[0]) if spec.get("height") == "container" else "content"
+
+
+def describe(builder: str, lang: str, options: dict) -> str:
+    """The catalogue's sentence about_<builder>, filled in with the chart's titles: what a screen reader reads out
+    instead of Vega's field names."""
+    return t(f"about_{builder}", lang, **{name: v for name, v in options.items() if isinstance(v, str)})
 
 
 def spec_of(builder: str, *frames: pd.DataFrame, **options) -> tuple[dict, int | None]:
@@ -63,7 +82,7 @@ def full_spec(builder: str, *frames: pd.DataFrame, **options) -> tuple[dict, int
 
 
 def plot_height(built: alt.TopLevelMixin) -> int | None:
-    """The chart's fixed plot height in pixels, or None when it grows a step per row."""
+    """The chart's fixed plot height in pixels, or None when the page or its content decides it."""
     return built.height if isinstance(built.height, int) else None
 
 

@@ -6,10 +6,10 @@ import streamlit as st
 from gensim.models import KeyedVectors
 
 from engine.layers import PRESETS
-from ui.state import QK_PRESETS
 from engine.vectors import VectorsError, load_gensim_data, load_glove, load_upload
-from ui.state import NAMES, SPEC, Settings, from_values, to_query
-from ui.text import error_text, t
+from ui.state import NAMES, QK_PRESETS, SPEC, Settings, from_values, to_query
+from ui.text import LANGS, error_text, t
+from ui.text import name as language_name
 
 PAGES = (
     ("home.py", "nav_home"),
@@ -21,7 +21,8 @@ PAGES = (
     ("pages/6_Three_kinds.py", "nav_kinds"),
 )
 LAYERS = ("q", "k", "v")
-KEPT_OPEN = ("layers_open",)  # sidebar containers that stay open on every page once opened
+KEPT_OPEN = ("layers_open",)
+NARROW = 768  # px: below this Streamlit starts with the sidebar closed  # sidebar containers that stay open on every page once opened
 
 
 @st.cache_resource(show_spinner=False)
@@ -57,7 +58,7 @@ def source_status(s: Settings):
             st.error(t("source_offline", lang))
     if s.source != "upload":
         return
-    files = st.file_uploader(t("upload_files", lang), type=["txt", "vec", "npy"], accept_multiple_files=True,
+    files = st.file_uploader(t("upload_files", lang), type=["txt", "vec", "bin", "npy"], accept_multiple_files=True,
                              key="upload_files", help=t("upload_help", lang))
     if files:
         ident = tuple((f.name, f.size) for f in files)
@@ -77,7 +78,8 @@ def current() -> Settings:
     """Settings from the URL on a visit's first run, then from the widgets; re-seeds every widget key."""
     ss = st.session_state
     if "_settings" not in ss:
-        base, refused = from_values({k: st.query_params.get_all(k)[-1] for k in st.query_params})
+        values = {k: st.query_params.get_all(k)[-1] for k in st.query_params}
+        base, refused = from_values({"lang": browser_language()} | values)
         ss["_notices"] = refused
     else:
         base = ss["_settings"]
@@ -96,6 +98,26 @@ def keep(s: Settings, name: str):
     st.session_state["_settings"] = s
     st.session_state[name] = getattr(s, name)
     st.query_params.from_dict(to_query(s))
+
+
+def browser_language() -> str:
+    """The first of LANGS the browser asks for ('zh-CN' -> 'zh'); English when it asks for none of them."""
+    locale = (st.context.locale or "en").lower()
+    return next((code for code in LANGS if locale.split("-")[0] == code), "en")
+
+
+def sentence_here(s: Settings, field: str):
+    """On a narrow screen the sidebar starts closed, so the sentence box also stands on the page itself, kept in step
+    with the sidebar's; on a wide screen, where the sidebar is open, CSS hides it."""
+    st.session_state[f"_{field}_here"] = getattr(s, field)
+    st.html(f"<style>@media (min-width: {NARROW}px) {{ .st-key-narrow-{field} {{ display: none; }} }}</style>")
+    with st.container(key=f"narrow-{field}"):
+        st.text_input(t(field, s.lang), key=f"_{field}_here", max_chars=2000, on_change=copy_sentence, args=(field,))
+
+
+def copy_sentence(field: str):
+    """Callback: the sentence typed on the page into the setting the sidebar's box shows."""
+    st.session_state[field] = st.session_state[f"_{field}_here"]
 
 
 def query(s: Settings) -> dict[str, str]:
@@ -118,7 +140,7 @@ def render(sentence_field: str = "sentence") -> Settings:
         for path, key in PAGES:
             st.page_link(path, label=t(key, lang), query_params=query(s))
         st.divider()
-        st.segmented_control(t("language", lang), ("en", "zh"), key="lang", format_func=lambda v: t(f"lang_{v}", v))
+        st.segmented_control(t("language", lang), list(LANGS), key="lang", format_func=language_name)
         st.selectbox(t("source", lang), SPEC["source"], key="source", format_func=lambda v: t(f"source_{v}", lang))
         source_status(s)
         st.text_input(t(sentence_field, lang), key=sentence_field, max_chars=2000)

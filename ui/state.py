@@ -4,6 +4,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from engine import corpus
 from engine.layers import PRESETS
 from engine.training import MAX_LR, MAX_STEPS
+from ui.text import LANGS
 
 LEARNED = ("trained", "run")  # W_Q/W_K fitted on the corpus: with the default recipe, or with the learner's own
 QK_PRESETS = LEARNED + PRESETS
@@ -55,7 +56,7 @@ class Settings:
 
 
 SPEC = {
-    "lang": ("en", "zh"),
+    "lang": LANGS,  # the catalogues: a new one is a new choice
     "source": ("glove", "glove50k", "upload", "glove-wiki-gigaword-100", "glove-wiki-gigaword-300"),
     "q_preset": QK_PRESETS, "k_preset": QK_PRESETS, "v_preset": PRESETS,
     "sort": ("dimension", "size"),
@@ -76,12 +77,8 @@ NAMES = tuple(f.name for f in fields(Settings))
 class Invalid(ValueError):
     """Why a URL or widget value was refused: a reason `code` and its values."""
 
-    ENGLISH = {"bool": "expected true or false", "number": "expected a number from {lo} to {hi}",
-               "whole": "expected a whole number from {lo} to {hi}", "choice": "expected one of {options}",
-               "long": "longer than {max} characters", "unknown": "unknown setting"}
-
     def __init__(self, code: str, **values):
-        super().__init__(self.ENGLISH[code].format(**values))
+        super().__init__(code)  # the sentence is the catalogues' url_<code>, in the visitor's language
         self.code, self.values = code, values
 
 

@@ -58,37 +58,17 @@ def resolve(table: pd.DataFrame, tokens: list[str], labels: list[str]):
         query, key, value = (cell(row[c]) for c in COLUMNS)
         if not (query or key or value):
             continue
-        found, bad = [], False
-        for what, word in (("query", query), ("key", key)):
-            matches = find_word(word, tokens, labels) if word else []
-            if not word:
-                problems.append((f"target_no_{what}", {"row": number}))
-            elif not matches:
-                problems.append(("target_unknown", {"row": number, "word": word[:40], "words": labels}))
-            elif len(matches) > 1:
-                problems.append(("target_ambiguous", {"row": number, "word": word[:40], "labels": matches}))
-            else:
-                found.append(matches[0])
-                continue
-            bad = True
-        try:
-            target = float(value)
-        except ValueError:
-            target = None
-        if not value:
-            problems.append(("target_no_value", {"row": number}))
-        elif target is None or not math.isfinite(target):
-            problems.append(("target_not_number", {"row": number, "value": value[:40]}))
-        elif target < 0:
-            problems.append(("target_negative", {"row": number, "value": value[:40]}))
-        elif not bad:
-            pair = (labels.index(found[0]), labels.index(found[1]))
-            if pair in seen:
-                problems.append(("target_duplicate",
-                                 {"row": number, "first": seen[pair], "q": found[0], "k": found[1]}))
-            else:
-                seen[pair] = number
-                triples.append((*pair, target))
+        found = [word_problem(number, what, word, tokens, labels, problems) for what, word in
+                 (("query", query), ("key", key))]
+        target = target_value(number, value, problems)
+        if target is None or None in found:
+            continue
+        pair = (labels.index(found[0]), labels.index(found[1]))
+        if pair in seen:
+            problems.append(("target_duplicate", {"row": number, "first": seen[pair], "q": found[0], "k": found[1]}))
+        else:
+            seen[pair] = number
+            triples.append((*pair, target))
     if not triples and not problems:
         problems.append(("targets_empty", {}))
     if not problems:
@@ -96,3 +76,34 @@ def resolve(table: pd.DataFrame, tokens: list[str], labels: list[str]):
             if all(v == 0 for q, _, v in triples if q == query):
                 problems.append(("target_all_zero", {"q": labels[query]}))
     return triples, problems
+
+
+def word_problem(number: int, what: str, word: str, tokens: list[str], labels: list[str], problems: list):
+    """The row label a written query or key word names, or None after noting the problem."""
+    matches = find_word(word, tokens, labels) if word else []
+    if not word:
+        problems.append((f"target_no_{what}", {"row": number}))
+    elif not matches:
+        problems.append(("target_unknown", {"row": number, "word": word[:40], "words": labels}))
+    elif len(matches) > 1:
+        problems.append(("target_ambiguous", {"row": number, "word": word[:40], "labels": matches}))
+    else:
+        return matches[0]
+    return None
+
+
+def target_value(number: int, value: str, problems: list) -> float | None:
+    """The written target as a number, or None after noting why it is not one."""
+    try:
+        target = float(value)
+    except ValueError:
+        target = None
+    if not value:
+        problems.append(("target_no_value", {"row": number}))
+    elif target is None or not math.isfinite(target):
+        problems.append(("target_not_number", {"row": number, "value": value[:40]}))
+    elif target < 0:
+        problems.append(("target_negative", {"row": number, "value": value[:40]}))
+    else:
+        return target
+    return None

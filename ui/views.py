@@ -5,11 +5,13 @@ import pandas as pd
 import streamlit as st
 
 from engine.alignment import GROUPS
-from engine.attention import Attention, contributions, head_tops, merge_heads, sum_gap
-from engine.relevance import length_angle, order_by
+from engine.attention import Attention, contributions, head_tops, merge_heads, relative_gap
+from engine.relevance import in_order, length_angle, order_by
 from ui import charts, render, tables
 from ui.page import on_pick, pick_word, plain
 from ui.text import has, t
+
+ROUNDING = 1e-12  # float64 sums of up to 64 terms stay far below this share of their largest number
 
 
 def matrix(a: np.ndarray, rows: list[str], cols: list, *, name: str, title: str, x_title: str, lang: str,
@@ -20,7 +22,8 @@ def matrix(a: np.ndarray, rows: list[str], cols: list, *, name: str, title: str,
     render.chart("heatmap", matrix_cells(a, rows, cols, mask, selected), title=title, x_title=x_title,
                  y_title=y_title or t("row", lang), value_title=t("value", lang), clickable=on_select is not None,
                  height=height, masked_label=t("masked_cell", lang), weights=weights,
-                 **heatmap_options(rows, cols, mask, selected), where=where, key=pick_key, on_select=on_select)
+                 **heatmap_options(rows, cols, mask, selected), where=where, key=pick_key, on_select=on_select,
+                 lang=lang)
     download(a, rows, cols, name, lang, where=where)
 
 
@@ -32,9 +35,11 @@ def matrix_cells(a: np.ndarray, rows: list, cols: list, mask: np.ndarray | None,
 
 def heatmap_options(rows: list, cols: list, mask: np.ndarray | None, selected: str | None) -> dict:
     """What a heatmap draws besides its cells: numbers on narrow ones, grey masked cells, the selected row's outline,
-    and every fifth label on a long axis of dimensions (words are all labelled where they fit: they are data)."""
+    and ticks on an axis of dimensions, every fifth on a long one (words get none: every word is labelled)."""
     def ticks(labels: list) -> list | None:
-        return labels[4::5] if len(labels) > 20 and all(isinstance(x, int) for x in labels) else None
+        if not all(isinstance(x, int) for x in labels):
+            return None
+        return labels[4::5] if len(labels) > 20 else labels
     return {"annotate": len(cols) <= charts.MAX_ANNOTATED, "masked": mask is not None, "outlined": selected is not None,
             "x_ticks": ticks(cols), "y_ticks": ticks(rows)}
 
@@ -78,13 +83,17 @@ def contribution_view(att: Attention, i: int, q: str, k_labels: list[str], lang:
     left, right = st.columns([2, 3])
     left.markdown(f"**{t('chosen_weights', lang, q=plain(q))}**")  # the word stays out of the spec: see charts
     render.chart("weight_bars", tables.weights_frame(att.weights[i], k_labels, att.mask[i]), title=None,
-                 x_title=t("key_word", lang), y_title=t("weight", lang), weights=softmax, where=left)
+                 x_title=t("key_word", lang), y_title=t("weight", lang), weights=softmax, where=left, lang=lang)
     right.markdown(f"**{t('contrib_title', lang, q=plain(q))}**")
     z_row = pd.DataFrame({"dim": tables.dims(att.v.shape[1]), "z": att.z[i]})
     render.chart("contribution_bars", tables.contributions(att.weights[i], att.v, k_labels), z_row, title=None,
                  x_title=t("dim", lang), y_title=t("contribution", lang), key_title=t("key_word", lang),
-                 z_title=t("z_row", lang), weight_title=t("weight", lang), where=right)
-    st.success(t("sum_check", lang, q=q, diff=sum_gap(contributions(att.weights[i], att.v), att.z[i])))
+                 z_title=t("z_row", lang), weight_title=t("weight", lang), where=right, lang=lang)
+    gap = relative_gap(contributions(att.weights[i], att.v), att.z[i])
+    if gap <= ROUNDING:
+        st.success(t("sum_check", lang, q=q, diff=gap, tol=ROUNDING))
+    else:
+        st.warning(t("sum_check_off", lang, q=q, diff=gap, tol=ROUNDING))
 
 
 def heads_view(multi: Attention, q_labels: list[str], k_labels: list[str], q: str, lang: str, *, softmax: bool,
@@ -101,7 +110,7 @@ def heads_view(multi: Attention, q_labels: list[str], k_labels: list[str], q: st
                          title=t("head_m", lang, h=head + 1, lo=head * d_h + 1, hi=(head + 1) * d_h),
                          x_title=t("key_word", lang), y_title=t("query_word", lang), value_title=t("weight", lang),
                          masked_label=t("masked_cell", lang), weights=softmax,
-                         **heatmap_options(q_labels, k_labels, mask, q), where=where)
+                         **heatmap_options(q_labels, k_labels, mask, q), where=where, lang=lang)
     download(multi.weights.reshape(h * n_q, n_k), [f"{head + 1}: {w}" for head in range(h) for w in q_labels],
              k_labels, f"{prefix}head-weights", lang)
     matrix(merge_heads(multi.z), q_labels, tables.dims(h * d_vh), name=f"{prefix}Z-heads", lang=lang, selected=q,
@@ -140,12 +149,14 @@ def length_angle_view(q_row: np.ndarray, k_rows, q: str, keys: list[str], lang: 
     st.markdown(t(f"la_{la.decides}", lang, q=q, order=by["dot"], cos_order=by["cos"], len_order=by["len"]))
 
 
-def pair_products(pa, q: str, k: str, lang: str, *, by_size: bool, where=st):
-    """One (query, key) pair's products dimension by dimension, coloured by sign group, with the running sum."""
+def pair_products(pa, q: str, k: str, lang: str, *, by_size: bool, share: list | None = None, where=st):
+    """One (query, key) pair's products dimension by dimension, coloured by sign group, with the running sum; on the
+    scales of every pair in `share` (PairAlignments drawn side by side), so their bars and lines compare."""
     products = tables.alignment_frame(pa, by_size=by_size)
+    domain = charts.alignment_domains([tables.alignment_frame(x, by_size=by_size) for x in share or [pa]])
     render.chart("alignment_bars", products, title=t("products_title", lang, q=q, k=k), x_title=t("dim", lang),
                  y_title=t("product", lang), group_title=t("group", lang), group_names=group_names(lang),
-                 running_title=t("running", lang), where=where)
+                 running_title=t("running", lang), domain=domain, where=where, lang=lang)
     return products
 
 
@@ -164,3 +175,26 @@ def pair_summary(pa, products: pd.DataFrame, q: str, k: str, lang: str, *, note:
 def group_names(lang: str) -> dict[str, str]:
     """The four sign groups' names in the page's language."""
     return {g: t(f"group_{g}", lang) for g in GROUPS}
+
+
+def verdicts(scores: dict[str, np.ndarray], names: dict[str, str], keys: list[str], order: list[str], lang: str):
+    """For each measure, whether its scores put the keys in the expected order, with the numbers."""
+    pos = [keys.index(x) for x in order]
+    shown = " > ".join(f"“{x}”" for x in order)
+    for m, v in scores.items():
+        values = t("list_sep", lang).join(f"“{x}” {y:.3f}" for x, y in zip(order, v[pos]))
+        met = in_order(v[pos])
+        (st.success if met else st.warning)(t("verdict_met" if met else "verdict_missed", lang, measure=names[m],
+                                              order=shown, values=values))
+
+
+def ranking(scores: dict[str, np.ndarray], names: dict[str, str], keys: list[str], q: str, lang: str):
+    """Every key's score and rank under each measure, side by side, with its download."""
+    st.subheader(t("ranking", lang, q=q))
+    table = tables.ranking_table(scores, keys)
+    config = {"word": t("word", lang)}
+    for m in scores:
+        config[m] = st.column_config.NumberColumn(names[m], format="%.4f")
+        config[f"{m}_rank"] = st.column_config.NumberColumn(f"{t('rank', lang)} · {names[m]}", format="%d")
+    st.dataframe(table, hide_index=True, width="stretch", column_config=config)
+    download_table(table, t("file_ranking", lang), lang, key="ranking")

@@ -1,0 +1,29 @@
+"""Every user-facing string comes from a catalogue, one module per language (en.py, zh.py), keyed by name.
+
+A language is a catalogue module with NAME and STRINGS (every key of en.py, the same placeholders) and an entry in
+LANGS: nothing else in the dashboard names a language."""
+from importlib import import_module
+
+LANGS = {code: import_module(f"ui.text.{code}") for code in ("en", "zh")}  # code -> catalogue; en first, the default
+
+
+def t(key: str, lang: str = "en", **values) -> str:
+    """The string `key` in `lang` (English for an unknown language), with {placeholders} filled in."""
+    text = LANGS.get(lang, LANGS["en"]).STRINGS[key]
+    return text.format(**values) if values else text
+
+
+def has(key: str) -> bool:
+    """Whether the catalogues have a string for `key`."""
+    return key in LANGS["en"].STRINGS
+
+
+def error_text(e, lang: str) -> str:
+    """A problem the engine reported by code (a VectorsError or CorpusError), in the visitor's language."""
+    prefix = "err_corpus_" if type(e).__name__ == "CorpusError" else "err_"
+    return t(prefix + e.code, lang, **e.values)
+
+
+def name(lang: str) -> str:
+    """A language's own name, as the language switch shows it."""
+    return LANGS[lang].NAME

@@ -1,0 +1,670 @@
+"""English: every user-facing string, keyed by name; placeholders use str.format."""
+
+NAME = "English"  # how the language switch shows this language
+
+STRINGS = {
+    # --- shared: app, sidebar, navigation, notices ---
+    "app_title": "Attention, word by word",
+    "nav_home": "Home: the whole story",
+    "nav_words": "1 · Words become rows",
+    "nav_factor": "2 · The factor matrix",
+    "nav_dot": "3 · Why dot products work",
+    "nav_relevance": "4 · Relevance between words",
+    "nav_learning": "5 · Learning",
+    "nav_kinds": "6 · Three kinds of attention",
+    "language": "Language",
+    "source": "Word vectors",
+    "source_glove": "GloVe 6B 50d · 400k words",
+    "source_glove50k": "GloVe 6B 50d · 50k most frequent",
+    "source_upload": "Your own vectors (upload)",
+    "source_glove-wiki-gigaword-100": "GloVe 100d (download, needs internet)",
+    "source_glove-wiki-gigaword-300": "GloVe 300d (download, needs internet)",
+    "source_offline": (
+        "This set has to be downloaded, and this server cannot reach the internet. Showing the built-in GloVe 6B "
+        "50d instead."),
+    "upload_files": "Vectors file (word2vec/GloVe text, or word2vec .bin), or a .npy matrix plus a word list",
+    "upload_help": (
+        "Text (.txt, .vec): one word per line followed by its numbers, optionally a first line 'count dim'. "
+        "Binary (.bin): word2vec's binary format. Up to 50 MB, 500,000 words and 1,000 dimensions. Kept for your "
+        "session only; never shared, never unpickled."),
+    "upload_error": "That file could not be used: {error} The previous vectors stay in use.",
+    "upload_ok": "Using your vectors: {n:,} words of {d} dimensions.",
+    "upload_none": "No vectors uploaded yet — the built-in GloVe 6B 50d is shown until you upload.",
+    "copy_link": "Copy link to this view",
+    "copy_link_help": (
+        "Anyone who opens this link sees exactly this page, sentence and settings. Use the copy button at the "
+        "right of the box."),
+    "sentence": "Sentence",
+    "target_sentence": "Target sentence (decoder)",
+    "layers": "Linear layers W_Q, W_K, W_V",
+    "preset": "{layer} preset",
+    "seed": "{layer} seed",
+    "scale": "{layer} scale",
+    "d_k": "d_k (columns of each layer)",
+    "preset_identity": "identity",
+    "preset_scaled identity": "scaled identity",
+    "preset_random": "random (Gaussian)",
+    "preset_rotation": "random rotation",
+    "url_notice": "Some settings in the link were not understood and use their defaults: {items}.",
+    "url_item": "'{name}={value}' ({reason})",
+    "url_bool": "expected true or false",
+    "url_number": "expected a number from {lo} to {hi}",
+    "url_whole": "expected a whole number from {lo} to {hi}",
+    "url_choice": "expected one of {options}",
+    "url_long": "longer than {max} characters",
+    "url_unknown": "unknown setting",
+    "empty_sentence": "Type a sentence in the sidebar to begin — for example “The ball is blue”.",
+    "no_known_words": (
+        "None of the words in “{text}” are in the vocabulary, so there is nothing to show. Try an English "
+        "sentence such as “The ball is blue”."),
+    "missing_words": "Not in the vocabulary, left out: {items}.",
+    "missing_item": "“{word}” (did you mean {suggestions}?)",
+    "missing_item_plain": "“{word}”",
+    "overflow": "The numbers grew too large to compute. Lower the layer scale.",
+    "download": "Download {name} as CSV",
+    "file_embedding": "embedding",
+    "file_positional": "positional encoding",
+    "file_x": "input rows X",
+    "file_factor": "factor matrix",
+    "file_weights": "attention weights",
+    "row": "word (row)",
+    "dim": "dimension",
+    "value": "value",
+    "query_word": "query word",
+    "key_word": "key word",
+    # --- home ---
+    "home_intro": (
+        "Attention lets every word look at every other word and decide how much each one matters to it. Below, "
+        "the sentence travels the whole way: each word becomes a **row of numbers**, three linear layers turn "
+        "those rows into queries **Q**, keys **K** and values **V**, the **factor matrix** Q·Kᵀ scores every "
+        "(query word, key word) pair, and the output **Z** mixes the value rows by those scores."),
+    "home_read": (
+        "How to read it: every matrix has **one row per word**, labelled with the word. Blue cells are positive, "
+        "red negative, white near zero. Hover any cell for its number; each step has its own page in the sidebar."),
+    "home_step_rows": "① Words → rows (embedding + position)",
+    "home_step_qk": "② Rows → Q and K",
+    "home_step_factor": "③ Factor matrix → attention weights",
+    "home_step_z": "④ Output Z = weights · V",
+    "home_go": "Open this step",
+    "home_more": "⑤ Then: why dot products work, relevance, learning, and the three kinds of attention",
+    # --- page 1: words become rows ---
+    "words_title": "Words become rows",
+    "words_intro": (
+        "Each token of the sentence is looked up in the pretrained GloVe vectors: one row of {d} numbers per "
+        "word. Adding the positional encoding tells the model where each word stands. Three linear layers then "
+        "multiply the rows by W_Q, W_K and W_V — and every output matrix still has one row per word."),
+    "tokens": "Tokens",
+    "embedding": "Embedding E (GloVe)",
+    "positional_m": "Positional encoding, weighted: {p:g} · P",
+    "x_m": "Input rows X = E + weight · P",
+    "x_m_nopos": "Input rows X = E (positional encoding off)",
+    "weights_m": "Weights {name} [{d_in} × {d_out}]",
+    "in_dim": "input dimension",
+    "out_dim": "output dimension",
+    "q_m": "Queries Q = X·W_Q",
+    "k_m": "Keys K = X·W_K",
+    "v_m": "Values V = X·W_V",
+    "rows_note": (
+        "Row i of Q, K and V comes from row i of X only: the word stays the row label all the way through."),
+    "pe_off_note": "Positional encoding is switched off in the sidebar.",
+    # --- page 2: factor matrix ---
+    "factor_title": "The factor matrix Q·Kᵀ",
+    "factor_intro": (
+        "Cell (i, j) is the dot product of query word i with key word j: how strongly word i is drawn to word j. "
+        "Switch on scaling by √d_k and the softmax along each row; neither changes which row belongs to which "
+        "word. Click a cell (or use the selector) to follow one query word."),
+    "scaled": "Divide by √d_k",
+    "softmax": "Softmax along each row",
+    "factor_m": "Factor matrix F = Q·Kᵀ",
+    "weights_m_soft": "Attention weights softmax(·) — each row sums to 1",
+    "weights_m_raw": "Weights (no softmax: the scores themselves)",
+    "z_m": "Output Z = weights · V",
+    "query": "Query word",
+    "key": "Key word",
+    "weight": "weight",
+    "chosen_weights": "How much “{q}” attends to each word",
+    "contrib_title": "Row “{q}” of Z = Σ weight × value row",
+    "contribution": "weight × value",
+    "z_row": "Z row",
+    "sum_check": (
+        "Check: the contributions add up to row “{q}” of Z within a relative {tol:.0e} (largest relative difference "
+        "{diff:.1e}, a share of the largest number in the sum)."),
+    "sum_check_off": (
+        "Check failed: the contributions and row “{q}” of Z differ by up to {diff:.1e} of the largest number in the "
+        "sum, more than the relative {tol:.0e} that rounding explains."),
+    "click_hint": "Click a cell of the heatmap to choose the query word.",
+    # --- page 3: why a dot product measures relevance ---
+    "dot_title": "Why a dot product measures relevance",
+    "dot_intro": (
+        "The score of a query word for a key word is the dot product q·k = Σ q_i × k_i: one product per "
+        "dimension, all added up. Where both numbers have the same sign — (+,+) or (−,−) — the product is "
+        "positive and **pushes the score up**; where the signs differ it is negative and **pulls the score "
+        "down**. The bigger the numbers on both sides, the more that dimension counts. The bars show every "
+        "dimension's product, the line their running sum: its last point is the dot product. A second key word "
+        "sits beside the first to compare."),
+    "pair_rows": "Rows to compare",
+    "pair_rows_qk": "q from Q, k from K (current layers)",
+    "pair_rows_embedding": "raw GloVe rows (no layers)",
+    "sort": "Order of the dimensions",
+    "sort_dimension": "by dimension",
+    "sort_size": "largest product first",
+    "key2": "Second key word, to compare",
+    "products_title": "“{q}” · “{k}”: q_i × k_i per dimension",
+    "product": "q_i × k_i",
+    "running": "running sum",
+    "group": "sign group",
+    "group_++": "(+,+) both positive",
+    "group_--": "(−,−) both negative",
+    "group_+-": "(+,−) signs differ",
+    "group_-+": "(−,+) signs differ",
+    "signs_title": "Signs of q and of both keys, dimension by dimension (blue +, red −)",
+    "vector": "vector",
+    "dot_value": (
+        "**q·k = {dot:.4f}**: the same-sign dimensions add {agree:+.4f}, the mixed-sign ones {disagree:+.4f}."),
+    "dot_pair_value": (
+        "**“{q}” · “{k}”: q·k = {dot:.4f}** — the same-sign dimensions add {agree:+.4f}, the mixed-sign ones "
+        "{disagree:+.4f}."),
+    "dimensions": "dimensions",
+    "group_sum": "sum of products",
+    "group_check": "Check: the four group sums add up to {total:.4f}, the dot product {dot:.4f}.",
+    "dot_note": (
+        "q is row “{q}” of Q and k is row “{k}” of K: their dot product is cell (“{q}”, “{k}”) of the factor "
+        "matrix on page 2, before any scaling or softmax."),
+    "dot_note_embedding": (
+        "q and k are the GloVe rows of “{q}” and “{k}” themselves, before positional encoding and the linear "
+        "layers."),
+    "file_products": "products {q}·{k}",
+    # --- page 4: relevance between words ---
+    "relevance_title": "Relevance between words",
+    "relevance_intro": (
+        "In “The black cat drank the milk” we would like “milk” to be drawn most to “drank” (what happened to "
+        "it), less to “cat” (who did it) and hardly at all to “black” (the colour of something else). Three "
+        "measures score the query word against every other word: the plain dot product of the GloVe vectors, "
+        "their cosine similarity (the dot product after scaling both vectors to length 1), and Q·K from the "
+        "current linear layers."),
+    "expected": "Expected order, most relevant first (words separated by “>”)",
+    "measure_dot": "{source} dot product",
+    "measure_cosine": "{source} cosine similarity",
+    "measure_qk": "Q·K, current layers",
+    "measure_qk_scaled": "Q·K / √d_k, current layers",
+    "word": "word",
+    "score": "score",
+    "rank": "rank",
+    "relevance_note": (
+        "The two {source} measures use the word vectors alone, so a repeated word scores the same each time. Q·K "
+        "uses the rows after positional encoding and the linear layers, as on page 2."),
+    "ranking": "Ranking of the other words for “{q}” (1 = most relevant)",
+    "file_ranking": "ranking",
+    "verdict_met": "{measure}: {order} — the expected order holds ({values}).",
+    "verdict_missed": (
+        "{measure}: expected {order}, but the scores are {values} — the expected order does not hold."),
+    "order_format": (
+        "Write the expected order as two or more words of the sentence separated by “>”, for example “drank > "
+        "cat > black”."),
+    "order_unknown": (
+        "“{word}” is not one of the other words of this sentence, so the expected order cannot be checked. Words "
+        "you can use: {words}."),
+    "order_query": "“{word}” is the query word itself; the expected order ranks the other words against it.",
+    "order_repeated": "“{word}” appears more than once in the expected order; name each word once.",
+    "order_ambiguous": "“{word}” occurs more than once in the sentence; write {labels} to say which one.",
+    "need_two_words": (
+        "Relevance compares the query word with the other words: give the sentence at least two words the "
+        "vocabulary knows."),
+    "takeaway_title": "What to take away",
+    "relevance_takeaway": (
+        "Pretrained vectors already carry relevance: words used together point in similar directions, so in the "
+        "story sentence raw GloVe puts “drank” first for “milk”. The plain dot product also rewards long "
+        "vectors, which is how “black” (a longer vector than “cat”) overtakes “cat”; cosine similarity divides "
+        "the lengths out and gets the whole order. The learned W_Q and W_K (the default) were fitted on other "
+        "sentences, none of them with these words, and still rank the story's words as the article says: what "
+        "they learned is about kinds of words — a noun's verb matters most, another noun's adjective hardly at "
+        "all. Switch to random weights in the box at the top and the order is left to chance. The Learning page "
+        "(5) shows that training as it happens."),
+    # --- page 5: learning ---
+    "learn_title": "Learning: training the weights until relevant words align",
+    "learn_intro": (
+        "Nobody sets W_Q and W_K by hand: a transformer **learns** them. Here you say how relevant some key "
+        "words should be to a query word, and training adjusts the weights step by step until the scores fall "
+        "into that order. For each query word the targets become shares that sum to 1 (1, 0.5, 0 → ⅔, ⅓, 0); the "
+        "loss is the cross-entropy between those shares and the softmax of the query's scores over the same key "
+        "words, and every step moves the chosen parameters a little further downhill on it. Press **Train** and "
+        "watch the loss fall, the scores reorder and the vectors turn."),
+    "learn_targets_title": "1 · Target relevances",
+    "learn_targets_help": (
+        "Each row is one (query word, key word) pair and how relevant the key word should be to the query word: "
+        "1 high, 0.5 medium, 0 not relevant. Only the ratios between one query word's rows matter. Add or delete "
+        "rows with the table's own controls. Words of this sentence: {words}. A word that occurs twice is "
+        "written with its position, like “the (5)”."),
+    "learn_target": "target",
+    "learn_target_help": "How relevant the key word should be: a number of 0 or more, such as 1, 0.5 or 0.",
+    "targets_problems": "The targets cannot be used yet, so training waits:",
+    "target_no_query": "Row {row}: fill in the query word.",
+    "target_no_key": "Row {row}: fill in the key word.",
+    "target_no_value": "Row {row}: fill in the target, a number such as 1, 0.5 or 0.",
+    "target_unknown": "Row {row}: “{word}” is not a word of this sentence. Words you can use: {words}.",
+    "target_ambiguous": (
+        "Row {row}: “{word}” occurs more than once in the sentence; write {labels} to say which one."),
+    "target_not_number": "Row {row}: the target “{value}” is not a number; use a number such as 1, 0.5 or 0.",
+    "target_negative": (
+        "Row {row}: the target {value} is negative. Targets cannot be negative; use 0 for “not relevant”."),
+    "target_duplicate": (
+        "Row {row} gives the pair “{q}” → “{k}” a second target (row {first} already does); give each pair one "
+        "target."),
+    "targets_empty": "Add at least one target: a query word, a key word and a relevance such as 1.",
+    "target_all_zero": (
+        "Every target of “{q}” is 0, so there is nothing for it to attend to; give at least one of its key words "
+        "a target above 0."),
+    "learn_how_title": "2 · What learns, and how fast",
+    "learn_what": "Parameters to learn",
+    "learn_w_q": "W_Q",
+    "learn_w_k": "W_K",
+    "learn_w_v": "W_V",
+    "learn_x": "word vectors of the sentence",
+    "learn_lr": "Learning rate",
+    "learn_steps": "Steps",
+    "learn_seed": "Starting seed",
+    "learn_wv_note": (
+        "W_V is never used to compute the scores or the attention weights: it only shapes what each word passes "
+        "on once attention is decided. So this loss gives W_V a gradient of exactly 0, and asking to learn it "
+        "leaves it unchanged."),
+    "learn_unknown_param": (
+        "The link asks to learn {names}, which is not one of the parameters here; it is ignored."),
+    "learn_choose": "Choose at least one parameter to learn.",
+    "learn_start_missed": (
+        "Before training, the target order does not hold; the scores run {order}. Press **Train** to learn "
+        "weights that put it right."),
+    "learn_start_held": (
+        "Before training, the target order already holds; the scores run {order}. Training pulls the scores "
+        "towards the target shares."),
+    "learn_train": "Train",
+    "learn_stop": "Stop",
+    "learn_progress": "Step {step} of {total} · loss {loss:.4f}",
+    "learn_live_title": "Loss so far",
+    "learn_not_trained": "Press **Train** to start; the results appear here.",
+    "learn_kept_result": "Below is still the last training run.",
+    "learn_overflow": "The numbers grew too large to compute. Lower the learning rate.",
+    "learn_results_title": "3 · What training did",
+    "learn_stale": (
+        "These results are from the last run ({steps} steps, learning rate {lr:g}, seed {seed}); settings have "
+        "changed since. Press **Train** to train with the current ones."),
+    "learn_stopped": (
+        "Training was stopped at step {step} of {total}; everything below shows the steps up to there."),
+    "learn_verdict_reached": (
+        "**The target order was reached at step {step}** and held {until}; the scores run {order}."),
+    "learn_verdict_start": (
+        "**The target order already held at the start** and stayed so {until}; the scores run {order}."),
+    "learn_verdict_missed": (
+        "**The target order was not reached** by step {end}; the scores run {order}. Try more steps, a larger "
+        "learning rate or another seed."),
+    "learn_until_end": "until the end of training (step {end})",
+    "learn_until_stop": "until training was stopped (step {end})",
+    "learn_order_row": "for “{q}”, {keys}",
+    "learn_loss_title": "Loss (cross-entropy)",
+    "learn_loss": "loss",
+    "learn_step": "step",
+    "learn_score": "score q·k/√d_k",
+    "learn_scores_title": "Score of each target pair",
+    "learn_weights_title": "Attention weight of each pair",
+    "learn_cosine_title": "Cosine of the angle between q and k",
+    "learn_cosine": "cosine",
+    "learn_pair": "pair",
+    "learn_order_marker": "target order reached",
+    "learn_goal_share": "target share",
+    "learn_goal_share_help": "The targets of one query word scaled to sum to 1: what training aims for.",
+    "learn_share": "share reached",
+    "learn_share_help": (
+        "Softmax of the query's scores over its target key words only: what the loss compares with the target "
+        "share."),
+    "learn_weight_help": (
+        "Attention weight over the whole sentence: the share the pair gets when every word competes."),
+    "learn_score_start": "score at start",
+    "learn_score_end": "score at end",
+    "file_learning": "training steps",
+    "learn_align_title": "4 · The dot products, dimension by dimension, before and after",
+    "learn_align_intro": (
+        "The bars of page 3 for the query vector q of “{q}” against the key vectors k of {keys}, at the start "
+        "(left) and at the end of training (right). Training tends to turn the dimensions of the most relevant "
+        "pair to matching signs (blue) and those of the least relevant pair to opposite signs (red), and to make "
+        "the products bigger — mind the vertical axes."),
+    "learn_before": "Start (step 0): “{q}” · “{k}”",
+    "learn_after": "After step {step}: “{q}” · “{k}”",
+    "learn_plane_title": "5 · Watching the vectors turn",
+    "learn_plane_intro": (
+        "Every query vector q and key vector k, drawn as an arrow from the origin in one flat view. The bold "
+        "arrows are q of “{q}” and k of {keys}; the dashed trails are their paths through training. Drag the "
+        "slider under the chart through the snapshots and watch q of “{q}” turn towards the keys it should "
+        "attend to. On the right, the same turning measured in all {d_k} dimensions: the cosine of the angle "
+        "between q and each k (1 = same direction, 0 = at right angles, −1 = opposite)."),
+    "learn_plane_chart": "Q and K vectors in one fixed 2-D view",
+    "learn_axis": "axis {n}",
+    "learn_role": "vector",
+    "learn_role_q": "query q",
+    "learn_role_k": "key k",
+    "learn_slider": "training snapshot (0–{m}) ",
+    "learn_plane_note": (
+        "The view is the plane through the origin that fits the vectors of all snapshots best (PCA by SVD), "
+        "fitted once so that every snapshot uses the same axes; it keeps {kept:.0%} of their squared length. "
+        "Scores use all {d_k} dimensions, so the flat picture shows the direction of change, not the exact "
+        "numbers."),
+    # --- page 6: three kinds of attention ---
+    "kinds_title": "Three kinds of attention",
+    "kinds_intro": (
+        "A translation transformer uses the same attention in three places. The **encoder** lets every source "
+        "word look at every source word. The **decoder** lets every target word look at the target words before "
+        "it. **Encoder–decoder attention** lets every target word look at the source sentence. The computation "
+        "is the one from the factor-matrix page each time; what changes is where the rows of Q, K and V come "
+        "from."),
+    "kinds_source": "**Source sentence** (encoder; edit it in the sidebar): {text}",
+    "empty_target": "Type a target sentence above — for example “La bola es azul”.",
+    "need_source": "This attention needs source rows: give the sidebar sentence at least one known word.",
+    "need_target": "This attention needs target rows: give the target sentence at least one known word.",
+    "heads": "Heads",
+    "heads_help": (
+        "Each head gets d_k ÷ heads of the columns of Q, K and V; only divisors of d_k = {d_k} split evenly."),
+    "heads_fallback": (
+        "{h} heads cannot split d_k = {d_k} columns evenly, so the page went back to 1 head. Choose one of the "
+        "numbers offered."),
+    "tab_enc": "Encoder self-attention",
+    "tab_dec": "Decoder self-attention",
+    "tab_cross": "Encoder–decoder attention",
+    "enc_intro": (
+        "Q, K and V all come from the **source** rows: each source word looks at every source word, itself and "
+        "the words after it included."),
+    "dec_intro": (
+        "Q, K and V all come from the **target** rows. A decoder writes the translation left to right, so the "
+        "later words do not exist yet: with the causal mask each target word sees only itself and the words "
+        "before it. Masked cells are grey and labelled “masked”; their weight is exactly 0."),
+    "causal": "Causal mask: each word sees only itself and earlier words",
+    "mask_hides": (
+        "The mask hides {later} from “{q}”. Without it, “{q}” would put {p:.0%} of its attention on them."),
+    "mask_hides_raw": "The mask hides {later} from “{q}”: their weights are set to 0.",
+    "mask_off": (
+        "Mask off: “{q}” now puts {p:.0%} of its attention on {later} — words a decoder writing left to right "
+        "has not produced yet. Switch the mask on to hide them."),
+    "mask_off_raw": (
+        "Mask off: “{q}” now also scores {later} — words a decoder writing left to right has not produced yet. "
+        "Switch the mask on to hide them."),
+    "mask_last": (
+        "“{q}” is the last target word, so it sees every word with or without the mask; pick an earlier word to "
+        "see what the mask hides."),
+    "cross_intro": (
+        "Queries come from the **target** rows; keys and values come from the **source** rows (in a full "
+        "transformer, the encoder's output). The factor matrix is [target words × source words], and Z has one "
+        "row per target word: each target word gathers what it needs from the source sentence."),
+    "glove_note": (
+        "**About the Spanish words.** GloVe 6B was trained on English text (Wikipedia and Gigaword news), yet it "
+        "has vectors for “la”, “bola”, “es” and “azul”, because those strings do turn up in English text: in "
+        "names, places, quotations and sports news. Each vector therefore describes how the string is used in "
+        "mostly English text, not what it means in Spanish. Its nearest neighbours show this: “la” and “es” sit "
+        "among Spanish function words (de, del, que, por), “bola” among Nigerian names (Bola Tinubu), and “azul” "
+        "among Mexican football clubs (Pachuca, Necaxa, Toluca, as in Cruz Azul). In GloVe the cosine similarity "
+        "of “bola” and “ball” is {bola:.2f}, of “azul” and “blue” {azul:.2f}: nothing here lines the "
+        "translations up. A real translation model learns its own target embeddings, together with W_Q, W_K and "
+        "W_V, so that a target word's query finds the source word it translates."),
+    "neighbours_title": "What these vectors know about the target words",
+    "neighbours_word": "target word",
+    "neighbours_near": "nearest neighbours (cosine)",
+    "neighbours_source": "most similar source word",
+    "neighbours_cosine": "cosine",
+    "neighbours_first": "Showing the first {n} target words.",
+    "heads_title": "Multiple heads",
+    "heads_intro": (
+        "With {h} heads, Q, K and V are cut into {h} slices of {d} columns. Each head runs the same attention on "
+        "its own slice, so each can look at different words; their outputs are then put side by side to make Z."),
+    "heads_one": "One head uses all {d} columns. Choose more heads at the top of the page to split them.",
+    "head_m": "Head {h} · columns {lo}–{hi}",
+    "z_heads_m": "Z = the {h} heads' outputs side by side ({d} columns each)",
+    "focus_same": (
+        "For “{q}”, all {n} heads weight “{k}” most, but not equally: from {lo:.2f} (head {h_lo}) to {hi:.2f} "
+        "(head {h_hi})."),
+    "focus_differ": "For “{q}”, the heads look at different words: {items}.",
+    "focus_one": "head {heads} weights “{k}” most ({w})",
+    "focus_many": "heads {heads} weight “{k}” most ({w})",
+    "masked_cell": "masked",
+    "list_sep": ", ",
+    "item_sep": "; ",
+    "file_encoder-factor": "encoder factor matrix",
+    "file_encoder-weights": "encoder attention weights",
+    "file_encoder-Z": "encoder Z",
+    "file_encoder-head-weights": "encoder weights per head",
+    "file_encoder-Z-heads": "encoder Z from heads",
+    "file_decoder-factor": "decoder factor matrix",
+    "file_decoder-weights": "decoder attention weights",
+    "file_decoder-Z": "decoder Z",
+    "file_decoder-head-weights": "decoder weights per head",
+    "file_decoder-Z-heads": "decoder Z from heads",
+    "file_cross-factor": "encoder-decoder factor matrix",
+    "file_cross-weights": "encoder-decoder attention weights",
+    "file_cross-Z": "encoder-decoder Z",
+    "file_cross-head-weights": "encoder-decoder weights per head",
+    "file_cross-Z-heads": "encoder-decoder Z from heads",
+    # --- page 5: where training starts, directions only ---
+    "learn_start": "Start from",
+    "learn_start_sidebar": "the weights in use (banner above)",
+    "learn_start_random": "random weights (starting seed)",
+    "learn_start_note_sidebar": (
+        "Training starts from the W_Q and W_K in use on every page (the banner above says which), with d_k and "
+        "the position weight from the sidebar. Each step is one update of the Adam optimiser; a smaller learning "
+        "rate, such as 0.001, makes the change slower and easier to follow."),
+    "learn_start_note_random": (
+        "W_Q and W_K start as random [{d} × {d_k}] matrices drawn from the starting seed; d_k and the position "
+        "weight come from the sidebar. Each step is one update of the Adam optimiser; a smaller learning rate, "
+        "such as 0.001, makes the change slower and easier to follow."),
+    "learn_start_title_sidebar": "Where training starts (the weights in use): “{q}” with each word",
+    "learn_start_title_random": "Where training starts (seed {seed}): “{q}” with each word",
+    "learn_directions": "Compare directions only (τ·cos θ)",
+    "learn_directions_help": (
+        "Scores become τ·cos θ with a fixed temperature τ = 10: q and k are scaled to length 1 first, so "
+        "training can only reach the order by turning the vectors into alignment, never by making a key longer."),
+    # --- page 5: learning on a corpus ---
+    "corpus_title": "6 · Learning from a whole corpus",
+    "corpus_intro": (
+        "One sentence is too easy: three numbers can always be fitted. A transformer learns from many sentences, "
+        "and what it learns must hold on sentences it never saw. Here W_Q and W_K are fitted on the training "
+        "sentences of a corpus (each with a query word and graded relevances of its other words), and checked "
+        "after every step on held-out sentences none of whose nouns, verbs or adjectives occur in training. "
+        "Accuracy is the share of labelled word pairs (a more relevant than b) whose scores come out in that "
+        "order."),
+    "corpus_which": "Corpus",
+    "corpus_built_in": "built-in (English)",
+    "corpus_upload": "Your corpus (CSV)",
+    "corpus_format": (
+        "Columns sentence,query,targets,split. targets: word=relevance pairs separated by ';' (relevances 0 to "
+        "1, at least 3 other words of the sentence); split: train or test. Lines starting with # are comments."),
+    "corpus_bad": "That corpus could not be used: {error}",
+    "corpus_loaded": "Using {name}: {n} examples.",
+    "corpus_upload_none": "No corpus uploaded yet — the built-in corpus is used until you upload one.",
+    "corpus_note": (
+        "The fit uses d_k = {d_k} and position weight {p:g} from the sidebar, full-batch Adam on the mean "
+        "cross-entropy over every training example, with a small pull of the weights towards 0."),
+    "corpus_train": "Train on the corpus",
+    "corpus_progress": "Step {step} of {total} · loss {loss:.3f} · train {train:.0%} · held-out {test:.0%}",
+    "corpus_done": (
+        "After {steps} steps: {train:.0%} of the training pairs and **{test:.0%} of the held-out pairs** are in "
+        "the labelled order. Raw cosine similarity of the word vectors gets {raw:.0%} of the held-out pairs. "
+        "({used} examples used; {skipped} left out because the vectors lack one of their words.)"),
+    "corpus_accuracy_title": "Order accuracy, training and held-out",
+    "corpus_accuracy": "accuracy",
+    "corpus_split": "sentences",
+    "corpus_train_split": "training",
+    "corpus_test_split": "held-out",
+    "corpus_try_title": "Try the learned weights on any sentence",
+    "corpus_try_sentence": "Sentence",
+    "corpus_try_chart": "Attention weights of “{q}” with these W_Q and W_K",
+    "corpus_use": "Use these weights on every page",
+    "corpus_in_use": (
+        "These weights are in use on every page, and the link to this view carries their recipe: anyone who "
+        "opens it gets the same weights."),
+    "corpus_share_upload": "Weights fitted on an uploaded corpus stay on this page: a link cannot carry your file.",
+    # --- weights: where W_Q and W_K came from ---
+    "fitting": "Learning W_Q and W_K from the built-in corpus ({n} sentences)…",
+    "weights_trained": (
+        "**W_Q and W_K were learned** from the built-in corpus: {train} training sentences. On {test} held-out "
+        "sentences, none of whose words were seen in training, they rank {acc:.0%} of the labelled word pairs in "
+        "the right order."),
+    "weights_run": (
+        "**W_Q and W_K come from your training run** on the built-in corpus ({steps} steps, learning rate "
+        "{lr:g}, seed {seed}): {acc:.0%} of the held-out word pairs in the right order."),
+    "weights_random": (
+        "**W_Q and W_K are random** (seeds {q} and {k}): nothing was learned, so which word attends to which is "
+        "chance."),
+    "weights_identity": "**W_Q and W_K are identity matrices**: Q and K are the input rows themselves.",
+    "weights_identity_cut": (
+        "**W_Q and W_K are identity matrices** cut to d_k = {d_k} columns: Q and K keep only the first {d_k} of "
+        "the {d} dimensions of each input row. Set d_k = {d} to keep them all."),
+    "weights_other": "**W_Q and W_K: {name}**, not learned.",
+    "weights_mixed": "**W_Q: {q}; W_K: {k}.**",
+    "trained_unavailable": (
+        "These vectors know none of the built-in corpus's training sentences word for word, so no weights can be "
+        "learned from it: random weights are shown instead."),
+    "weights_switch": "Weights W_Q and W_K",
+    "choice_trained": "learned from corpus",
+    "choice_random": "random",
+    "choice_identity": "identity",
+    "choice_run": "your training run",
+    "preset_trained": "learned from the built-in corpus",
+    "preset_run": "your training run (page 5)",
+    "source_sentence": "Source sentence (encoder)",
+    # --- position weight and row lengths ---
+    "position": "Position weight (0 = no positional encoding)",
+    "position_help": (
+        "X = E + weight · P. At 1, each positional row is about as long as a GloVe row and blurs the words' "
+        "meaning; the default 0.3 keeps the position a small nudge the layers can still use to tell word order "
+        "apart. The learned weights are fitted with the same setting."),
+    "lengths_title": "How long is each word's row, and how long its position?",
+    "length_word": "GloVe row |E|",
+    "length_position": "positional row |weight · P|",
+    "length": "length",
+    "part": "row",
+    "lengths_note": (
+        "At position weight {p:g}, the GloVe rows are {word:.2f} long on average and the positional rows "
+        "{pos:.2f}: the position is {ratio:.0%} as long as the word."),
+    "lengths_off": (
+        "Without positional encoding, X is the words alone: the layers cannot tell “cat drank milk” from “milk "
+        "drank cat”."),
+    "lengths_small": (
+        "So the word's meaning dominates each row of X and the position is a nudge: enough for the layers to use "
+        "word order, not enough to drown what the word means."),
+    "lengths_comparable": (
+        "So position is about as loud as meaning in X: the same word in two places can look less alike than two "
+        "different words in one place."),
+    "lengths_dominant": (
+        "So position drowns meaning in X: rows differ mostly by where the word stands, not by what it is."),
+    # --- length and angle ---
+    "la_title": "Length or angle? q·k = |q|·|k|·cos θ for “{q}”",
+    "la_rank": "rank by {by}",
+    "la_angle": (
+        "**The angle decides.** cos θ alone ranks the keys {order}, just as q·k does; the key lengths |k| do not "
+        "change the order. The query's length |q| is the same for every key, so it never does."),
+    "la_length": (
+        "**Length decides.** By angle alone the order would be {cos_order}, but q·k ranks {order}: the longer "
+        "keys win. The vectors did not align better; they grew."),
+    "la_both": (
+        "**Both matter.** By angle alone the order would be {cos_order}, by key length alone {len_order}; their "
+        "product |k|·cos θ gives q·k's order {order}."),
+    "la_tie": "With fewer than two different scores there is no order to explain.",
+    "short_glove": "GloVe",
+    "short_glove50k": "GloVe",
+    "short_upload": "your vectors'",
+    "short_glove-wiki-gigaword-100": "GloVe 100d",
+    "short_glove-wiki-gigaword-300": "GloVe 300d",
+    "no_chinese_words": (
+        "These vectors hold almost no Chinese words (GloVe learned from English text), so Chinese characters are "
+        "not split into words here. Upload Chinese word vectors to work with Chinese sentences."),
+    "learn_loss_floor": (
+        "The loss cannot fall below {floor:.3f}: that is the entropy of the target shares, reached when each "
+        "targeted word's weight equals its share exactly. A loss of 0 would need one word to take all the "
+        "weight, which shares such as ⅔ and ⅓ do not ask for."),
+    # --- what screen readers read for each chart (about_<builder>), filled in with the chart's titles ---
+    "about_heatmap": "Heatmap “{title}”: a cell for each {y_title} and {x_title}, its colour showing the {value_title}.",
+    "about_weight_bars": "Bar chart: the {y_title} on each {x_title}, in sentence order.",
+    "about_contribution_bars": (
+        "Stacked bar chart: for each {x_title}, every {key_title}'s {y_title} stacked; a black tick marks the "
+        "{z_title}."),
+    "about_alignment_bars": (
+        "Bar chart “{title}”: the {y_title} of each {x_title}, coloured by {group_title}; a line on its own axis at "
+        "the right shows the {running_title}."),
+    "about_sign_strips": (
+        "Strips “{title}”: for each {vector_title}, its {value_title} in every {x_title}, blue positive and red "
+        "negative."),
+    "about_relevance_bars": "Bar chart “{title}”: the {x_title} of each {y_title}, highest first.",
+    "about_loss_curve": "Line chart “{title}”: the {y_title} at each {x_title}.",
+    "about_pair_curves": "Line chart “{title}”: the {y_title} of each {pair_title} at each {x_title}.",
+    "about_vector_plane": (
+        "Arrows “{title}”: each query and key vector drawn from the origin in one plane ({x_title}, {y_title}), "
+        "at the training step the slider picks."),
+    "about_length_bars": "Bar chart: for each word, the {x_title} of its {part_title}s side by side.",
+    # --- what a person can get wrong: the engine raises these codes ---
+    "err_too_many_tokens": "The sentence has {count} tokens; the dashboard shows at most {max}. Please shorten it.",
+    "err_offline": (
+        "'{name}' has to be downloaded from the internet, which this server cannot reach. Use the built-in GloVe "
+        "vectors or upload your own."),
+    "err_not_utf8": (
+        "Line {line} is not UTF-8 text (byte {byte}). Upload a word2vec or GloVe text file; binary files such as "
+        "pickles are never opened."),
+    "err_empty": "The file is empty. Upload lines of the form 'word 0.1 -0.2 ...'.",
+    "err_nul": "Line {line} contains a NUL byte; this does not look like a text vectors file.",
+    "err_no_numbers": "Line {line} has a word ('{word}') but no numbers.",
+    "err_not_number": "Line {line}: '{value}' is not a number.",
+    "err_mixed_dims": (
+        "Line {line} has {n} numbers but earlier lines have {d}; every vector must have the same dimension."),
+    "err_not_finite": "Line {line} ('{word}') contains NaN or infinity; every value must be finite.",
+    "err_header_only": "The file has a header line but no vectors. Add lines of the form 'word 0.1 -0.2 ...'.",
+    "err_header_lies": (
+        "The header says {words} words of {dims} dimensions, but the file holds {n} words of {d} dimensions."),
+    "err_duplicate": "The word '{word}' appears more than once; each word needs exactly one vector.",
+    "err_too_big": "The file is {size}, but files may be at most {limit}.",
+    "err_not_npy": (
+        "The matrix file is not a .npy file (it should start with the .npy header); save it with numpy.save."),
+    "err_npy_unreadable": "The .npy file could not be read as a plain numeric array ({reason}).",
+    "err_words_not_utf8": "The word list is not UTF-8 text; upload one word per line.",
+    "err_npy_shape": "The .npy file must hold a 2-D numeric matrix, not shape {shape} of {dtype}.",
+    "err_npy_rows": "The word list has {words} words but the matrix has {rows} rows.",
+    "err_words_repeat": "The word list repeats a word; each word needs exactly one row.",
+    "err_npy_not_finite": "The matrix contains NaN or infinity; every value must be finite.",
+    "err_upload_pair": "Upload exactly one .npy matrix and one word list (.txt).",
+    "err_upload_one": (
+        "Upload one vectors file (.txt, .vec or a word2vec .bin), or a .npy matrix with a word list (.txt)."),
+    "err_too_many_dims": (
+        "The vectors have {dims} dimensions; the dashboard takes at most {max}. Reduce them first (for example "
+        "with PCA) or use a smaller vector set."),
+    "err_too_many_words": (
+        "The file holds more than {max} words, the most the dashboard takes. Keep only the first {max} (most "
+        "files list the most frequent words first) and upload it again."),
+    "err_header_dims": "Line {line} has {n} numbers, but the header says every vector has {dims}.",
+    "err_header_more": (
+        "Line {line} holds word number {count}, but the header says the file has only {words} words."),
+    "err_bin_header": (
+        "A word2vec binary file (.bin) starts with a line such as '3000000 300' (words, dimensions); this one "
+        "does not. Save it with gensim's save_word2vec_format(..., binary=True)."),
+    "err_bin_unreadable": (
+        "The word2vec binary file could not be read ({reason}). Check that it is a complete word2vec .bin file."),
+    "err_bin_not_finite": "The vector of '{word}' contains NaN or infinity; every value must be finite.",
+    "err_download_damaged": (
+        "The download of '{name}' is damaged ({reason}) and was not kept. Try again later, or use the built-in "
+        "GloVe vectors."),
+    "err_corpus_columns": "Line {line}: expected the columns sentence, query, targets, split; found {found}.",
+    "err_corpus_header": "The first line must name the columns: sentence,query,targets,split.",
+    "err_corpus_empty": "The corpus holds no examples.",
+    "err_corpus_too_big": "The corpus file is {size:,} bytes; at most {limit:,} are accepted.",
+    "err_corpus_too_many": "The corpus has more than {limit:,} examples; split it into smaller files.",
+    "err_corpus_not_utf8": "The corpus is not UTF-8 text.",
+    "err_corpus_no_sentence": "Line {line}: the sentence is empty.",
+    "err_corpus_long_sentence": "Line {line}: the sentence has {count} tokens; at most {max} are allowed.",
+    "err_corpus_query_missing": "Line {line}: the query word '{query}' is not a word of the sentence.",
+    "err_corpus_query_twice": (
+        "Line {line}: the query word '{query}' occurs more than once in the sentence; pick a word that occurs "
+        "once."),
+    "err_corpus_target_format": "Line {line}: '{item}' should read word=relevance, for example drank=1.",
+    "err_corpus_target_word": "Line {line}: the target word '{word}' is not a word of the sentence.",
+    "err_corpus_target_query": "Line {line}: the query word '{word}' cannot also be a target.",
+    "err_corpus_target_twice": "Line {line}: the target word '{word}' is given twice.",
+    "err_corpus_target_value": "Line {line}: the relevance of '{word}' is '{value}'; use a number from 0 to 1.",
+    "err_corpus_few_targets": (
+        "Line {line}: give relevances for at least 3 other words of the sentence (found {count})."),
+    "err_corpus_flat_targets": "Line {line}: the targets must not all be equal, or they say nothing about order.",
+    "err_corpus_split": "Line {line}: the split is '{split}'; use train or test.",
+    "err_corpus_no_split": "The corpus needs at least one train and one test example.",
+    "err_corpus_no_known": (
+        "None of the training sentences has all its words in these vectors, so there is nothing to fit."),
+}
