@@ -12,7 +12,7 @@ left, right = st.columns(2)
 with left:
     st.subheader(t("home_step_rows", lang))
     views.matrix(enc.x, rows, dims, name="x", title=t("x_m" if s.position else "x_m_nopos", lang),
-                x_title=t("dim", lang), lang=lang)
+                 x_title=t("dim", lang), lang=lang)
     st.page_link("pages/1_Words_become_rows.py", label=t("home_go", lang), icon=":material/arrow_forward:", query_params=sidebar.query(s))
 with right:
     st.subheader(t("home_step_qk", lang))
@@ -21,8 +21,8 @@ with right:
 left, right = st.columns(2)
 with left:
     st.subheader(t("home_step_factor", lang))
-    views.matrix(att.weights, rows, rows, name="weights", lang=lang, x_title=t("key_word", lang),
-                y_title=t("query_word", lang), title=t("weights_m_soft" if s.softmax else "weights_m_raw", lang), weights=s.softmax)
+    views.matrix(att.weights, rows, rows, name="weights", lang=lang, x_title=t("key_word", lang), weights=s.softmax,
+                 y_title=t("query_word", lang), title=t("weights_m_soft" if s.softmax else "weights_m_raw", lang))
     st.page_link("pages/2_Factor_matrix.py", label=t("home_go", lang), icon=":material/arrow_forward:", query_params=sidebar.query(s))
 with right:
     st.subheader(t("home_step_z", lang))

@@ -240,3 +240,8 @@ def fit(kv: KeyedVectors, examples: list[Example], *, d_k=16, steps=DEFAULT_STEP
         step += 1
         adam_step(theta, np.concatenate([g_q.ravel(), g_k.ravel()]), m, v, lr, step)
     return Fit(w_q.copy(), w_k.copy(), *curves[:, :step + 1], step, stopped, len(usable), len(examples) - len(usable))
+
+
+def words(examples: list[Example]) -> int:
+    """Tokens in the training sentences: what one step of a fit reads."""
+    return sum(len(tokenize(e.sentence)) for e in examples if e.split == "train")

@@ -114,7 +114,7 @@ def forward(x, w_q, w_k, goal: Goal, cosine=False):  # [n, d], [d, d_k] ×2 -> q
 def backward(x, w_q, w_k, q, k, probs, goal: Goal, learn: Collection[str], cosine=False) -> dict:  # -> {name: grad}
     """Analytic gradients of the loss for the learned names among w_q, w_k, x (W_V's is 0: see W_V_NOTE)."""
     g = (probs - goal.p) / len(goal.rows)  # [r, n]  dL/dscore
-    dq, dk = score_grads(q[goal.rows], k, g, cosine=cosine)  # [r, d_k]: only the targeted rows' queries matter; [n, d_k]
+    dq, dk = score_grads(q[goal.rows], k, g, cosine=cosine)  # [r, d_k] (only targeted rows' queries matter), [n, d_k]
     grads = {}
     if "w_q" in learn:
         grads["w_q"] = x[goal.rows].T @ dq

@@ -9,7 +9,8 @@ s, lang, enc, att, w = ctx.s, ctx.lang, ctx.enc, ctx.att, ctx.w
 rows, dims, out = enc.labels, tables.dims(ctx.kv.vector_size), tables.dims(att.q.shape[1])
 st.markdown(f"**{t('tokens', lang)}:** " + " · ".join(page.code(tok) for tok in enc.tokens))
 
-views.matrix(enc.embedding, rows, dims, name="embedding", title=t("embedding", lang), x_title=t("dim", lang), lang=lang)
+views.matrix(enc.embedding, rows, dims, name="embedding", title=t("embedding", lang, source=ctx.source),
+             x_title=t("dim", lang), lang=lang)
 if s.position:
     views.matrix(enc.positional, rows, dims, name="positional", title=t("positional_m", lang, p=s.position),
                 x_title=t("dim", lang), lang=lang)
@@ -20,11 +21,11 @@ else:
 st.subheader(t("lengths_title", lang))
 lengths = row_lengths(enc.embedding, enc.positional)
 left, right = st.columns([3, 2], gap="large")
-parts = {"word": t("length_word", lang), "position": t("length_position", lang)}
+parts = {"word": t("length_word", lang, source=ctx.source), "position": t("length_position", lang)}
 render.chart("length_bars", tables.lengths_frame(lengths, rows, parts), title=None, x_title=t("length", lang),
              y_title=t("row", lang), part_title=t("part", lang), where=left)
 right.markdown(t("lengths_note", lang, p=s.position, word=lengths.word.mean(), pos=lengths.position.mean(),
-                 ratio=lengths.ratio) + " " + t(f"lengths_{lengths.verdict}", lang))
+                 ratio=lengths.ratio, source=ctx.source) + " " + t(f"lengths_{lengths.verdict}", lang))
 
 for col, name in zip(st.columns(3), ("W_Q", "W_K", "W_V")):
     views.matrix(w[name.lower()], dims, out, name=name, lang=lang, where=col, height=260,

@@ -33,7 +33,7 @@ render.chart("sign_strips", tables.signs_frame([k_rows[rows.index(k1)], q_rows[i
 for where, (field, k, pa, products) in zip(st.columns(2, gap="large"), pairs):
     with where:
         views.pair_summary(pa, products, q, k, lang, note="dot_note" if s.pair_rows == "qk" else "dot_note_embedding",
-                           download_key=f"products_{field}")
+                           download_key=f"products_{field}", source=ctx.source)
 
 views.length_angle_view(q_rows[i], [k_rows[rows.index(k)] for _, k, _, _ in pairs], q, [k for _, k, _, _ in pairs],
                         lang)

@@ -15,7 +15,7 @@ i = rows.index(q)
 others = [j for j in range(len(rows)) if j != i]
 keys = [rows[j] for j in others]
 scores = raw_scores(enc.embedding, i, others) | {"qk": att.scores[i, others]}  # the vectors' own rows, then Q·K
-source = t(f"short_{ctx.s.source}", lang)
+source = ctx.source
 names = {"dot": t("measure_dot", lang, source=source), "cosine": t("measure_cosine", lang, source=source),
          "qk": t("measure_qk_scaled" if s.scaled else "measure_qk", lang)}
 
@@ -31,4 +31,4 @@ views.ranking(scores, names, keys, q, lang)
 views.length_angle_view(att.q[i], att.k[others], q, keys, lang)
 
 st.subheader(t("takeaway_title", lang))
-st.markdown(t("relevance_takeaway", lang))
+st.markdown(t("relevance_takeaway" if ctx.source == t("short_glove", lang) else "relevance_takeaway_other", lang))

@@ -37,3 +37,8 @@ def messages(at: AppTest) -> str:
 def said(e) -> str:
     """What the learner reads for an engine error (a code and its values), in English."""
     return error_text(e, "en")
+
+
+def uploader(at: AppTest):
+    """The sidebar's vectors uploader (a fresh one after every upload, so its key changes)."""
+    return next(u for u in at.sidebar.file_uploader if u.key.startswith("upload_files"))

@@ -13,8 +13,9 @@ from harness.chromium import (CHROMIUM, CHROMIUM_ARGS, COUNT_RUNS, PENDING, SETT
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPTS = ["home.py"] + sorted(str(p.relative_to(ROOT)) for p in (ROOT / "pages").glob("*.py"))
 SHOTS = ROOT / "screenshots"
-TIMEOUT_MS = 30_000
+TIMEOUT_MS = 90_000  # every wait is for a condition; this only bounds one on a loaded machine
 BAD_NUMBER = re.compile(r"\bNaN\b|Infinity|∞")
+VEGA_LOG = ("WARN", "ERROR")  # how Vega and Vega-Lite start what they log to the console
 STILL = """async e => {
   let last = '', same = 0;
   while (same < 5) {
@@ -65,13 +66,15 @@ def chromium():
 
 
 def new_page(browser):
-    """A page in a fresh context (no shared cookies or storage) that counts script runs and records dialogs."""
+    """A page in a fresh context (no shared cookies or storage) that counts script runs and records dialogs and
+    console messages."""
     context = browser.new_context(viewport=VIEWPORT)
     context.add_init_script(COUNT_RUNS)
     page = context.new_page()
     page.set_default_timeout(TIMEOUT_MS)
-    page.dialogs = []
+    page.dialogs, page.console = [], []
     page.on("dialog", lambda d: (page.dialogs.append(d.message), d.dismiss()))
+    page.on("console", lambda m: page.console.append(m.text))
     return page
 
 
@@ -136,8 +139,10 @@ def data_marks(page) -> list[list[str]]:
 
 
 def problems(page) -> list[str]:
-    """Exception and error boxes, and NaN or infinite numbers in the page text or in any chart mark."""
+    """Exception and error boxes, Vega's warnings and errors in the console, and NaN or infinite numbers in the page
+    text or in any chart mark."""
     found = [f"exception box: {t[:300]}" for t in page.locator("[data-testid=stException]").all_inner_texts()]
+    found += [f"console: {m[:300]}" for m in page.console if m.startswith(VEGA_LOG)]
     found += [f"error box: {t[:300]}" for t in page.locator("[data-testid=stAlertContentError]").all_inner_texts()]
     text = page.evaluate("() => document.body.innerText")
     found += [f"page text shows {m!r}" for m in sorted(set(BAD_NUMBER.findall(text)))]
@@ -199,9 +204,11 @@ def set_number(page, label: str, value) -> None:
 
 
 def click_mark(page, chart, label_part: str) -> None:
-    """Click, where a user would, the middle of the first mark of a chart whose label contains label_part."""
+    """Click, where a user would, the middle of the first mark of a chart whose label contains label_part, once it
+    has stopped moving."""
     mark = chart.locator(f'[role=graphics-symbol][aria-label*="{label_part}"]').first
     mark.scroll_into_view_if_needed()
+    mark.evaluate(STILL)
     box = mark.bounding_box()
     rerun(page, lambda: page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2))
 
@@ -221,3 +228,37 @@ def screenshot(page, name: str) -> Path:
     page.screenshot(path=str(path))
     page.set_viewport_size(VIEWPORT)
     return path
+
+
+def axes(page) -> list[list[dict]]:
+    """Per chart, each axis: its accessible label, and its shown labels' text, font size and centre (Vega hides a
+    label that would overlap another by making it transparent)."""
+    return page.evaluate("""() => [...document.querySelectorAll('[data-testid=stVegaLiteChart]')].map(c =>
+      [...c.querySelectorAll('[aria-roledescription=axis]')].map(a => ({
+        aria: a.getAttribute('aria-label') || '',
+        labels: [...a.querySelectorAll('.role-axis-label text')].filter(t => t.getAttribute('opacity') !== '0').map(t => {
+          const r = t.getBoundingClientRect();
+          return {text: t.textContent, size: parseFloat(getComputedStyle(t).fontSize), x: r.x + r.width / 2, y: r.y + r.height / 2};
+        }),
+      })))""")
+
+
+def turned_titles(page) -> list[str]:
+    """The axis titles turned on their side in any visible chart: Chinese reads sideways there."""
+    return page.evaluate("""() => [...document.querySelectorAll('[data-testid=stVegaLiteChart]')]
+      .filter(c => c.checkVisibility()).flatMap(c => [...c.querySelectorAll('.role-axis-title text')])
+      .filter(t => /rotate/.test(t.getAttribute('transform') || '')).map(t => t.textContent)""")
+
+
+def legend_labels(chart) -> list[str]:
+    """The text of every legend label of a chart."""
+    return chart.locator(".role-legend-label text").all_text_contents()
+
+
+def cells_holding_their_numbers(chart) -> tuple[int, int]:
+    """(numbers drawn in a heatmap's cells, those wider than a cell)."""
+    return tuple(chart.evaluate("""c => {
+      const width = c.querySelector('.mark-rect path').getBoundingClientRect().width;
+      const texts = [...c.querySelectorAll('.mark-text.role-mark text')].map(t => t.getBoundingClientRect().width);
+      return [texts.length, texts.filter(w => w > width).length];
+    }"""))

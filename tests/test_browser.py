@@ -4,12 +4,16 @@ import urllib.request
 from urllib.parse import parse_qs, quote, urlsplit
 
 import pytest
+from playwright.sync_api import expect
 
 from tests import browser as b
 
 FACTOR = "pages/2_Factor_matrix.py"
 STORY = "The black cat drank the milk"  # the default
 OTHER = "The ball is blue"
+LONG = ("after the long winter rain a small black cat quietly drank warm fresh milk from my blue ceramic bowl near an "
+        "old wooden kitchen table while two young children played happy music outside under bright sunny skies and")
+HUGE_LAYERS = {"q_scale": 1000000, "k_scale": 1000000, "q_preset": "random", "k_preset": "random"}
 HOSTILE = "<script>alert(1)</script> <img src=x onerror=alert(2)> milk **bold** [go](javascript:alert(3))"
 
 
@@ -58,16 +62,18 @@ def check_every_tab(page, script: str, shot: str) -> None:
             assert chart["kind"] in ("svg", "canvas") and chart["width"] > 0 and chart["height"] > 0, (script, tab, i, chart)
             assert chart["kind"] == "canvas" or chart["marks"] > 0, f"{script} ({shot}, tab {tab + 1}): chart {i} drew no marks"
         assert b.problems(page) == [], f"{shot}, tab {tab + 1}"
+        assert b.turned_titles(page) == [], f"{shot}, tab {tab + 1}: axis titles turned on their side"
         b.screenshot(page, f"{shot}-tab{tab + 1}" if tab else shot)
     assert all(chart["kind"] for chart in b.drawn(page)), f"{script} has charts that never drew"
     if tab:
         b.open_tab(page, 0)
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("script", b.SCRIPTS)
-def test_every_page_draws_its_charts_without_errors(page, app_url, script):
-    b.visit(page, url_of(app_url, script))
-    name = b.url_path(script) or "Home"
+def test_every_page_draws_its_charts_without_errors(page, app_url, script, lang):
+    b.visit(page, url_of(app_url, script, **({} if lang == "en" else {"lang": lang})))
+    name = (b.url_path(script) or "Home") + ("" if lang == "en" else f"-{lang}")
     check_every_tab(page, script, name)
     start = page.locator("[data-testid=stMain] [data-testid=stBaseButton-primary]")
     if start.count():  # a page's main action (training) draws more: check what it draws too
@@ -170,10 +176,49 @@ def test_copied_url_restores_the_same_view(chromium, page, app_url):
         other.context.close()
 
 
+def test_every_word_of_a_long_sentence_is_labelled_legibly(page, app_url):
+    words = LONG.split()
+    assert len(words) == 38
+    b.visit(page, url_of(app_url, FACTOR, sentence=LONG))
+    factor, weights, bars = b.axes(page)[:3]
+    for name, chart in (("factor", factor), ("weights", weights), ("weight bars", bars)):
+        x = next(axis for axis in chart if axis["aria"].startswith("X-axis"))
+        assert [label["text"] for label in x["labels"]] == words, f"{name}: a word went unlabelled"
+        sizes = [label["size"] for label in x["labels"]]
+        gaps = [right["x"] - left["x"] for left, right in zip(x["labels"], x["labels"][1:])]
+        assert min(sizes) >= 7 and min(gaps) >= 0.9 * max(sizes), f"{name}: labels drawn over each other"
+    for name, chart in (("factor", factor), ("weights", weights)):
+        y = next(axis for axis in chart if axis["aria"].startswith("Y-axis"))
+        assert [label["text"] for label in y["labels"]] == words, name
+    assert b.problems(page) == []
+
+
+def test_numbers_stay_short_at_a_huge_layer_scale(page, app_url):
+    b.visit(page, url_of(app_url, FACTOR, sentence=STORY, **HUGE_LAYERS))
+    factor = b.charts(page).filter(has_text="Factor matrix").first
+    legend = b.legend_labels(factor)
+    assert legend and all(len(label) <= 6 for label in legend), legend  # 3.64T, not 3,640,000,000,000
+    numbers, too_wide = b.cells_holding_their_numbers(factor)
+    assert numbers == 36 and too_wide == 0
+    assert page.get_by_text("add up to row “milk” of Z within a relative 1e-12").count() == 1
+    assert b.problems(page) == []
+
+
+def test_every_chart_can_be_saved_as_png(page, app_url):
+    b.visit(page, url_of(app_url, FACTOR))
+    save = page.get_by_role("button", name="Download as PNG")  # each chart's toolbar has it once its view is ready
+    expect(save).to_have_count(b.charts(page).count(), timeout=b.TIMEOUT_MS)
+    b.charts(page).last.hover()
+    with page.expect_download(timeout=b.TIMEOUT_MS) as saved:
+        save.last.click()
+    assert saved.value.suggested_filename.endswith("_chart.png")  # Streamlit's own name: the app cannot set it
+
+
 def test_typed_html_is_shown_as_text_and_never_runs(page, app_url):
     b.visit(page, url_of(app_url, FACTOR))
     b.type_sentence(page, HOSTILE)
-    page.wait_for_timeout(500)  # an injected <img onerror> would fire after the image fails to load
+    # an injected <img onerror> would fire once its image has failed to load: wait until every image has
+    page.wait_for_function("() => [...document.images].every(i => i.complete)", timeout=b.TIMEOUT_MS)
     assert page.dialogs == []
     assert b.sidebar_input(page).input_value() == HOSTILE
     injected = page.evaluate("""() => ({
@@ -195,9 +240,8 @@ def test_typed_html_is_shown_as_text_and_never_runs(page, app_url):
 ], ids=["relative-path", "absolute-path", "html-value", "html-key"])
 def test_hostile_url_values_are_refused_with_a_notice(page, app_url, query):
     b.visit(page, url_of(app_url, "home.py", **query))
-    page.wait_for_timeout(300)
     notice = page.locator("[data-testid=stAlertContentWarning]").filter(has_text="Some settings in the link")
-    assert notice.count() == 1
+    expect(notice).to_have_count(1, timeout=b.TIMEOUT_MS)
     key = next(iter(query))
     assert f"{key}=" in notice.inner_text()
     assert page.dialogs == []
@@ -212,5 +256,5 @@ def test_running_server_refuses_an_upload_without_the_xsrf_token(app_url):
                                           b"milk 1 2\r\n--x--\r\n",
                                      headers={"Content-Type": "multipart/form-data; boundary=x"})
     with pytest.raises(urllib.error.HTTPError) as refused:
-        urllib.request.urlopen(request, timeout=10)
+        urllib.request.urlopen(request, timeout=60)
     assert refused.value.code == 403 and b"XSRF" in refused.value.read()

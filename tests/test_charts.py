@@ -1,7 +1,9 @@
 """Chart builders, checked through their Vega-Lite specs (chart.to_dict())."""
+import functools
 import inspect
 import json
 import math
+import re
 
 import altair as alt
 import numpy as np
@@ -10,7 +12,8 @@ import pytest
 
 from engine.alignment import GROUPS, pair_alignment
 from engine.relevance import row_lengths
-from ui import charts, tables
+from ui import charts, render, tables
+from ui.text import LANGS
 
 NAMES = {"++": "both +", "--": "both −", "+-": "q + k −", "-+": "q − k +"}
 Q_ROW = np.array([0.5, -1.0, 2.0, -0.2, 0.1])
@@ -77,9 +80,8 @@ SAMPLES = {
 def builders() -> list[str]:
     """Public functions of ui.charts that return charts."""
     return [name for name, f in inspect.getmembers(charts, inspect.isfunction) if f.__module__ == charts.__name__
-            and not name.startswith("_")
-            and name not in ("signed", "sequential", "dataset", "symmetric_domain", "alignment_domains",
-                             "rows_height")]
+            and not name.startswith("_") and not name.endswith("_height")
+            and name not in ("signed", "sequential", "dataset", "symmetric_domain", "alignment_domains")]
 
 
 def units(spec: dict, inherited: dict | None = None):
@@ -307,7 +309,7 @@ def test_heatmap_integer_columns_are_ordinal():
 
 def test_heatmap_height_grows_with_rows_unless_given():
     assert heatmap().to_dict()["height"] == "container"
-    grown = [charts.rows_height(tables.matrix_long(np.ones((n, 3)), [f"w{i}" for i in range(n)], ["a", "b", "c"]))
+    grown = [charts.heatmap_height(tables.matrix_long(np.ones((n, 3)), [f"w{i}" for i in range(n)], ["a", "b", "c"]))
              for n in (2, 3, 10)]
     assert grown[1] - grown[0] == charts.ROW_STEP and grown[2] - grown[1] == 7 * charts.ROW_STEP
     assert heatmap(height=300).height == 300
@@ -367,3 +369,113 @@ def test_tables_feeding_the_charts_hold_no_nan():
 def test_builders_return_altair_charts():
     for name, make in SAMPLES.items():
         assert isinstance(make(), (alt.Chart, alt.LayerChart)), name
+
+
+def axis_defs(spec: dict, channel: str) -> list[dict]:
+    """Every field definition of `channel` in the spec's marks that says how its axis looks."""
+    return [e[channel] for _, e in units(spec) if isinstance(e.get(channel), dict) and "field" in e[channel]
+            and isinstance(e[channel].get("axis"), dict)]
+
+
+@pytest.mark.parametrize("name", SAMPLES)
+def test_vertical_axis_titles_read_level(name):
+    """Turned on its side, as Vega turns y titles, a Chinese title reads sideways: each is level, above its axis."""
+    for y in axis_defs(SAMPLES[name]().to_dict(), "y"):
+        if y["axis"].get("title", y.get("title")) is not None:
+            assert (y["axis"]["titleAngle"], y["axis"]["titleBaseline"], y["axis"]["titleY"]) == (0, "bottom", -8)
+            assert y["axis"]["titleAlign"] == ("left" if y["axis"]["orient"] == "right" else "right")
+
+
+@pytest.mark.parametrize("name", SAMPLES)
+def test_numbers_on_axes_and_legends_are_compact(name):
+    """A layer scale of 1e6 must not write 7,860,448,186,139 on an axis or a colour bar."""
+    spec = SAMPLES[name]().to_dict()
+    for channel in ("x", "y"):
+        for d in axis_defs(spec, channel):
+            if d["type"] == "quantitative":
+                assert d["axis"]["labelExpr"] == charts.COMPACT, (name, channel)
+    for _, e in units(spec):
+        colour = e.get("color", {})
+        colour = colour.get("condition", colour) if "field" not in colour else colour
+        if colour.get("type") == "quantitative" and colour.get("legend") is not None:
+            assert colour["legend"]["labelExpr"] == charts.COMPACT, name
+
+
+def test_compact_numbers_switch_to_three_digits_past_a_thousand_and_below_a_thousandth():
+    assert "abs(datum.value) >= 1000 ? format(datum.value, '.3~s')" in charts.COMPACT
+    assert "abs(datum.value) < 0.001 ? format(datum.value, '.3~e')" in charts.COMPACT
+    assert charts.COMPACT.endswith(": datum.label")  # everything in between as Vega writes it
+    assert charts.CELL.startswith("abs(datum.value) >= 1000 ? format(datum.value, '.3~s')")
+
+
+@pytest.mark.parametrize("name", SAMPLES)
+def test_every_builder_takes_a_description_for_screen_readers(name, monkeypatch):
+    monkeypatch.setattr(charts, name, functools.partial(getattr(charts, name), description="What it shows."))
+    assert SAMPLES[name]().to_dict()["description"] == "What it shows."
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("name", SAMPLES)
+def test_every_chart_has_a_sentence_in_every_language(name, lang):
+    titles = {p: f"<{p}>" for p in inspect.signature(getattr(charts, name)).parameters if p.endswith("title")}
+    said = render.describe(name, lang, {**titles, "annotate": True})  # options that are not text are left out
+    assert "<x_title>" in said and not re.search(r"[{}]", said)
+
+
+def test_heatmap_shows_every_word_upright_at_a_size_its_columns_fit():
+    ((_, r), (_, t)) = units(heatmap().to_dict())
+    x, y = r["x"]["axis"], r["y"]["axis"]
+    assert (x["labelOverlap"], x["labelAngle"], x["labelLimit"]) == (False, -90, charts.LABEL_LIMIT)
+    assert x["labelFontSize"] == {"expr": "clamp(bandwidth('x') - 1, 7, 11)"}  # smaller as columns narrow, not below 7
+    assert y["labelOverlap"] is False and "values" not in x and "values" not in y
+    assert t["text"]["field"] == "label"
+    spec = heatmap().to_dict()
+    numbers = spec["layer"][1]
+    assert numbers["transform"] == [{"calculate": charts.CELL, "as": "label"}]
+    assert numbers["mark"]["fontSize"] == {"expr": "clamp(bandwidth('x') / 3.5, 7, 11)"} and numbers["mark"]["aria"] is False
+
+
+def test_heatmaps_and_contributions_fit_the_height_the_page_gives_them():
+    """A height of steps makes Vega-Lite warn on every draw that it drops fitting the height: the page gives each the
+    height its rows (or key words, for the legend) need instead."""
+    assert heatmap().to_dict()["height"] == "container"
+    assert SAMPLES["contribution_bars"]().to_dict()["height"] == "container"
+    few, many = (tables.contributions(np.ones(n) / n, np.ones((n, 4)), [f"w{i}" for i in range(n)]) for n in (6, 64))
+    z = pd.DataFrame({"dim": [1, 2, 3, 4], "z": [1.0] * 4})
+    assert charts.contribution_bars_height(many, z) - charts.contribution_bars_height(few, z) == 7 * 20
+    legend = units(SAMPLES["contribution_bars"]().to_dict()).__next__()[1]["color"]["legend"]
+    assert legend == {"orient": "bottom", "columns": charts.KEY_COLUMNS, "symbolLimit": 0}  # every word, none dropped
+
+
+def test_alignment_running_sum_has_its_own_axis_and_a_legend_entry():
+    spec = alignment().to_dict()
+    (_, bars), (_, line) = units(spec)
+    assert spec["resolve"] == {"scale": {"y": "independent"}}
+    assert line["y"]["axis"]["orient"] == "right" and line["y"]["title"] == "running"
+    assert line["strokeDash"]["field"] == "line" and line["strokeDash"]["legend"]["symbolType"] == "stroke"
+    assert spec["layer"][1]["transform"] == [{"calculate": '"running"', "as": "line"}]  # the legend says "running"
+    assert bars["y"]["scale"]["nice"] is False and line["y"]["scale"]["nice"] is False
+
+
+def test_alignment_charts_side_by_side_share_scales_with_zero_level():
+    frames = [tables.alignment_frame(pair_alignment(q, k)) for q, k in ((Q_ROW, K_ROW), (Q_ROW, -3 * K_ROW))]
+    domain = charts.alignment_domains(frames)
+    for field in ("product", "running"):
+        lo, hi = domain[field]
+        assert lo <= min(df[field].min() for df in frames) and hi >= max(df[field].max() for df in frames)
+    (p_lo, p_hi), (r_lo, r_hi) = domain["product"], domain["running"]
+    assert -p_lo / (p_hi - p_lo) == pytest.approx(-r_lo / (r_hi - r_lo))  # zero at one height on both axes
+    charts_ = [charts.alignment_bars(df, title="p", x_title="d", y_title="q·k", group_title="g", group_names=NAMES,
+                                     running_title="running", domain=domain).to_dict() for df in frames]
+    for spec in charts_:
+        (_, bars), (_, line) = units(spec)
+        assert bars["y"]["scale"]["domain"] == domain["product"] and line["y"]["scale"]["domain"] == domain["running"]
+    assert charts.alignment_domains([frames[0] * 0]) == {"product": [0.0, 1.0], "running": [0.0, 1.0]}
+
+
+def test_vector_plane_colour_and_shape_share_one_legend():
+    """Two legends for one field with different settings make Vega-Lite warn of conflicting legend properties."""
+    encodings = [e for _, e in units(vector_plane().to_dict())]
+    legends = [(e[c]["title"], json.dumps(e[c]["legend"], sort_keys=True)) for e in encodings for c in ("color", "shape")
+               if c in e and "field" in e[c]]
+    assert len(legends) >= 2 and len(set(legends)) == 1 and '"null"' not in legends[0][1]

@@ -10,7 +10,7 @@ import pytest
 
 from engine.layers import PRESETS
 from engine.vectors import MAX_TOKENS, MAX_UPLOAD_BYTES
-from tests.app import PAGES, ROOT, messages, open_layers, run_page
+from tests.app import PAGES, ROOT, messages, open_layers, run_page, uploader
 from ui.state import DEFAULTS, MAX_TEXT
 
 ALL = [None, *PAGES]  # None is the home page
@@ -170,6 +170,20 @@ REFUSED = {
     "long-lang-100k": {"lang": "x" * 100_000},
     "long-sentence-100k": {"sentence": "milk " * 20_000},
     "long-key-100k": {"k" * 100_000: "1"},
+    "position-negative": {"position": "-0.5"},
+    "position-over-one": {"position": "2"},
+    "position-nan": {"position": "nan"},
+    "run-steps-zero": {"run_steps": "0"},
+    "run-steps-huge": {"run_steps": "9" * 40},
+    "run-lr-zero": {"run_lr": "0"},
+    "run-lr-too-big": {"run_lr": "5"},
+    "run-seed-negative": {"run_seed": "-5"},
+    "tab-unknown": {"tab": "decoder"},
+    "tab-html": {"tab": "<b>enc</b>"},
+    "learn-start-unknown": {"learn_start": "pretrained"},
+    "cosine-maybe": {"cosine": "maybe"},
+    "v-preset-trained": {"v_preset": "trained"},
+    "lang-made-up": {"lang": "xx"},
 }
 
 
@@ -200,6 +214,21 @@ ODD = {  # values the URL may carry that a page might not be able to show
     "learn-unknown": {"learn": "w_q,os.system,__import__"},
     "training-limits": {"lr": "10", "steps": "2000", "train_seed": "9999"},
     "lang-zh-and-sort": {"lang": "zh", "sort": "size", "causal": "0", "position": "0"},
+    "position-full": {"position": "1"},
+    "position-tiny": {"position": "0.0001"},
+    "your-run-one-step": {"q_preset": "run", "k_preset": "run", "run_steps": "1", "run_lr": "1"},
+    "your-run-other-seed": {"q_preset": "run", "k_preset": "run", "run_seed": "9999", "run_lr": "0.0001"},
+    "learned-query-random-key": {"q_preset": "trained", "k_preset": "random", "k_seed": "0"},
+    "learned-scaled-huge": {"q_scale": "1000000", "k_scale": "1000000"},
+    "learned-d_k-1": {"d_k": "1"},
+    "learned-d_k-50-no-position": {"d_k": "50", "position": "0"},
+    "directions-only-from-random": {"cosine": "1", "learn_start": "random", "train_seed": "17"},
+    "every-tab": {"tab": "cross", "heads": "16"},
+    "decoder-tab-zh": {"tab": "dec", "lang": "zh"},
+    "tracking-parameters": {"utm_source": "newsletter", "fbclid": "x" * 500, "gclid": "1"},
+    "old-link-names": {"pair_sentence": "the dog ate the bone", "positional": "1"},
+    "identity-cut": {"q_preset": "identity", "k_preset": "identity", "d_k": "8"},
+    "sentence-of-one-word": {"sentence": "milk", "source_sentence": "milk"},
 }
 
 
@@ -323,7 +352,7 @@ UPLOADS = {
 def upload(files):
     """The factor page after uploading `files` [(name, bytes)] as the visitor's vectors."""
     at = sane(run_page(FACTOR, {"source": "upload", "sentence": STORY}))
-    at.sidebar.file_uploader(key="upload_files").set_value([(n, data, "application/octet-stream") for n, data in files])
+    uploader(at).set_value([(n, data, "application/octet-stream") for n, data in files])
     return sane(at.run())
 
 
@@ -332,12 +361,12 @@ def test_bad_upload_says_why_and_keeps_the_previous_vectors(name):
     at = upload([UPLOADS[name]])
     assert any("could not be used" in e.value for e in at.error), messages(at)
     assert at.get("vega_lite_chart"), "the built-in vectors should still be drawn"
-    at.sidebar.file_uploader(key="upload_files").set_value(None)  # the visitor removes the bad file
+    uploader(at).set_value(None)  # the visitor removes the bad file
     recovers(at, name)
 
 
 def test_good_upload_after_a_bad_one_is_used():
     at = upload([UPLOADS["pickle-renamed"]])
-    at.sidebar.file_uploader(key="upload_files").set_value([("good.txt", VALID, "text/plain")])
+    uploader(at).set_value([("good.txt", VALID, "text/plain")])
     sane(at.run())
     assert not at.error and any("4 words of 3 dimensions" in c.value for c in at.sidebar.caption)

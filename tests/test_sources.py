@@ -4,7 +4,7 @@ import socket
 import pytest
 
 from engine.vectors import VectorsError, load_gensim_data
-from tests.app import chart_data, messages, open_layers, run_page, said
+from tests.app import chart_data, messages, open_layers, run_page, said, uploader
 
 
 def test_a_download_fails_at_once_with_a_sentence_when_the_internet_is_unreachable(monkeypatch):
@@ -41,7 +41,7 @@ def test_a_download_source_in_a_link_falls_back_to_the_built_in_vectors_with_a_n
 def test_an_upload_serves_only_the_session_that_sent_it():
     vectors = b"milk 0.1 0.2 0.3\ndrank 0.2 0.1 -0.3\ncat -0.1 0.4 0.2\nthe 0.0 0.1 0.0\n"
     mine = run_page("pages/2_Factor_matrix.py", {"source": "upload", "sentence": "the cat drank milk"})
-    mine.sidebar.file_uploader(key="upload_files").set_value([("mine.txt", vectors, "text/plain")])
+    uploader(mine).set_value([("mine.txt", vectors, "text/plain")])
     mine.run()
     assert not mine.exception and any("4 words of 3 dimensions" in c.value for c in mine.sidebar.caption)
     assert len(chart_data(mine)[0]) == 16  # 4 words × 4 words, in the uploaded 3-d space

@@ -168,7 +168,7 @@ class TestLengthAndAngle:
         enc = encode(glove, DEFAULTS.sentence, position=DEFAULTS.position)
         word = np.linalg.norm(enc.embedding, axis=1).mean()
         pos = np.linalg.norm(enc.positional, axis=1).mean()
-        note = t("lengths_note", p=DEFAULTS.position, word=word, pos=pos, ratio=pos / word)
+        note = t("lengths_note", p=DEFAULTS.position, word=word, pos=pos, ratio=pos / word, source="GloVe")
         assert any(m.value.startswith(note) and t("lengths_small") in m.value for m in at.markdown)
         (frame,) = [df for df in chart_data(at) if "length" in df]
         assert len(frame) == 2 * len(enc.labels)
@@ -260,3 +260,18 @@ def test_the_language_follows_the_browser_unless_the_link_says(monkeypatch, loca
     at = ok(run_page(PAGES[1]))
     assert at.session_state["lang"] == lang
     assert ok(run_page(PAGES[1], {"lang": "en"})).session_state["lang"] == "en"
+
+
+def test_words_name_the_vectors_in_use(glove):
+    """With uploaded vectors no sentence speaks of GloVe, and every number quoted is the upload's."""
+    from tests.app import uploader
+    words = ["the", "black", "cat", "drank", "milk"]
+    text = "\n".join(w + " " + " ".join(f"{x:.4f}" for x in glove[w] * -1) for w in words).encode()
+    for page, expect in ((PAGES[0], t("embedding", source=t("short_upload"))),
+                         (PAGES[3], t("measure_dot", source=t("short_upload")))):
+        at = ok(run_page(page, {"source": "upload"}))
+        uploader(at).set_value([("mine.txt", text, "text/plain")])
+        ok(at.run())
+        shown = " ".join(m.value for m in at.markdown) + json.dumps(charts(at), ensure_ascii=False) + messages(at)
+        assert expect in shown
+        assert "GloVe" not in " ".join(m.value for m in at.markdown if "About the Spanish" not in m.value)

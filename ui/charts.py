@@ -15,6 +15,7 @@ MASKED = "#d9d9d9"
 PICK = "pick"
 MAX_ANNOTATED = 12  # columns up to which heatmap cells carry their numbers
 ROW_STEP = 26  # pixels per heatmap row
+KEY_COLUMNS = 8  # key words a row of the contributions' legend
 LABEL_LIMIT = 100  # pixels a label may take before Vega cuts it short (Streamlit's theme)
 DATA_FREE = frozenset({"heatmap", "weight_bars", "contribution_bars"})
 # Numbers from 1,000 up (a layer scale of 1e6 gives 7,860,448,186,139) and below 0.001 in 3 significant digits, big
@@ -96,7 +97,7 @@ def heatmap(df: pd.DataFrame, *, title: str, x_title: str, y_title: str, value_t
     weights, never negative, with `weights` on a sequential one from 0), with their numbers when `annotate`; with
     `masked`, masked cells grey; with `outlined`, the selected row outlined. An axis with ticks (of dimensions)
     labels those that fit, one without (of words) every label. `height` pixels high, else as high as the page makes
-    it: render gives it rows_height."""
+    it (render.chart makes it heatmap_height)."""
     tooltip = [alt.Tooltip("row:N", title=y_title), alt.Tooltip("col:N", title=x_title),
                alt.Tooltip("value:Q", title=value_title, format=".3f")]
     base = alt.Chart(df, title=title).encode(
@@ -120,11 +121,11 @@ def heatmap(df: pd.DataFrame, *, title: str, x_title: str, y_title: str, value_t
     return _described(alt.layer(*layers).properties(width="container", height=height or "container"), description)
 
 
-def rows_height(df: pd.DataFrame) -> int:
+def heatmap_height(df: pd.DataFrame) -> int:
     """The page height of a heatmap of `df` drawn as high as the page makes it: ROW_STEP a row (field r), and room
     for the title, the level y title and an x axis of labels turned upright, as long as the longest."""
     longest = max((len(str(c)) for c in df["col"].unique()), default=1)
-    return int(df["r"].nunique()) * ROW_STEP + 150 + min(LABEL_LIMIT, 7 * longest)
+    return int(df["r"].nunique()) * ROW_STEP + 128 + min(LABEL_LIMIT, 6 * longest)
 
 
 def _band_field(df: pd.DataFrame, field: str) -> str:
@@ -162,13 +163,14 @@ def weight_bars(df: pd.DataFrame, *, title: str | None, x_title: str, y_title: s
 
 def contribution_bars(df: pd.DataFrame, z_row: pd.DataFrame, *, title: str | None, x_title: str, y_title: str,
                       key_title: str, z_title: str, weight_title: str, description: str | None = None) -> alt.Chart:
-    """Stacked weighted value rows per dimension in sentence order (field k), with the query's row of Z as ticks."""
+    """Stacked weighted value rows per dimension in sentence order (field k), with the query's row of Z as ticks; as
+    high as the page makes it (render.chart makes it contribution_bars_height)."""
     bars = alt.Chart(df, title=title).mark_bar().encode(
         x=alt.X("dim:O", title=x_title),
         y=alt.Y("sum(contribution):Q", title=y_title, axis=_level_title(labelExpr=COMPACT)),
         color=alt.Color("key:N", sort=alt.EncodingSortField("k", op="min"), title=key_title,
                         scale=alt.Scale(scheme="tableau10"),  # every key word in rows below the bars, none dropped
-                        legend=alt.Legend(orient="bottom", columns=8, symbolLimit=0)),
+                        legend=alt.Legend(orient="bottom", columns=KEY_COLUMNS, symbolLimit=0)),
         order=alt.Order("k:Q"),
         tooltip=[alt.Tooltip("key:N", title=key_title), alt.Tooltip("dim:O", title=x_title),
                  alt.Tooltip("weight:Q", title=weight_title, format=".3f"),
@@ -178,7 +180,13 @@ def contribution_bars(df: pd.DataFrame, z_row: pd.DataFrame, *, title: str | Non
         x=alt.X("dim:O", title=x_title), y=alt.Y("z:Q", title=y_title),
         tooltip=[alt.Tooltip("dim:O", title=x_title), alt.Tooltip("z:Q", title=z_title, format=".4f")],
     )
-    return _described(alt.layer(bars, ticks).properties(width="container", height=260), description)
+    return _described(alt.layer(bars, ticks).properties(width="container", height="container"), description)
+
+
+def contribution_bars_height(df: pd.DataFrame, z_row: pd.DataFrame) -> int:
+    """The page height of contribution_bars: a 260-pixel plot, its title and axes, and a row of legend for every
+    KEY_COLUMNS key words (field k)."""
+    return 380 + 20 * -(-df["k"].nunique() // KEY_COLUMNS)
 
 
 def alignment_bars(df: pd.DataFrame, *, title: str, x_title: str, y_title: str, group_title: str,

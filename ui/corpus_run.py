@@ -4,7 +4,7 @@ import streamlit as st
 
 from engine import corpus
 from engine.attention import attend
-from ui import page, render, tables, weights
+from ui import fair, page, render, tables, weights
 from ui.text import error_text, t
 
 RESULT, RUNNING = "_corpus_result", "_corpus_run"  # the last fit; the fit in progress (see pages/5_Learning.py)
@@ -45,7 +45,8 @@ def run(ctx, found, which: str, args: dict):
             bar.progress(step / args["steps"], text=t("corpus_progress", ctx.lang, step=step, total=args["steps"],
                                                         loss=loss, train=train, test=test))
 
-    fit = corpus.fit(ctx.kv, found, callback=report, **args)
+    with fair.turn(lambda n: bar.info(t("queue_wait", ctx.lang, n=n), icon=":material/hourglass_top:")):
+        fit = corpus.fit(ctx.kv, found, callback=report, **args)
     if st.session_state.get(RUNNING) is job:
         st.session_state[RESULT] = dict(job, fit=fit)
         st.session_state.pop(RUNNING, None)
@@ -71,10 +72,16 @@ def section(ctx):
     st.markdown(t("corpus_intro", lang))
     found, which = examples(lang)
     c1, c2, c3 = st.columns(3)
-    c1.number_input(t("learn_steps", lang), min_value=1, max_value=corpus.MAX_STEPS, step=50, key="run_steps")
+    words = corpus.words(found)
+    bound = min(corpus.MAX_STEPS, fair.max_steps(words, ctx.kv.vector_size, fair.CORPUS_WORK))
+    if s.run_steps > bound:  # a larger corpus or larger vectors than the link was made with
+        st.session_state["run_steps"] = bound
+        st.info(t("learn_steps_capped", lang, asked=s.run_steps, max=bound))
+    c1.number_input(t("learn_steps", lang), min_value=1, max_value=bound, step=50, key="run_steps",
+                    help=t("learn_steps_bound", lang, max=bound, n=words, d=ctx.kv.vector_size))
     c2.number_input(t("learn_lr", lang), min_value=1e-4, max_value=1.0, step=0.01, format="%g", key="run_lr")
     c3.number_input(t("learn_seed", lang), min_value=0, max_value=9999, step=1, key="run_seed")
-    args = dict(d_k=min(s.d_k, ctx.kv.vector_size), position=s.position, steps=s.run_steps, lr=s.run_lr,
+    args = dict(d_k=min(s.d_k, ctx.kv.vector_size), position=s.position, steps=min(s.run_steps, bound), lr=s.run_lr,
                 seed=s.run_seed)
     st.caption(t("corpus_note", lang, d_k=args["d_k"], p=s.position))
     if st.button(t("corpus_train", lang), key="corpus_train", type="primary", icon=":material/play_arrow:"):

@@ -7,7 +7,7 @@ from engine import training
 from engine.alignment import GROUPS, pair_alignment
 from engine.attention import attend
 from engine.projection import fit_plane_qk, pair_cosines, project
-from ui import charts, render, tables, targets, views
+from ui import charts, fair, render, tables, targets, views
 from ui.page import pick_word
 from ui.text import t
 
@@ -57,8 +57,9 @@ def targets_editor(ctx) -> tuple[list, list]:
     right.markdown(t("learn_targets_help", lang, words=quoted(enc.labels, lang)))
     triples, problems = targets.resolve(targets.parse_targets(s.targets), enc.tokens, enc.labels)
     if problems:
-        items = "\n".join(f"- {t(key, lang, **{k: quoted(v, lang) if isinstance(v, list) else v for k, v in values.items()})}"
-                          for key, values in problems)
+        said = [t(key, lang, **{k: quoted(v, lang) if isinstance(v, list) else v for k, v in values.items()})
+                for key, values in problems]
+        items = "\n".join(f"- {line}" for line in said)
         st.warning(t("targets_problems", lang) + "\n" + items)
     return triples, problems
 
@@ -88,6 +89,10 @@ def save_learn():
 def controls(ctx) -> list[str]:
     """What learns, the learning rate, steps and seed, where training starts, directions only; returns what learns."""
     s, lang = ctx.s, ctx.lang
+    bound = min(training.MAX_STEPS, fair.max_steps(len(ctx.enc.labels), ctx.kv.vector_size))
+    if s.steps > bound:  # a link or another sentence asked for more than one run may do here
+        st.session_state["steps"] = bound
+        st.info(t("learn_steps_capped", lang, asked=s.steps, max=bound))
     st.subheader(t("learn_how_title", lang))
     chosen = [name.strip() for name in s.learn.split(",") if name.strip()]
     st.session_state["learn_pick"] = [name for name in training.PARAMETERS if name in chosen]
@@ -95,7 +100,8 @@ def controls(ctx) -> list[str]:
     learn = c1.pills(t("learn_what", lang), training.PARAMETERS, selection_mode="multi", key="learn_pick",
                      on_change=save_learn, format_func=lambda name: t(f"learn_{name}", lang))
     c2.number_input(t("learn_lr", lang), min_value=1e-4, max_value=training.MAX_LR, step=0.005, format="%g", key="lr")
-    c3.number_input(t("learn_steps", lang), min_value=1, max_value=training.MAX_STEPS, step=50, key="steps")
+    c3.number_input(t("learn_steps", lang), min_value=1, max_value=bound, step=50, key="steps",
+                    help=t("learn_steps_bound", lang, max=bound, n=len(ctx.enc.labels), d=ctx.kv.vector_size))
     c4.number_input(t("learn_seed", lang), min_value=0, max_value=9999, step=1, key="train_seed",
                     disabled=s.learn_start == "sidebar")
     left, right = st.columns(2)
@@ -153,7 +159,8 @@ def run(ctx, triples, learn, config) -> None:
     slots = [st.empty() for _ in range(3)]
     slots[0].button(t("learn_stop", lang), key="stop", icon=":material/stop:")
     try:
-        h = training.train(enc.embedding, triples, callback=progress(job, slots, s.steps, lang), **kwargs)
+        with fair.turn(lambda n: slots[1].info(t("queue_wait", lang, n=n), icon=":material/hourglass_top:")):
+            h = training.train(enc.embedding, triples, callback=progress(job, slots, s.steps, lang), **kwargs)
     except ValueError:
         ss.pop(RUNNING, None)
         st.error(t("learn_overflow", lang))

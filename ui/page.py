@@ -23,6 +23,7 @@ class Context:
     s: Settings
     lang: str
     kv: KeyedVectors
+    source: str  # the vectors' short name, as sentences quote it
     w: dict[str, np.ndarray]  # w_q, w_k [d, d_k], w_v [d, d_v]
     provenance: weights.Provenance
     enc: Encoded | None  # None for a page that encodes its own sentences
@@ -37,11 +38,12 @@ def context(name: str, *, sentence: str | None = "sentence", min_words: int = 1)
     lang, kv = s.lang, sidebar.vectors(s)
     st.title(t("app_title" if name == "home" else f"{name}_title", lang))
     sidebar.sentence_here(s, sentence or "source_sentence")
-    st.markdown(t(f"{name}_intro", lang, d=kv.vector_size))
+    source = sidebar.source_name(s)
+    st.markdown(t(f"{name}_intro", lang, d=kv.vector_size, source=source))
     w, provenance = weights.layers(s, kv)
     weights.banner(s, provenance, kv.vector_size)
     if sentence is None:
-        return Context(s, lang, kv, w, provenance, None, None)
+        return Context(s, lang, kv, source, w, provenance, None, None)
     enc = sentence_rows(kv, getattr(s, sentence), s)
     if enc is not None and len(enc.tokens) < min_words:
         st.info(t("need_two_words", lang))
@@ -53,7 +55,7 @@ def context(name: str, *, sentence: str | None = "sentence", min_words: int = 1)
     except ValueError:
         st.error(t("overflow", lang))
         st.stop()
-    return Context(s, lang, kv, w, provenance, enc, att)
+    return Context(s, lang, kv, source, w, provenance, enc, att)
 
 
 def sentence_rows(kv: KeyedVectors, text: str, s: Settings) -> Encoded | None:

@@ -24,19 +24,19 @@ def chart(builder: str, *frames: pd.DataFrame, where=st, key: str | None = None,
     if lang is not None:
         options["description"] = describe(builder, lang, options)
     spec, height = spec_of(builder, *frames, **options)
-    size = {"width": "stretch", "height": page_height(spec, height, frames)}
+    size = {"width": "stretch", "height": page_height(builder, spec, height, frames)}
     if on_select is None:
         where.vega_lite_chart(spec, **size)
     else:
         where.vega_lite_chart(spec, **size, key=key, on_select=on_select, selection_mode=charts.PICK)
 
 
-def page_height(spec: dict, height: int | None, frames: tuple) -> int | str:
+def page_height(builder: str, spec: dict, height: int | None, frames: tuple) -> int | str:
     """The chart's height on the page: a fixed plot height and room for title and axes; for a chart as high as the
-    page makes it (a heatmap), the height its rows need; else what the chart takes."""
+    page makes it, what charts.<builder>_height says its frames need; else what the chart takes."""
     if height is not None:
         return height + 90
-    return charts.rows_height(frames[0]) if spec.get("height") == "container" else "content"
+    return getattr(charts, f"{builder}_height")(*frames) if spec.get("height") == "container" else "content"
 
 
 def describe(builder: str, lang: str, options: dict) -> str:

@@ -7,6 +7,7 @@ from gensim.models import KeyedVectors
 
 from engine.layers import PRESETS
 from engine.vectors import VectorsError, load_gensim_data, load_glove, load_upload
+from ui import uploads
 from ui.state import NAMES, QK_PRESETS, SPEC, Settings, from_values, to_query
 from ui.text import LANGS, error_text, t
 from ui.text import name as language_name
@@ -39,11 +40,19 @@ def gensim_data(name: str) -> KeyedVectors:
 
 def vectors(s: Settings) -> KeyedVectors:
     """The vectors the visitor chose; the built-in GloVe while an upload or download is not available."""
-    if s.source == "upload" and "_upload" in st.session_state:
-        return st.session_state["_upload"][1]
+    held = uploads.get(visitor()) if s.source == "upload" else None
+    if held is not None:
+        return held.kv
     if s.source.startswith("glove-wiki") and st.session_state.get("_download_failed") != s.source:
         return gensim_data(s.source)  # source_status tried it this run: cached, or it failed and we skip it
     return glove(50_000) if s.source == "glove50k" else glove()
+
+
+def source_name(s: Settings) -> str:
+    """The short name of the vectors in use, for sentences that quote them ('GloVe', 'uploaded')."""
+    if s.source == "upload" and uploads.get(visitor()) is None:
+        return t("short_glove", s.lang)  # nothing uploaded yet: the built-in vectors are shown
+    return t(f"short_{s.source}", s.lang)
 
 
 def source_status(s: Settings):
@@ -58,20 +67,47 @@ def source_status(s: Settings):
             st.error(t("source_offline", lang))
     if s.source != "upload":
         return
-    files = st.file_uploader(t("upload_files", lang), type=["txt", "vec", "bin", "npy"], accept_multiple_files=True,
-                             key="upload_files", help=t("upload_help", lang))
-    if files:
-        ident = tuple((f.name, f.size) for f in files)
-        if st.session_state.get("_upload", (None,))[0] != ident:
-            try:
-                st.session_state["_upload"] = (ident, load_upload([(f.name, f.getvalue()) for f in files]))
-            except VectorsError as e:
-                st.error(t("upload_error", lang, error=error_text(e, lang)))
-    if "_upload" in st.session_state:
-        kv = st.session_state["_upload"][1]
-        st.caption(t("upload_ok", lang, n=len(kv.index_to_key), d=kv.vector_size))
+    if uploads.was_evicted(visitor()):
+        st.warning(t("upload_evicted", lang))
+    upload_widget(lang)
+    held = uploads.get(visitor())
+    if held is not None:
+        st.caption(t("upload_ok", lang, n=len(held.kv.index_to_key), d=held.kv.vector_size))
     else:
         st.info(t("upload_none", lang))
+
+
+def visitor() -> uploads.Token:
+    """This session's claim on its upload (the upload itself is held in ui.uploads, within the server's budget)."""
+    return st.session_state.setdefault("_visitor", uploads.Token())
+
+
+def upload_widget(lang: str):
+    """The uploader; a new file is read, checked, held, and then cleared from the uploader so it is not kept twice."""
+    ss = st.session_state
+    key = f"upload_files_{ss.get('_upload_round', 0)}"
+    files = st.file_uploader(t("upload_files", lang), type=["txt", "vec", "bin", "npy"], accept_multiple_files=True,
+                             key=key, help=t("upload_help", lang))
+    if files:  # read it, then run again with a new, empty uploader: Streamlit lets go of the file just read
+        ss["_upload_problem"] = read_upload(files, lang)
+        ss["_upload_round"] = ss.get("_upload_round", 0) + 1
+        st.rerun()
+    problem = ss.pop("_upload_problem", None)
+    if problem:
+        st.error(problem)
+
+
+def read_upload(files, lang: str) -> str | None:
+    """Read, check and hold the uploaded file(s); a sentence for the learner when that fails."""
+    try:
+        if len(files) > 2:
+            raise VectorsError("upload_one")
+        kv = load_upload([(f.name, f.getvalue()) for f in files])
+    except VectorsError as e:
+        return t("upload_error", lang, error=error_text(e, lang))
+    if not uploads.keep(visitor(), kv, tuple((f.name, f.size) for f in files)):
+        return t("upload_over_budget", lang, size=uploads.size_of(kv) / 2**20, budget=uploads.budget() / 2**20)
+    return None
 
 
 def current() -> Settings:

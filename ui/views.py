@@ -160,7 +160,8 @@ def pair_products(pa, q: str, k: str, lang: str, *, by_size: bool, share: list |
     return products
 
 
-def pair_summary(pa, products: pd.DataFrame, q: str, k: str, lang: str, *, note: str, download_key: str):
+def pair_summary(pa, products: pd.DataFrame, q: str, k: str, lang: str, *, note: str, download_key: str,
+                 source: str):
     """The pair's dot product, its four sign groups' sums and the check that they add up to it."""
     st.markdown(t("dot_pair_value", lang, q=q, k=k, dot=pa.dot, agree=pa.agree, disagree=pa.dot - pa.agree))
     groups = tables.group_table(pa, group_names(lang))
@@ -168,7 +169,7 @@ def pair_summary(pa, products: pd.DataFrame, q: str, k: str, lang: str, *, note:
         "group": t("group", lang), "dimensions": t("dimensions", lang),
         "sum": st.column_config.NumberColumn(t("group_sum", lang), format="%.4f")})
     st.success(t("group_check", lang, total=float(groups["sum"].sum()), dot=pa.dot))
-    st.caption(t(note, lang, q=q, k=k))
+    st.caption(t(note, lang, q=q, k=k, source=source))
     download_table(products, t("file_products", lang, q=q, k=k), lang, key=download_key)
 
 

@@ -1,4 +1,5 @@
 """The layer weights a page uses, where they came from, and the banner that says so."""
+import weakref
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -58,20 +59,24 @@ def corpus_fit(s: Settings, kv: KeyedVectors, which: str) -> corpus.Fit:
     with st.spinner(t("fitting", s.lang, n=sum(e.split == "train" for e in built_in()))):
         if s.source != "upload":
             return shared_fit(kv, (s.source, len(kv), kv.vector_size), *args)
-        fits = st.session_state.setdefault("_upload_fits", {})  # uploads are the visitor's own: so are their fits
-        key = (st.session_state.get("_upload", (None,))[0], *args)
-        if key not in fits:
+        # an upload is the visitor's own, so are its fits; a weak reference names the vectors they were fitted on
+        # without keeping them alive once the upload is released
+        fitted_on, fits = st.session_state.get("_upload_fits", (None, {}))
+        if fitted_on is None or fitted_on() is not kv:
+            fits = {}
+            st.session_state["_upload_fits"] = (weakref.ref(kv), fits)
+        if args not in fits:
             fits.clear()
-            fits[key] = corpus.fit(kv, built_in(), d_k=args[0], position=args[1], steps=args[2], lr=args[3],
-                                   seed=args[4])
-        return fits[key]
+            fits[args] = corpus.fit(kv, built_in(), d_k=args[0], position=args[1], steps=args[2], lr=args[3],
+                                    seed=args[4])
+        return fits[args]
 
 
 def layers(s: Settings, kv: KeyedVectors) -> tuple[dict[str, np.ndarray], Provenance]:
     """W_Q, W_K, W_V ([d, d_k]) from the sidebar's settings, and where W_Q and W_K came from."""
     d = kv.vector_size
     d_k = min(s.d_k, d)
-    w, fit = {}, None
+    w, fit, unavailable = {}, None, False
     for layer in ("q", "k", "v"):
         name, seed, scale = (getattr(s, f"{layer}_{field}") for field in ("preset", "seed", "scale"))
         if name in LEARNED:
@@ -79,10 +84,11 @@ def layers(s: Settings, kv: KeyedVectors) -> tuple[dict[str, np.ndarray], Proven
                 fit = corpus_fit(s, kv, name)
                 w[f"w_{layer}"] = scale * getattr(fit, f"w_{layer}")
                 continue
-            except corpus.CorpusError:
-                st.warning(t("trained_unavailable", s.lang))
-                s, name = replace(s, **{f"{layer}_preset": "random"}), "random"
+            except corpus.CorpusError:  # the vectors know no training sentence: nothing to learn from
+                s, name, unavailable = replace(s, **{f"{layer}_preset": "random"}), "random", True
         w[f"w_{layer}"] = preset(name, d, d_k, seed=seed, scale=scale)
+    if unavailable:
+        st.warning(t("trained_unavailable", s.lang))
     counts = [sum(e.split == split for e in built_in()) for split in corpus.SPLITS]
     return w, Provenance(s.q_preset, s.k_preset, fit if s.q_preset in LEARNED or s.k_preset in LEARNED else None,
                          *counts)

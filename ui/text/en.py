@@ -90,11 +90,11 @@ STRINGS = {
     # --- page 1: words become rows ---
     "words_title": "Words become rows",
     "words_intro": (
-        "Each token of the sentence is looked up in the pretrained GloVe vectors: one row of {d} numbers per "
+        "Each token of the sentence is looked up in the pretrained {source} vectors: one row of {d} numbers per "
         "word. Adding the positional encoding tells the model where each word stands. Three linear layers then "
         "multiply the rows by W_Q, W_K and W_V — and every output matrix still has one row per word."),
     "tokens": "Tokens",
-    "embedding": "Embedding E (GloVe)",
+    "embedding": "Embedding E ({source})",
     "positional_m": "Positional encoding, weighted: {p:g} · P",
     "x_m": "Input rows X = E + weight · P",
     "x_m_nopos": "Input rows X = E (positional encoding off)",
@@ -171,7 +171,7 @@ STRINGS = {
         "q is row “{q}” of Q and k is row “{k}” of K: their dot product is cell (“{q}”, “{k}”) of the factor "
         "matrix on page 2, before any scaling or softmax."),
     "dot_note_embedding": (
-        "q and k are the GloVe rows of “{q}” and “{k}” themselves, before positional encoding and the linear "
+        "q and k are the {source} rows of “{q}” and “{k}” themselves, before positional encoding and the linear "
         "layers."),
     "file_products": "products {q}·{k}",
     # --- page 4: relevance between words ---
@@ -179,7 +179,7 @@ STRINGS = {
     "relevance_intro": (
         "In “The black cat drank the milk” we would like “milk” to be drawn most to “drank” (what happened to "
         "it), less to “cat” (who did it) and hardly at all to “black” (the colour of something else). Three "
-        "measures score the query word against every other word: the plain dot product of the GloVe vectors, "
+        "measures score the query word against every other word: the plain dot product of the {source} vectors, "
         "their cosine similarity (the dot product after scaling both vectors to length 1), and Q·K from the "
         "current linear layers."),
     "expected": "Expected order, most relevant first (words separated by “>”)",
@@ -532,12 +532,12 @@ STRINGS = {
         "meaning; the default 0.3 keeps the position a small nudge the layers can still use to tell word order "
         "apart. The learned weights are fitted with the same setting."),
     "lengths_title": "How long is each word's row, and how long its position?",
-    "length_word": "GloVe row |E|",
+    "length_word": "{source} row |E|",
     "length_position": "positional row |weight · P|",
     "length": "length",
     "part": "row",
     "lengths_note": (
-        "At position weight {p:g}, the GloVe rows are {word:.2f} long on average and the positional rows "
+        "At position weight {p:g}, the {source} rows are {word:.2f} long on average and the positional rows "
         "{pos:.2f}: the position is {ratio:.0%} as long as the word."),
     "lengths_off": (
         "Without positional encoding, X is the words alone: the layers cannot tell “cat drank milk” from “milk "
@@ -565,7 +565,7 @@ STRINGS = {
     "la_tie": "With fewer than two different scores there is no order to explain.",
     "short_glove": "GloVe",
     "short_glove50k": "GloVe",
-    "short_upload": "your vectors'",
+    "short_upload": "uploaded",
     "short_glove-wiki-gigaword-100": "GloVe 100d",
     "short_glove-wiki-gigaword-300": "GloVe 300d",
     "no_chinese_words": (
@@ -576,24 +576,43 @@ STRINGS = {
         "targeted word's weight equals its share exactly. A loss of 0 would need one word to take all the "
         "weight, which shares such as ⅔ and ⅓ do not ask for."),
     # --- what screen readers read for each chart (about_<builder>), filled in with the chart's titles ---
-    "about_heatmap": "Heatmap “{title}”: a cell for each {y_title} and {x_title}, its colour showing the {value_title}.",
+    "about_heatmap": "{title} — heatmap: a cell for each {y_title} and {x_title}, its colour showing the {value_title}.",
     "about_weight_bars": "Bar chart: the {y_title} on each {x_title}, in sentence order.",
     "about_contribution_bars": (
         "Stacked bar chart: for each {x_title}, every {key_title}'s {y_title} stacked; a black tick marks the "
         "{z_title}."),
     "about_alignment_bars": (
-        "Bar chart “{title}”: the {y_title} of each {x_title}, coloured by {group_title}; a line on its own axis at "
+        "{title} — bar chart: the {y_title} of each {x_title}, coloured by {group_title}; a line on its own axis at "
         "the right shows the {running_title}."),
     "about_sign_strips": (
-        "Strips “{title}”: for each {vector_title}, its {value_title} in every {x_title}, blue positive and red "
+        "{title} — strips: for each {vector_title}, its {value_title} in every {x_title}, blue positive and red "
         "negative."),
-    "about_relevance_bars": "Bar chart “{title}”: the {x_title} of each {y_title}, highest first.",
-    "about_loss_curve": "Line chart “{title}”: the {y_title} at each {x_title}.",
-    "about_pair_curves": "Line chart “{title}”: the {y_title} of each {pair_title} at each {x_title}.",
+    "about_relevance_bars": "{title} — bar chart: the {x_title} of each {y_title}, highest first.",
+    "about_loss_curve": "{title} — line chart: the {y_title} at each {x_title}.",
+    "about_pair_curves": "{title} — line chart: the {y_title} of each {pair_title} at each {x_title}.",
     "about_vector_plane": (
-        "Arrows “{title}”: each query and key vector drawn from the origin in one plane ({x_title}, {y_title}), "
+        "{title} — arrows: each query and key vector drawn from the origin in one plane ({x_title}, {y_title}), "
         "at the training step the slider picks."),
     "about_length_bars": "Bar chart: for each word, the {x_title} of its {part_title}s side by side.",
+    "upload_evicted": (
+        "Your uploaded vectors were released to make room for other visitors' uploads (the server holds a "
+        "limited amount). The built-in GloVe is shown; upload your file again to go on with it."),
+    "upload_over_budget": (
+        "These vectors take {size:.0f} MB in memory, more than the {budget:.0f} MB this server keeps for all "
+        "uploads together. Upload fewer words or fewer dimensions."),
+    "queue_wait": (
+        "Waiting for the server's training slot: {n} run(s) ahead of yours. Runs take turns so that every page "
+        "stays quick; Stop leaves the queue."),
+    "learn_steps_bound": (
+        "One run may take at most {max:,} steps here ({n} words of {d} dimensions), so that the server stays "
+        "quick for everyone."),
+    "learn_steps_capped": (
+        "{asked:,} steps is more than one run may take on these words and vectors; the steps are set to {max:,}."),
+    "relevance_takeaway_other": (
+        "Pretrained vectors already carry some relevance: words used together point in similar directions, and "
+        "cosine similarity measures exactly that, while the plain dot product also rewards long vectors. The W_Q "
+        "and W_K in use decide what Q·K adds; the box at the top says where they came from, and the Learning "
+        "page (5) shows how training shapes them."),
     # --- what a person can get wrong: the engine raises these codes ---
     "err_too_many_tokens": "The sentence has {count} tokens; the dashboard shows at most {max}. Please shorten it.",
     "err_offline": (

@@ -81,10 +81,11 @@ STRINGS = {
     # --- page 1: words become rows ---
     "words_title": "词变成行",
     "words_intro": (
-        "句中每个词元都在预训练的 GloVe 词向量里查到一行 {d} 个数字。加上位置编码，模型才知道每个词在"
-        "什么位置。接着三个线性层把这些行分别乘以 W_Q、W_K、W_V——得到的每个矩阵仍然是一个词占一行。"),
+        "句中每个词元都在预训练的 {source} 词向量里查到一行 {d} 个数字。加上位置编码，模型才知道每"
+        "个词在什么位置。接着三个线性层把这些行分别乘以 W_Q、W_K、W_V——得到的每个矩阵仍然是一个词占一"
+        "行。"),
     "tokens": "词元",
-    "embedding": "词向量 E（GloVe）",
+    "embedding": "词向量 E（{source}）",
     "positional_m": "加权的位置编码：{p:g} · P",
     "x_m": "输入行 X = E + 权重 · P",
     "x_m_nopos": "输入行 X = E（未加位置编码）",
@@ -147,15 +148,15 @@ STRINGS = {
     "group_sum": "乘积之和",
     "group_check": "核对：四组之和为 {total:.4f}，正好等于点积 {dot:.4f}。",
     "dot_note": "q 是 Q 中 “{q}” 那一行，k 是 K 中 “{k}” 那一行：它们的点积就是第 2 页因子矩阵中（“{q}”，“{k}”）那一格，尚未缩放、也未做 softmax。",
-    "dot_note_embedding": "q 和 k 就是 “{q}” 与 “{k}” 的 GloVe 词向量本身，尚未加位置编码，也未经过线性层。",
+    "dot_note_embedding": "q 和 k 就是 “{q}” 与 “{k}” 的 {source} 词向量本身，尚未加位置编码，也未经过线性层。",
     "file_products": "逐维乘积 {q}·{k}",
     # --- page 4: relevance between words ---
     "relevance_title": "词与词的相关性",
     "relevance_intro": (
         "在 “The black cat drank the milk” 这句话里，我们希望 “milk” 最关"
         "注 “drank”（牛奶被喝了），其次是 “cat”（是谁喝的），几乎不关注 “black”（那是猫的颜"
-        "色）。下面用三种方法给查询词和其他每个词打分：GloVe 词向量的直接点积、余弦相似度（先把两个向量都缩"
-        "放到长度 1 再做点积），以及当前线性层给出的 Q·K。"),
+        "色）。下面用三种方法给查询词和其他每个词打分：{source} 词向量的直接点积、余弦相似度（先把两个向"
+        "量都缩放到长度 1 再做点积），以及当前线性层给出的 Q·K。"),
     "expected": "期望的顺序，最相关的在前（用 “>” 分隔）",
     "measure_dot": "{source} 点积",
     "measure_cosine": "{source} 余弦相似度",
@@ -432,11 +433,11 @@ STRINGS = {
         "X = E + 权重 · P。权重为 1 时，每个位置编码行与 GloVe 行差不多长，会冲淡词义；默认"
         "值 0.3 让位置只是轻轻一推，线性层仍能用它分辨词序。学到的权重也是在同一设置下拟合的。"),
     "lengths_title": "每个词的行有多长？位置编码又有多长？",
-    "length_word": "GloVe 行 |E|",
+    "length_word": "{source} 行 |E|",
     "length_position": "位置行 |权重 · P|",
     "length": "长度",
     "part": "行",
-    "lengths_note": "位置权重为 {p:g} 时，GloVe 行平均长 {word:.2f}，位置行长 {pos:.2f}：位置的长度是词的 {ratio:.0%}。",
+    "lengths_note": "位置权重为 {p:g} 时，{source} 行平均长 {word:.2f}，位置行长 {pos:.2f}：位置的长度是词的 {ratio:.0%}。",
     "lengths_off": "不加位置编码时，X 只有词本身：线性层分不清 “cat drank milk” 和 “milk drank cat”。",
     "lengths_small": "因此 X 的每一行以词义为主，位置只是轻轻一推：足以让线性层利用词序，又不至于淹没词义。",
     "lengths_comparable": "因此在 X 中位置和词义差不多响：同一个词放在两个位置，可能还没有同一位置上的两个不同词相像。",
@@ -450,7 +451,7 @@ STRINGS = {
     "la_tie": "不同的分数少于两个，没有顺序可解释。",
     "short_glove": "GloVe",
     "short_glove50k": "GloVe",
-    "short_upload": "你上传的词向量",
+    "short_upload": "上传的",
     "short_glove-wiki-gigaword-100": "GloVe 100维",
     "short_glove-wiki-gigaword-300": "GloVe 300维",
     "no_chinese_words": "这组词向量几乎没有中文词（GloVe 是从英文文本中学来的），所以这里不会把汉字切分成词。若要使用中文句子，请上传中文词向量。",
@@ -458,16 +459,25 @@ STRINGS = {
         "损失不可能低于 {floor:.3f}：这是目标份额本身的熵，只有当每个目标词的权重恰好等于它的份额时才"
         "能达到。损失要降到 0，就得让某一个词拿走全部权重，而 ⅔、⅓ 这样的份额并不要求这样。"),
     # --- what screen readers read for each chart (about_<builder>), filled in with the chart's titles ---
-    "about_heatmap": "热力图“{title}”：每个{y_title}与每个{x_title}对应一个格子，颜色表示{value_title}。",
+    "about_heatmap": "{title}——热力图：每个{y_title}与每个{x_title}对应一个格子，颜色表示{value_title}。",
     "about_weight_bars": "条形图：按句中顺序，每个{x_title}的{y_title}。",
     "about_contribution_bars": "堆叠条形图：每个{x_title}上，各{key_title}的{y_title}叠在一起；黑色短线标出{z_title}。",
-    "about_alignment_bars": "条形图“{title}”：每个{x_title}的{y_title}，按{group_title}着色；右侧单独坐标轴上的折线表示{running_title}。",
-    "about_sign_strips": "色带图“{title}”：每个{vector_title}在各{x_title}上的{value_title}，蓝为正，红为负。",
-    "about_relevance_bars": "条形图“{title}”：每个{y_title}的{x_title}，最高的在最上面。",
-    "about_loss_curve": "折线图“{title}”：每个{x_title}的{y_title}。",
-    "about_pair_curves": "折线图“{title}”：每个{pair_title}在各{x_title}的{y_title}。",
-    "about_vector_plane": "箭头图“{title}”：查询向量和键向量都从原点画在同一平面上（{x_title}、{y_title}），显示滑块所选训练步的状态。",
+    "about_alignment_bars": "{title}——条形图：每个{x_title}的{y_title}，按{group_title}着色；右侧单独坐标轴上的折线表示{running_title}。",
+    "about_sign_strips": "{title}——色带图：每个{vector_title}在各{x_title}上的{value_title}，蓝为正，红为负。",
+    "about_relevance_bars": "{title}——条形图：每个{y_title}的{x_title}，最高的在最上面。",
+    "about_loss_curve": "{title}——折线图：每个{x_title}的{y_title}。",
+    "about_pair_curves": "{title}——折线图：每个{pair_title}在各{x_title}的{y_title}。",
+    "about_vector_plane": "{title}——箭头图：查询向量和键向量都从原点画在同一平面上（{x_title}、{y_title}），显示滑块所选训练步的状态。",
     "about_length_bars": "条形图：每个词的{part_title}{x_title}并排显示。",
+    "upload_evicted": "为了给其他访客的上传腾出空间，你上传的词向量已被释放（服务器能保存的总量有限）。现在显示的是内置的 GloVe；重新上传文件即可继续使用。",
+    "upload_over_budget": "这组词向量在内存中占 {size:.0f} MB，超过了本服务器为所有上传共同保留的 {budget:.0f} MB。请减少词数或维数后再上传。",
+    "queue_wait": "正在等待服务器的训练名额：你前面还有 {n} 个训练。训练轮流进行，好让每个人的页面都保持流畅；点击“停止”即可退出排队。",
+    "learn_steps_bound": "在这里一次训练最多 {max:,} 步（{n} 个词、{d} 维），好让服务器对每个人都保持流畅。",
+    "learn_steps_capped": "{asked:,} 步超过了在这些词和词向量上一次训练允许的步数；步数已设为 {max:,}。",
+    "relevance_takeaway_other": (
+        "预训练的词向量本身就带有一些相关性：常在一起出现的词，向量方向相近，余弦相似度衡量的正是这一点；而直接点"
+        "积还会偏向长的向量。Q·K 在此之上加了什么，取决于正在使用的 W_Q 和 W_K；顶部的说明写明了它们"
+        "的来历，第 5 页“学习权重”展示训练如何塑造它们。"),
     # --- what a person can get wrong: the engine raises these codes ---
     "err_too_many_tokens": "这个句子有 {count} 个词元，本工具最多显示 {max} 个。请缩短句子。",
     "err_offline": "“{name}”需要从互联网下载，而本服务器无法联网。请使用内置的 GloVe 词向量，或上传你自己的。",

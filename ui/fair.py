@@ -1,0 +1,61 @@
+"""Training shares the server fairly: each run's work is bounded, and runs take turns, one at a time per process,
+so that thirty students pressing Train together queue instead of slowing everyone's page down."""
+import itertools
+import threading
+import time
+from contextlib import contextmanager
+
+SLOTS = 1  # training runs at once per server process: the other core stays free for everyone's page
+WORK = 16_000_000  # word-dimension steps one run may do: 5,000 steps on 64 words of GloVe's 50 dimensions
+CORPUS_WORK = 600_000_000  # the same for a corpus fit: 2,000 steps on the built-in corpus's ~6,000 words of 50
+POLL = 0.2  # seconds between looks at the queue; each look is also a moment at which Stop can end the wait
+
+lock = threading.Lock()
+running = 0
+waiting: list[int] = []  # tickets in the order the runs asked
+tickets = itertools.count()
+
+
+def max_steps(words: int, dims: int, work: int = WORK) -> int:
+    """The most steps one run may take on this many words of this many dimensions."""
+    return max(1, work // max(1, words * dims))
+
+
+@contextmanager
+def turn(show_position):
+    """Wait for a free slot, calling show_position(n) (n runs ahead, 1 = next) meanwhile; hold it while inside."""
+    global running
+    ticket = next(tickets)
+    with lock:
+        waiting.append(ticket)
+    try:
+        while not take(ticket):
+            show_position(ahead(ticket))
+            time.sleep(POLL)
+    except BaseException:  # Stop pressed while waiting: leave the queue
+        with lock:
+            if ticket in waiting:
+                waiting.remove(ticket)
+        raise
+    try:
+        yield
+    finally:
+        with lock:
+            running -= 1
+
+
+def take(ticket: int) -> bool:
+    """Start the run if it is first in the queue and a slot is free."""
+    global running
+    with lock:
+        if running < SLOTS and waiting and waiting[0] == ticket:
+            waiting.pop(0)
+            running += 1
+            return True
+        return False
+
+
+def ahead(ticket: int) -> int:
+    """Runs before this one: those in the queue before it, and those running."""
+    with lock:
+        return (waiting.index(ticket) if ticket in waiting else 0) + running
