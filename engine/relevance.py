@@ -71,3 +71,12 @@ def raw_scores(rows, i: int, others: list[int]) -> dict[str, np.ndarray]:  # [n,
     """The vectors' own measures of row i against the other rows: the plain dot product and the cosine."""
     rows = np.asarray(rows, dtype=np.float64)
     return {"dot": rows[others] @ rows[i], "cosine": cosines(rows[i], rows[others])}
+
+
+def winner(q_row, k_rows) -> tuple[int, str]:  # [d], [n, d] -> (key position, "angle" | "length" | "both")
+    """The key with the highest q·k, and why it wins: the smallest angle, the longest key, or the two together."""
+    la = length_angle(q_row, k_rows)
+    top = int(np.argmax(la.dot))
+    if top == int(np.argmax(la.cos)):
+        return top, "angle"
+    return top, "length" if top == int(np.argmax(la.k_len)) else "both"

@@ -7,13 +7,16 @@ from ui.text import t
 ctx = page.context("relevance", min_words=2)
 s, lang, enc, att, rows = ctx.s, ctx.lang, ctx.enc, ctx.att, ctx.enc.labels
 
-c1, c2, c3 = st.columns([1, 2, 1])
+c1, c2, c3, c4 = st.columns([1, 2, 1, 1])
 q = page.pick_word("query", t("query", lang), rows, "milk" if "milk" in rows else rows[-1], where=c1)
 c2.text_input(t("expected", lang), key="expected", max_chars=200)
 c3.toggle(t("scaled", lang), key="scaled")
+c4.toggle(t("predict", lang), key="predict", help=t("predict_help", lang))
 i = rows.index(q)
 others = [j for j in range(len(rows)) if j != i]
 keys = [rows[j] for j in others]
+if s.predict and not views.guess_first(att.q[i], att.k[others], q, keys, lang, key=page.view_key("relevance", s, q)):
+    st.stop()
 scores = raw_scores(enc.embedding, i, others) | {"qk": att.scores[i, others]}  # the vectors' own rows, then Q·K
 source = ctx.source
 names = {"dot": t("measure_dot", lang, source=source), "cosine": t("measure_cosine", lang, source=source),

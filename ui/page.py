@@ -1,7 +1,8 @@
 """The one opening of every page, and what pages share around it: the sentence with learner-friendly messages,
 word pickers bound to Settings, user text shown safely, the expected order read from text."""
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from urllib.parse import urlencode
 
 import numpy as np
 import pandas as pd
@@ -12,7 +13,7 @@ from engine.attention import Attention, attend
 from engine.pipeline import Encoded, encode
 from engine.vectors import TooManyTokens, has_cjk, knows_cjk, suggest
 from ui import sidebar, tables, weights
-from ui.state import Settings
+from ui.state import DEFAULTS, Settings, to_query
 from ui.text import error_text, t
 
 
@@ -125,6 +126,12 @@ def cached_neighbours(_kv: KeyedVectors, source: tuple, words: tuple[str, ...],
 
 
 MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|~<>$])")
+
+
+def view_key(name: str, s: Settings, q: str) -> str:
+    """What identifies one view for a guess: the page, the query word and every setting that changes the numbers."""
+    others = replace(s, lang=DEFAULTS.lang, predict=False, query="", expected=DEFAULTS.expected)
+    return f"{name}:{q}?" + urlencode(sorted(to_query(others).items()))
 
 
 def plain(text: str) -> str:

@@ -40,6 +40,7 @@ class Settings:
     expected: str = "drank > cat > black"
     heads: int = 1
     tab: str = "enc"
+    predict: bool = False
     causal: bool = True
     dec_query: str = ""
     cross_query: str = ""

@@ -6,7 +6,7 @@ import streamlit as st
 
 from engine.alignment import GROUPS
 from engine.attention import Attention, contributions, head_tops, merge_heads, relative_gap
-from engine.relevance import in_order, length_angle, order_by
+from engine.relevance import in_order, length_angle, order_by, winner
 from ui import charts, render, tables
 from ui.page import on_pick, pick_word, plain
 from ui.text import has, t
@@ -58,10 +58,11 @@ def download_table(df: pd.DataFrame, name: str, lang: str, *, key: str, where=st
 
 
 def attention_view(att: Attention, q_labels: list[str], k_labels: list[str], lang: str, *, softmax: bool,
-                   prefix: str = "", query_field: str = "query", default: str | None = None, picker=st) -> str:
+                   prefix: str = "", query_field: str = "query", default: str | None = None, picker=st,
+                   q: str | None = None) -> str:
     """Factor matrix and weights (click to pick the query word), its weights and contributions, the sum check, Z;
-    returns the query word."""
-    q = pick_word(query_field, t("query", lang), q_labels, default or q_labels[-1], where=picker)
+    returns the query word (picked here unless the page already did: `q`)."""
+    q = q or pick_word(query_field, t("query", lang), q_labels, default or q_labels[-1], where=picker)
     mask = None if att.mask.all() else att.mask
     left, right = st.columns(2)
     weights_title = t("weights_m_soft" if softmax else "weights_m_raw", lang)
@@ -199,3 +200,24 @@ def ranking(scores: dict[str, np.ndarray], names: dict[str, str], keys: list[str
         config[f"{m}_rank"] = st.column_config.NumberColumn(f"{t('rank', lang)} · {names[m]}", format="%d")
     st.dataframe(table, hide_index=True, width="stretch", column_config=config)
     download_table(table, t("file_ranking", lang), lang, key="ranking")
+
+
+def guess_first(q_row: np.ndarray, k_rows: np.ndarray, q: str, keys: list[str], lang: str, *, key: str) -> bool:
+    """Predict, then reveal: the learner picks the word `q` attends to most (the highest q·k) before seeing any number;
+    True once picked (the page then shows its answer), with right or wrong and why, computed from the vectors.
+    q_row [d], k_rows [n, d] for the n `keys`; `key` names this view, so each view is guessed once."""
+    results = st.session_state.setdefault("_guesses", {})  # view -> (guess, right), this session only: links hold none
+    best, why = winner(q_row, k_rows)
+    if key not in results:
+        choice = st.radio(t("predict_ask", lang, q=q), keys, index=None, horizontal=True, key=f"_guess_{key}")
+        if choice is None:
+            st.info(t("predict_hidden", lang))
+            return False
+        results[key] = (choice, choice == keys[best])
+    guess, right = results[key]
+    la = length_angle(q_row, k_rows)
+    reason = t(f"predict_why_{why}", lang, k=keys[best], q=q, cos=la.cos[best], len=la.k_len[best])
+    said = t("predict_right" if right else "predict_wrong", lang, guess=guess, k=keys[best])
+    (st.success if right else st.error)(f"{said} {reason}")
+    st.caption(t("predict_score", lang, right=sum(r for _, r in results.values()), total=len(results)))
+    return True

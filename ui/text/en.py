@@ -613,6 +613,30 @@ STRINGS = {
         "cosine similarity measures exactly that, while the plain dot product also rewards long vectors. The W_Q "
         "and W_K in use decide what Q·K adds; the box at the top says where they came from, and the Learning "
         "page (5) shows how training shapes them."),
+    "reproduce_caption": (
+        "Take the numbers home: a short Python script, or the same cells as a Jupyter notebook, that rebuilds this "
+        "view's numbers with numpy and gensim from the same sentence, vectors, weights and switches, and prints X, Q, "
+        "K, V, the factor matrix, the weights and Z in full."),
+    "reproduce_script": "Reproduce in code (.py)",
+    "reproduce_notebook": "Reproduce in a notebook (.ipynb)",
+    "predict": "Predict first",
+    "predict_help": (
+        "Hide the answer until you have guessed which word the query attends to most. A link copied in this mode "
+        "is a challenge: it opens with the answer hidden and carries no answer."),
+    "predict_ask": "Your guess: which word does “{q}” attend to most?",
+    "predict_hidden": "The numbers stay hidden until you guess.",
+    "predict_right": "Right: “{k}” gets the most attention.",
+    "predict_wrong": "Not this time: you guessed “{guess}”, but “{k}” gets the most attention.",
+    "predict_why_angle": (
+        "It wins on angle: its key points most nearly the way the query of “{q}” does (cos θ = {cos:.2f}, the "
+        "largest)."),
+    "predict_why_length": (
+        "It wins on length: its key is the longest (|k| = {len:.2f}), though another key points more nearly the "
+        "query's way."),
+    "predict_why_both": (
+        "It wins on length and angle together: neither alone puts it first, but |k|·cos θ = {len:.2f} × "
+        "{cos:.2f} is the largest."),
+    "predict_score": "Your guesses in this visit: {right} of {total} right.",
     # --- what a person can get wrong: the engine raises these codes ---
     "err_too_many_tokens": "The sentence has {count} tokens; the dashboard shows at most {max}. Please shorten it.",
     "err_offline": (

@@ -478,6 +478,21 @@ STRINGS = {
         "预训练的词向量本身就带有一些相关性：常在一起出现的词，向量方向相近，余弦相似度衡量的正是这一点；而直接点"
         "积还会偏向长的向量。Q·K 在此之上加了什么，取决于正在使用的 W_Q 和 W_K；顶部的说明写明了它们"
         "的来历，第 5 页“学习权重”展示训练如何塑造它们。"),
+    "reproduce_caption": (
+        "把数字带回家：下载一段简短的代码（脚本，或内容相同的笔记本），用同一个句子、同一组词向量、同样的权重和开关"
+        "重新算出本页的数字，并完整打印 X、Q、K、V、因子矩阵、注意力权重和 Z。"),
+    "reproduce_script": "用代码重现（.py 脚本）",
+    "reproduce_notebook": "用笔记本重现（.ipynb）",
+    "predict": "先预测",
+    "predict_help": "在你猜出查询词最关注哪个词之前隐藏答案。在这个模式下复制的链接就是一道挑战题：打开时答案是隐藏的，链接里也不带答案。",
+    "predict_ask": "你的猜测：“{q}” 最关注哪个词？",
+    "predict_hidden": "在你做出猜测之前，数字都是隐藏的。",
+    "predict_right": "猜对了：“{k}” 得到的注意力最多。",
+    "predict_wrong": "这次没猜中：你猜的是 “{guess}”，但得到注意力最多的是 “{k}”。",
+    "predict_why_angle": "它靠角度取胜：它的键与 “{q}” 的查询方向最接近（cos θ = {cos:.2f}，最大）。",
+    "predict_why_length": "它靠长度取胜：它的键最长（|k| = {len:.2f}），尽管另有一个键的方向与查询更接近。",
+    "predict_why_both": "它靠长度和角度共同取胜：单看哪一个都不是第一，但 |k|·cos θ = {len:.2f} × {cos:.2f} 最大。",
+    "predict_score": "你这次访问的猜测：{total} 次中猜对 {right} 次。",
     # --- what a person can get wrong: the engine raises these codes ---
     "err_too_many_tokens": "这个句子有 {count} 个词元，本工具最多显示 {max} 个。请缩短句子。",
     "err_offline": "“{name}”需要从互联网下载，而本服务器无法联网。请使用内置的 GloVe 词向量，或上传你自己的。",
