@@ -1,6 +1,6 @@
 import streamlit as st
 
-from ui import page, sidebar, tables, views
+from ui import page, reproduce, sidebar, tables, views
 from ui.text import t
 
 ctx = page.context("home")
@@ -28,6 +28,7 @@ with right:
     st.subheader(t("home_step_z", lang))
     views.matrix(att.z, rows, out, name="Z", title=t("z_m", lang), x_title=t("dim", lang), lang=lang)
 
+reproduce.downloads(ctx, "home")
 st.subheader(t("home_more", lang))
 for col, (path, key) in zip(st.columns(4), sidebar.PAGES[3:]):
     col.page_link(path, label=t(key, lang), icon=":material/arrow_forward:", query_params=sidebar.query(s))

@@ -1,7 +1,7 @@
 import streamlit as st
 
 from engine.relevance import row_lengths
-from ui import page, render, tables, views
+from ui import page, render, reproduce, tables, views
 from ui.text import t
 
 ctx = page.context("words")
@@ -35,3 +35,4 @@ for col, name in zip(st.columns(3), ("W_Q", "W_K", "W_V")):
 st.caption(t("rows_note", lang))
 for a, name, key in ((att.q, "Q", "q_m"), (att.k, "K", "k_m"), (att.v, "V", "v_m")):
     views.matrix(a, rows, out, name=name, title=t(key, lang), x_title=t("dim", lang), lang=lang)
+reproduce.downloads(ctx, "words")

@@ -1,12 +1,12 @@
 import streamlit as st
 
-from ui import page, views
+from ui import page, reproduce, views
 from ui.text import t
 
 ctx = page.context("factor")
 s, lang, att, rows = ctx.s, ctx.lang, ctx.att, ctx.enc.labels
 
-c1, c2, c3, c4 = st.columns([1, 1, 1, 2])
+c1, c2, c3, c4 = st.columns([1, 1.4, 1, 2])
 c1.toggle(t("scaled", lang), key="scaled")
 c2.toggle(t("softmax", lang), key="softmax")
 c3.toggle(t("predict", lang), key="predict", help=t("predict_help", lang))
@@ -15,3 +15,4 @@ i = rows.index(q)
 if s.predict and not views.guess_first(att.q[i], att.k, q, rows, lang, key=page.view_key("factor", s, q)):
     st.stop()
 views.attention_view(att, rows, rows, lang, softmax=s.softmax, q=q)
+reproduce.downloads(ctx, "factor")

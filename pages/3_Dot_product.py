@@ -2,7 +2,7 @@ import streamlit as st
 
 from engine.alignment import pair_alignment
 from engine.relevance import length_angle, order_by
-from ui import page, render, tables, views
+from ui import page, render, reproduce, tables, views
 from ui.text import t
 
 ctx = page.context("dot", min_words=2)
@@ -37,3 +37,4 @@ for where, (field, k, pa, products) in zip(st.columns(2, gap="large"), pairs):
 
 views.length_angle_view(q_rows[i], [k_rows[rows.index(k)] for _, k, _, _ in pairs], q, [k for _, k, _, _ in pairs],
                         lang)
+reproduce.downloads(ctx, "dot")

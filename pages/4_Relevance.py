@@ -1,7 +1,7 @@
 import streamlit as st
 
 from engine.relevance import raw_scores
-from ui import page, render, tables, views
+from ui import page, render, reproduce, tables, views
 from ui.text import t
 
 ctx = page.context("relevance", min_words=2)
@@ -35,3 +35,4 @@ views.length_angle_view(att.q[i], att.k[others], q, keys, lang)
 
 st.subheader(t("takeaway_title", lang))
 st.markdown(t("relevance_takeaway" if ctx.source == t("short_glove", lang) else "relevance_takeaway_other", lang))
+reproduce.downloads(ctx, "relevance")

@@ -1,6 +1,6 @@
 import streamlit as st
 
-from ui import kinds, page
+from ui import kinds, page, reproduce
 from ui.text import t
 
 ctx = page.context("kinds", sentence=None)
@@ -18,3 +18,4 @@ with right:
         st.info(t("empty_target", lang))
 
 kinds.tabs(ctx, src, tgt, kinds.heads_choice(ctx))
+reproduce.downloads(ctx, "kinds")
