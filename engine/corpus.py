@@ -15,6 +15,7 @@ from engine.training import adam_step, initial_weights
 from engine.vectors import MAX_TOKENS, TooManyTokens, tokenize
 
 BUILT_IN = Path(__file__).resolve().parent.parent / "data" / "relevance.csv"
+SHIPPED = BUILT_IN.with_name("trained-glove.npz")  # the default fit on GloVe 400k, as data/make_trained.py wrote it
 COLUMNS = ["sentence", "query", "targets", "split"]
 SPLITS = ("train", "test")
 MAX_BYTES = 2 * 1024 * 1024
@@ -245,3 +246,10 @@ def fit(kv: KeyedVectors, examples: list[Example], *, d_k=16, steps=DEFAULT_STEP
 def words(examples: list[Example]) -> int:
     """Tokens in the training sentences: what one step of a fit reads."""
     return sum(len(tokenize(e.sentence)) for e in examples if e.split == "train")
+
+
+def load_fit(path) -> Fit:
+    """A Fit saved with numpy.savez (data/make_trained.py); plain arrays only, never a pickle."""
+    with np.load(path, allow_pickle=False) as saved:
+        values = {name: saved[name] for name in saved.files}
+    return Fit(**{name: v.item() if v.ndim == 0 else v for name, v in values.items()})

@@ -117,6 +117,12 @@ class TestValidator:
 
 
 class TestFit:
+    def test_the_shipped_default_fit_is_what_the_fit_gives(self, fitted):
+        shipped = corpus.load_fit(corpus.SHIPPED)
+        for name in ("w_q", "w_k", "loss", "train_accuracy", "test_accuracy"):
+            np.testing.assert_allclose(getattr(shipped, name), getattr(fitted, name), rtol=0, atol=1e-9)
+        assert (shipped.steps, shipped.stopped, shipped.used, shipped.skipped) == (400, False, fitted.used, 0)
+
     def test_deterministic_for_a_seed(self, glove, examples, fitted):
         again = corpus.fit(glove, examples)
         np.testing.assert_array_equal(again.w_q, fitted.w_q)

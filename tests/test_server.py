@@ -50,17 +50,18 @@ def test_warm_up_loads_the_vectors_into_the_shared_cache(monkeypatch, caplog):
     assert len(sidebar.glove()) == 400_000 and loads == [None]  # a session's run gets what the warm-up loaded
 
 
-def test_warm_up_fits_the_default_learned_weights_once(monkeypatch):
+def test_warm_up_readies_the_default_learned_weights_without_fitting(monkeypatch):
     from engine import corpus
     from ui import weights
-    fits = []
-    real = corpus.fit
-    monkeypatch.setattr(corpus, "fit", lambda *a, **k: fits.append(k) or real(*a, **k))
+    fits, loads = [], []
+    monkeypatch.setattr(corpus, "fit", lambda *a, **k: fits.append(k))
+    real = corpus.load_fit
+    monkeypatch.setattr(corpus, "load_fit", lambda path: loads.append(path) or real(path))
     weights.shared_fit.clear()
     server.warm_up()
     gc.unfreeze()
-    assert len(fits) == 1
-    assert weights.warm(sidebar.glove()) is weights.warm(sidebar.glove()) and len(fits) == 1  # shared from then on
+    assert loads == [corpus.SHIPPED] and not fits  # the shipped file, read once
+    assert weights.warm(sidebar.glove()) is weights.warm(sidebar.glove()) and len(loads) == 1  # shared from then on
 
 
 def test_a_failing_warm_up_is_logged_not_raised(monkeypatch, caplog):

@@ -35,8 +35,16 @@ def built_in() -> list[corpus.Example]:
 def shared_fit(_kv: KeyedVectors, source: tuple, d_k: int, position: float, steps: int, lr: float,
                seed: int) -> corpus.Fit:
     """A corpus fit on a built-in vector source, computed once per server and shared by every session;
-    `source` (name, size, dimensions) stands in for the vectors."""
+    `source` (name, size, dimensions) stands in for the vectors. The default fit on GloVe 400k ships with the
+    project (tests/test_corpus.py checks it is what the fit gives), so no visitor waits for it."""
+    if source == ("glove", 400_000, 50) and (d_k, position, steps, lr, seed) == recipe_args(DEFAULTS, "trained"):
+        return corpus.load_fit(corpus.SHIPPED)
     return corpus.fit(_kv, built_in(), d_k=d_k, position=position, steps=steps, lr=lr, seed=seed)
+
+
+def recipe_args(s: Settings, which: str) -> tuple:
+    """(d_k, position, steps, lr, seed) of a fit, before d_k is capped by the vectors' size."""
+    return (s.d_k, s.position, *recipe(s, which))
 
 
 def warm(kv: KeyedVectors) -> corpus.Fit:
