@@ -10,6 +10,7 @@ import numpy as np
 from gensim.models import KeyedVectors
 
 from engine.attention import score, score_grads
+from engine.errors import CodedError
 from engine.positional import sinusoidal
 from engine.training import adam_step, initial_weights
 from engine.vectors import MAX_TOKENS, TooManyTokens, tokenize
@@ -34,14 +35,10 @@ CODES = (
 )
 
 
-class CorpusError(ValueError):
+class CorpusError(CodedError):
     """A problem with a corpus file: a `code` from CODES and its values (including the line)."""
 
-    def __init__(self, code: str, **values):
-        if code not in CODES:
-            raise KeyError(f"no such error code: {code}")
-        super().__init__(f"{code} {values}")
-        self.code, self.values = code, values
+    CODES, TEXT_PREFIX = CODES, "err_corpus_"
 
 
 @dataclass(frozen=True)

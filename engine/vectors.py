@@ -23,6 +23,8 @@ from urllib.parse import urlparse
 import numpy as np
 from gensim.models import KeyedVectors
 
+from engine.errors import CodedError
+
 MAX_TOKENS = 64
 MAX_UPLOAD_BYTES = 50 * 1024 * 1024
 MAX_DIMS = 1000
@@ -58,14 +60,10 @@ CODES = (
 )
 
 
-class VectorsError(ValueError):
+class VectorsError(CodedError):
     """A problem with user input or a vectors file: a `code` from CODES and its values."""
 
-    def __init__(self, code: str, **values):
-        if code not in CODES:
-            raise KeyError(f"no such error code: {code}")
-        super().__init__(f"{code} {values}")
-        self.code, self.values = code, values
+    CODES = CODES
 
 
 class TooManyTokens(VectorsError):

@@ -19,9 +19,8 @@ def has(key: str) -> bool:
 
 
 def error_text(e, lang: str) -> str:
-    """A problem the engine reported by code (a VectorsError or CorpusError), in the visitor's language."""
-    prefix = "err_corpus_" if type(e).__name__ == "CorpusError" else "err_"
-    return t(prefix + e.code, lang, **e.values)
+    """A problem the engine reported by code (an engine.errors.CodedError), in the visitor's language."""
+    return t(e.TEXT_PREFIX + e.code, lang, **e.values)
 
 
 def name(lang: str) -> str:
