@@ -18,7 +18,7 @@ with right:
     st.subheader(t("home_step_qk", lang))
     views.matrix(att.q, rows, out, name="Q", title=t("q_m", lang), x_title=t("dim", lang), lang=lang)
     views.matrix(att.k, rows, out, name="K", title=t("k_m", lang), x_title=t("dim", lang), lang=lang)
-left, right = st.columns(2)
+left, right = st.columns(2) if len(rows) <= views.SIDE_BY_SIDE else (st.container(), st.container())
 with left:
     st.subheader(t("home_step_factor", lang))
     views.matrix(att.weights, rows, rows, name="weights", lang=lang, x_title=t("key_word", lang), weights=s.softmax,

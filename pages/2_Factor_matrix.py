@@ -15,4 +15,5 @@ i = rows.index(q)
 if s.predict and not views.guess_first(att.q[i], att.k, q, rows, lang, key=page.view_key("factor", s, q)):
     st.stop()
 views.attention_view(att, rows, rows, lang, softmax=s.softmax, q=q)
+views.swap_view(ctx, "factor")
 reproduce.downloads(ctx, "factor")

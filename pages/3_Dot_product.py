@@ -19,17 +19,17 @@ others = [j for j in order_by(length_angle(q_rows[i], k_rows).dot) if j != i]  #
 defaults = {"key": "drank" if "drank" in rows else rows[others[0]],
             "key2": "black" if "black" in rows else rows[others[-1]]}
 
-pairs = []  # (key field, key label, PairAlignment, per-dimension table) for each of the two keys
-for where, field in zip(st.columns(2, gap="large"), ("key", "key2")):
-    k = page.pick_word(field, t(field, lang), rows, defaults[field], where=where)
-    pa = pair_alignment(q_rows[i], k_rows[rows.index(k)])
-    pairs.append((field, k, pa, views.pair_products(pa, q, k, lang, by_size=s.sort == "size", where=where)))
+columns, fields = st.columns(2, gap="large"), ("key", "key2")
+keys = [page.pick_word(f, t(f, lang), rows, defaults[f], where=where) for where, f in zip(columns, fields)]
+aligned = [pair_alignment(q_rows[i], k_rows[rows.index(k)]) for k in keys]
+pairs = [(f, k, pa, views.pair_products(pa, q, k, lang, by_size=s.sort == "size", share=aligned, where=where))
+         for where, f, k, pa in zip(columns, fields, keys, aligned)]  # (key field, label, PairAlignment, table)
 
 (_, k1, _, _), (_, k2, _, _) = pairs  # the query's strip between the two keys', so each key's signs sit next to it
 render.chart("sign_strips", tables.signs_frame([k_rows[rows.index(k1)], q_rows[i], k_rows[rows.index(k2)]],
                                                [f"k₁ · {k1}", f"q · {q}", f"k₂ · {k2}"]),
              title=t("signs_title", lang), x_title=t("dim", lang), value_title=t("value", lang),
-             vector_title=t("vector", lang))
+             vector_title=t("vector", lang), lang=lang)
 for where, (field, k, pa, products) in zip(st.columns(2, gap="large"), pairs):
     with where:
         views.pair_summary(pa, products, q, k, lang, note="dot_note" if s.pair_rows == "qk" else "dot_note_embedding",

@@ -45,7 +45,7 @@ def test_without_the_internal_the_pipeline_falls_back(monkeypatch):
 def test_spec_of_carries_its_frames_as_arrow(builder):
     if builder == "heatmap":
         spec, height = render.spec_of("heatmap", FRAME, title="t", x_title="x", y_title="y", value_title="v")
-        assert height is None  # a step per row: the chart sizes itself
+        assert height is None  # no height of its own: render.chart gives it one from its rows (page_height)
     else:
         frame = tables.relevance_frame({"qk": np.array([0.5, -1.0])}, ["drank", "black"])
         spec, height = render.spec_of("relevance_bars", frame, title="t", x_title="x", y_title="y", rank_title="r")

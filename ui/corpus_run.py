@@ -103,10 +103,11 @@ def result(ctx, res: dict):
     left, right = st.columns(2)
     step = t("learn_step", lang)
     render.chart("loss_curve", tables.loss_frame(fit.loss), title=t("learn_loss_title", lang), x_title=step,
-                 y_title=t("learn_loss", lang), where=left)
+                 y_title=t("learn_loss", lang), where=left, lang=lang)
     names = {"train": t("corpus_train_split", lang), "test": t("corpus_test_split", lang)}
     render.chart("pair_curves", tables.accuracy_frame(fit, names), title=t("corpus_accuracy_title", lang),
-                 x_title=step, y_title=t("corpus_accuracy", lang), pair_title=t("corpus_split", lang), where=right)
+                 x_title=step, y_title=t("corpus_accuracy", lang), pair_title=t("corpus_split", lang), where=right,
+                 lang=lang)
     try_sentence(ctx, fit)
     share(ctx, res)
 
@@ -128,7 +129,7 @@ def try_sentence(ctx, fit):
     keys = [enc.labels[j] for j in others]
     render.chart("relevance_bars", tables.relevance_frame({"w": att.weights[i, others]}, keys),
                  title=t("corpus_try_chart", lang, q=q), x_title=t("weight", lang), y_title=t("key_word", lang),
-                 rank_title=t("rank", lang))
+                 rank_title=t("rank", lang), lang=lang)
 
 
 def share(ctx, res: dict):

@@ -136,7 +136,8 @@ def start_view(ctx, triples, learn) -> dict:
     left, right = st.columns([3, 2], gap="large")
     render.chart("relevance_bars", tables.relevance_frame({"start": start[enc.labels.index(q)]}, enc.labels),
                  title=t(f"learn_start_title_{s.learn_start}", lang, q=q, seed=s.train_seed),
-                 x_title=t("learn_score", lang), y_title=t("key_word", lang), rank_title=t("rank", lang), where=left)
+                 x_title=t("learn_score", lang), y_title=t("key_word", lang), rank_title=t("rank", lang), where=left,
+                 lang=lang)
     if triples:
         pair_scores = [start[i, j] for i, j, _ in triples]
         held = bool(training.order_holds(pair_scores, triples))
@@ -183,7 +184,8 @@ def progress(job: dict, slots, steps: int, lang: str):
             slots[1].progress(step / steps, text=t("learn_progress", lang, step=step, total=steps, loss=loss))
         if time.monotonic() - drawn[0] > REDRAW:
             render.chart("loss_curve", tables.loss_frame(losses, start=1), title=t("learn_live_title", lang),
-                         x_title=t("learn_step", lang), y_title=t("learn_loss", lang), steps=steps, where=slots[2])
+                         x_title=t("learn_step", lang), y_title=t("learn_loss", lang), steps=steps, where=slots[2],
+                         lang=lang)
             drawn[0] = time.monotonic()
     return report
 
@@ -251,13 +253,13 @@ def curves(h, pairs: list[str], lang: str):
     step_title = t("learn_step", lang)
     left, middle, right = st.columns(3)
     render.chart("loss_curve", tables.loss_frame(h.loss), title=t("learn_loss_title", lang), x_title=step_title,
-                 y_title=t("learn_loss", lang), where=left)
+                 y_title=t("learn_loss", lang), where=left, lang=lang)
     left.caption(t("learn_loss_floor", lang, floor=training.loss_floor(h)))
     for where, values, title, y_title in ((middle, h.scores, "learn_scores_title", "learn_score"),
                                           (right, h.weights, "learn_weights_title", "weight")):
         render.chart("pair_curves", tables.curves_frame(values, pairs), title=t(title, lang), x_title=step_title,
                      y_title=t(y_title, lang), pair_title=t("learn_pair", lang), marker=h.order_step,
-                     marker_title=t("learn_order_marker", lang), where=where)
+                     marker_title=t("learn_order_marker", lang), where=where, lang=lang)
     number = st.column_config.NumberColumn
     st.dataframe(tables.targets_result(h, pairs), hide_index=True, width="stretch", column_config={
         "pair": t("learn_pair", lang), "target": number(t("learn_target", lang), format="%g"),
@@ -280,7 +282,7 @@ def before_after(h, i: int, q: str, labels: list[str], shown: list[int], lang: s
             pa = pair_alignment(h.q[snap, i], h.k[snap, j])
             render.chart("alignment_bars", tables.alignment_frame(pa), title=title, x_title=t("dim", lang),
                          y_title=t("product", lang), group_title=t("group", lang), group_names=names,
-                         running_title=t("running", lang), where=where)
+                         running_title=t("running", lang), where=where, lang=lang)
             where.markdown(t("dot_value", lang, dot=pa.dot, agree=pa.agree, disagree=pa.dot - pa.agree))
 
 
@@ -295,7 +297,9 @@ def plane_view(h, i: int, q: str, labels: list[str], keys: list[int], pairs: lis
         title=t("learn_plane_chart", lang), x_title=t("learn_axis", lang, n=1), y_title=t("learn_axis", lang, n=2),
         role_title=t("learn_role", lang), role_names={"q": t("learn_role_q", lang), "k": t("learn_role_k", lang)},
         word_title=t("row", lang), step_title=t("learn_step", lang),
-        slider_label=t("learn_slider", lang, m=len(h.snapshot_steps) - 1))
+        slider_label=t("learn_slider", lang, m=len(h.snapshot_steps) - 1),
+        description=t("about_vector_plane", lang, title=t("learn_plane_chart", lang), x_title=t("learn_axis", lang, n=1),
+                      y_title=t("learn_axis", lang, n=2)))
     left, right = st.columns(2, gap="large")
     left.altair_chart(chart, width="content", height=chart.height + 120)
     own = [j for j, (qi, _, _) in enumerate(h.targets) if qi == i]
@@ -303,5 +307,5 @@ def plane_view(h, i: int, q: str, labels: list[str], keys: list[int], pairs: lis
     render.chart("pair_curves", tables.curves_frame(cosines, [pairs[j] for j in own], h.snapshot_steps),
                  title=t("learn_cosine_title", lang), x_title=t("learn_step", lang), y_title=t("learn_cosine", lang),
                  pair_title=t("learn_pair", lang), marker=h.order_step, marker_title=t("learn_order_marker", lang),
-                 where=right)
+                 where=right, lang=lang)
     st.caption(t("learn_plane_note", lang, kept=plane.kept, d_k=h.q.shape[-1]))

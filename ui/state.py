@@ -41,6 +41,7 @@ class Settings:
     heads: int = 1
     tab: str = "enc"
     predict: bool = False
+    swap: str = ""  # "position:word" replaces the word at that position, "position:" removes it
     causal: bool = True
     dec_query: str = ""
     cross_query: str = ""

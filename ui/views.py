@@ -5,13 +5,18 @@ import pandas as pd
 import streamlit as st
 
 from engine.alignment import GROUPS
-from engine.attention import Attention, contributions, head_tops, merge_heads, relative_gap
+from engine.attention import Attention, attend, contributions, head_tops, merge_heads, relative_gap
+from engine.pipeline import encode
+from engine.swap import biggest, change, swapped
 from engine.relevance import in_order, length_angle, order_by, winner
 from ui import charts, render, tables
 from ui.page import on_pick, pick_word, plain
 from ui.text import has, t
 
 ROUNDING = 1e-12  # float64 sums of up to 64 terms stay far below this share of their largest number
+
+
+SIDE_BY_SIDE = 20  # key words up to which two charts over them fit side by side with readable labels
 
 
 def matrix(a: np.ndarray, rows: list[str], cols: list, *, name: str, title: str, x_title: str, lang: str,
@@ -64,7 +69,7 @@ def attention_view(att: Attention, q_labels: list[str], k_labels: list[str], lan
     returns the query word (picked here unless the page already did: `q`)."""
     q = q or pick_word(query_field, t("query", lang), q_labels, default or q_labels[-1], where=picker)
     mask = None if att.mask.all() else att.mask
-    left, right = st.columns(2)
+    left, right = st.columns(2) if len(k_labels) <= SIDE_BY_SIDE else (st.container(), st.container())
     weights_title = t("weights_m_soft" if softmax else "weights_m_raw", lang)
     for where, name, a, title in ((left, "factor", att.factor, t("factor_m", lang)),
                                   (right, "weights", att.weights, weights_title)):
@@ -81,7 +86,7 @@ def attention_view(att: Attention, q_labels: list[str], k_labels: list[str], lan
 
 def contribution_view(att: Attention, i: int, q: str, k_labels: list[str], lang: str, *, softmax: bool):
     """Query row i's weight on each key, each value row's weighted contribution, and the check that they add up."""
-    left, right = st.columns([2, 3])
+    left, right = st.columns([2, 3]) if len(k_labels) <= SIDE_BY_SIDE else (st.container(), st.container())
     left.markdown(f"**{t('chosen_weights', lang, q=plain(q))}**")  # the word stays out of the spec: see charts
     render.chart("weight_bars", tables.weights_frame(att.weights[i], k_labels, att.mask[i]), title=None,
                  x_title=t("key_word", lang), y_title=t("weight", lang), weights=softmax, where=left, lang=lang)
@@ -104,7 +109,7 @@ def heads_view(multi: Attention, q_labels: list[str], k_labels: list[str], q: st
     d_h, d_vh = multi.q.shape[-1], multi.z.shape[-1]
     st.markdown(head_focus(multi, q_labels, k_labels, q, lang))
     mask = None if multi.mask.all() else multi.mask
-    per_row = min(h, 2)  # narrower heatmaps squeeze their legends into the plot
+    per_row = min(h, 2) if len(k_labels) <= SIDE_BY_SIDE else 1  # narrower heatmaps squeeze their legends
     for first in range(0, h, per_row):
         for head, where in zip(range(first, min(first + per_row, h)), st.columns(per_row)):
             render.chart("heatmap", tables.matrix_long(multi.weights[head], q_labels, k_labels, mask=mask, selected=q),
@@ -221,3 +226,45 @@ def guess_first(q_row: np.ndarray, k_rows: np.ndarray, q: str, keys: list[str], 
     (st.success if right else st.error)(f"{said} {reason}")
     st.caption(t("predict_score", lang, right=sum(r for _, r in results.values()), total=len(results)))
     return True
+
+
+def swap_view(ctx, name: str):
+    """Swap or remove one word of the sentence: the weights and Z after, minus before, and the biggest changes."""
+    s, lang, enc = ctx.s, ctx.lang, ctx.enc
+    with st.expander(t("swap_title", lang), expanded=bool(s.swap)):
+        found = swap_choice(s.swap, enc.tokens, enc.labels, lang)
+        if found is None:
+            return
+        i, word = found
+        after_text = " ".join(swapped(enc.tokens, i, word))
+        after = encode(ctx.kv, after_text, position=s.position)
+        if not after.tokens or (word and len(after.tokens) != len(enc.tokens)):
+            st.warning(t("swap_unknown", lang, word=word))
+            return
+        att = attend(after.x, after.x, ctx.w["w_q"], ctx.w["w_k"], ctx.w["w_v"], scale=s.scaled, softmax=s.softmax)
+        removed = None if word else i
+        delta = change(ctx.att.weights, att.weights, removed, cols_too=True)
+        items = [t("swap_item", lang, q=after.labels[r], k=after.labels[c], d=d) for r, c, d in biggest(delta)]
+        st.markdown(t("swap_said", lang, old=enc.labels[i], new=word or "—", items=t("item_sep", lang).join(items)))
+        left, right = st.columns(2)
+        matrix(delta, after.labels, after.labels, name=f"{name}-swap-weights", lang=lang, where=left,
+               title=t("swap_weights_m", lang), x_title=t("key_word", lang), y_title=t("query_word", lang))
+        matrix(change(ctx.att.z, att.z, removed, cols_too=False), after.labels, tables.dims(att.z.shape[1]),
+               name=f"{name}-swap-Z", title=t("swap_z_m", lang), x_title=t("dim", lang), lang=lang, where=right)
+
+
+def swap_choice(swap: str, tokens: list[str], labels: list[str], lang: str) -> tuple[int, str] | None:
+    """The word to change and what it becomes ('' removes it), from the pickers, kept in Settings.swap."""
+    position, _, word = swap.partition(":")
+    i = int(position) if position.isdigit() and int(position) < len(tokens) else len(tokens) - 1
+    left, middle, right = st.columns([2, 3, 1], vertical_alignment="bottom")
+    chosen = left.selectbox(t("swap_which", lang), labels, index=i, key="_swap_which")
+    new = middle.text_input(t("swap_new", lang), value=word, max_chars=40, key=f"_swap_new_{chosen}",
+                            help=t("swap_new_help", lang)).strip().lower()
+    remove = right.toggle(t("swap_remove", lang), value=bool(swap) and not word, key="_swap_remove")
+    i = labels.index(chosen)
+    wanted = f"{i}:" if remove else f"{i}:{new}" if new else ""
+    if wanted != swap:
+        st.session_state["swap"] = wanted
+        st.rerun()
+    return (i, "" if remove else new) if swap else None

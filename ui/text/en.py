@@ -637,6 +637,18 @@ STRINGS = {
         "It wins on length and angle together: neither alone puts it first, but |k|·cos θ = {len:.2f} × "
         "{cos:.2f} is the largest."),
     "predict_score": "Your guesses in this visit: {right} of {total} right.",
+    "swap_title": "Swap or remove a word, and see what moves",
+    "swap_which": "Word to change",
+    "swap_new": "New word",
+    "swap_new_help": (
+        "Type any word the vectors know, for example one of its nearest neighbours: “tea” for “milk”. The link "
+        "keeps the change."),
+    "swap_unknown": "“{word}” is not in the vectors, so nothing can be swapped in; try another word.",
+    "swap_said": "With “{old}” changed to “{new}”, the weights that moved most: {items}.",
+    "swap_item": "“{q}” → “{k}” {d:+.3f}",
+    "swap_weights_m": "Change in the attention weights (after − before)",
+    "swap_z_m": "Change in Z (after − before)",
+    "swap_remove": "Remove it",
     # --- what a person can get wrong: the engine raises these codes ---
     "err_too_many_tokens": "The sentence has {count} tokens; the dashboard shows at most {max}. Please shorten it.",
     "err_offline": (
