@@ -15,3 +15,13 @@ def glove():
 def make_kv():
     """Build KeyedVectors from {word: row}, in the given (frequency) order."""
     return lambda rows: keyed_vectors(list(rows), np.array(list(rows.values()), dtype=np.float32))
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    """One headless Chromium for the whole run, shared by every test that drives a browser (Playwright's sync API
+    allows one at a time per process)."""
+    from tests import browser as b
+    b.require_chromium()
+    with b.chromium() as browser:
+        yield browser

@@ -18,14 +18,6 @@ HOSTILE = "<script>alert(1)</script> <img src=x onerror=alert(2)> milk **bold** 
 
 
 @pytest.fixture(scope="session")
-def chromium():
-    """One headless Chromium for the whole run."""
-    b.require_chromium()
-    with b.chromium() as browser:
-        yield browser
-
-
-@pytest.fixture(scope="session")
 def app_url(chromium):
     """Base URL of a Streamlit server started for this run and stopped afterwards."""
     with b.server() as url:

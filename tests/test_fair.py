@@ -65,4 +65,4 @@ def test_a_link_asking_for_more_steps_than_a_run_may_take_is_capped():
     bound = fair.max_steps(20, 300)
     assert bound == 2666 and not at.exception
     assert at.number_input(key="steps").value == bound
-    assert f"5,000 steps is more than one run may take" in messages(at)
+    assert "5,000 steps is more than one run may take" in messages(at)

@@ -649,6 +649,8 @@ STRINGS = {
     "swap_weights_m": "Change in the attention weights (after − before)",
     "swap_z_m": "Change in Z (after − before)",
     "swap_remove": "Remove it",
+    "file_factor-swap-weights": "change in attention weights",
+    "file_factor-swap-Z": "change in Z",
     # --- what a person can get wrong: the engine raises these codes ---
     "err_too_many_tokens": "The sentence has {count} tokens; the dashboard shows at most {max}. Please shorten it.",
     "err_offline": (

@@ -503,6 +503,8 @@ STRINGS = {
     "swap_weights_m": "注意力权重的变化（之后 − 之前）",
     "swap_z_m": "Z 的变化（之后 − 之前）",
     "swap_remove": "删去它",
+    "file_factor-swap-weights": "注意力权重的变化",
+    "file_factor-swap-Z": "Z的变化",
     # --- what a person can get wrong: the engine raises these codes ---
     "err_too_many_tokens": "这个句子有 {count} 个词元，本工具最多显示 {max} 个。请缩短句子。",
     "err_offline": "“{name}”需要从互联网下载，而本服务器无法联网。请使用内置的 GloVe 词向量，或上传你自己的。",
