@@ -11,24 +11,28 @@ RESULT, RUNNING = "_corpus_result", "_corpus_run"  # the last fit; the fit in pr
 FRAMES = 40  # progress updates per run, each a moment at which Stop can end it
 
 
-def examples(lang: str) -> tuple[list[corpus.Example], str]:
-    """The built-in corpus, or the learner's uploaded CSV once it passes the checks; and which one it is."""
+def examples(lang: str) -> tuple[list[corpus.Example], str, int]:
+    """The built-in corpus, or the learner's uploaded CSV once it passes the checks; which one it is; and the words
+    of its training sentences (what one step of a fit reads)."""
     st.radio(t("corpus_which", lang), ("built_in", "upload"), key="_corpus_which", horizontal=True,
              format_func=lambda v: t(f"corpus_{v}", lang))
+    built_in = weights.built_in(), "built_in", weights.built_in_sizes()["words"]
     if st.session_state.get("_corpus_which", "built_in") == "built_in":
-        return weights.built_in(), "built_in"
+        return built_in
     file = st.file_uploader(t("corpus_upload", lang), type=["csv"], key="corpus_file", help=t("corpus_format", lang))
-    if file is not None:
+    ss = st.session_state
+    if file is not None and ss.get("_corpus_upload", (None,))[0] != (file.name, file.size):  # read each file once
         try:
-            st.session_state["_corpus_upload"] = (file.name, corpus.load(file.getvalue()))
+            found = corpus.load(file.getvalue())
+            ss["_corpus_upload"] = ((file.name, file.size), found, corpus.words(found))
         except corpus.CorpusError as e:
             st.error(t("corpus_bad", lang, error=error_text(e, lang)))
-    if "_corpus_upload" in st.session_state:
-        name, found = st.session_state["_corpus_upload"]
+    if "_corpus_upload" in ss:
+        (name, _), found, words = ss["_corpus_upload"]
         st.caption(t("corpus_loaded", lang, name=name, n=len(found)))
-        return found, "upload"
+        return found, "upload", words
     st.info(t("corpus_upload_none", lang))
-    return weights.built_in(), "built_in"
+    return built_in
 
 
 def run(ctx, found, which: str, args: dict):
@@ -48,7 +52,7 @@ def run(ctx, found, which: str, args: dict):
     with fair.turn(lambda n: bar.info(t("queue_wait", ctx.lang, n=n), icon=":material/hourglass_top:")):
         fit = corpus.fit(ctx.kv, found, callback=report, **args)
     if st.session_state.get(RUNNING) is job:
-        st.session_state[RESULT] = dict(job, fit=fit)
+        keep(job, fit, ctx.kv)
         st.session_state.pop(RUNNING, None)
     stop.empty()
     bar.empty()
@@ -58,8 +62,15 @@ def keep_stopped(job: dict, kv):
     """The interrupted fit up to the last step it reached (fits are deterministic)."""
     reached = job["reached"]
     if reached:
-        fit = corpus.fit(kv, job["found"], callback=lambda step, *_: step < reached, **job["args"])
-        st.session_state[RESULT] = dict(job, fit=fit)
+        keep(job, corpus.fit(kv, job["found"], callback=lambda step, *_: step < reached, **job["args"]), kv)
+
+
+def keep(job: dict, fit: corpus.Fit, kv):
+    """The finished (or stopped) fit as the result to show, with raw cosine's held-out accuracy beside it."""
+    test = [e for e in job["found"] if e.split == "test"]
+    identity = np.eye(kv.vector_size)
+    raw = corpus.order_accuracy(kv, test, identity, identity, position=0, cosine=True)
+    st.session_state[RESULT] = dict(job, fit=fit, raw=raw)
 
 
 def section(ctx):
@@ -70,9 +81,8 @@ def section(ctx):
         keep_stopped(interrupted, ctx.kv)
     st.header(t("corpus_title", lang))
     st.markdown(t("corpus_intro", lang))
-    found, which = examples(lang)
+    found, which, words = examples(lang)
     c1, c2, c3 = st.columns(3)
-    words = corpus.words(found)
     bound = min(corpus.MAX_STEPS, fair.max_steps(words, ctx.kv.vector_size, fair.CORPUS_WORK))
     if s.run_steps > bound:  # a larger corpus or larger vectors than the link was made with
         st.session_state["run_steps"] = bound
@@ -95,9 +105,7 @@ def result(ctx, res: dict):
     lang, fit = ctx.lang, res["fit"]
     if fit.stopped:
         st.warning(t("learn_stopped", lang, step=fit.steps, total=res["args"]["steps"]))
-    test = [e for e in res["found"] if e.split == "test"]
-    identity = np.eye(ctx.kv.vector_size)
-    raw = corpus.order_accuracy(ctx.kv, test, identity, identity, position=0, cosine=True)
+    raw = res["raw"]
     st.success(t("corpus_done", lang, steps=fit.steps, train=fit.train_accuracy[-1], test=fit.test_accuracy[-1],
                  raw=raw, used=fit.used, skipped=fit.skipped))
     left, right = st.columns(2)

@@ -31,6 +31,13 @@ def built_in() -> list[corpus.Example]:
     return corpus.load()
 
 
+@st.cache_resource(show_spinner=False)
+def built_in_sizes() -> dict[str, int]:
+    """Sentences per split ("train", "test") and training words ("words") of the built-in corpus, counted once."""
+    found = built_in()
+    return {split: sum(e.split == split for e in found) for split in corpus.SPLITS} | {"words": corpus.words(found)}
+
+
 @st.cache_resource(show_spinner=False, max_entries=32)
 def shared_fit(_kv: KeyedVectors, source: tuple, d_k: int, position: float, steps: int, lr: float,
                seed: int) -> corpus.Fit:
@@ -64,7 +71,7 @@ def recipe(s: Settings, which: str) -> tuple[int, float, int]:
 def corpus_fit(s: Settings, kv: KeyedVectors, which: str) -> corpus.Fit:
     """The fit behind 'trained' or 'run' for the current vectors, d_k and position weight."""
     args = (min(s.d_k, kv.vector_size), s.position, *recipe(s, which))
-    with st.spinner(t("fitting", s.lang, n=sum(e.split == "train" for e in built_in()))):
+    with st.spinner(t("fitting", s.lang, n=built_in_sizes()["train"])):
         if s.source != "upload":
             return shared_fit(kv, (s.source, len(kv), kv.vector_size), *args)
         # an upload is the visitor's own, so are its fits; a weak reference names the vectors they were fitted on
@@ -97,7 +104,7 @@ def layers(s: Settings, kv: KeyedVectors) -> tuple[dict[str, np.ndarray], Proven
         w[f"w_{layer}"] = preset(name, d, d_k, seed=seed, scale=scale)
     if unavailable:
         st.warning(t("trained_unavailable", s.lang))
-    counts = [sum(e.split == split for e in built_in()) for split in corpus.SPLITS]
+    counts = [built_in_sizes()[split] for split in corpus.SPLITS]
     return w, Provenance(s.q_preset, s.k_preset, fit if s.q_preset in LEARNED or s.k_preset in LEARNED else None,
                          *counts)
 
