@@ -67,6 +67,13 @@ def order_by(values) -> list[int]:  # [n] -> n positions
     return [int(j) for j in np.argsort(-np.asarray(values, dtype=np.float64), kind="stable")]
 
 
+def pairs_in_order(guess: list[int], values) -> tuple[int, int]:  # m positions, [n] -> (agreeing, m(m-1)/2)
+    """Of the pairs in a guessed order (most first), how many the values put the same way round."""
+    values = np.asarray(values)
+    pairs = [(a, b) for n, a in enumerate(guess) for b in guess[n + 1:]]
+    return sum(bool(values[a] > values[b]) for a, b in pairs), len(pairs)
+
+
 def raw_scores(rows, i: int, others: list[int]) -> dict[str, np.ndarray]:  # [n, d] -> {measure: [len(others)]}
     """The vectors' own measures of row i against the other rows: the plain dot product and the cosine."""
     rows = np.asarray(rows, dtype=np.float64)

@@ -433,20 +433,23 @@ def check_header(header: tuple[int, int]) -> None:
 
 
 def fast_rows(data: bytes, offset: int, matrix: np.ndarray) -> list[str] | None:
-    """read_rows over the lines from byte `offset` on; None where the careful path might judge a line differently (NUL
-    bytes, a lone CR, spaces other than space and tab) or read_rows refuses a line, so that path can name it."""
+    """read_rows over the lines from byte `offset` on: split at single spaces (the quicker parse, right for GloVe and
+    word2vec files), else at any run of spaces and tabs; None where the careful path might judge a line differently
+    (NUL bytes, a lone CR, spaces other than space and tab) or read_rows refuses a line, so that path can name it."""
     if b"\x00" in data or (b"\r" in data and data.count(b"\r") != data.count(b"\r\n")):
         return None
-    stream = io.BytesIO(data)
-    stream.seek(offset)
-    try:
-        words = read_rows(stream, matrix)
-    except ValueError:
-        return None
-    return None if SPACE.search("".join(words)) else words
+    for sep in (" ", r"\s+"):
+        stream = io.BytesIO(data)
+        stream.seek(offset)
+        try:
+            words = read_rows(stream, matrix, sep=sep)
+        except ValueError:
+            continue
+        return None if SPACE.search("".join(words)) else words
+    return None
 
 
-def read_rows(stream, matrix: np.ndarray) -> list[str]:  # fills matrix [capacity, d] from its first row
+def read_rows(stream, matrix: np.ndarray, sep: str = r"\s+") -> list[str]:  # fills matrix [capacity, d] from row 0
     """Lines 'word v1 ... vd' through pandas' C parser, a chunk at a time into matrix; ValueError at anything it cannot
     take as it is (a wrong count, a non-number, NaN or infinity, more lines than rows)."""
     import pandas as pd
@@ -454,7 +457,7 @@ def read_rows(stream, matrix: np.ndarray) -> list[str]:  # fills matrix [capacit
     capacity, d = matrix.shape
     words = []
     values = max(CHUNK_VALUES, matrix.size // 32)  # a chunk's float64 and float32 copies: under a tenth of the matrix
-    options = dict(sep=r"\s+", header=None, quoting=csv.QUOTE_NONE, na_filter=False, dtype={0: object},
+    options = dict(sep=sep, header=None, quoting=csv.QUOTE_NONE, na_filter=False, dtype={0: object},
                    encoding="utf-8", chunksize=max(1, values // max(1, d)), low_memory=False)
     with np.errstate(over="ignore"), pd.read_csv(stream, **options) as chunks:  # overflow becomes inf, refused below
         for chunk in chunks:

@@ -14,6 +14,6 @@ q = page.pick_word("query", t("query", lang), rows, rows[-1], where=c4)
 i = rows.index(q)
 if s.predict and not views.guess_first(att.q[i], att.k, q, rows, lang, key=page.view_key("factor", s, q)):
     st.stop()
-views.attention_view(att, rows, rows, lang, softmax=s.softmax, q=q)
+views.attention_view(att, rows, rows, q, lang, softmax=s.softmax)
 views.swap_view(ctx, "factor")
 reproduce.downloads(ctx, "factor")

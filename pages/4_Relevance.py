@@ -9,14 +9,15 @@ s, lang, enc, att, rows = ctx.s, ctx.lang, ctx.enc, ctx.att, ctx.enc.labels
 
 c1, c2, c3, c4 = st.columns([1, 2, 1, 1])
 q = page.pick_word("query", t("query", lang), rows, "milk" if "milk" in rows else rows[-1], where=c1)
-c2.text_input(t("expected", lang), key="expected", max_chars=200)
 c3.toggle(t("scaled", lang), key="scaled")
 c4.toggle(t("predict", lang), key="predict", help=t("predict_help", lang))
 i = rows.index(q)
 others = [j for j in range(len(rows)) if j != i]
 keys = [rows[j] for j in others]
-if s.predict and not views.guess_first(att.q[i], att.k[others], q, keys, lang, key=page.view_key("relevance", s, q)):
+if s.predict and not views.guess_first(att.q[i], att.k[others], q, keys, lang, key=page.view_key("relevance", s, q),
+                                      ordered=views.ORDERED):
     st.stop()
+c2.text_input(t("expected", lang), key="expected", max_chars=200)  # after the guess: the expectation is a hint
 scores = raw_scores(enc.embedding, i, others) | {"qk": att.scores[i, others]}  # the vectors' own rows, then Q·K
 source = ctx.source
 names = {"dot": t("measure_dot", lang, source=source), "cosine": t("measure_cosine", lang, source=source),
@@ -32,6 +33,7 @@ if order is not None:
     views.verdicts(scores, names, keys, order, lang)
 views.ranking(scores, names, keys, q, lang)
 views.length_angle_view(att.q[i], att.k[others], q, keys, lang)
+views.swap_view(ctx, "relevance")
 
 st.subheader(t("takeaway_title", lang))
 st.markdown(t("relevance_takeaway" if ctx.source == t("short_glove", lang) else "relevance_takeaway_other", lang))

@@ -300,3 +300,87 @@ def test_a_challenge_link_opens_with_the_answer_hidden(page, app_url):
     b.rerun(page, lambda: page.get_by_text("drank", exact=True).click())
     assert page.get_by_text("Right: “drank” gets the most attention.").count() == 1
     assert [chart for chart in b.drawn(page) if chart["visible"]]
+
+
+def test_the_relevance_page_asks_for_an_order_first_in_chinese(page, app_url):
+    b.visit(page, url_of(app_url, "pages/4_Relevance.py", predict=1, lang="zh"))
+    assert page.get_by_text("在你做出猜测之前，数字都是隐藏的。").count() == 1
+    assert not [chart for chart in b.drawn(page) if chart["visible"]]
+    b.screenshot(page, "predict-relevance-zh-asked")
+    box = page.locator("[data-testid=stMain] [data-testid=stMultiSelect] input").first
+    for word in ("drank", "cat", "black"):
+        b.rerun(page, lambda: (box.click(), page.get_by_role("option", name=word, exact=True).click()))
+    page.keyboard.press("Escape")
+    assert page.get_by_text("猜对了：“drank” 得到的注意力最多。", exact=False).count() == 1
+    assert page.get_by_text("3 对词中有 3 对先后一致", exact=False).count() == 1
+    assert [chart for chart in b.drawn(page) if chart["visible"]] and b.problems(page) == []
+    b.screenshot(page, "predict-relevance-zh-revealed")
+
+
+def test_the_masked_decoder_is_guessed_among_the_words_it_may_see(page, app_url):
+    b.visit(page, url_of(app_url, "pages/6_Three_kinds.py", predict=1, tab="dec"))
+    guess = page.locator("[data-testid=stMain] [data-testid=stRadio]").filter(has_text="attend to most")
+    assert guess.get_by_role("radio").count() == 2  # "La" and "bola": the mask hides "es" and "azul"
+    assert not [chart for chart in b.drawn(page) if chart["visible"]]
+    b.rerun(page, lambda: guess.get_by_text("la", exact=True).click())
+    assert page.get_by_text("you guessed “la”", exact=False).count() + page.get_by_text(
+        "Right: “la”", exact=False).count() == 1
+    assert [chart for chart in b.drawn(page) if chart["visible"]] and b.problems(page) == []
+    b.screenshot(page, "predict-kinds-decoder")
+
+
+def test_a_teacher_copies_a_challenge_link_and_a_student_opens_it(chromium, page, app_url):
+    b.visit(page, url_of(app_url, FACTOR, query="cat"))
+    assert [chart for chart in b.drawn(page) if chart["visible"]]  # the teacher sees the answer
+    b.rerun(page, lambda: page.get_by_role("button", name="Copy challenge link").click())
+    link = page.locator("[data-testid=stPopoverBody] code").inner_text().strip()
+    assert "predict=1" in link and "query=cat" in link
+    b.screenshot(page, "challenge-link")
+    student = b.new_page(chromium)
+    try:
+        b.visit(student, link)
+        assert student.get_by_text("Your guess: which word does “cat” attend to most?").count() == 1
+        assert not [chart for chart in b.drawn(student) if chart["visible"]]
+    finally:
+        student.context.close()
+
+
+def test_swapping_a_word_on_the_relevance_page_shows_what_moved(page, app_url):
+    b.visit(page, url_of(app_url, "pages/4_Relevance.py"))
+    before = len(b.drawn(page))
+    page.get_by_text("Swap or remove a word, and see what moves").click()
+    box = page.get_by_role("textbox", name="New word")
+    b.rerun(page, lambda: (box.fill("tea"), box.press("Enter")))
+    assert "swap=5%3Atea" in page.url or "swap=5:tea" in page.url
+    assert len(b.drawn(page)) == before + 2 and page.get_by_text("With “milk” changed to “tea”", exact=False).count()
+    assert b.problems(page) == []
+    b.screenshot(page, "swap-relevance")
+
+
+ISOLATED = """([c, query, rows]) => {
+  const lines = [...c.querySelectorAll('[aria-roledescription="rule mark"]')];
+  return lines.length > 0 && lines.every(line => {
+    const label = line.getAttribute('aria-label'), shown = +line.getAttribute('opacity');
+    const weight = +/opacity: ([-\\d.e]+)/.exec(label)[1];
+    return label.includes(query) ? Math.abs(shown - weight) < 1e-6 : shown <= 0.1 / rows + 1e-9;
+  });
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_hovering_a_word_in_the_line_view_isolates_its_lines(page, app_url, lang):
+    from ui.text import t
+    b.visit(page, url_of(app_url, "pages/6_Three_kinds.py", heads=2, lang=lang))
+    chart = b.charts(page).filter(has_text=t("lines_title", lang))
+    lines = chart.locator('[aria-roledescription="rule mark"]')
+    assert lines.count() == 2 * 4 * 4  # two heads, four query words, four key words
+    query = f"{t('query_word', lang)}: ball;"
+    handle = chart.element_handle()
+    assert not page.evaluate(ISOLATED, [handle, query, 4])  # nothing hovered: every line as opaque as its weight
+    chart.scroll_into_view_if_needed()
+    words = chart.locator('[aria-roledescription="text mark"]', has_text="ball")
+    box = min((words.nth(i).bounding_box() for i in range(words.count())), key=lambda box: box["x"])  # query column
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.wait_for_function(ISOLATED, arg=[handle, query, 4], timeout=b.TIMEOUT_MS, polling=100)
+    assert b.problems(page) == []
+    b.screenshot(page, f"lines-hover-{lang}")

@@ -50,8 +50,16 @@ def vector_plane():
                                slider_label="step")
 
 
+def attention_lines():
+    w = np.array([[[0.7, 0.3], [0.4, 0.6]], [[1.0, 0.0], [0.2, 0.8]]])
+    return charts.attention_lines(tables.attention_lines_frame(w, ["milk", "drank"], ["milk", "drank"],
+                                                               head_names=["Head 1", "Head 2"]),
+                                  title="lines", x_title="key", y_title="query", value_title="weight", head_title="head")
+
+
 SAMPLES = {
     "heatmap": heatmap,
+    "attention_lines": attention_lines,
     "weight_bars": lambda: charts.weight_bars(
         tables.weights_frame(np.array([0.7, 0.3, 0.0]), ["the", "ball", "blue"], np.array([True, True, False])),
         title="w", x_title="key", y_title="weight"),
@@ -163,8 +171,10 @@ def heatmap_of(a, **options):
 def test_charts_have_a_plot_height_and_finite_json_data(name):
     chart = SAMPLES[name]()
     # a fixed height (render.chart adds room for axes) or as high as the page makes it (render.chart gives it the
-    # height its rows need)
-    assert (isinstance(chart.height, int) and chart.height > 0) or chart.height == "container"
+    # height its rows need); a chart of charts has none of its own, and its parts each a fixed one
+    parts = chart.hconcat if isinstance(chart, alt.HConcatChart) else [chart]
+    for part in parts:
+        assert (isinstance(part.height, int) and part.height > 0) or part.height == "container"
     spec = chart.to_dict()
     text = json.dumps(spec, allow_nan=False)  # raises on NaN or infinity anywhere in the spec or its data
     assert spec["datasets"] and text
@@ -368,7 +378,7 @@ def test_tables_feeding_the_charts_hold_no_nan():
 
 def test_builders_return_altair_charts():
     for name, make in SAMPLES.items():
-        assert isinstance(make(), (alt.Chart, alt.LayerChart)), name
+        assert isinstance(make(), (alt.Chart, alt.LayerChart, alt.HConcatChart)), name
 
 
 def axis_defs(spec: dict, channel: str) -> list[dict]:

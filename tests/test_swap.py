@@ -1,5 +1,7 @@
-"""Swap or remove a word on the factor-matrix page: the change after minus before, named, and kept in the link."""
+"""Swap or remove a word on the factor-matrix and relevance pages: the change after minus before, named, and kept in
+the link."""
 import numpy as np
+import pytest
 
 from engine.attention import attend
 from engine.pipeline import encode
@@ -8,7 +10,7 @@ from harness.apptest import run_page
 from tests.test_story import titled
 from ui.state import DEFAULTS
 
-FACTOR = "pages/2_Factor_matrix.py"
+FACTOR, RELEVANCE = "pages/2_Factor_matrix.py", "pages/4_Relevance.py"
 
 
 def test_swapped_and_change_by_hand():
@@ -25,8 +27,9 @@ def weights_of(kv, sentence, w):
     return attend(enc.x, enc.x, *w).weights
 
 
-def test_swapping_milk_for_tea_shows_the_difference_the_engine_gives(glove):
-    at = run_page(FACTOR, {"swap": "5:tea", "q_preset": "random", "k_preset": "random"})
+@pytest.mark.parametrize("page", [FACTOR, RELEVANCE])
+def test_swapping_milk_for_tea_shows_the_difference_the_engine_gives(glove, page):
+    at = run_page(page, {"swap": "5:tea", "q_preset": "random", "k_preset": "random"})
     assert not at.exception
     delta = titled(at, "Change in the attention weights (after − before)")
     from engine.layers import preset
@@ -45,10 +48,11 @@ def test_removing_a_word_compares_the_words_both_have(glove):
     assert sorted(set(delta["row"])) == sorted(["the (1)", "cat", "drank", "the (4)", "milk"])
 
 
-def test_the_link_keeps_the_swap_and_a_word_the_vectors_lack_is_said():
-    at = run_page(FACTOR, {"swap": "5:qzxvbq"})
+@pytest.mark.parametrize("page", [FACTOR, RELEVANCE])
+def test_the_link_keeps_the_swap_and_a_word_the_vectors_lack_is_said(page):
+    at = run_page(page, {"swap": "5:qzxvbq"})
     assert not at.exception and any("“qzxvbq” is not in the vectors" in w.value for w in at.warning)
-    at = run_page(FACTOR)
+    at = run_page(page)
     at.text_input(key="_swap_new_milk").input("tea").run()
     assert at.query_params["swap"] == "5:tea"
 

@@ -230,7 +230,7 @@ class TestPage:
                                                    "Encoder–decoder attention"]
         src, tgt = ["the", "ball", "is", "blue"], ["la", "bola", "es", "azul"]
         for tab, (rows, cols) in zip((ENC, DEC, CROSS), ((src, src), (tgt, tgt), (tgt, src))):
-            factor, weights, bars, contrib, z = tab_charts(at, tab)
+            factor, weights, bars, contrib, z, lines = tab_charts(at, tab)
             assert len(at.success) == 1  # the open kind's sum check
             assert not any(at.tabs[other].children for other in range(3) if other != tab)  # hidden tabs: not built
             assert grid(factor).shape == grid(weights).shape == (len(rows), len(cols))
@@ -238,6 +238,10 @@ class TestPage:
             assert list(z["row"].unique()) == rows and z["col"].nunique() == 16  # one Z row per query word
             assert bars["key"].tolist() == cols
             assert contrib["key"].dropna().unique().tolist() == cols
+            seen = weights[~weights["masked"]]  # the line view: a line per pair the query sees, as opaque as its weight
+            assert len(lines) == len(seen) and set(lines["key"]) == set(cols)
+            np.testing.assert_allclose(lines.sort_values(["q_pos", "k_pos"])["weight"], seen["value"], atol=1e-12)
+            np.testing.assert_array_equal(lines["opacity"], lines["weight"])
 
     def test_cross_attention_is_not_either_self_attention(self, default_page):
         enc, dec, cross = (grid(tab_charts(default_page, tab)[1]).to_numpy() for tab in (ENC, DEC, CROSS))
@@ -265,22 +269,27 @@ class TestPage:
 
     def test_heads_switch_draws_one_grid_per_kind_and_changes_z(self, default_page):
         at = default_page
-        assert all(len(tab_charts(at, tab)) == 5 for tab in range(3))
+        assert all(len(tab_charts(at, tab)) == 6 for tab in range(3))  # the attention view, then the line view
         single_z = [tab_charts(at, tab)[4] for tab in range(3)]
         at.selectbox(key="heads").set_value(4).run()
         no_errors(at)
         for tab, z in zip(range(3), single_z):
             charts = tab_charts(at, tab)
-            assert len(charts) == 5 + 4 + 1  # the attention view, 4 head heatmaps, Z of the heads
-            heads = [grid(df).to_numpy() for df in charts[5:9]]
+            assert len(charts) == 5 + 1 + 4 + 1  # the attention view, the line view, 4 head heatmaps, Z of the heads
+            heads = [grid(df).to_numpy() for df in charts[6:10]]
             for w in heads:
                 np.testing.assert_allclose(w.sum(axis=1), 1.0, atol=1e-9)
             assert not all(np.allclose(heads[0], w) for w in heads[1:])
-            z_heads = charts[9]
+            lines = charts[5]  # a colour per head, each head's lines its heatmap's weights
+            for h, df in enumerate(charts[6:10]):
+                own = lines[lines["h"] == h].sort_values(["q_pos", "k_pos"])
+                np.testing.assert_allclose(own["weight"], df.loc[~df["masked"], "value"], atol=1e-12)
+            z_heads = charts[10]
             assert grid(z_heads).shape == grid(z).shape
             assert not np.allclose(z_heads["value"], z["value"])
-        masked = tab_charts(at, DEC)[5:9]
+        masked = tab_charts(at, DEC)[6:10]
         assert all(df["masked"].sum() == 6 for df in masked)
+        assert len(tab_charts(at, DEC)[5]) == 4 * (16 - 6)  # no line for a masked pair
         for tab, q in ((ENC, "blue"), (DEC, "bola"), (CROSS, "bola")):
             focus = [m.value for m in open_tab(at, tab).markdown if m.value.startswith("For “")]
             assert len(focus) == 1 and focus[0].startswith(f"For “{q}”")
@@ -292,12 +301,12 @@ class TestPage:
         assert at.selectbox(key="heads").value == 1
         assert at.selectbox(key="heads").options == ["1", "2", "4", "8", "16"]
         at = run_page(PAGE, {"heads": "4"})
-        assert len(tab_charts(open_layers(at), ENC)) == 5 + 4 + 1
+        assert len(tab_charts(open_layers(at), ENC)) == 5 + 1 + 4 + 1
         at.sidebar.number_input(key="d_k").set_value(6).run()
         no_errors(at)
         assert "4 heads cannot split d_k = 6" in messages(at)
         assert at.selectbox(key="heads").options == ["1", "2", "3", "6"] and at.selectbox(key="heads").value == 1
-        assert len(tab_charts(at, ENC)) == 5
+        assert len(tab_charts(at, ENC)) == 6
 
     def test_each_kind_keeps_its_own_query_word(self):
         at = open_tab(run_page(PAGE), DEC)
@@ -316,7 +325,7 @@ class TestPage:
                              "target_sentence": " ".join(target.split()[:n_t])})
         no_errors(at)
         for tab, (rows, cols) in zip((ENC, DEC, CROSS), ((n_s, n_s), (n_t, n_t), (n_t, n_s))):
-            factor, weights, bars, contrib, z = tab_charts(at, tab)
+            factor, weights, bars, contrib, z, lines = tab_charts(at, tab)
             assert not at.error and len(at.success) == 1
             assert grid(factor).shape == (rows, cols) and len(bars) == cols and z["row"].nunique() == rows
             assert np.isfinite(factor["value"]).all() and np.isfinite(z["value"]).all()
@@ -326,14 +335,14 @@ class TestPage:
         at = run_page(PAGE, {field: " ".join(["blue"] * 65)})
         no_errors(at)
         assert "65 tokens" in messages(at) and "at most 64" in messages(at)
-        assert len(tab_charts(at, kept)) == 5
+        assert len(tab_charts(at, kept)) == 6
         assert len(tab_charts(at, CROSS)) == 0 and "needs" in messages(at)
 
     def test_unknown_target_word_gets_suggestions_and_the_rest_renders(self):
         at = run_page(PAGE, {"target_sentence": "La bolaa es azul"})
         no_errors(at)
         assert "“bolaa” (did you mean" in messages(at) and "“bola”" in messages(at)
-        assert all(len(tab_charts(at, tab)) == 5 and len(at.success) == 1 for tab in (ENC, DEC, CROSS))
+        assert all(len(tab_charts(at, tab)) == 6 and len(at.success) == 1 for tab in (ENC, DEC, CROSS))
         assert list(grid(tab_charts(at, CROSS)[0]).index) == ["la", "es", "azul"]
 
     def test_typing_a_target_sentence_redraws_decoder_and_cross(self):
@@ -348,7 +357,7 @@ class TestPage:
         for target in ("", "qqqzx"):
             at = run_page(PAGE, {"target_sentence": target})
             no_errors(at)
-            assert len(tab_charts(at, ENC)) == 5 and not tab_charts(at, DEC) and not tab_charts(at, CROSS)
+            assert len(tab_charts(at, ENC)) == 6 and not tab_charts(at, DEC) and not tab_charts(at, CROSS)
 
     def test_neighbours_table_lists_the_target_words(self, default_page):
         table = open_tab(default_page, CROSS).tabs[CROSS].dataframe[0].value
@@ -368,7 +377,7 @@ class TestPage:
         at = open_tab(run_page(PAGE), DEC)
         at.session_state["lang"] = "zh"
         no_errors(at.run())
-        assert at.session_state["kinds_tab"] == "解码器自注意力" and len(at.tabs[DEC].get("vega_lite_chart")) == 5
+        assert at.session_state["kinds_tab"] == "解码器自注意力" and len(at.tabs[DEC].get("vega_lite_chart")) == 6
         assert not at.tabs[ENC].children and not at.tabs[CROSS].children
 
     def test_chinese(self):
@@ -390,7 +399,7 @@ class TestFactorPageAfterRefactor:
                                                         for d in c.proto.datasets]) for c in at.get("vega_lite_chart"))
         assert grid(factor).shape == (4, 4) and not factor["masked"].any()
         np.testing.assert_allclose(grid(weights).to_numpy().sum(axis=1), 1.0, atol=1e-9)
-        assert [b.key for b in at.get("download_button")] == ["dl_factor", "dl_weights", "dl_Z", "dl_reproduce_script",
+        assert [b.key for b in at.get("download_button") if b.key.startswith("dl_")] == ["dl_factor", "dl_weights", "dl_Z", "dl_reproduce_script",
                                                              "dl_reproduce_notebook"]
         at.selectbox(key="query").set_value("ball").run()
         no_errors(at)

@@ -56,6 +56,12 @@ class TestFastParser:
         np.testing.assert_array_equal(matrix[:, 0], np.arange(len(glove)) % 7)
         assert load_text_vectors(data).index_to_key == glove.index_to_key
 
+    @pytest.mark.parametrize("data", [b"a 1 2\nb 3 4\n", b"a\t1  2 \nb 3\t\t4\t\n", b"a 1 2\nb  3 4\n"])
+    def test_single_spaces_and_runs_of_spaces_both_take_the_c_parser(self, data):
+        matrix = np.empty((2, 2), dtype=np.float32)
+        assert fast_rows(data, 0, matrix) == ["a", "b"]  # a run of spaces late in the file: split again, not line by line
+        np.testing.assert_array_equal(matrix, [[1, 2], [3, 4]])
+
     @pytest.mark.parametrize("data, words, rows", [
         (b"a\t1  2 \nb 3\t\t4\t\n", ["a", "b"], [[1, 2], [3, 4]]),  # tabs, runs of spaces, trailing space
         (b"\xef\xbb\xbfa 1 2\r\nb 3 4\r\n", ["a", "b"], [[1, 2], [3, 4]]),  # Windows: byte-order mark, CRLF

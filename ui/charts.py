@@ -6,6 +6,7 @@ colour ranges, label sizes and number formats from expressions the browser evalu
 is then the same for every sentence, so the page builds it once and the browser swaps the data of the chart it already
 drew."""
 import json
+import unicodedata
 
 import altair as alt
 import pandas as pd
@@ -377,3 +378,134 @@ def length_bars(df: pd.DataFrame, *, title: str | None, x_title: str, y_title: s
         tooltip=[alt.Tooltip("row:N", title=y_title), alt.Tooltip("part:N", title=part_title),
                  alt.Tooltip("length:Q", title=x_title, format=".3f")],
     ).properties(width="container", height=max(60, 17 * len(df))), description)
+
+
+HOVER = "hover_query"  # the query word under the pointer (by position, as words repeat): its lines and heatmap row
+HOVER_KEY = "hover_key"  # the key word under the pointer: the lines into it and its heatmap column
+HEAD_COLOURS = ["#4c78a8", "#f58518", "#e45756", "#72b7b2", "#54a24b", "#eeca3b", "#b279a2", "#ff9da6", "#9d755d",
+                "#bab0ac"]  # tableau10, one a head, repeating past ten
+LINE_STEP = 18  # pixels per word down the line view: 64 words stay legible
+LINES_WIDTH = 200  # pixels between the query column and the key column
+HEATMAPS_WIDTH = 420  # pixels the heatmaps' cells share in a row before the heads wrap to a new row
+MIN_CELL = 8  # pixels a heatmap column takes at least: its key word then stays 7 pixels high
+FADED = 0.1  # the opacity of the lines of words not hovered, times one over the words in a column: faded together,
+# a sentence's many lines stay a faint haze
+HOVERED = {"and": [{"param": HOVER}, {"param": HOVER_KEY}]}  # of the hovered query and key; all, while none is
+ANY_HOVERED = {"or": [{"param": HOVER, "empty": False}, {"param": HOVER_KEY, "empty": False}]}  # something is hovered
+
+
+def attention_lines(df: pd.DataFrame, *, title: str, x_title: str, y_title: str, value_title: str, head_title: str,
+                    weights: bool = True, description: str | None = None) -> alt.HConcatChart | alt.VConcatChart:
+    """BertViz's line view: a weights heatmap per head, then query words (field query, position q_pos) level with
+    its rows, key words (key, k_pos) to the right, and a line from each query to each key it sees (a row of df) in
+    its head's colour (h, head), as opaque as field opacity, dashed for a negative score. Hovering a query word or a
+    heatmap cell isolates that query's lines and outlines its row; hovering a key word, the lines into it and its
+    column. Sequential heatmap colours from 0 with `weights` (softmax), diverging ones for raw scores. Heatmaps that
+    do not fit beside the lines (HEATMAPS_WIDTH) wrap to rows below them."""
+    heads = list(dict.fromkeys(df.sort_values("h", kind="stable")["head"]))
+    titles = {"x_title": x_title, "y_title": y_title, "value_title": value_title, "head_title": head_title}
+    maps, per_row = _head_heatmaps(df, heads, weights=weights, **titles)
+    hover = [_hover(HOVER, "q_pos", [m.name for m in maps] + ["query_words"]),
+             _hover(HOVER_KEY, "k_pos", ["key_words"])]
+    # Flush bounds: views line up by plot area alone, so each heatmap's row i sits level with query word i.
+    top = alt.hconcat(*maps[:per_row], *_line_columns(df, heads, **titles), bounds="flush", spacing=8)
+    if len(maps) <= per_row:
+        chart = top.properties(data=df, title=title, params=hover)
+    else:
+        below = [alt.hconcat(*maps[i:i + per_row], spacing=8) for i in range(per_row, len(maps), per_row)]
+        chart = alt.vconcat(top, *below, data=df, title=title, params=hover, spacing=16)
+    # Streamlit's theme asks every chart to fit the page's width; a chart of charts cannot (Vega-Lite warns).
+    return _described(chart.properties(autosize=alt.AutoSizeParams(type="pad")), description)
+
+
+def _hover(name: str, field: str, views: list[str]) -> alt.TopLevelSelectionParameter:
+    """The mark under the pointer in any of `views`, by `field`; none once the pointer leaves it. Set on the whole
+    chart with its views named: Altair, lifting a param added to several views, warns, and adds sibling layers."""
+    return alt.TopLevelSelectionParameter(name=name, views=views, select=alt.PointSelectionConfig(
+        type="point", fields=[field], on="pointerover", clear="pointerout"))
+
+
+def _head_heatmaps(df: pd.DataFrame, heads: list[str], *, x_title: str, y_title: str, value_title: str,
+                   head_title: str, weights: bool) -> tuple[list[alt.Chart], int]:
+    """One weights heatmap per head (field h), rows LINE_STEP high to sit level with the query words, masked pairs
+    grey, the hovered query's row (or key's column) outlined; and how many fit side by side in HEATMAPS_WIDTH. The
+    first of each row names its query words, but for a lone heatmap, whose rows meet the query words beside it. Key
+    words as large as the columns fit: bandwidth('x') names no scale in a chart of charts."""
+    n_q, n_k = _count(df, "q_pos"), _count(df, "k_pos")
+    per_row = max(1, min(len(heads), HEATMAPS_WIDTH // (n_k * MIN_CELL)))
+    cell = max(MIN_CELL, min(LINE_STEP, HEATMAPS_WIDTH // (n_k * per_row)))
+    tight = alt.Scale(paddingInner=0, paddingOuter=0)
+    colour = (sequential if weights else signed)("weight", value_title, gradientLength=120)
+    outlined = {"and": [ANY_HOVERED, HOVERED]}
+    maps = []
+    for i, name in enumerate(heads):
+        labelled = i % per_row == 0 and (i > 0 or len(heads) > 1)  # a lone heatmap's rows meet the query words
+        head = alt.TitleParams(name, color=HEAD_COLOURS[i % len(HEAD_COLOURS)]) if len(heads) > 1 else value_title
+        maps.append(alt.Chart(name=f"heatmap_{i}", title=head).transform_filter(f"datum.h == {i}").mark_rect().encode(
+            x=alt.X("key:N", sort=alt.EncodingSortField("k_pos", op="min"), title=x_title, scale=tight,
+                    axis=alt.Axis(**{**_word_labels("x"), "labelFontSize": min(11, cell - 1)})),
+            y=alt.Y("query:N", sort=alt.EncodingSortField("q_pos", op="min"), title=y_title, scale=tight,
+                    axis=alt.Axis(title=None, labelFlush=False, **_word_labels("y")) if labelled else None),
+            color=colour,
+            stroke=_when(alt.StrokeValue, outlined, "#222", None),
+            strokeWidth=_when(alt.StrokeWidthValue, outlined, 1.5, 0),
+            tooltip=[alt.Tooltip("head:N", title=head_title), alt.Tooltip("query:N", title=y_title),
+                     alt.Tooltip("key:N", title=x_title), alt.Tooltip("weight:Q", title=value_title, format=".3f")],
+        ).properties(width=cell * n_k, height=LINE_STEP * n_q,
+                     view=alt.ViewBackground(fill=MASKED)))  # masked pairs have no cell: grey shows through
+    return maps, per_row
+
+
+def _line_columns(df: pd.DataFrame, heads: list[str], *, x_title: str, y_title: str, value_title: str,
+                  head_title: str) -> list[alt.Chart]:
+    """Query words, a line for every row of df, key words: three plain views (not layers, whose names Altair changes
+    in a concat; the hover params list these names). Each head's lines run a little apart, so heads drawn over each
+    other stay visible."""
+    rows = max(_count(df, "q_pos"), _count(df, "k_pos"))
+    y = alt.Scale(domain=[-0.5, rows - 0.5], reverse=True, nice=False, zero=False)  # row i at i + ½ steps down
+    spread, middle = 0.6 / len(heads), (len(heads) - 1) / 2
+    lines = alt.Chart(name="lines").transform_calculate(
+        y0=f"datum.q_pos + {spread} * (datum.h - {middle})", y1=f"datum.k_pos + {spread} * (datum.h - {middle})",
+    ).mark_rule().encode(
+        x=alt.XValue(0), x2=alt.X2Value("width"),
+        y=alt.Y("y0:Q", scale=y, axis=None), y2=alt.Y2("y1:Q"),
+        stroke=alt.Stroke("head:N", title=head_title, scale=alt.Scale(domain=heads, range=HEAD_COLOURS),
+                          legend=alt.Legend(orient="right", symbolType="stroke", symbolOpacity=1,
+                                            symbolStrokeWidth=3) if len(heads) > 1 else None),
+        opacity=alt.OpacityValue(FADED / rows, condition={"test": HOVERED, "field": "opacity", "type": "quantitative",
+                                                          "scale": None, "legend": None}),
+        strokeWidth=_when(alt.StrokeWidthValue, ANY_HOVERED, 3, 2),  # the few lines left stand out
+        strokeDash=_when(alt.StrokeDashValue, "datum.weight < 0", [4, 3], [1, 0]),
+        tooltip=[alt.Tooltip("head:N", title=head_title), alt.Tooltip("query:N", title=y_title),
+                 alt.Tooltip("key:N", title=x_title), alt.Tooltip("weight:Q", title=value_title, format=".3f")],
+    ).properties(width=LINES_WIDTH, height=LINE_STEP * rows)
+    return [_word_column(df, "query", "q_pos", y_title, y, rows), lines,
+            _word_column(df, "key", "k_pos", x_title, y, rows)]
+
+
+def _word_column(df: pd.DataFrame, field: str, position: str, title: str, y: alt.Scale, rows: int) -> alt.Chart:
+    """Each word of one column once, at its position, beside the lines (query words to their left, key words to their
+    right), under its title, which runs to the right (over the lines, clear of the heatmaps' titles); larger while
+    hovered, the others of its column grey."""
+    param, width, left = (HOVER if field == "query" else HOVER_KEY), _label_width(df[field]), field == "query"
+    return alt.Chart(name=f"{field}_words", title=alt.TitleParams(title, anchor="start")).transform_aggregate(groupby=[field, position]).mark_text(
+        align="right" if left else "left", baseline="middle", limit=LABEL_LIMIT).encode(
+        x=alt.XValue(width if left else 0), y=alt.Y(f"{position}:Q", scale=y, axis=None),
+        text=alt.Text(f"{field}:N", title=title),
+        size=_when(alt.SizeValue, {"param": param, "empty": False}, 14, 12),
+        color=_when(alt.ColorValue, {"param": param}, "#222", "#aaa"),
+        tooltip=[alt.Tooltip(f"{field}:N", title=title)],
+    ).properties(width=width, height=LINE_STEP * rows)
+
+
+def _count(df: pd.DataFrame, position: str) -> int:
+    """How many words a column of positions spans (at least 1)."""
+    return int(df[position].max()) + 1 if len(df) else 1
+
+
+def _label_width(words: pd.Series) -> int:
+    """Pixels a column of words takes at the largest (hovered) size: room for the longest, up to LABEL_LIMIT; a
+    Chinese character takes two letters' room."""
+    wide = max((sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in str(w)) for w in words.unique()),
+               default=1)
+    return min(LABEL_LIMIT, 8 * wide + 4)

@@ -1,10 +1,11 @@
 """Page 6's tabs: encoder self-attention, masked decoder self-attention and encoder–decoder attention."""
 from dataclasses import replace
 
+import numpy as np
 import streamlit as st
 
 from engine.attention import attend, later_share
-from ui import page, sidebar, views
+from ui import lines, page, sidebar, views
 from ui.text import t
 
 NEIGHBOURS = 12  # target words whose nearest neighbours are listed
@@ -19,13 +20,14 @@ def heads_choice(ctx) -> int:
     s, lang = ctx.s, ctx.lang
     d_k = ctx.w["w_q"].shape[1]
     divisors = [h for h in range(1, d_k + 1) if d_k % h == 0]
-    c1, c2, c3 = st.columns([1, 1, 2], vertical_alignment="bottom")
+    c1, c2, c3, c4 = st.columns([1, 1.4, 1, 2], vertical_alignment="bottom")
     c1.toggle(t("scaled", lang), key="scaled")
     c2.toggle(t("softmax", lang), key="softmax")
+    c3.toggle(t("predict", lang), key="predict", help=t("predict_help", lang))
     if s.heads not in divisors:
         st.warning(t("heads_fallback", lang, h=s.heads, d_k=d_k))
         st.session_state["heads"] = 1
-    return c3.selectbox(t("heads", lang), divisors, key="heads", help=t("heads_help", lang, d_k=d_k))
+    return c4.selectbox(t("heads", lang), divisors, key="heads", help=t("heads_help", lang, d_k=d_k))
 
 
 def tabs(ctx, src, tgt, heads: int):
@@ -64,14 +66,26 @@ def section(ctx, name: str, rows_q, rows_kv, need: str, heads: int):
     except ValueError:
         st.error(t("overflow", lang))
         return
-    default = None if name == "enc" else rows_q.labels[(len(rows_q.labels) - 1) // 2]  # "bola": hides later words
-    q = views.attention_view(att, rows_q.labels, rows_kv.labels, lang, softmax=s.softmax, prefix=PREFIX[name],
-                             query_field=FIELD[name], default=default, picker=picker)
+    default = rows_q.labels[-1 if name == "enc" else (len(rows_q.labels) - 1) // 2]  # "bola": hides later words
+    q = page.pick_word(FIELD[name], t("query", lang), rows_q.labels, default, where=picker)
+    if s.predict and not guessed(ctx, name, att, rows_kv.labels, q, rows_q.labels.index(q)):
+        return
+    views.attention_view(att, rows_q.labels, rows_kv.labels, q, lang, softmax=s.softmax, prefix=PREFIX[name],
+                         query_field=FIELD[name])
     if name == "dec":
         mask_note(note, free, rows_q.labels, q, causal, s.softmax, lang)
     if name == "cross":
         cross_notes(ctx, rows_q, rows_kv)
+    lines.line_view(multi, rows_q.labels, rows_kv.labels, lang, softmax=s.softmax, key=PREFIX[name])
     heads_block(multi, rows_q.labels, rows_kv.labels, q, heads, ctx, PREFIX[name])
+
+
+def guessed(ctx, name: str, att, k_labels: list[str], q: str, i: int) -> bool:
+    """Predict first: the learner guesses among the keys query row i may see (the mask hides later words) before the
+    tab shows its numbers."""
+    seen = np.flatnonzero(att.mask[i])
+    keys = [k_labels[j] for j in seen]
+    return views.guess_first(att.q[i], att.k[seen], q, keys, ctx.lang, key=page.view_key(f"kinds-{name}", ctx.s, q))
 
 
 def mask_note(where, free, labels: list[str], q: str, causal: bool, softmax: bool, lang: str):

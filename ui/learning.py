@@ -292,16 +292,17 @@ def plane_view(h, i: int, q: str, labels: list[str], keys: list[int], pairs: lis
     focus_k = [labels[k] for k in keys]
     st.markdown(t("learn_plane_intro", lang, q=q, keys=quoted(focus_k, lang), d_k=h.q.shape[-1]))
     plane = fit_plane_qk(h.q, h.k)
-    chart = charts.vector_plane(
-        tables.plane_frame(project(h.q, plane), project(h.k, plane), labels, h.snapshot_steps, [q], focus_k),
-        title=t("learn_plane_chart", lang), x_title=t("learn_axis", lang, n=1), y_title=t("learn_axis", lang, n=2),
-        role_title=t("learn_role", lang), role_names={"q": t("learn_role_q", lang), "k": t("learn_role_k", lang)},
-        word_title=t("row", lang), step_title=t("learn_step", lang),
-        slider_label=t("learn_slider", lang, m=len(h.snapshot_steps) - 1),
-        description=t("about_vector_plane", lang, title=t("learn_plane_chart", lang), x_title=t("learn_axis", lang, n=1),
-                      y_title=t("learn_axis", lang, n=2)))
+    frame = tables.plane_frame(project(h.q, plane), project(h.k, plane), labels, h.snapshot_steps, [q], focus_k)
+    axes = {"x_title": t("learn_axis", lang, n=1), "y_title": t("learn_axis", lang, n=2)}
+    options = dict(title=t("learn_plane_chart", lang), **axes, role_title=t("learn_role", lang),
+                   role_names={"q": t("learn_role_q", lang), "k": t("learn_role_k", lang)}, word_title=t("row", lang),
+                   step_title=t("learn_step", lang), slider_label=t("learn_slider", lang, m=len(h.snapshot_steps) - 1),
+                   description=t("about_vector_plane", lang, title=t("learn_plane_chart", lang), **axes))
+    chart = charts.vector_plane(frame, **options)
     left, right = st.columns(2, gap="large")
-    left.altair_chart(chart, width="content", height=chart.height + 120)
+    left.altair_chart(chart, width="content", height=chart.height + 120)  # its step slider needs Altair's own params
+    render.save_menu("vector_plane", (frame,), options, render.file_stem("vector_plane", "plane", None, options), lang,
+                     where=left)
     own = [j for j, (qi, _, _) in enumerate(h.targets) if qi == i]
     cosines = pair_cosines(h.q, h.k, [i] * len(own), [h.targets[j][1] for j in own])
     render.chart("pair_curves", tables.curves_frame(cosines, [pairs[j] for j in own], h.snapshot_steps),

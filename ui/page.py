@@ -12,9 +12,12 @@ from gensim.models import KeyedVectors
 from engine.attention import Attention, attend
 from engine.pipeline import Encoded, encode
 from engine.vectors import TooManyTokens, has_cjk, knows_cjk, suggest
-from ui import sidebar, tables, weights
+from ui import render, sidebar, tables, weights
 from ui.state import DEFAULTS, Settings, to_query
 from ui.text import error_text, t
+
+
+CHALLENGES = ("factor", "relevance", "kinds")  # pages that can hide their answer until the learner guesses
 
 
 @dataclass(frozen=True)
@@ -35,7 +38,8 @@ def context(name: str, *, sentence: str | None = "sentence", min_words: int = 1)
     """The one opening of every page: sidebar, the page's title and intro (text keys <name>_title, <name>_intro), the
     weights banner, then the sentence through the layers; the page stops here, with a sentence saying why, when there
     is nothing to show. `sentence` names the Settings field to encode (None: the page encodes its own)."""
-    s = sidebar.render(sentence or "source_sentence")
+    s = sidebar.render(sentence or "source_sentence", challenge=name in CHALLENGES)
+    render.name_files(name, getattr(s, sentence or "source_sentence"))
     lang, kv = s.lang, sidebar.vectors(s)
     st.title(t("app_title" if name == "home" else f"{name}_title", lang))
     sidebar.sentence_here(s, sentence or "source_sentence")
@@ -130,7 +134,8 @@ MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|~<>$])")
 
 def view_key(name: str, s: Settings, q: str) -> str:
     """What identifies one view for a guess: the page, the query word and every setting that changes the numbers."""
-    others = replace(s, lang=DEFAULTS.lang, predict=False, query="", expected=DEFAULTS.expected)
+    others = replace(s, lang=DEFAULTS.lang, predict=False, query="", dec_query="", cross_query="",
+                     expected=DEFAULTS.expected)
     return f"{name}:{q}?" + urlencode(sorted(to_query(others).items()))
 
 

@@ -4,23 +4,44 @@ Specs are built once and data swapped in: a builder in charts.DATA_FREE runs onc
 later draws only convert their frames to Arrow, so the browser swaps the data of the chart it already drew; other
 builders run once per distinct input. Altair's schema check is skipped here (tests/test_charts.py runs it on every
 builder). The one Streamlit internal used, its DataFrame-to-Arrow conversion, sits in `arrow_bytes` with a public
-fallback."""
+fallback.
+
+Under each chart a small menu saves it as SVG or PNG, named <page>-<chart>-<sentence> (name_files, which page.context
+calls, says the page and sentence). The files are drawn by vl-convert only when a button is clicked, off the script
+thread: a rerun only places the buttons."""
+import contextvars
+import functools
 import io
+import json
+import os
 import pickle
+import re
+import unicodedata
 
 import altair as alt
 import pandas as pd
 import pyarrow as pa
 import streamlit as st
 
+from engine.vectors import has_cjk
 from ui import charts
 from ui.text import t
 
+EXPORT_WIDTH = 640  # pixels: a saved chart's width, where the page gives it the browser's
+SENTENCE_CHARS, CHART_CHARS = 60, 24  # the longest sentence and chart parts of a file name
+CJK_FONTS = ("/usr/share/fonts/opentype/noto", "/usr/share/fonts/noto-cjk", "/usr/share/fonts/truetype/noto")
+# Fonts of a saved chart, the first one found: vl-convert draws a whole label in a fallback font (a serif one) once
+# a character is missing, so Chinese text needs a CJK font first, and other text one that has ᵀ, √ and −.
+FONT = "DejaVu Sans, Liberation Sans, Arial, sans-serif"
+CJK_FONT = "Noto Sans CJK SC, Noto Sans SC, Source Han Sans SC, WenQuanYi Micro Hei, " + FONT
+FILES = contextvars.ContextVar("files")  # this run's (page, sentence) slugs and how often each chart name was given
+
 
 def chart(builder: str, *frames: pd.DataFrame, where=st, key: str | None = None, on_select=None,
-          lang: str | None = None, **options):
-    """Draw charts.<builder>(*frames, **options) at full width; clickable when given `on_select`; with `lang`,
-    described for screen readers in that language (describe)."""
+          lang: str | None = None, name: str | None = None, **options):
+    """Draw charts.<builder>(*frames, **options) at full width with its save menu (files named after `name`, else
+    file_stem's fallbacks); clickable when given `on_select`; with `lang`, described for screen readers in that
+    language (describe)."""
     if lang is not None:
         options["description"] = describe(builder, lang, options)
     spec, height = spec_of(builder, *frames, **options)
@@ -29,6 +50,7 @@ def chart(builder: str, *frames: pd.DataFrame, where=st, key: str | None = None,
         where.vega_lite_chart(spec, **size)
     else:
         where.vega_lite_chart(spec, **size, key=key, on_select=on_select, selection_mode=charts.PICK)
+    save_menu(builder, frames, options, file_stem(builder, name, key, options), lang or "en", where=where)
 
 
 def page_height(builder: str, spec: dict, height: int | None, frames: tuple) -> int | str:
@@ -82,8 +104,10 @@ def full_spec(builder: str, *frames: pd.DataFrame, **options) -> tuple[dict, int
 
 
 def plot_height(built: alt.TopLevelMixin) -> int | None:
-    """The chart's fixed plot height in pixels, or None when the page or its content decides it."""
-    return built.height if isinstance(built.height, int) else None
+    """The chart's fixed plot height in pixels, or None when the page or its content decides it (a chart of charts side
+    by side has no height of its own: its parts size themselves)."""
+    height = getattr(built, "height", None)
+    return height if isinstance(height, int) else None
 
 
 def vega_lite(built: alt.TopLevelMixin) -> dict:
@@ -131,3 +155,85 @@ def public_arrow_bytes(df: pd.DataFrame) -> bytes:
     with pa.ipc.new_stream(sink, table.schema) as writer:
         writer.write_table(table)
     return sink.getvalue()
+
+
+def name_files(page: str, sentence: str) -> tuple[str, str, dict[str, int]]:
+    """Name the charts this run saves <page>-<chart>-<sentence>: page.context calls it at the top of every run, on
+    the script thread, and so starts the run's count of chart names (two charts never share a file)."""
+    files = (slug(page, CHART_CHARS), slug(sentence, SENTENCE_CHARS), {})
+    FILES.set(files)
+    return files
+
+
+def file_stem(builder: str, name: str | None, key: str | None, options: dict) -> str:
+    """<page>-<chart>-<sentence>, the chart part from `name`, else the widget key without its _pick, else the title,
+    else the builder; a chart name given before in this run gets -2, -3."""
+    page, sentence, given = FILES.get(None) or name_files("", "")
+    title = options.get("title")
+    chart_name = slug(name or (key or "").removesuffix(f"_{charts.PICK}") or
+                      (title if isinstance(title, str) else ""), CHART_CHARS) or slug(builder, CHART_CHARS)
+    given[chart_name] = given.get(chart_name, 0) + 1
+    if given[chart_name] > 1:
+        chart_name = f"{chart_name}-{given[chart_name]}"
+    return "-".join(part for part in (page, chart_name, sentence) if part)
+
+
+def slug(text: str, limit: int) -> str:
+    """Lower-case words joined by '-': letters and digits of every script (Chinese too) and nothing else, at most
+    `limit` characters, cut between words where one ends in the second half."""
+    out = "-".join(re.findall(r"[^\W_]+", unicodedata.normalize("NFKC", text).lower()))
+    if len(out) <= limit:
+        return out
+    cut = out.rfind("-", 0, limit + 1)
+    return out[:cut] if cut > limit // 2 else out[:limit]
+
+
+def save_menu(builder: str, frames: tuple, options: dict, stem: str, lang: str, *, where=st):
+    """A small menu at the chart's bottom right with an SVG and a PNG button. Their data is a function that Streamlit
+    calls only on a click, off the script thread and without the session: all it needs is in its arguments."""
+    row = where.container(horizontal=True, horizontal_alignment="right")
+    menu = row.popover(t("save_chart", lang), icon=":material/download:", type="tertiary",
+                       help=t("save_chart_help", lang))
+    for kind, mime in (("svg", "image/svg+xml"), ("png", "image/png")):
+        menu.download_button(t(f"save_{kind}", lang), functools.partial(saved, kind, builder, frames, dict(options)),
+                             file_name=f"{stem}.{kind}", mime=mime, key=f"_save_{stem}.{kind}", on_click="ignore",
+                             width="stretch")
+
+
+def saved(kind: str, builder: str, frames: tuple, options: dict) -> bytes:
+    """The chart as an SVG or PNG file (twice the pixels, for sharp slides), drawn by vl-convert, which may fetch
+    nothing: the data is in the spec."""
+    vl_convert, spec = converter(), export_spec(builder, *frames, **options)
+    if kind == "svg":
+        return vl_convert.vegalite_to_svg(spec, allowed_base_urls=[]).encode("utf-8")
+    return vl_convert.vegalite_to_png(spec, scale=2, allowed_base_urls=[])
+
+
+@functools.cache
+def converter():
+    """vl-convert with the machine's CJK fonts, for Chinese labels, where it has any; imported and set up once a
+    process, when someone first saves a chart, so that no page pays for loading its engine."""
+    import vl_convert
+    for folder in CJK_FONTS:
+        if os.path.isdir(folder):
+            vl_convert.register_font_directory(folder)
+    return vl_convert
+
+
+def export_spec(builder: str, *frames: pd.DataFrame, **options) -> dict:
+    """The chart as a file shows it: its frames inline as named datasets (charts' expressions read them by name),
+    EXPORT_WIDTH wide where the page stretches it, as high as the page draws it, on white, in a font that has its
+    characters."""
+    built = getattr(charts, builder)(*frames, **options)
+    found = {}
+    spec = named_data(built, found).to_dict(validate=False, context={"top_level": False})
+    spec["datasets"] = {name: json.loads(df.to_json(orient="records")) for name, df in found.items()}
+    spec["background"] = "white"
+    spec["config"] = {"font": CJK_FONT if has_cjk(json.dumps(spec, ensure_ascii=False)) else FONT}
+    if spec.get("width") == "container":
+        spec["width"] = EXPORT_WIDTH
+        spec["autosize"] = {"type": "fit-x", "contains": "padding"}
+    if spec.get("height") == "container":
+        spec["height"] = page_height(builder, spec, None, frames)
+        spec["autosize"] = {"type": "fit" if spec["width"] == EXPORT_WIDTH else "fit-y", "contains": "padding"}
+    return spec

@@ -1,5 +1,5 @@
 """The settings sync, navigation and shared controls every page renders."""
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from urllib.parse import urlencode
 
 import streamlit as st
@@ -22,8 +22,8 @@ PAGES = (
     ("pages/6_Three_kinds.py", "nav_kinds"),
 )
 LAYERS = ("q", "k", "v")
-KEPT_OPEN = ("layers_open",)
-NARROW = 768  # px: below this Streamlit starts with the sidebar closed  # sidebar containers that stay open on every page once opened
+KEPT_OPEN = ("layers_open",)  # sidebar containers that stay open on every page once opened
+NARROW = 768  # px: below this Streamlit starts with the sidebar closed
 
 
 @st.cache_resource(show_spinner=False)
@@ -161,8 +161,9 @@ def query(s: Settings) -> dict[str, str]:
     return to_query(s)
 
 
-def render(sentence_field: str = "sentence") -> Settings:
-    """Page config, URL notices, navigation and the shared controls; returns the current Settings."""
+def render(sentence_field: str = "sentence", *, challenge: bool = False) -> Settings:
+    """Page config, URL notices, navigation and the shared controls (with `challenge`, a page that can hide its answer
+    until the learner guesses, also its challenge link); returns the current Settings."""
     st.set_page_config(page_title=t("app_title"), page_icon="🔍", layout="wide")
     s = current()
     lang = s.lang
@@ -189,8 +190,19 @@ def render(sentence_field: str = "sentence") -> Settings:
             if link.open:
                 st.caption(t("copy_link_help", lang))
                 st.code(share_url(s), language=None, wrap_lines=True)
+        if challenge:
+            challenge_link(s)
     st.query_params.from_dict(to_query(s))
     return s
+
+
+def challenge_link(s: Settings):
+    """A teacher's link to this view with "predict first" on: it opens with the answer hidden and holds no guess."""
+    with st.popover(t("copy_challenge", s.lang), icon=":material/quiz:", width="stretch", key="challenge_open",
+                    on_change="rerun") as link:
+        if link.open:
+            st.caption(t("copy_challenge_help", s.lang))
+            st.code(share_url(replace(s, predict=True)), language=None, wrap_lines=True)
 
 
 def layer_controls(s: Settings):

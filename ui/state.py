@@ -14,11 +14,13 @@ MAX_TEXT = 2000
 
 @dataclass(frozen=True)
 class Settings:
+    # what is read: the language, the vectors and the sentences
     lang: str = "en"
     source: str = "glove"
     sentence: str = "The black cat drank the milk"
     source_sentence: str = "The ball is blue"
     target_sentence: str = "La bola es azul"
+    # the layers: position weight, then each linear layer's preset, seed and scale, and d_k
     position: float = corpus.DEFAULT_POSITION
     q_preset: str = "trained"
     k_preset: str = "trained"
@@ -30,6 +32,7 @@ class Settings:
     k_scale: float = 1.0
     v_scale: float = 1.0
     d_k: int = 16
+    # the switches and pickers of pages 2 to 4 and 6
     scaled: bool = True
     softmax: bool = True
     query: str = ""
@@ -45,6 +48,7 @@ class Settings:
     causal: bool = True
     dec_query: str = ""
     cross_query: str = ""
+    # page 5: training on the learner's own targets, then the corpus run
     targets: str = "milk drank 1; milk cat 0.5; milk black 0"
     learn: str = "w_q,w_k"
     lr: float = 0.01

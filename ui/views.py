@@ -8,15 +8,16 @@ from engine.alignment import GROUPS
 from engine.attention import Attention, attend, contributions, head_tops, merge_heads, relative_gap
 from engine.pipeline import encode
 from engine.swap import biggest, change, swapped
-from engine.relevance import in_order, length_angle, order_by, winner
+from engine.relevance import in_order, length_angle, order_by, pairs_in_order, winner
 from ui import charts, render, tables
-from ui.page import on_pick, pick_word, plain
+from ui.page import on_pick, plain
 from ui.text import has, t
 
 ROUNDING = 1e-12  # float64 sums of up to 64 terms stay far below this share of their largest number
 
 
 SIDE_BY_SIDE = 20  # key words up to which two charts over them fit side by side with readable labels
+ORDERED = 3  # keys a learner puts in order when predicting on the relevance page (fewer when the sentence has fewer)
 
 
 def matrix(a: np.ndarray, rows: list[str], cols: list, *, name: str, title: str, x_title: str, lang: str,
@@ -28,7 +29,7 @@ def matrix(a: np.ndarray, rows: list[str], cols: list, *, name: str, title: str,
                  y_title=y_title or t("row", lang), value_title=t("value", lang), clickable=on_select is not None,
                  height=height, masked_label=t("masked_cell", lang), weights=weights,
                  **heatmap_options(rows, cols, mask, selected), where=where, key=pick_key, on_select=on_select,
-                 lang=lang)
+                 lang=lang, name=name)
     download(a, rows, cols, name, lang, where=where)
 
 
@@ -62,12 +63,10 @@ def download_table(df: pd.DataFrame, name: str, lang: str, *, key: str, where=st
                           file_name=f"{name}.csv", mime="text/csv", key=f"dl_{key}", on_click="ignore")
 
 
-def attention_view(att: Attention, q_labels: list[str], k_labels: list[str], lang: str, *, softmax: bool,
-                   prefix: str = "", query_field: str = "query", default: str | None = None, picker=st,
-                   q: str | None = None) -> str:
-    """Factor matrix and weights (click to pick the query word), its weights and contributions, the sum check, Z;
-    returns the query word (picked here unless the page already did: `q`)."""
-    q = q or pick_word(query_field, t("query", lang), q_labels, default or q_labels[-1], where=picker)
+def attention_view(att: Attention, q_labels: list[str], k_labels: list[str], q: str, lang: str, *, softmax: bool,
+                   prefix: str = "", query_field: str = "query"):
+    """Factor matrix and weights (click a cell to pick the query word into Settings.<query_field>), the query word
+    `q`'s weights and contributions, the sum check, Z."""
     mask = None if att.mask.all() else att.mask
     left, right = st.columns(2) if len(k_labels) <= SIDE_BY_SIDE else (st.container(), st.container())
     weights_title = t("weights_m_soft" if softmax else "weights_m_raw", lang)
@@ -81,7 +80,6 @@ def attention_view(att: Attention, q_labels: list[str], k_labels: list[str], lan
     contribution_view(att, q_labels.index(q), q, k_labels, lang, softmax=softmax)
     matrix(att.z, q_labels, tables.dims(att.v.shape[1]), name=f"{prefix}Z", title=t("z_m", lang),
            x_title=t("dim", lang), lang=lang, selected=q)
-    return q
 
 
 def contribution_view(att: Attention, i: int, q: str, k_labels: list[str], lang: str, *, softmax: bool):
@@ -207,25 +205,45 @@ def ranking(scores: dict[str, np.ndarray], names: dict[str, str], keys: list[str
     download_table(table, t("file_ranking", lang), lang, key="ranking")
 
 
-def guess_first(q_row: np.ndarray, k_rows: np.ndarray, q: str, keys: list[str], lang: str, *, key: str) -> bool:
-    """Predict, then reveal: the learner picks the word `q` attends to most (the highest q·k) before seeing any number;
-    True once picked (the page then shows its answer), with right or wrong and why, computed from the vectors.
-    q_row [d], k_rows [n, d] for the n `keys`; `key` names this view, so each view is guessed once."""
-    results = st.session_state.setdefault("_guesses", {})  # view -> (guess, right), this session only: links hold none
+def guess_first(q_row: np.ndarray, k_rows: np.ndarray, q: str, keys: list[str], lang: str, *, key: str,
+                ordered: int = 1) -> bool:
+    """Predict, then reveal: the learner picks the word `q` attends to most (the highest q·k), or with `ordered` > 1
+    orders that many keys, most first, before seeing any number; True once guessed (the page then shows its answer),
+    with right or wrong and why, computed from the vectors. q_row [d], k_rows [n, d] for the n `keys`; `key` names
+    this view, so each view is guessed once."""
+    results = st.session_state.setdefault("_guesses", {})  # view -> (guessed keys, right); links hold none
     best, why = winner(q_row, k_rows)
+    guess = ask_guess(q, keys, lang, key=key, ordered=min(ordered, len(keys)), done=results.get(key, (None,))[0])
     if key not in results:
-        choice = st.radio(t("predict_ask", lang, q=q), keys, index=None, horizontal=True, key=f"_guess_{key}")
-        if choice is None:
+        if guess is None:
             st.info(t("predict_hidden", lang))
             return False
-        results[key] = (choice, choice == keys[best])
+        results[key] = (guess, guess[0] == keys[best])
     guess, right = results[key]
     la = length_angle(q_row, k_rows)
+    said = t("predict_right" if right else "predict_wrong", lang, guess=guess[0], k=keys[best])
     reason = t(f"predict_why_{why}", lang, k=keys[best], q=q, cos=la.cos[best], len=la.k_len[best])
-    said = t("predict_right" if right else "predict_wrong", lang, guess=guess, k=keys[best])
-    (st.success if right else st.error)(f"{said} {reason}")
+    if len(guess) > 1:
+        agree, pairs = pairs_in_order([keys.index(g) for g in guess], la.dot)
+        truth = " > ".join(f"“{keys[j]}”" for j in order_by(la.dot)[:len(guess)])
+        reason += " " + t("predict_order_said", lang, guess=" > ".join(f"“{g}”" for g in guess), order=truth,
+                          agree=agree, pairs=pairs)
+    (st.success if right else st.warning)(f"{said} {reason}")
     st.caption(t("predict_score", lang, right=sum(r for _, r in results.values()), total=len(results)))
     return True
+
+
+def ask_guess(q: str, keys: list[str], lang: str, *, key: str, ordered: int,
+              done: list[str] | None) -> list[str] | None:
+    """The learner's guess: the one word `q` attends to most, or `ordered` words most first; None until complete.
+    A guess already `done` stays on screen, fixed."""
+    if ordered <= 1:
+        choice = st.radio(t("predict_ask", lang, q=q), keys, index=keys.index(done[0]) if done else None,
+                          horizontal=True, key=f"_guess_{key}", disabled=bool(done))
+        return None if choice is None else [choice]
+    picked = st.multiselect(t("predict_order_ask", lang, q=q, m=ordered), keys, default=done, max_selections=ordered,
+                            key=f"_guess_{key}", placeholder=t("predict_order_placeholder", lang), disabled=bool(done))
+    return picked if len(picked) == ordered else None
 
 
 def swap_view(ctx, name: str):

@@ -651,6 +651,38 @@ STRINGS = {
     "swap_remove": "Remove it",
     "file_factor-swap-weights": "change in attention weights",
     "file_factor-swap-Z": "change in Z",
+    "copy_challenge": "Copy challenge link",
+    "copy_challenge_help": (
+        "The same view with “Predict first” on: whoever opens it sees the question, not the answer, until they "
+        "guess. The link holds no guess and no answer."),
+    "predict_order_ask": "Your guess: put the {m} words “{q}” attends to most in order, most first.",
+    "predict_order_placeholder": "Pick the words in order",
+    "predict_order_said": "Your order {guess}, Q·K's order {order}: {agree} of {pairs} pairs the same way round.",
+    "save_chart": "Save",
+    "save_chart_help": "Save this chart as a file, named after the page, the chart and the sentence.",
+    "save_svg": "SVG · sharp at any size",
+    "save_png": "PNG · picture",
+    # --- the line view (ui/lines.py): attention as lines between the words ---
+    "lines_title": "Attention as lines: which words each word looks at",
+    "lines_head": "Head {h}",
+    "lines_head_title": "head",
+    "lines_file": "attention lines",
+    "lines_caption": (
+        "How to read it: {how} {more}Hover a query word, or a row of a heatmap, to keep only that word's lines and "
+        "outline its row; hover a key word to see which words look at it."),
+    "lines_how_soft": (
+        "each query word on the left has a line to every key word it sees on the right, as opaque as its weight: "
+        "clear at 0, solid at 1. The heatmap beside it holds the same weights, row by row."),
+    "lines_how_raw": (
+        "without softmax the lines show the scores themselves: a line is as opaque as its |score| ÷ the largest "
+        "|score| shown, and dashed where the score is negative (a softmax would give that word almost nothing)."),
+    "lines_more_heads": "Each of the {h} heads has its own colour; its lines run just beside the other heads'. ",
+    "lines_more_first": "The first {n} of the {h} heads are drawn. ",
+    "lines_more_masked": "Masked pairs get no line and a grey cell. ",
+    "about_attention_lines": (
+        "{title} — lines from each {y_title} on the left to each {x_title} on the right, each as opaque as its "
+        "{value_title}, one colour per {head_title}; beside them, a heatmap of the {value_title} for each "
+        "{head_title}."),
     # --- what a person can get wrong: the engine raises these codes ---
     "err_too_many_tokens": "The sentence has {count} tokens; the dashboard shows at most {max}. Please shorten it.",
     "err_offline": (

@@ -505,6 +505,33 @@ STRINGS = {
     "swap_remove": "删去它",
     "file_factor-swap-weights": "注意力权重的变化",
     "file_factor-swap-Z": "Z的变化",
+    "copy_challenge": "复制挑战链接",
+    "copy_challenge_help": "同一个视图，但打开了“先预测”：打开链接的人先看到问题而不是答案，猜完才揭晓。链接里既没有猜测也没有答案。",
+    "predict_order_ask": "你的猜测：按从多到少的顺序，选出 “{q}” 最关注的 {m} 个词。",
+    "predict_order_placeholder": "按顺序选择词语",
+    "predict_order_said": "你的顺序 {guess}，Q·K 的顺序 {order}：{pairs} 对词中有 {agree} 对先后一致。",
+    "save_chart": "保存",
+    "save_chart_help": "把这张图保存为文件，文件名包含页面、图表和句子。",
+    "save_svg": "SVG · 矢量图，缩放不失真",
+    "save_png": "PNG · 图片",
+    # --- the line view (ui/lines.py): attention as lines between the words ---
+    "lines_title": "连线图：每个词在看哪些词",
+    "lines_head": "第 {h} 个头",
+    "lines_head_title": "头",
+    "lines_file": "注意力连线",
+    "lines_caption": (
+        "怎么读：{how}{more}把鼠标移到一个查询词（或热力图的一行）上，只留下这个词的连线，并框出它在热力图中的那一行；"
+        "移到一个键词上，就能看到哪些词在看它。"),
+    "lines_how_soft": "左边每个查询词都连线到右边它能看到的每个键词，线的不透明度就是权重：0 时完全透明，1 时完全不透明。旁边的热力图逐行列出同样的权重。",
+    "lines_how_raw": (
+        "没有 softmax 时，连线表示分数本身：线的不透明度是 |分数| ÷ 图中最大的 |分数|；分数为负的线画成虚线"
+        "（经过 softmax，这个词几乎得不到权重）。"),
+    "lines_more_heads": "{h} 个头各用一种颜色，每个头的线紧挨着其他头的线。",
+    "lines_more_first": "{h} 个头中只画出前 {n} 个。",
+    "lines_more_masked": "被遮蔽的词对没有连线，热力图中显示为灰色格子。",
+    "about_attention_lines": (
+        "{title}——连线图：从左边每个{y_title}连到右边每个{x_title}，线的不透明度表示{value_title}，每个{head_title}"
+        "一种颜色；旁边是每个{head_title}的{value_title}热力图。"),
     # --- what a person can get wrong: the engine raises these codes ---
     "err_too_many_tokens": "这个句子有 {count} 个词元，本工具最多显示 {max} 个。请缩短句子。",
     "err_offline": "“{name}”需要从互联网下载，而本服务器无法联网。请使用内置的 GloVe 词向量，或上传你自己的。",
