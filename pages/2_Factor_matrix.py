@@ -15,5 +15,5 @@ i = rows.index(q)
 if s.predict and not views.guess_first(att.q[i], att.k, q, rows, lang, key=page.view_key("factor", s, q)):
     st.stop()
 views.attention_view(att, rows, rows, q, lang, softmax=s.softmax)
-views.swap_view(ctx, "factor")
+views.swap_view(ctx)
 reproduce.downloads(ctx, "factor")

@@ -33,7 +33,7 @@ if order is not None:
     views.verdicts(scores, names, keys, order, lang)
 views.ranking(scores, names, keys, q, lang)
 views.length_angle_view(att.q[i], att.k[others], q, keys, lang)
-views.swap_view(ctx, "relevance")
+views.swap_view(ctx)
 
 st.subheader(t("takeaway_title", lang))
 st.markdown(t("relevance_takeaway" if ctx.source == t("short_glove", lang) else "relevance_takeaway_other", lang))

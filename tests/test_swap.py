@@ -56,3 +56,12 @@ def test_the_link_keeps_the_swap_and_a_word_the_vectors_lack_is_said(page):
     at.text_input(key="_swap_new_milk").input("tea").run()
     assert at.query_params["swap"] == "5:tea"
 
+
+
+@pytest.mark.parametrize("page", [FACTOR, RELEVANCE])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_changes_download_under_names_in_the_page_language(page, lang):
+    from ui.text import t
+    at = run_page(page, {"swap": "5:tea", "lang": lang})
+    labels = [b.label for b in at.get("download_button") if b.key in ("dl_swap-weights", "dl_swap-Z")]
+    assert labels == [t("download", lang, name=t(f"file_swap-{m}", lang)) for m in ("weights", "Z")]

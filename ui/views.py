@@ -246,7 +246,7 @@ def ask_guess(q: str, keys: list[str], lang: str, *, key: str, ordered: int,
     return picked if len(picked) == ordered else None
 
 
-def swap_view(ctx, name: str):
+def swap_view(ctx):
     """Swap or remove one word of the sentence: the weights and Z after, minus before, and the biggest changes."""
     s, lang, enc = ctx.s, ctx.lang, ctx.enc
     with st.expander(t("swap_title", lang), expanded=bool(s.swap)):
@@ -265,10 +265,10 @@ def swap_view(ctx, name: str):
         items = [t("swap_item", lang, q=after.labels[r], k=after.labels[c], d=d) for r, c, d in biggest(delta)]
         st.markdown(t("swap_said", lang, old=enc.labels[i], new=word or "—", items=t("item_sep", lang).join(items)))
         left, right = st.columns(2)
-        matrix(delta, after.labels, after.labels, name=f"{name}-swap-weights", lang=lang, where=left,
+        matrix(delta, after.labels, after.labels, name="swap-weights", lang=lang, where=left,
                title=t("swap_weights_m", lang), x_title=t("key_word", lang), y_title=t("query_word", lang))
         matrix(change(ctx.att.z, att.z, removed, cols_too=False), after.labels, tables.dims(att.z.shape[1]),
-               name=f"{name}-swap-Z", title=t("swap_z_m", lang), x_title=t("dim", lang), lang=lang, where=right)
+               name="swap-Z", title=t("swap_z_m", lang), x_title=t("dim", lang), lang=lang, where=right)
 
 
 def swap_choice(swap: str, tokens: list[str], labels: list[str], lang: str) -> tuple[int, str] | None:

@@ -649,8 +649,8 @@ STRINGS = {
     "swap_weights_m": "Change in the attention weights (after − before)",
     "swap_z_m": "Change in Z (after − before)",
     "swap_remove": "Remove it",
-    "file_factor-swap-weights": "change in attention weights",
-    "file_factor-swap-Z": "change in Z",
+    "file_swap-weights": "change in attention weights",
+    "file_swap-Z": "change in Z",
     "copy_challenge": "Copy challenge link",
     "copy_challenge_help": (
         "The same view with “Predict first” on: whoever opens it sees the question, not the answer, until they "
