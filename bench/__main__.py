@@ -1,7 +1,7 @@
 """Every benchmark with its budget, as one Markdown table and a JSON file under bench/results/.
 
-python -m bench            the full suite (about 20 minutes on 2 cores; capacity alone takes about 13)
-python -m bench --quick    fewer repeats, the slowest parts skipped (about 3 minutes on an idle machine)
+python -m bench            the full suite (about 27 minutes on 2 cores; capacity alone takes about 13, hosting 6)
+python -m bench --quick    fewer repeats, the slowest parts skipped (about 4 minutes on an idle machine)
 """
 import json
 import logging
@@ -139,7 +139,7 @@ def server_rerun(quick: bool) -> list[Row]:
 
 def main() -> None:
     quick = "--quick" in sys.argv
-    from bench import browser, capacity, corpus, growth, memory
+    from bench import browser, capacity, corpus, growth, hostile, hosting, memory
 
     # AppTest runs pages outside a server, and Streamlit warns about that on every run and cache clearing; the warnings
     # would bury the table. Filters, as Streamlit resets its loggers' levels.
@@ -147,7 +147,8 @@ def main() -> None:
     for name in ("scriptrunner_utils.script_run_context", "caching.cache_data_api"):
         logging.getLogger(f"streamlit.runtime.{name}").addFilter(lambda r: not str(r.msg).startswith(noise))
 
-    suites = [browser.run, server_rerun, growth.run, memory.run, vectors, training, corpus.run, capacity.run]
+    suites = [browser.run, server_rerun, hostile.run, growth.run, memory.run, vectors, training, corpus.run,
+              capacity.run, hosting.run]
     start, load = time.perf_counter(), os.getloadavg()
     rows = []
     for suite in suites:

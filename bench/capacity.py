@@ -65,39 +65,62 @@ class Student:
     def __init__(self, url: str, seed: int):
         self.url, self.rng = url, random.Random(seed)
         self.ws, self.widget, self.query, self.upstream = None, None, "", None
+        self.session_id, self.cookie = "", ""
+        self.page, self.pages = "", {}  # the page to run ('' the home page), and every page's hash by its name
+        self.ids: list[str] = []  # every widget id the session's runs have shown, in order
+        self.alerts: list[str] = []  # the text of every st.info/warning/error, in order
         self.latencies: list[float] = []
         self.errors: list[str] = []
 
     async def open(self) -> None:
         """Load the page, open the session's websocket and run the page once, as the frontend does."""
-        cookie, self.upstream = await asyncio.to_thread(first_visit, self.url)
+        self.cookie, self.upstream = await asyncio.to_thread(first_visit, self.url)
         self.ws = await websockets.connect(
             self.url.replace("http://", "ws://") + "/_stcore/stream", subprotocols=["streamlit"], origin=self.url,
-            additional_headers={"Cookie": cookie} if cookie else None, max_size=None, open_timeout=OPEN_TIMEOUT_S)
+            additional_headers={"Cookie": self.cookie} if self.cookie else None, max_size=None,
+            open_timeout=OPEN_TIMEOUT_S)
         await self.rerun(BackMsg())
         if self.widget is None:
             raise RuntimeError(f"no text box on {self.url}")
 
-    async def rerun(self, msg: BackMsg) -> float:
-        """Send a rerun with the current query string; read until its script_finished; its seconds."""
-        msg.rerun_script.query_string = self.query
+    async def rerun(self, msg: BackMsg, timeout: float = EDIT_TIMEOUT_S) -> float:
+        """Send a rerun with the current query string and page; read until its script_finished; its seconds."""
+        msg.rerun_script.query_string, msg.rerun_script.page_script_hash = self.query, self.page
         start = time.perf_counter()
         await self.ws.send(msg.SerializeToString())
-        async with asyncio.timeout(EDIT_TIMEOUT_S):
+        await self.receive(lambda fwd: fwd.WhichOneof("type") == "script_finished"
+                           and fwd.script_finished != FINISHED_EARLY_FOR_RERUN, timeout)
+        return time.perf_counter() - start
+
+    async def receive(self, done, timeout: float = EDIT_TIMEOUT_S) -> ForwardMsg:
+        """Read ForwardMsgs, noting what the session needs from each, until done(msg); that message."""
+        async with asyncio.timeout(timeout):
             while True:
                 fwd = ForwardMsg()
                 fwd.ParseFromString(await self.ws.recv())
-                kind = fwd.WhichOneof("type")
-                if kind == "page_info_changed":
-                    self.query = fwd.page_info_changed.query_string
-                elif kind == "delta" and fwd.delta.WhichOneof("type") == "new_element":
-                    element = fwd.delta.new_element
-                    if element.WhichOneof("type") == "text_input" and self.widget is None:
-                        self.widget = element.text_input.id
-                    elif element.WhichOneof("type") == "exception":
-                        self.errors.append(f"exception: {element.exception.message[:120]}")
-                elif kind == "script_finished" and fwd.script_finished != FINISHED_EARLY_FOR_RERUN:
-                    return time.perf_counter() - start
+                self.note(fwd)
+                if done(fwd):
+                    return fwd
+
+    def note(self, fwd: ForwardMsg) -> None:
+        """Keep the URL's query string, the session's and pages' ids, widget ids, alerts and exceptions."""
+        kind = fwd.WhichOneof("type")
+        if kind == "page_info_changed":
+            self.query = fwd.page_info_changed.query_string
+        elif kind == "new_session":
+            self.session_id = fwd.new_session.initialize.session_id
+            self.pages.update({p.page_name: p.page_script_hash for p in fwd.new_session.app_pages if p.page_name})
+        elif kind == "delta" and fwd.delta.WhichOneof("type") == "new_element":
+            element = fwd.delta.new_element
+            which = element.WhichOneof("type")
+            if which == "text_input" and self.widget is None:
+                self.widget = element.text_input.id
+            elif which == "exception":
+                self.errors.append(f"exception: {element.exception.message[:120]}")
+            elif which == "alert":
+                self.alerts.append(element.alert.body)
+            if getattr(getattr(element, which), "id", ""):
+                self.ids.append(getattr(element, which).id)
 
     async def edit(self) -> None:
         """Type a new sentence into the box and press Enter; note the latency or the error."""
@@ -132,6 +155,19 @@ def busy_seconds() -> float:
 def cpu_seconds(pids: list[int]) -> float:
     """User + system CPU seconds used so far by these processes."""
     return sum(sum(psutil.Process(pid).cpu_times()[:2]) for pid in pids)
+
+
+def snapshot(pids: list[int]) -> tuple[float, float, float, float]:
+    """The servers' CPU seconds, this process's, the machine's busy seconds and the time: the start of a stretch."""
+    return cpu_seconds(pids), sum(psutil.Process().cpu_times()[:2]), busy_seconds(), time.monotonic()
+
+
+def since(before: tuple[float, float, float, float], pids: list[int]) -> tuple[float, float, float]:
+    """The servers' and this process's CPU seconds since snapshot() `before`, and the cores that other processes kept
+    busy meanwhile."""
+    server0, client0, busy0, start = before
+    server, client = cpu_seconds(pids) - server0, sum(psutil.Process().cpu_times()[:2]) - client0
+    return server, client, (busy_seconds() - busy0 - server - client) / (time.monotonic() - start)
 
 
 @dataclass
@@ -170,9 +206,8 @@ class Result:
                 f"{seconds(self.cpu_per_edit)} CPU/edit, {len(self.errors)} errors")
 
 
-async def workload(url: str, sessions: int, duration: float, pids: list[int]) -> Result:
-    """`sessions` students open the page (8 at a time), then edit every PERIOD_S seconds for `duration` seconds."""
-    students = [Student(url, seed=sessions * 1000 + i) for i in range(sessions)]
+async def open_all(students: list[Student]) -> list[str]:
+    """Open every student's session, 8 at a time; the errors (a student that failed to open sits the rest out)."""
     gate, errors = asyncio.Semaphore(8), []
 
     async def open_one(s: Student):
@@ -185,11 +220,17 @@ async def workload(url: str, sessions: int, duration: float, pids: list[int]) ->
                 s.ws = None
 
     await asyncio.gather(*(open_one(s) for s in students))
-    own = psutil.Process()
-    server0, client0, busy0, start = cpu_seconds(pids), sum(own.cpu_times()[:2]), busy_seconds(), time.monotonic()
+    return errors
+
+
+async def workload(url: str, sessions: int, duration: float, pids: list[int]) -> Result:
+    """`sessions` students open the page (8 at a time), then edit every PERIOD_S seconds for `duration` seconds."""
+    students = [Student(url, seed=sessions * 1000 + i) for i in range(sessions)]
+    errors = await open_all(students)
+    before = snapshot(pids)
+    start = before[-1]
     await asyncio.gather(*(s.lesson(start, start + duration) for s in students))
-    server, client = cpu_seconds(pids) - server0, sum(own.cpu_times()[:2]) - client0
-    others = (busy_seconds() - busy0 - server - client) / (time.monotonic() - start)
+    server, client, others = since(before, pids)
     await asyncio.gather(*(s.close() for s in students))
     upstreams: dict[str, int] = {}
     for s in students:

@@ -1,5 +1,6 @@
-"""Training shares the server fairly: each run's work is bounded, and runs take turns, one at a time per process,
-so that thirty students pressing Train together queue instead of slowing everyone's page down."""
+"""Training shares the server fairly: each run's work is bounded, and runs take turns, one at a time per process (a
+run on the learning page keeps its turn until its results are drawn, which costs as much as the training), so that
+thirty students pressing Train together queue instead of slowing everyone's page down."""
 import itertools
 import threading
 import time

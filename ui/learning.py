@@ -1,4 +1,5 @@
 """Page 5's first half: train W_Q and W_K (or the word vectors) on the learner's own targets and watch them align."""
+import contextlib
 import time
 
 import streamlit as st
@@ -7,7 +8,7 @@ from engine import training
 from engine.alignment import GROUPS, pair_alignment
 from engine.attention import attend
 from engine.projection import fit_plane_qk, pair_cosines, project
-from ui import charts, fair, render, tables, targets, views
+from ui import fair, render, tables, targets, views
 from ui.page import pick_word
 from ui.text import t
 
@@ -32,15 +33,16 @@ def section(ctx):
     triples, problems = targets_editor(ctx)
     learn = controls(ctx)
     config = start_view(ctx, triples, learn)
-    if st.button(t("learn_train", ctx.lang), key="train", type="primary", icon=":material/play_arrow:",
-                 disabled=not learn or bool(problems)):
-        run(ctx, triples, learn, config)
-    if RESULT in st.session_state:
-        if problems or not learn:
-            st.caption(t("learn_kept_result", ctx.lang))
-        show_result(st.session_state[RESULT], config, ctx.lang)
-    else:
-        st.info(t("learn_not_trained", ctx.lang))
+    with contextlib.ExitStack() as turn:  # a run keeps its turn until its results are drawn: the charts cost as much
+        if st.button(t("learn_train", ctx.lang), key="train", type="primary", icon=":material/play_arrow:",
+                     disabled=not learn or bool(problems)):
+            run(ctx, triples, learn, config, turn)
+        if RESULT in st.session_state:
+            if problems or not learn:
+                st.caption(t("learn_kept_result", ctx.lang))
+            show_result(st.session_state[RESULT], config, ctx.lang)
+        else:
+            st.info(t("learn_not_trained", ctx.lang))
 
 
 def targets_editor(ctx) -> tuple[list, list]:
@@ -149,8 +151,9 @@ def start_view(ctx, triples, learn) -> dict:
                 weights=(s.q_preset, s.k_preset) if s.learn_start == "sidebar" else None)
 
 
-def run(ctx, triples, learn, config) -> None:
-    """Train with a progress bar, a live loss curve and a Stop button, noting each step reached in case of a Stop."""
+def run(ctx, triples, learn, config, turn: contextlib.ExitStack) -> None:
+    """Train with a progress bar, a live loss curve and a Stop button, noting each step reached in case of a Stop,
+    once this run's turn comes (fair.turn, entered on `turn`, which the caller closes)."""
     s, lang, enc, ss = ctx.s, ctx.lang, ctx.enc, st.session_state
     w_q, w_k, _ = start_weights(ctx)
     kwargs = dict(learn=learn, lr=s.lr, steps=s.steps, seed=s.train_seed, d_k=config["d_k"], positional=enc.positional,
@@ -159,9 +162,10 @@ def run(ctx, triples, learn, config) -> None:
                              reached=0)
     slots = [st.empty() for _ in range(3)]
     slots[0].button(t("learn_stop", lang), key="stop", icon=":material/stop:")
+    waiting = lambda n: slots[1].info(t("queue_wait", lang, n=n), icon=":material/hourglass_top:")  # noqa: E731
+    turn.enter_context(fair.turn(waiting))
     try:
-        with fair.turn(lambda n: slots[1].info(t("queue_wait", lang, n=n), icon=":material/hourglass_top:")):
-            h = training.train(enc.embedding, triples, callback=progress(job, slots, s.steps, lang), **kwargs)
+        h = training.train(enc.embedding, triples, callback=progress(job, slots, s.steps, lang), **kwargs)
     except ValueError:
         ss.pop(RUNNING, None)
         st.error(t("learn_overflow", lang))
@@ -298,11 +302,8 @@ def plane_view(h, i: int, q: str, labels: list[str], keys: list[int], pairs: lis
                    role_names={"q": t("learn_role_q", lang), "k": t("learn_role_k", lang)}, word_title=t("row", lang),
                    step_title=t("learn_step", lang), slider_label=t("learn_slider", lang, m=len(h.snapshot_steps) - 1),
                    description=t("about_vector_plane", lang, title=t("learn_plane_chart", lang), **axes))
-    chart = charts.vector_plane(frame, **options)
     left, right = st.columns(2, gap="large")
-    left.altair_chart(chart, width="content", height=chart.height + 120)  # its step slider needs Altair's own params
-    render.save_menu("vector_plane", (frame,), options, render.file_stem("vector_plane", "plane", None, options), lang,
-                     where=left)
+    render.chart("vector_plane", frame, **options, where=left, name="plane", width="content")  # square: as drawn
     own = [j for j, (qi, _, _) in enumerate(h.targets) if qi == i]
     cosines = pair_cosines(h.q, h.k, [i] * len(own), [h.targets[j][1] for j in own])
     render.chart("pair_curves", tables.curves_frame(cosines, [pairs[j] for j in own], h.snapshot_steps),

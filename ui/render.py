@@ -38,14 +38,14 @@ FILES = contextvars.ContextVar("files")  # this run's (page, sentence) slugs and
 
 
 def chart(builder: str, *frames: pd.DataFrame, where=st, key: str | None = None, on_select=None,
-          lang: str | None = None, name: str | None = None, **options):
-    """Draw charts.<builder>(*frames, **options) at full width with its save menu (files named after `name`, else
-    file_stem's fallbacks); clickable when given `on_select`; with `lang`, described for screen readers in that
-    language (describe)."""
+          lang: str | None = None, name: str | None = None, width: str = "stretch", **options):
+    """Draw charts.<builder>(*frames, **options) at full width (width="content": as wide as its spec says) with its
+    save menu (files named after `name`, else file_stem's fallbacks); clickable when given `on_select`; with `lang`,
+    described for screen readers in that language (describe)."""
     if lang is not None:
         options["description"] = describe(builder, lang, options)
     spec, height = spec_of(builder, *frames, **options)
-    size = {"width": "stretch", "height": page_height(builder, spec, height, frames)}
+    size = {"width": width, "height": page_height(builder, spec, height, frames)}
     if on_select is None:
         where.vega_lite_chart(spec, **size)
     else:

@@ -98,12 +98,14 @@ def upload_widget(lang: str):
 
 
 def read_upload(files, lang: str) -> str | None:
-    """Read, check and hold the uploaded file(s); a sentence for the learner when that fails."""
+    """Read, check and hold the uploaded file(s); a sentence for the learner when that fails. Either way Streamlit's
+    copy of the files is let go (uploads.drop_files)."""
     try:
         if len(files) > 2:
             raise VectorsError("upload_one")
         kv = load_upload([(f.name, f.getvalue()) for f in files])
     except VectorsError as e:
+        uploads.drop_files(tuple((f.name, f.size) for f in files))
         return t("upload_error", lang, error=error_text(e, lang))
     if not uploads.keep(visitor(), kv, tuple((f.name, f.size) for f in files)):
         return t("upload_over_budget", lang, size=uploads.size_of(kv) / 2**20, budget=uploads.budget() / 2**20)

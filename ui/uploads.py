@@ -1,8 +1,9 @@
 """Uploaded vectors, held for their visitors within one memory budget that the whole server process shares.
 
-A visitor's session keeps only a Token; the vectors sit here. When the session ends (its tab closed and Streamlit's
-disconnected-session TTL passed), the token is collected and its vectors go with it; when a new upload would pass
-the budget, the least recently used uploads of other visitors are released and their owners told on their next run.
+A visitor's session keeps only a Token; the vectors sit here, and the file they were read from is let go. When the
+tab has been closed for longer than Streamlit's disconnected-session TTL, a sweeper releases its vectors (and when the
+session ends, the token is collected and they go with it); when a new upload would pass the budget, the least
+recently used uploads of other visitors are released and their owners told on their next run.
 """
 import os
 import threading
@@ -11,9 +12,11 @@ import weakref
 from dataclasses import dataclass
 
 from gensim.models import KeyedVectors
+from streamlit.runtime import scriptrunner
+from streamlit.runtime.memory_uploaded_file_manager import MemoryUploadedFileManager
 
 BUDGET_ENV = "ATTENTION_UPLOAD_BUDGET_MB"
-WORD_BYTES = 100  # a vocabulary entry's Python string and dict slot, roughly
+WORD_BYTES = 128  # a vocabulary entry: its Python string, list slot and dict entry (tests/test_uploads.py counts them)
 
 
 class Token:
@@ -26,11 +29,15 @@ class Held:
     name: tuple  # the files' (name, size) pairs, to tell a new upload from the one held
     size: int  # bytes: the float32 matrix and the vocabulary
     used: float  # time.monotonic() of the last run that used it
+    session: str = ""  # the visitor's Streamlit session id ('' outside a server)
 
 
 held: dict[int, Held] = {}  # id(token) -> its upload
 evicted: set[int] = set()  # tokens whose upload was released for others; told once
+away: dict[int, float] = {}  # id(token) -> time.monotonic() its session was first seen disconnected
+sweeper: list[threading.Thread] = []  # the one thread per process that looks for them
 lock = threading.Lock()
+SWEEP_S = 5.0  # seconds between its looks
 
 
 def budget() -> int:
@@ -46,18 +53,74 @@ def size_of(kv: KeyedVectors) -> int:
 def keep(token: Token, kv: KeyedVectors, name: tuple) -> bool:
     """Hold kv for the token's visitor, releasing other visitors' least recently used uploads to stay in budget;
     False (nothing held) when this upload alone is larger than the budget."""
+    ctx = scriptrunner.get_script_run_ctx(suppress_warning=True)
+    drop_files(name)
     size = size_of(kv)
     if size > budget():
         return False
     with lock:
         if id(token) not in held:
             weakref.finalize(token, release, id(token))
-        held[id(token)] = Held(kv, name, size, time.monotonic())
+        held[id(token)] = Held(kv, name, size, time.monotonic(), ctx.session_id if ctx else "")
         while sum(h.size for h in held.values()) > budget():
             oldest = min((k for k in held if k != id(token)), key=lambda k: held[k].used)
             del held[oldest]
+            away.pop(oldest, None)
             evicted.add(oldest)
+    watch()
     return True
+
+
+def drop_files(name: tuple) -> None:
+    """Let go of the bytes of the files just read (held or refused), named by their (name, size) pairs, that Streamlit
+    keeps for the running session until it ends (the frontend never deletes them once the uploader is gone): only the
+    vectors count against the budget. Other uploaders' files stay."""
+    ctx = scriptrunner.get_script_run_ctx(suppress_warning=True)
+    files = ctx.uploaded_file_mgr if ctx is not None else None
+    if isinstance(files, MemoryUploadedFileManager):  # the manager Streamlit serves with, as its own chat_input checks
+        for rec in list(files.file_storage.get(ctx.session_id, {}).values()):
+            if (rec.name, len(rec.data)) in name:
+                files.remove_file(ctx.session_id, rec.file_id)
+
+
+def watch() -> None:
+    """Start the sweeper, once per process, where a Streamlit server runs."""
+    from streamlit.runtime import Runtime
+
+    with lock:
+        if sweeper or not Runtime.exists():
+            return
+        sweeper.append(threading.Thread(target=sweep_forever, name="upload-sweeper", daemon=True))
+    sweeper[0].start()
+
+
+def sweep_forever() -> None:
+    """Every SWEEP_S seconds, release the uploads of sessions gone for good."""
+    from streamlit.runtime import Runtime
+
+    while Runtime.exists():
+        time.sleep(SWEEP_S)
+        sweep(Runtime.instance().is_active_session, time.monotonic())
+
+
+def sweep(connected, now: float) -> None:
+    """Release the uploads of sessions disconnected for longer than a reconnect may take. Streamlit forgets such a
+    session only at the next write to its session store (another tab closing): on a quiet server the session, its
+    token and the upload it holds would otherwise stay for as long as no one else leaves."""
+    with lock:
+        for key, h in list(held.items()):
+            if not h.session or connected(h.session):
+                away.pop(key, None)
+            elif now - away.setdefault(key, now) >= reconnect_s():
+                del held[key]
+                away.pop(key)
+
+
+def reconnect_s() -> float:
+    """How long Streamlit lets a closed tab's session be taken up again: server.disconnectedSessionTTL."""
+    from streamlit import config
+
+    return float(config.get_option("server.disconnectedSessionTTL"))
 
 
 def get(token: Token) -> Held | None:
@@ -82,6 +145,7 @@ def release(key: int) -> None:
     """Drop an upload: its session has ended."""
     with lock:
         held.pop(key, None)
+        away.pop(key, None)
         evicted.discard(key)
 
 

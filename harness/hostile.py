@@ -1,0 +1,41 @@
+"""Hostile sentences, shared by tests/test_hostile.py (a message or a sane view, never a crash) and bench/hostile.py
+(how long a rerun with each takes)."""
+from engine.vectors import MAX_TOKENS
+from ui.state import MAX_TEXT
+
+TEXTS = {
+    "empty": "",
+    "spaces-only": "      ",
+    "whitespace-mix": " \t\n \r\n \u00a0\u3000 ",
+    "10000-chars": ("milk drank " * 1000)[:10_000],
+    "at-the-length-limit": "milk " * (MAX_TEXT // 5),
+    "500-tokens": "a " * 500,
+    "one-token-too-many": "milk " * (MAX_TOKENS + 1),
+    "exactly-max-tokens": "milk " * MAX_TOKENS,
+    "one-2000-char-word": "x" * MAX_TEXT,
+    "only-punctuation": "?!.,;:()[]{}«»—…'\"",
+    "emoji": "🥛🐈‍⬛ 🍼🙂",
+    "emoji-between-words": "the cat 🐈 drank 🥛 milk",
+    "chinese": "猫喝了牛奶。",
+    "chinese-and-english": "猫 drank 牛奶 milk",
+    "arabic-rtl": "القط شرب الحليب",
+    "hebrew-rtl": "החתול שתה חלב milk",
+    "rtl-override": "\u202emilk drank\u202c cat",
+    "zero-width": "mi\u200blk dr\u200dank\ufeff cat\u2060",
+    "nul-bytes": "milk\x00drank\x00cat",
+    "only-nul": "\x00" * 20,
+    "terminal-escapes": "\x1b[31mred\x1b[0m \x07 milk",
+    "combining-marks": "m\u0301i\u0302l\u0303k\u0304 ﬁne café",
+    "script-tag": "<script>alert(1)</script>",
+    "img-onerror": "<img src=x onerror=alert(1)> milk",
+    "markdown": "# Title **bold** _it_ [link](javascript:alert(1)) `code` | a | b |",
+    "latex": "$$\\frac{1}{0}$$ milk \\(x\\)",
+    "numbers": "1 2 3.14 -7 1e308 nan inf infinity",
+    "only-numbers": "12345 67890 3.14159",
+    "typos": "teh blakc cat drnak teh mlik",
+    "sql": "'; DROP TABLE words; --",
+    "path-like": "../../etc/passwd C:\\Windows\\win.ini",
+    "format-braces": "{0} {lang} %s %(x)s {{}} {n:,}",
+    "one-word": "milk",
+    "same-word-twice": "milk milk",
+}
