@@ -84,23 +84,27 @@ def drop_files(name: tuple) -> None:
 
 
 def watch() -> None:
-    """Start the sweeper, once per process, where a Streamlit server runs."""
+    """Start the sweeper where a Streamlit server runs, unless it already runs."""
     from streamlit.runtime import Runtime
 
     with lock:
-        if sweeper or not Runtime.exists():
+        if (sweeper and sweeper[0].is_alive()) or not Runtime.exists():
             return
-        sweeper.append(threading.Thread(target=sweep_forever, name="upload-sweeper", daemon=True))
-    sweeper[0].start()
+        sweeper[:] = [threading.Thread(target=sweep_forever, name="upload-sweeper", daemon=True)]
+        sweeper[0].start()
 
 
 def sweep_forever() -> None:
     """Every SWEEP_S seconds, release the uploads of sessions gone for good."""
     from streamlit.runtime import Runtime
 
-    while Runtime.exists():
+    while True:
         time.sleep(SWEEP_S)
-        sweep(Runtime.instance().is_active_session, time.monotonic())
+        try:
+            runtime = Runtime.instance()
+        except RuntimeError:  # the server stopped (or, in tests, its runtime was torn down): nothing left to sweep
+            return
+        sweep(runtime.is_active_session, time.monotonic())
 
 
 def sweep(connected, now: float) -> None:
