@@ -329,32 +329,37 @@ def test_the_masked_decoder_is_guessed_among_the_words_it_may_see(page, app_url)
     b.screenshot(page, "predict-kinds-decoder")
 
 
-def test_a_teacher_copies_a_challenge_link_and_a_student_opens_it(chromium, page, app_url):
-    b.visit(page, url_of(app_url, FACTOR, query="cat"))
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_teacher_copies_a_challenge_link_and_a_student_opens_it(chromium, page, app_url, lang):
+    from ui.text import t
+    b.visit(page, url_of(app_url, FACTOR, query="cat", lang=lang))
     assert [chart for chart in b.drawn(page) if chart["visible"]]  # the teacher sees the answer
-    b.rerun(page, lambda: page.get_by_role("button", name="Copy challenge link").click())
+    b.rerun(page, lambda: page.get_by_role("button", name=t("copy_challenge", lang)).click())
     link = page.locator("[data-testid=stPopoverBody] code").inner_text().strip()
     assert "predict=1" in link and "query=cat" in link
-    b.screenshot(page, "challenge-link")
+    b.screenshot(page, f"challenge-link-{lang}")
     student = b.new_page(chromium)
     try:
         b.visit(student, link)
-        assert student.get_by_text("Your guess: which word does “cat” attend to most?").count() == 1
+        assert student.get_by_text(t("predict_ask", lang, q="cat")).count() == 1
         assert not [chart for chart in b.drawn(student) if chart["visible"]]
     finally:
         student.context.close()
 
 
-def test_swapping_a_word_on_the_relevance_page_shows_what_moved(page, app_url):
-    b.visit(page, url_of(app_url, "pages/4_Relevance.py"))
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_swapping_a_word_on_the_relevance_page_shows_what_moved(page, app_url, lang):
+    from ui.text import t
+    b.visit(page, url_of(app_url, "pages/4_Relevance.py", lang=lang))
     before = len(b.drawn(page))
-    page.get_by_text("Swap or remove a word, and see what moves").click()
-    box = page.get_by_role("textbox", name="New word")
+    page.get_by_text(t("swap_title", lang)).click()
+    box = page.get_by_role("textbox", name=t("swap_new", lang))
     b.rerun(page, lambda: (box.fill("tea"), box.press("Enter")))
     assert "swap=5%3Atea" in page.url or "swap=5:tea" in page.url
-    assert len(b.drawn(page)) == before + 2 and page.get_by_text("With “milk” changed to “tea”", exact=False).count()
+    said = t("swap_said", lang, old="milk", new="tea", items="\x00").split("\x00")[0]  # up to the items named
+    assert len(b.drawn(page)) == before + 2 and page.get_by_text(said, exact=False).count()
     assert b.problems(page) == []
-    b.screenshot(page, "swap-relevance")
+    b.screenshot(page, f"swap-relevance-{lang}")
 
 
 ISOLATED = """([c, query, rows]) => {
@@ -371,6 +376,7 @@ ISOLATED = """([c, query, rows]) => {
 def test_hovering_a_word_in_the_line_view_isolates_its_lines(page, app_url, lang):
     from ui.text import t
     b.visit(page, url_of(app_url, "pages/6_Three_kinds.py", heads=2, lang=lang))
+    b.rerun(page, lambda: page.locator("[data-testid=stExpander] summary", has_text=t("lines_title", lang)).click())
     chart = b.charts(page).filter(has_text=t("lines_title", lang))
     lines = chart.locator('[aria-roledescription="rule mark"]')
     assert lines.count() == 2 * 4 * 4  # two heads, four query words, four key words

@@ -9,6 +9,7 @@ import pytest
 from engine.attention import Attention, attend, merge_heads
 from engine.pipeline import encode
 from tests.app import charts, messages, open_layers, run_page
+from ui import kinds
 from ui.views import head_focus
 from ui.tables import neighbours_frame
 
@@ -222,9 +223,16 @@ def default_page():
     return run_page(PAGE)
 
 
+def open_lines(at):
+    """Open the line view of every kind (built only while open; it stays open across the tabs)."""
+    for prefix in kinds.PREFIX.values():
+        at.session_state[f"{prefix}lines_open"] = True
+    return at.run()
+
+
 class TestPage:
     def test_three_kinds_render(self, default_page):
-        at = default_page
+        at = open_lines(default_page)
         no_errors(at)
         assert [tab.label for tab in at.tabs] == ["Encoder self-attention", "Decoder self-attention",
                                                    "Encoder–decoder attention"]
@@ -269,6 +277,8 @@ class TestPage:
 
     def test_heads_switch_draws_one_grid_per_kind_and_changes_z(self, default_page):
         at = default_page
+        assert all(len(tab_charts(at, tab)) == 5 for tab in range(3))  # the line view is closed
+        open_lines(at)
         assert all(len(tab_charts(at, tab)) == 6 for tab in range(3))  # the attention view, then the line view
         single_z = [tab_charts(at, tab)[4] for tab in range(3)]
         at.selectbox(key="heads").set_value(4).run()
@@ -301,12 +311,12 @@ class TestPage:
         assert at.selectbox(key="heads").value == 1
         assert at.selectbox(key="heads").options == ["1", "2", "4", "8", "16"]
         at = run_page(PAGE, {"heads": "4"})
-        assert len(tab_charts(open_layers(at), ENC)) == 5 + 1 + 4 + 1
+        assert len(tab_charts(open_layers(at), ENC)) == 5 + 4 + 1
         at.sidebar.number_input(key="d_k").set_value(6).run()
         no_errors(at)
         assert "4 heads cannot split d_k = 6" in messages(at)
         assert at.selectbox(key="heads").options == ["1", "2", "3", "6"] and at.selectbox(key="heads").value == 1
-        assert len(tab_charts(at, ENC)) == 6
+        assert len(tab_charts(at, ENC)) == 5
 
     def test_each_kind_keeps_its_own_query_word(self):
         at = open_tab(run_page(PAGE), DEC)
@@ -323,11 +333,12 @@ class TestPage:
         source, target = " ".join(["ball", "blue"] * 32), " ".join(["bola", "azul"] * 32)
         at = run_page(PAGE, {"source_sentence": " ".join(source.split()[:n_s]),
                              "target_sentence": " ".join(target.split()[:n_t])})
-        no_errors(at)
+        no_errors(open_lines(at))
         for tab, (rows, cols) in zip((ENC, DEC, CROSS), ((n_s, n_s), (n_t, n_t), (n_t, n_s))):
             factor, weights, bars, contrib, z, lines = tab_charts(at, tab)
             assert not at.error and len(at.success) == 1
             assert grid(factor).shape == (rows, cols) and len(bars) == cols and z["row"].nunique() == rows
+            assert len(lines) == (~weights["masked"]).sum()  # a line per pair seen, up to 64 words
             assert np.isfinite(factor["value"]).all() and np.isfinite(z["value"]).all()
 
     @pytest.mark.parametrize("field, kept", [("source_sentence", DEC), ("target_sentence", ENC)])
@@ -335,14 +346,14 @@ class TestPage:
         at = run_page(PAGE, {field: " ".join(["blue"] * 65)})
         no_errors(at)
         assert "65 tokens" in messages(at) and "at most 64" in messages(at)
-        assert len(tab_charts(at, kept)) == 6
+        assert len(tab_charts(at, kept)) == 5
         assert len(tab_charts(at, CROSS)) == 0 and "needs" in messages(at)
 
     def test_unknown_target_word_gets_suggestions_and_the_rest_renders(self):
         at = run_page(PAGE, {"target_sentence": "La bolaa es azul"})
         no_errors(at)
         assert "“bolaa” (did you mean" in messages(at) and "“bola”" in messages(at)
-        assert all(len(tab_charts(at, tab)) == 6 and len(at.success) == 1 for tab in (ENC, DEC, CROSS))
+        assert all(len(tab_charts(at, tab)) == 5 and len(at.success) == 1 for tab in (ENC, DEC, CROSS))
         assert list(grid(tab_charts(at, CROSS)[0]).index) == ["la", "es", "azul"]
 
     def test_typing_a_target_sentence_redraws_decoder_and_cross(self):
@@ -357,7 +368,7 @@ class TestPage:
         for target in ("", "qqqzx"):
             at = run_page(PAGE, {"target_sentence": target})
             no_errors(at)
-            assert len(tab_charts(at, ENC)) == 6 and not tab_charts(at, DEC) and not tab_charts(at, CROSS)
+            assert len(tab_charts(at, ENC)) == 5 and not tab_charts(at, DEC) and not tab_charts(at, CROSS)
 
     def test_neighbours_table_lists_the_target_words(self, default_page):
         table = open_tab(default_page, CROSS).tabs[CROSS].dataframe[0].value
@@ -377,7 +388,7 @@ class TestPage:
         at = open_tab(run_page(PAGE), DEC)
         at.session_state["lang"] = "zh"
         no_errors(at.run())
-        assert at.session_state["kinds_tab"] == "解码器自注意力" and len(at.tabs[DEC].get("vega_lite_chart")) == 6
+        assert at.session_state["kinds_tab"] == "解码器自注意力" and len(at.tabs[DEC].get("vega_lite_chart")) == 5
         assert not at.tabs[ENC].children and not at.tabs[CROSS].children
 
     def test_chinese(self):

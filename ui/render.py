@@ -189,11 +189,14 @@ def slug(text: str, limit: int) -> str:
 
 
 def save_menu(builder: str, frames: tuple, options: dict, stem: str, lang: str, *, where=st):
-    """A small menu at the chart's bottom right with an SVG and a PNG button. Their data is a function that Streamlit
-    calls only on a click, off the script thread and without the session: all it needs is in its arguments."""
+    """A small menu at the chart's bottom right with an SVG and a PNG button, built once opened. Their data is a
+    function that Streamlit calls only on a click, off the script thread and without the session: all it needs is in
+    its arguments."""
     row = where.container(horizontal=True, horizontal_alignment="right")
     menu = row.popover(t("save_chart", lang), icon=":material/download:", type="tertiary",
-                       help=t("save_chart_help", lang))
+                       help=t("save_chart_help", lang), key=f"_saving_{stem}", on_change="rerun")
+    if not menu.open:  # the buttons are built only while the menu is open: closed, they would cost every rerun
+        return
     for kind, mime in (("svg", "image/svg+xml"), ("png", "image/png")):
         menu.download_button(t(f"save_{kind}", lang), functools.partial(saved, kind, builder, frames, dict(options)),
                              file_name=f"{stem}.{kind}", mime=mime, key=f"_save_{stem}.{kind}", on_click="ignore",

@@ -22,7 +22,8 @@ PAGES = (
     ("pages/6_Three_kinds.py", "nav_kinds"),
 )
 LAYERS = ("q", "k", "v")
-KEPT_OPEN = ("layers_open",)  # sidebar containers that stay open on every page once opened
+# containers that stay open across pages and page 6's tabs once opened: the sidebar's layers, page 6's line views
+KEPT_OPEN = ("layers_open", "encoder-lines_open", "decoder-lines_open", "cross-lines_open")
 NARROW = 768  # px: below this Streamlit starts with the sidebar closed
 
 
