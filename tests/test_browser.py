@@ -376,7 +376,7 @@ ISOLATED = """([c, query, rows]) => {
 def test_hovering_a_word_in_the_line_view_isolates_its_lines(page, app_url, lang):
     from ui.text import t
     b.visit(page, url_of(app_url, "pages/6_Three_kinds.py", heads=2, lang=lang))
-    b.rerun(page, lambda: page.locator("[data-testid=stExpander] summary", has_text=t("lines_title", lang)).click())
+    b.rerun(page, lambda: page.locator("[data-testid=stExpander] summary", has_text=t("lines_expander", lang)).click())
     chart = b.charts(page).filter(has_text=t("lines_title", lang))
     lines = chart.locator('[aria-roledescription="rule mark"]')
     assert lines.count() == 2 * 4 * 4  # two heads, four query words, four key words

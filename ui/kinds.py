@@ -76,7 +76,7 @@ def section(ctx, name: str, rows_q, rows_kv, need: str, heads: int):
         mask_note(note, free, rows_q.labels, q, causal, s.softmax, lang)
     if name == "cross":
         cross_notes(ctx, rows_q, rows_kv)
-    with st.expander(t("lines_title", lang), key=f"{PREFIX[name]}lines_open", on_change="rerun") as shown:
+    with st.expander(t("lines_expander", lang), key=f"{PREFIX[name]}lines_open", on_change="rerun") as shown:
         if shown.open:  # built only while open: a chart of charts is redrawn whole on every edit
             lines.line_view(multi, rows_q.labels, rows_kv.labels, lang, softmax=s.softmax, key=PREFIX[name])
     heads_block(multi, rows_q.labels, rows_kv.labels, q, heads, ctx, PREFIX[name])

@@ -683,6 +683,7 @@ STRINGS = {
         "{title} — lines from each {y_title} on the left to each {x_title} on the right, each as opaque as its "
         "{value_title}, one colour per {head_title}; beside them, a heatmap of the {value_title} for each "
         "{head_title}."),
+    "lines_expander": "See it as lines: which word looks at which (hover a word to follow its lines)",
     # --- what a person can get wrong: the engine raises these codes ---
     "err_too_many_tokens": "The sentence has {count} tokens; the dashboard shows at most {max}. Please shorten it.",
     "err_offline": (

@@ -532,6 +532,7 @@ STRINGS = {
     "about_attention_lines": (
         "{title}——连线图：从左边每个{y_title}连到右边每个{x_title}，线的不透明度表示{value_title}，每个{head_title}"
         "一种颜色；旁边是每个{head_title}的{value_title}热力图。"),
+    "lines_expander": "用连线来看：哪个词在看哪个词（把鼠标移到一个词上，只看它的线）",
     # --- what a person can get wrong: the engine raises these codes ---
     "err_too_many_tokens": "这个句子有 {count} 个词元，本工具最多显示 {max} 个。请缩短句子。",
     "err_offline": "“{name}”需要从互联网下载，而本服务器无法联网。请使用内置的 GloVe 词向量，或上传你自己的。",
