@@ -162,8 +162,8 @@ def run(ctx, triples, learn, config, turn: contextlib.ExitStack) -> None:
                              reached=0)
     slots = [st.empty() for _ in range(3)]
     slots[0].button(t("learn_stop", lang), key="stop", icon=":material/stop:")
-    waiting = lambda n: slots[1].info(t("queue_wait", lang, n=n), icon=":material/hourglass_top:")  # noqa: E731
-    turn.enter_context(fair.turn(waiting))
+    turn.enter_context(fair.turn(lambda n: slots[1].info(t("queue_wait", lang, n=n),
+                                                         icon=":material/hourglass_top:")))
     try:
         h = training.train(enc.embedding, triples, callback=progress(job, slots, s.steps, lang), **kwargs)
     except ValueError:

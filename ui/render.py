@@ -84,8 +84,7 @@ def columns(df: pd.DataFrame) -> tuple:
 def data_free_spec(builder: str, *frames: pd.DataFrame, **options) -> tuple[dict, int | None, list[tuple[str, int]]]:
     """The spec without its data, its plot height, and (dataset name, index into `frames`) for each dataset."""
     built = getattr(charts, builder)(*frames, **options)
-    found = {}
-    spec = named_data(built, found).to_dict(validate=False, context={"top_level": False})
+    spec, found = unbound(built)
     sources = []
     for name, df in found.items():
         index = next((i for i, f in enumerate(frames) if f is df), None)
@@ -113,9 +112,15 @@ def plot_height(built: alt.TopLevelMixin) -> int | None:
 def vega_lite(built: alt.TopLevelMixin) -> dict:
     """The chart's Vega-Lite spec, its DataFrames as named Arrow datasets. Built below the top level, so Altair's
     global theme and data transformer, which Streamlit switches while it draws, play no part."""
-    frames = {}
-    spec = named_data(built, frames).to_dict(validate=False, context={"top_level": False})
+    spec, frames = unbound(built)
     return {**spec, "datasets": {name: arrow_bytes(df) for name, df in frames.items()}}
+
+
+def unbound(built: alt.TopLevelMixin) -> tuple[dict, dict[str, pd.DataFrame]]:
+    """The chart's spec with its DataFrames by name only (named_data), unvalidated, below the top level; and the
+    frames by those names."""
+    frames = {}
+    return named_data(built, frames).to_dict(validate=False, context={"top_level": False}), frames
 
 
 def named_data(built: alt.TopLevelMixin, frames: dict[str, pd.DataFrame]) -> alt.TopLevelMixin:
@@ -227,9 +232,7 @@ def export_spec(builder: str, *frames: pd.DataFrame, **options) -> dict:
     """The chart as a file shows it: its frames inline as named datasets (charts' expressions read them by name),
     EXPORT_WIDTH wide where the page stretches it, as high as the page draws it, on white, in a font that has its
     characters."""
-    built = getattr(charts, builder)(*frames, **options)
-    found = {}
-    spec = named_data(built, found).to_dict(validate=False, context={"top_level": False})
+    spec, found = unbound(getattr(charts, builder)(*frames, **options))
     spec["datasets"] = {name: json.loads(df.to_json(orient="records")) for name, df in found.items()}
     spec["background"] = "white"
     spec["config"] = {"font": CJK_FONT if has_cjk(json.dumps(spec, ensure_ascii=False)) else FONT}
