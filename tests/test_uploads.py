@@ -80,10 +80,46 @@ def test_the_page_tells_an_evicted_visitor(budget):
     assert not any("2 words of 3 dimensions" in c.value for c in at.sidebar.caption)
 
 
-def test_keeping_an_upload_lets_go_of_the_file_streamlit_holds_for_the_session(budget, session):
-    assert uploads.keep(uploads.Token(), vectors(10), (("v.txt", 10),))
+def test_reading_an_upload_lets_go_of_the_file_streamlit_holds_for_the_session(budget, session):
+    from ui import sidebar
+    assert sidebar.read_upload([("v.txt", b"the 1 2 3\n")], "en") is None and uploads.total() > 0
     assert session.get_files("s", ["f1"]) == []  # the bytes went: only the vectors count against the budget
     assert [f.name for f in session.get_files("s", ["f2"])] == ["corpus.csv"]  # another uploader's file stays
+
+
+def test_an_arriving_file_is_counted_before_the_uploader_copies_it(session):
+    assert uploads.arriving(("txt", "vec", "bin", "npy")) == len(b"the 1 2 3\n")  # the corpus CSV is not vectors
+    assert uploads.arriving(("csv",)) == len(b"sentence,query\n")
+
+
+def test_an_upload_is_read_from_streamlits_copy_and_the_uploaders_copy_is_closed(session):
+    from copy import deepcopy
+
+    from streamlit.proto.Common_pb2 import FileURLs
+    from streamlit.runtime.uploaded_file_manager import UploadedFile
+
+    stored = session.get_files("s", ["f1"])[0]
+    given = deepcopy(UploadedFile(stored, FileURLs()))  # what st.file_uploader returns: a copy of the bytes
+    assert given.getvalue() is not stored.data
+    [(name, data)] = uploads.file_bytes([given])
+    assert name == "v.txt" and data is stored.data and given.closed  # one copy in memory, not two
+    elsewhere = UploadedFile(type(stored)("f9", "w.txt", "text/plain", b"cat 1\n"), FileURLs())  # not in the store
+    assert uploads.file_bytes([elsewhere]) == [("w.txt", b"cat 1\n")]
+
+
+def test_room_for_a_file_is_made_before_it_is_read(budget):
+    a, b, me = uploads.Token(), uploads.Token(), uploads.Token()
+    assert uploads.keep(a, vectors(900), ("a.txt", 1)) and uploads.keep(b, vectors(900), ("b.txt", 1))
+    assert uploads.keep(me, vectors(100), ("mine.txt", 1))
+    uploads.get(a)  # b is now the least recently used
+    uploads.make_room(me, 300_000)  # 2 × 0.45 + 0.05 + 0.29 MiB > 1 MiB: one of the others must go, b first
+    assert uploads.get(b) is None and uploads.get(a) is not None and uploads.get(me) is not None
+    assert uploads.was_evicted(b)
+    assert uploads.total() + 300_000 <= uploads.budget()
+    uploads.make_room(me, 2**21)  # more than the budget: every other upload goes, the visitor's own stays until read
+    assert uploads.get(a) is None and uploads.get(me) is not None
+    uploads.make_room(me, 0)  # nothing arriving: nothing happens
+    assert uploads.get(me) is not None
 
 
 def test_a_closed_tabs_upload_is_released_once_it_can_no_longer_reconnect(budget, session, monkeypatch):
@@ -102,11 +138,8 @@ def test_a_closed_tabs_upload_is_released_once_it_can_no_longer_reconnect(budget
 
 
 def test_a_refused_upload_lets_go_of_the_file_too(budget, session):
-    from types import SimpleNamespace
-
     from ui import sidebar
-    bad = SimpleNamespace(name="v.txt", size=10, getvalue=lambda: b"the 1 x\n")  # not a number: refused
-    assert "is not a number" in sidebar.read_upload([bad], "en")
+    assert "is not a number" in sidebar.read_upload([("v.txt", b"the 1 2 x\n")], "en")  # refused
     assert session.get_files("s", ["f1"]) == [] and uploads.total() == 0
 
 

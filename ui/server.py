@@ -26,6 +26,9 @@ def warm_up() -> None:
     the server, yet every full collection during a rerun would walk them again; frozen, a collection walks only what
     the sessions made, which halves the time from an edit to the redrawn charts."""
     try:
+        from ui import uploads
+
+        uploads.map_large_blocks()
         import pyarrow as pa
 
         pa.set_memory_pool(pa.system_memory_pool())  # gives freed chart data back to the system; the default keeps it

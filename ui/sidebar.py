@@ -83,14 +83,18 @@ def visitor() -> uploads.Token:
     return st.session_state.setdefault("_visitor", uploads.Token())
 
 
+VECTOR_FILES = ("txt", "vec", "bin", "npy")  # what the vectors uploader takes
+
+
 def upload_widget(lang: str):
     """The uploader; a new file is read, checked, held, and then cleared from the uploader so it is not kept twice."""
     ss = st.session_state
     key = f"upload_files_{ss.get('_upload_round', 0)}"
-    files = st.file_uploader(t("upload_files", lang), type=["txt", "vec", "bin", "npy"], accept_multiple_files=True,
-                             key=key, help=t("upload_help", lang))
+    uploads.make_room(visitor(), uploads.arriving(VECTOR_FILES))  # before the uploader hands out a copy of a new file
+    files = st.file_uploader(t("upload_files", lang), type=list(VECTOR_FILES), accept_multiple_files=True, key=key,
+                             help=t("upload_help", lang))
     if files:  # read it, then run again with a new, empty uploader: Streamlit lets go of the file just read
-        ss["_upload_problem"] = read_upload(files, lang)
+        ss["_upload_problem"] = read_upload(uploads.file_bytes(files), lang)
         ss["_upload_round"] = ss.get("_upload_round", 0) + 1
         st.rerun()
     problem = ss.pop("_upload_problem", None)
@@ -98,17 +102,19 @@ def upload_widget(lang: str):
         st.error(problem)
 
 
-def read_upload(files, lang: str) -> str | None:
-    """Read, check and hold the uploaded file(s); a sentence for the learner when that fails. Either way Streamlit's
-    copy of the files is let go (uploads.drop_files)."""
+def read_upload(files: list[tuple[str, bytes]], lang: str) -> str | None:
+    """Read, check and hold the uploaded files, (name, bytes); a sentence for the learner when that fails. Either way
+    Streamlit's copy of the files is let go (uploads.drop_files)."""
+    name = tuple((n, len(data)) for n, data in files)
     try:
         if len(files) > 2:
             raise VectorsError("upload_one")
-        kv = load_upload([(f.name, f.getvalue()) for f in files])
+        kv = load_upload(files)
     except VectorsError as e:
-        uploads.drop_files(tuple((f.name, f.size) for f in files))
         return t("upload_error", lang, error=error_text(e, lang))
-    if not uploads.keep(visitor(), kv, tuple((f.name, f.size) for f in files)):
+    finally:
+        uploads.drop_files(name)
+    if not uploads.keep(visitor(), kv, name):
         return t("upload_over_budget", lang, size=uploads.size_of(kv) / 2**20, budget=uploads.budget() / 2**20)
     return None
 

@@ -20,35 +20,41 @@ class Settings:
     sentence: str = "The black cat drank the milk"
     source_sentence: str = "The ball is blue"
     target_sentence: str = "La bola es azul"
-    # the layers: position weight, then each linear layer's preset, seed and scale, and d_k
+    # the layers: how much position counts, the width d_k, then each linear layer's preset, seed and scale
     position: float = corpus.DEFAULT_POSITION
-    q_preset: str = "trained"
-    k_preset: str = "trained"
-    v_preset: str = "random"
-    q_seed: int = 1
-    k_seed: int = 2
-    v_seed: int = 3
-    q_scale: float = 1.0
-    k_scale: float = 1.0
-    v_scale: float = 1.0
     d_k: int = 16
-    # the switches and pickers of pages 2 to 4 and 6
+    # W_Q
+    q_preset: str = "trained"
+    q_seed: int = 1
+    q_scale: float = 1.0
+    # W_K
+    k_preset: str = "trained"
+    k_seed: int = 2
+    k_scale: float = 1.0
+    # W_V
+    v_preset: str = "random"
+    v_seed: int = 3
+    v_scale: float = 1.0
+    # how attention is computed: scaled by √d_k, and softmax (or raw scores)
     scaled: bool = True
     softmax: bool = True
+    # the words picked on pages 2 to 4, and how page 3 orders and draws a pair
     query: str = ""
     key: str = ""
     key2: str = ""
     sort: str = "dimension"
     pair_rows: str = "qk"
+    # page 4's expected order; pages 2, 4 and 6: predict first, swap or remove a word
     expected: str = "drank > cat > black"
-    heads: int = 1
-    tab: str = "enc"
     predict: bool = False
     swap: str = ""  # "position:word" replaces the word at that position, "position:" removes it
+    # page 6: heads, the open tab, the decoder's mask and each tab's query word
+    heads: int = 1
+    tab: str = "enc"
     causal: bool = True
     dec_query: str = ""
     cross_query: str = ""
-    # page 5: training on the learner's own targets, then the corpus run
+    # page 5: training on the learner's own targets
     targets: str = "milk drank 1; milk cat 0.5; milk black 0"
     learn: str = "w_q,w_k"
     lr: float = 0.01
@@ -56,6 +62,7 @@ class Settings:
     train_seed: int = 0
     cosine: bool = False
     learn_start: str = "sidebar"
+    # page 5: the corpus run
     run_steps: int = corpus.DEFAULT_STEPS
     run_lr: float = corpus.DEFAULT_LR
     run_seed: int = 0
