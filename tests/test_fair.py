@@ -66,3 +66,62 @@ def test_a_link_asking_for_more_steps_than_a_run_may_take_is_capped():
     assert bound == 2666 and not at.exception
     assert at.number_input(key="steps").value == bound
     assert "5,000 steps is more than one run may take" in messages(at)
+
+
+def test_the_run_with_the_turn_waits_while_another_page_is_drawn(monkeypatch):
+    monkeypatch.setattr(fair, "GIVE_WAY_S", 30.0)
+    page_done, page_started, order = threading.Event(), threading.Event(), []
+
+    def page():  # another visitor's page, drawn until page_done
+        fair.drawing()
+        page_started.set()
+        page_done.wait(10)
+        order.append("page")
+
+    def run():
+        with fair.turn(lambda n: None):
+            fair.give_way()
+            order.append("run")
+
+    other = threading.Thread(target=page)
+    other.start()
+    page_started.wait(5)
+    fair.give_way()  # not in a turn: never waits
+    trainer = threading.Thread(target=run)
+    trainer.start()
+    trainer.join(0.3)
+    assert trainer.is_alive() and order == []  # still giving way
+    page_done.set()
+    for thread in (other, trainer):
+        thread.join(10)
+    assert order == ["page", "run"]
+
+
+def test_a_run_does_not_give_way_to_runs_in_the_queue_nor_past_its_limit(monkeypatch):
+    queued_in, release, done = threading.Event(), threading.Event(), []
+
+    def queued():  # a second run: it waits in the queue, so it is not a page being drawn
+        fair.drawing()
+        with fair.turn(lambda n: queued_in.set()):
+            pass
+
+    with fair.turn(lambda n: None):
+        second = threading.Thread(target=queued)
+        second.start()
+        queued_in.wait(5)
+        monkeypatch.setattr(fair, "GIVE_WAY_S", 30.0)
+        fair.give_way()  # returns: the only other thread is queued
+        done.append("no wait")
+
+        def page():
+            fair.drawing()
+            release.wait(10)
+        drawer = threading.Thread(target=page)
+        drawer.start()
+        monkeypatch.setattr(fair, "GIVE_WAY_S", 0.0)
+        fair.give_way()  # a page is drawn, but the limit has passed: the run moves on
+        done.append("limit")
+        release.set()
+    for thread in (second, drawer):
+        thread.join(10)
+    assert done == ["no wait", "limit"] and fair.running == 0 and not fair.waiting

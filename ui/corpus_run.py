@@ -44,6 +44,7 @@ def run(ctx, found, which: str, args: dict):
     every = max(1, args["steps"] // FRAMES)
 
     def report(step, loss, train, test):
+        fair.give_way()
         job["reached"] = step
         if step % every == 0:
             bar.progress(step / args["steps"], text=t("corpus_progress", ctx.lang, step=step, total=args["steps"],

@@ -182,6 +182,7 @@ def progress(job: dict, slots, steps: int, lang: str):
     every, losses, drawn = max(1, steps // LIVE_FRAMES), [], [0.0]
 
     def report(step, loss):
+        fair.give_way()
         job["reached"] = step
         losses.append(loss)
         if step % every == 0:

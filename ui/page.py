@@ -12,7 +12,7 @@ from gensim.models import KeyedVectors
 from engine.attention import Attention, attend
 from engine.pipeline import Encoded, encode
 from engine.vectors import TooManyTokens, has_cjk, knows_cjk, suggest
-from ui import render, sidebar, tables, weights
+from ui import fair, render, sidebar, tables, weights
 from ui.state import DEFAULTS, Settings, to_query
 from ui.text import error_text, t
 
@@ -38,6 +38,7 @@ def context(name: str, *, sentence: str | None = "sentence", min_words: int = 1)
     """The one opening of every page: sidebar, the page's title and intro (text keys <name>_title, <name>_intro), the
     weights banner, then the sentence through the layers; the page stops here, with a sentence saying why, when there
     is nothing to show. `sentence` names the Settings field to encode (None: the page encodes its own)."""
+    fair.drawing()
     s = sidebar.render(sentence or "source_sentence", challenge=name in CHALLENGES)
     render.name_files(name, getattr(s, sentence or "source_sentence"))
     lang, kv = s.lang, sidebar.vectors(s)

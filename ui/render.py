@@ -24,7 +24,7 @@ import pyarrow as pa
 import streamlit as st
 
 from engine.vectors import has_cjk
-from ui import charts
+from ui import charts, fair
 from ui.text import t
 
 EXPORT_WIDTH = 640  # pixels: a saved chart's width, where the page gives it the browser's
@@ -42,6 +42,7 @@ def chart(builder: str, *frames: pd.DataFrame, where=st, key: str | None = None,
     """Draw charts.<builder>(*frames, **options) at full width (width="content": as wide as its spec says) with its
     save menu (files named after `name`, else file_stem's fallbacks); clickable when given `on_select`; with `lang`,
     described for screen readers in that language (describe)."""
+    fair.give_way()  # a training run lets others' pages go first
     if lang is not None:
         options["description"] = describe(builder, lang, options)
     spec, height = spec_of(builder, *frames, **options)
