@@ -170,6 +170,18 @@ def test_frames_are_long_form():
     assert frame.groupby("role")["frame"].nunique().to_dict() == {"k": 4, "q": 4}
 
 
+def test_labels_of_vectors_ending_close_together_are_kept_a_line_apart():
+    q = np.array([[[1.0, 0.0], [0.5, 0.50], [0.5, 0.51], [0.0, -1.0]]])  # one snapshot: b and c end 0.01 apart
+    df = tables.plane_frame(q, q, ["a", "b", "c", "d"], np.array([0]), ["a"], ["b", "c", "d"])
+    gap = tables.LABEL_GAP * 1.51  # the plane spans 1.51 units (y from -1 to 0.51)
+    shown = df[df["focus"]].sort_values("label_y")
+    assert (np.diff(shown["label_y"]) >= gap - 1e-12).all()  # no two labels on one line
+    assert (shown["label_y"] >= shown["y"]).all()  # each moved up, if at all
+    far = df[df["name"].isin(["k · d", "q · a"])]
+    assert (far["label_y"] == far["y"]).all()  # labels with room stay where their vector ends
+    assert (df.loc[~df["focus"], "label_y"] == df.loc[~df["focus"], "y"]).all()
+
+
 def test_training_tables_match_the_history():
     h = training.train(np.random.default_rng(0).normal(size=(4, 3)), [(0, 1, 1.0), (0, 2, 0.0)], steps=5)
     pairs = ["w0 → w1", "w0 → w2"]

@@ -335,7 +335,7 @@ def vector_plane(df: pd.DataFrame, *, title: str, x_title: str, y_title: str, ro
                         legend=legend),
         size=_when(alt.SizeValue, "datum.focus", 110, 35), opacity=_when(alt.OpacityValue, "datum.focus", 1.0, 0.35))
     labels = now.transform_filter("datum.focus").mark_text(align="left", dx=7, dy=-7, fontSize=12).encode(
-        text=alt.Text("name:N", title=word_title))
+        y=alt.Y("label_y:Q", scale=y_scale), text=alt.Text("name:N", title=word_title))
     chart = alt.layer(axes, axes_y, trails, arrows, points, labels, _step_label(df, step_title), title=title)
     return _described(chart.add_params(frame).properties(width=size, height=size), description)
 

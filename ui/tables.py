@@ -149,9 +149,13 @@ def targets_result(h, pairs: list[str]) -> pd.DataFrame:  # h: engine.training.H
     })
 
 
+LABEL_GAP = 0.045  # of the vector plane's span: a 12 px label line on its 440 px square
+
+
 def plane_frame(q: np.ndarray, k: np.ndarray, labels: list[str], steps: np.ndarray, focus_q: list[str],
                 focus_k: list[str]) -> pd.DataFrame:  # q, k [m, n, 2] -> 2·m·n rows
-    """One row per (snapshot, vector): its 2-D position, word, role (q or k) and whether it is highlighted."""
+    """One row per (snapshot, vector): its 2-D position, word, role (q or k), whether it is highlighted, and where its
+    label goes (label_y: the highlighted labels of one snapshot kept a line apart, LABEL_GAP of the plane's span)."""
     m, n, _ = q.shape
     parts = []
     for role, xy, focus in (("q", q, focus_q), ("k", k, focus_k)):
@@ -161,7 +165,21 @@ def plane_frame(q: np.ndarray, k: np.ndarray, labels: list[str], steps: np.ndarr
             "name": np.tile(np.asarray([f"{role} · {w}" for w in labels], dtype=object), m),
             "x": xy[..., 0].ravel(), "y": xy[..., 1].ravel(), "focus": np.tile(np.isin(labels, focus), m),
         }))
-    return pd.concat(parts, ignore_index=True)
+    df = pd.concat(parts, ignore_index=True)
+    span = max(np.ptp(np.append(df["x"], 0.0)), np.ptp(np.append(df["y"], 0.0)), 1e-9)
+    df["label_y"] = df["y"]
+    shown = df[df["focus"]].sort_values(["frame", "y"])
+    df.loc[shown.index, "label_y"] = shown.groupby("frame")["y"].transform(lambda y: spread(y.to_numpy(),
+                                                                                              LABEL_GAP * span))
+    return df
+
+
+def spread(y: np.ndarray, gap: float) -> np.ndarray:  # [k] sorted -> [k]
+    """Positions at least `gap` apart, each as close above its own as that allows (labels that would overlap)."""
+    out = y.astype(float)
+    for i in range(1, len(out)):
+        out[i] = max(out[i], out[i - 1] + gap)
+    return out
 
 
 def lengths_frame(lengths, rows: list[str], names: dict[str, str]) -> pd.DataFrame:  # lengths: engine Lengths
