@@ -35,6 +35,7 @@ def run(quick: bool) -> list[Row]:
     import streamlit as st
 
     from bench.pages import TIMEOUT, rerun_ms
+    from ui import render, views
     from harness.apptest import PAGES, run_page
 
     runs = 3 if quick else 9
@@ -48,6 +49,8 @@ def run(quick: bool) -> list[Row]:
         for _ in range(runs):
             for n, at in sessions.items():
                 st.cache_data.clear()
+                render.forget()
+                views.cells_of.cache_clear()
                 w, c = rerun_ms(at)
                 wall[n].append(w / 1e3)
                 cpu[n].append(c / 1e3)

@@ -52,3 +52,56 @@ def test_spec_of_carries_its_frames_as_arrow(builder):
         assert height == 60
     (data,) = spec["datasets"].values()
     assert len(read(data)) == (len(FRAME) if builder == "heatmap" else 2)
+
+
+def test_a_data_free_spec_is_built_once_per_columns_and_options(monkeypatch):
+    from ui import charts
+    render.forget()
+    built = []
+    real = charts.heatmap
+    monkeypatch.setattr(charts, "heatmap", lambda *f, **o: built.append(o) or real(*f, **o))
+    other = tables.matrix_long(np.array([[9.0, 8.0], [7.0, 6.0]]), ["cat", "sat"], [1, 2])
+    options = dict(title="t", x_title="x", y_title="y", value_title="v", x_ticks=[1, 2])
+    first = render.spec_of("heatmap", FRAME, **options)[0]
+    second = render.spec_of("heatmap", other, **options)[0]
+    assert len(built) == 1  # other numbers and words, same columns and options: the spec is reused
+    assert {k: v for k, v in first.items() if k != "datasets"} == {k: v for k, v in second.items() if k != "datasets"}
+    assert read(second["datasets"][next(iter(second["datasets"]))])["row"].tolist() == ["cat"] * 2 + ["sat"] * 2
+    render.spec_of("heatmap", FRAME, **{**options, "title": "another"})
+    render.spec_of("heatmap", FRAME, **{**options, "x_ticks": [2]})
+    assert len(built) == 3  # another option: built again
+    render.forget()
+
+
+def test_arrow_bytes_are_found_by_identity_then_by_content(monkeypatch):
+    render.forget()
+    render.arrow_by_content.clear()
+    converted = []
+    real = render.arrow_bytes
+    monkeypatch.setattr(render, "arrow_bytes", lambda df: converted.append(len(df)) or real(df))
+    frame = FRAME.copy()
+    data = render.arrow(frame)
+    assert render.arrow(frame) is data and converted == [4]  # the same frame: its bytes, not converted again
+    assert render.arrow(FRAME.copy()) == data and converted == [4]  # equal content: found by its pickle
+    changed = FRAME.copy()
+    changed.loc[0, "value"] = 42.0
+    assert read(render.arrow(changed))["value"].iloc[0] == 42.0 and converted == [4, 4]
+    key = id(frame)
+    del frame
+    assert key not in render.ARROW_OF  # forgotten with its frame
+    render.forget()
+
+
+def test_matrix_cells_come_once_per_matrix_labels_mask_and_pick():
+    from ui import views
+    a = np.array([[1.0, -2.0], [0.5, 4.0]])
+    first = views.matrix_cells(a, ["milk", "drank"], [1, 2], None, "milk")
+    assert views.matrix_cells(a.copy(), ["milk", "drank"], [1, 2], None, "milk") is first
+    pd.testing.assert_frame_equal(first, FRAME)
+    mask = np.array([[True, False], [True, True]])
+    assert views.matrix_cells(a, ["milk", "drank"], [1, 2], None, "drank") is not first
+    assert views.matrix_cells(a, ["milk", "cat"], [1, 2], None, "milk")["row"].tolist()[2:] == ["cat", "cat"]
+    assert views.matrix_cells(a, ["milk", "drank"], [1, 2], mask, "milk")["masked"].tolist() == [False, True, False,
+                                                                                                  False]
+    assert views.matrix_cells(a * 2, ["milk", "drank"], [1, 2], None, "milk")["value"].tolist() == [2, -4, 1, 8]
+    assert views.matrix_cells(a.astype(np.float32), ["milk", "drank"], [1, 2], None, "milk") is first

@@ -127,8 +127,8 @@ def heatmap(df: pd.DataFrame, *, title: str, x_title: str, y_title: str, value_t
 def heatmap_height(df: pd.DataFrame) -> int:
     """The page height of a heatmap of `df` drawn as high as the page makes it: ROW_STEP a row (field r), and room
     for the title, the level y title and an x axis of labels turned upright, as long as the longest."""
-    longest = max((len(str(c)) for c in df["col"].unique()), default=1)
-    return int(df["r"].nunique()) * ROW_STEP + 128 + min(LABEL_LIMIT, 6 * longest)
+    longest = max((len(str(c)) for c in set(df["col"].to_numpy().tolist())), default=1)
+    return len(set(df["r"].to_numpy().tolist())) * ROW_STEP + 128 + min(LABEL_LIMIT, 6 * longest)
 
 
 def _band_field(df: pd.DataFrame, field: str) -> str:

@@ -9,6 +9,7 @@ fallback.
 Under each chart a small menu saves it as SVG or PNG, named <page>-<chart>-<sentence> (name_files, which page.context
 calls, says the page and sentence). The files are drawn by vl-convert only when a button is clicked, off the script
 thread: a rerun only places the buttons."""
+import collections
 import contextvars
 import functools
 import io
@@ -16,7 +17,9 @@ import json
 import os
 import pickle
 import re
+import threading
 import unicodedata
+import weakref
 
 import altair as alt
 import pandas as pd
@@ -27,6 +30,10 @@ from engine.vectors import has_cjk
 from ui import charts, fair
 from ui.text import t
 
+SPECS: collections.OrderedDict = collections.OrderedDict()  # data_free_spec's, least recently used first
+SPECS_KEPT, SPECS_LOCK = 200, threading.Lock()
+ARROW_OF: dict[int, tuple[weakref.ref, bytes]] = {}  # id(frame) -> (the frame, its Arrow bytes), while it lives
+ARROW_BY_ID = 1000  # frames remembered so at most
 EXPORT_WIDTH = 640  # pixels: a saved chart's width, where the page gives it the browser's
 SENTENCE_CHARS, CHART_CHARS = 60, 24  # the longest sentence and chart parts of a file name
 CJK_FONTS = ("/usr/share/fonts/opentype/noto", "/usr/share/fonts/noto-cjk", "/usr/share/fonts/truetype/noto")
@@ -81,9 +88,33 @@ def columns(df: pd.DataFrame) -> tuple:
     return tuple(df.columns), tuple(map(str, df.dtypes))
 
 
-@st.cache_data(show_spinner=False, max_entries=200, hash_funcs={pd.DataFrame: columns})
 def data_free_spec(builder: str, *frames: pd.DataFrame, **options) -> tuple[dict, int | None, list[tuple[str, int]]]:
-    """The spec without its data, its plot height, and (dataset name, index into `frames`) for each dataset."""
+    """The spec without its data, its plot height, and (dataset name, index into `frames`) for each dataset; built
+    once per builder, frame columns and options (a JSON text of them: Streamlit's own hash of the options took as
+    long as the rest of a chart)."""
+    key = (builder, tuple(map(columns, frames)), json.dumps(options, sort_keys=True, default=repr))
+    with SPECS_LOCK:
+        found = SPECS.get(key)
+        if found is not None:
+            SPECS.move_to_end(key)
+            return found
+    found = build_data_free(builder, *frames, **options)
+    with SPECS_LOCK:
+        SPECS[key] = found
+        while len(SPECS) > SPECS_KEPT:
+            SPECS.popitem(last=False)
+    return found
+
+
+def forget() -> None:
+    """Drop the specs and Arrow bytes kept for reuse (benchmarks that time charts built anew)."""
+    with SPECS_LOCK:
+        SPECS.clear()
+    ARROW_OF.clear()
+
+
+def build_data_free(builder: str, *frames: pd.DataFrame, **options) -> tuple[dict, int | None, list[tuple[str, int]]]:
+    """data_free_spec, built."""
     built = getattr(charts, builder)(*frames, **options)
     spec, found = unbound(built)
     sources = []
@@ -137,10 +168,22 @@ def named_data(built: alt.TopLevelMixin, frames: dict[str, pd.DataFrame]) -> alt
     return built
 
 
-@st.cache_data(show_spinner=False, max_entries=100, hash_funcs={pd.DataFrame: lambda df: pickle.dumps(df, 5)})
 def arrow(df: pd.DataFrame) -> bytes:
     """A data-free chart's frame as Arrow bytes, converted once per distinct frame: a rerun that changed other
-    things sends the same bytes again without converting."""
+    things sends the same bytes again without converting. A frame a resource cache hands out again is found by
+    identity; any other by its content."""
+    known = ARROW_OF.get(id(df))
+    if known is not None and known[0]() is df:
+        return known[1]
+    data = arrow_by_content(df)
+    if len(ARROW_OF) < ARROW_BY_ID:
+        ARROW_OF[id(df)] = (weakref.ref(df, lambda _, key=id(df): ARROW_OF.pop(key, None)), data)
+    return data
+
+
+@st.cache_data(show_spinner=False, max_entries=100, hash_funcs={pd.DataFrame: lambda df: pickle.dumps(df, 5)})
+def arrow_by_content(df: pd.DataFrame) -> bytes:
+    """arrow_bytes once per distinct frame content."""
     return arrow_bytes(df)
 
 

@@ -1,5 +1,7 @@
 """Composite views: each takes arrays, labels and the language (as bertviz's head_view(attention, tokens) does),
 draws one block of a page and returns what the learner picked. None reads the app's Settings."""
+import functools
+
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -33,10 +35,21 @@ def matrix(a: np.ndarray, rows: list[str], cols: list, *, name: str, title: str,
     download(a, rows, cols, name, lang, where=where)
 
 
-@st.cache_data(show_spinner=False, max_entries=100)
 def matrix_cells(a: np.ndarray, rows: list, cols: list, mask: np.ndarray | None, selected: str | None) -> pd.DataFrame:
-    """tables.matrix_long, once per distinct matrix and labels."""
-    return tables.matrix_long(a, rows, cols, mask=mask, selected=selected)
+    """tables.matrix_long, once per distinct matrix and labels: the same frame each time (read only), so that its
+    Arrow bytes are found by identity (render.arrow). Keyed by the matrix's bytes: Streamlit's own argument hash took
+    longer than the table."""
+    a = np.ascontiguousarray(a, dtype=np.float64)
+    m = None if mask is None else np.ascontiguousarray(mask, dtype=bool)
+    return cells_of(a.tobytes(), a.shape, tuple(rows), tuple(cols), None if m is None else m.tobytes(), selected)
+
+
+@functools.lru_cache(maxsize=100)
+def cells_of(a: bytes, shape: tuple, rows: tuple, cols: tuple, mask: bytes | None, selected: str | None) -> pd.DataFrame:
+    """matrix_cells on hashable arguments."""
+    matrix = np.frombuffer(a).reshape(shape)
+    cells = None if mask is None else np.frombuffer(mask, dtype=bool).reshape(shape)
+    return tables.matrix_long(matrix, list(rows), list(cols), mask=cells, selected=selected)
 
 
 def heatmap_options(rows: list, cols: list, mask: np.ndarray | None, selected: str | None) -> dict:

@@ -38,6 +38,9 @@ def built_in_sizes() -> dict[str, int]:
     return {split: sum(e.split == split for e in found) for split in corpus.SPLITS} | {"words": corpus.words(found)}
 
 
+FITTED: set[tuple] = set()  # shared_fit's arguments (but the vectors) of the fits it has made
+
+
 @st.cache_resource(show_spinner=False, max_entries=32)
 def shared_fit(_kv: KeyedVectors, source: tuple, d_k: int, position: float, steps: int, lr: float,
                seed: int) -> corpus.Fit:
@@ -71,9 +74,14 @@ def recipe(s: Settings, which: str) -> tuple[int, float, int]:
 def corpus_fit(s: Settings, kv: KeyedVectors, which: str) -> corpus.Fit:
     """The fit behind 'trained' or 'run' for the current vectors, d_k and position weight."""
     args = (min(s.d_k, kv.vector_size), s.position, *recipe(s, which))
+    shared = (s.source, len(kv), kv.vector_size), *args
+    if s.source != "upload" and shared in FITTED:  # no spinner (a timer thread each time) for a fit already made
+        return shared_fit(kv, *shared)
     with st.spinner(t("fitting", s.lang, n=built_in_sizes()["train"])):
         if s.source != "upload":
-            return shared_fit(kv, (s.source, len(kv), kv.vector_size), *args)
+            fit = shared_fit(kv, *shared)
+            FITTED.add(shared)
+            return fit
         # an upload is the visitor's own, so are its fits; a weak reference names the vectors they were fitted on
         # without keeping them alive once the upload is released
         fitted_on, fits = st.session_state.get("_upload_fits", (None, {}))
