@@ -100,21 +100,25 @@ def neighbours_frame(kv, words: list[str], sources: list[str], n: int = 5) -> pd
 
 def ranks(scores: np.ndarray) -> np.ndarray:  # [n] -> [n]
     """1 for the highest score, 2 for the next; ties share the better rank."""
-    return pd.Series(np.asarray(scores, dtype=np.float64)).rank(ascending=False, method="min").to_numpy(dtype=int)
+    v = np.asarray(scores, dtype=np.float64)
+    return 1 + (v[None, :] > v[:, None]).sum(axis=1)
 
 
 def relevance_frame(scores: dict[str, np.ndarray], keys: list[str]) -> pd.DataFrame:  # {measure: [n_k]}
     """One row per (measure, key word): the query's score for the word and its rank under that measure."""
-    return pd.concat([pd.DataFrame({"measure": m, "key": keys, "score": np.asarray(v, dtype=np.float64),
-                                    "rank": ranks(v)}) for m, v in scores.items()], ignore_index=True)
+    values = [np.asarray(v, dtype=np.float64) for v in scores.values()]
+    return pd.DataFrame({"measure": np.repeat(np.asarray(list(scores), dtype=object), len(keys)),
+                         "key": np.tile(np.asarray(keys, dtype=object), len(values)),
+                         "score": np.concatenate(values) if values else np.empty(0),
+                         "rank": np.concatenate([ranks(v) for v in values]) if values else np.empty(0, dtype=int)})
 
 
 def ranking_table(scores: dict[str, np.ndarray], keys: list[str]) -> pd.DataFrame:  # {measure: [n_k]}
     """One row per key word in sentence order: each measure's score and rank side by side."""
-    out = pd.DataFrame({"word": keys})
+    columns = {"word": keys}
     for m, v in scores.items():
-        out[m], out[f"{m}_rank"] = np.asarray(v, dtype=np.float64), ranks(v)
-    return out
+        columns[m], columns[f"{m}_rank"] = np.asarray(v, dtype=np.float64), ranks(v)
+    return pd.DataFrame(columns)
 
 
 def loss_frame(loss, start: int = 0) -> pd.DataFrame:  # [s]

@@ -71,8 +71,8 @@ def download(a: np.ndarray, rows: list[str], cols: list, name: str, lang: str, *
 
 
 def download_table(df: pd.DataFrame, name: str, lang: str, *, key: str, where=st):
-    """A CSV download of one table as shown, named for the learner."""
-    where.download_button(t("download", lang, name=name), df.to_csv(index=False).encode("utf-8"),
+    """A CSV download of one table as shown, named for the learner, written only when clicked."""
+    where.download_button(t("download", lang, name=name), lambda: df.to_csv(index=False).encode("utf-8"),
                           file_name=f"{name}.csv", mime="text/csv", key=f"dl_{key}", on_click="ignore")
 
 
