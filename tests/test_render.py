@@ -1,12 +1,9 @@
-"""The chart pipeline's one Streamlit internal: its DataFrame-to-Arrow conversion, and the public fallback."""
-import builtins
-import importlib.metadata
+"""The chart pipeline: frames to Arrow bytes, specs built once and data swapped in, cells kept per matrix."""
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pytest
-from packaging.version import Version
 
 from ui import render, tables
 
@@ -17,28 +14,29 @@ def read(data: bytes) -> pd.DataFrame:
     return pa.ipc.open_stream(data).read_pandas()
 
 
-def test_the_installed_streamlit_has_the_conversion_the_pipeline_uses():
-    """Tied to the versions requirements.txt allows: if an upgrade moves it, this fails and names the fix."""
-    version = Version(importlib.metadata.version("streamlit"))
-    assert Version("1.67") <= version < Version("2")
-    from streamlit.dataframe_util import convert_anything_to_arrow_bytes  # noqa: F401 (the import is the check)
+def test_arrow_bytes_carry_the_frame_without_its_index():
+    shuffled = FRAME.iloc[::-1]  # an index that is not 0..n-1 stays behind
+    pd.testing.assert_frame_equal(read(render.arrow_bytes(shuffled)), shuffled.reset_index(drop=True))
 
 
-def test_the_public_fallback_sends_the_same_table():
-    internal, public = read(render.arrow_bytes(FRAME)), read(render.public_arrow_bytes(FRAME))
-    pd.testing.assert_frame_equal(internal.reset_index(drop=True), public, check_dtype=False)
-    pd.testing.assert_frame_equal(public, FRAME.reset_index(drop=True), check_dtype=False)
-
-
-def test_without_the_internal_the_pipeline_falls_back(monkeypatch):
-    real = builtins.__import__
-
-    def refuse(name, *args, **kwargs):
-        if name == "streamlit.dataframe_util":
-            raise ImportError("moved in this version")
-        return real(name, *args, **kwargs)
-    monkeypatch.setattr(builtins, "__import__", refuse)
-    assert render.arrow_bytes(FRAME) == render.public_arrow_bytes(FRAME)
+def test_a_table_is_sent_as_it_is_and_built_into_its_frame_only_for_a_spec(monkeypatch):
+    table = tables.matrix_table(np.array([[1.0, -2.0], [0.5, 4.0]]), ["milk", "drank"], [1, 2], selected="milk")
+    pd.testing.assert_frame_equal(table.to_pandas(), FRAME)  # matrix_long is the same cells as a DataFrame
+    render.forget()
+    options = dict(title="t", x_title="x", y_title="y", value_title="v")
+    by_frame = render.spec_of("heatmap", FRAME, **options)[0]
+    render.forget()
+    converted = []
+    real = render.as_frame
+    monkeypatch.setattr(render, "as_frame", lambda d: converted.append(type(d).__name__) or real(d))
+    by_table = render.spec_of("heatmap", table, **options)[0]
+    assert converted == ["Table"]  # once, for the spec; the data itself goes out as the table's own bytes
+    assert render.spec_of("heatmap", table, **options)[0]["datasets"] == by_table["datasets"] and len(converted) == 1
+    (data,) = by_table["datasets"].values()
+    assert data == render.arrow_bytes(table)
+    pd.testing.assert_frame_equal(read(data), read(next(iter(by_frame["datasets"].values()))))
+    assert {k: v for k, v in by_table.items() if k != "datasets"} == {k: v for k, v in by_frame.items() if k != "datasets"}
+    render.forget()
 
 
 @pytest.mark.parametrize("builder", ["heatmap", "relevance_bars"])
@@ -73,16 +71,14 @@ def test_a_data_free_spec_is_built_once_per_columns_and_options(monkeypatch):
     render.forget()
 
 
-def test_arrow_bytes_are_found_by_identity_then_by_content(monkeypatch):
+def test_arrow_bytes_are_found_by_identity_and_forgotten_with_their_frame(monkeypatch):
     render.forget()
-    render.arrow_by_content.clear()
     converted = []
     real = render.arrow_bytes
     monkeypatch.setattr(render, "arrow_bytes", lambda df: converted.append(len(df)) or real(df))
     frame = FRAME.copy()
     data = render.arrow(frame)
     assert render.arrow(frame) is data and converted == [4]  # the same frame: its bytes, not converted again
-    assert render.arrow(FRAME.copy()) == data and converted == [4]  # equal content: found by its pickle
     changed = FRAME.copy()
     changed.loc[0, "value"] = 42.0
     assert read(render.arrow(changed))["value"].iloc[0] == 42.0 and converted == [4, 4]
@@ -97,11 +93,11 @@ def test_matrix_cells_come_once_per_matrix_labels_mask_and_pick():
     a = np.array([[1.0, -2.0], [0.5, 4.0]])
     first = views.matrix_cells(a, ["milk", "drank"], [1, 2], None, "milk")
     assert views.matrix_cells(a.copy(), ["milk", "drank"], [1, 2], None, "milk") is first
-    pd.testing.assert_frame_equal(first, FRAME)
+    pd.testing.assert_frame_equal(first.to_pandas(), FRAME)
     mask = np.array([[True, False], [True, True]])
     assert views.matrix_cells(a, ["milk", "drank"], [1, 2], None, "drank") is not first
-    assert views.matrix_cells(a, ["milk", "cat"], [1, 2], None, "milk")["row"].tolist()[2:] == ["cat", "cat"]
-    assert views.matrix_cells(a, ["milk", "drank"], [1, 2], mask, "milk")["masked"].tolist() == [False, True, False,
+    assert views.matrix_cells(a, ["milk", "cat"], [1, 2], None, "milk")["row"].to_pylist()[2:] == ["cat", "cat"]
+    assert views.matrix_cells(a, ["milk", "drank"], [1, 2], mask, "milk")["masked"].to_pylist() == [False, True, False,
                                                                                                   False]
-    assert views.matrix_cells(a * 2, ["milk", "drank"], [1, 2], None, "milk")["value"].tolist() == [2, -4, 1, 8]
+    assert views.matrix_cells(a * 2, ["milk", "drank"], [1, 2], None, "milk")["value"].to_pylist() == [2, -4, 1, 8]
     assert views.matrix_cells(a.astype(np.float32), ["milk", "drank"], [1, 2], None, "milk") is first

@@ -3,8 +3,7 @@
 Specs are built once and data swapped in: a builder in charts.DATA_FREE runs once per options and column types and
 later draws only convert their frames to Arrow, so the browser swaps the data of the chart it already drew; other
 builders run once per distinct input. Altair's schema check is skipped here (tests/test_charts.py runs it on every
-builder). The one Streamlit internal used, its DataFrame-to-Arrow conversion, sits in `arrow_bytes` with a public
-fallback.
+builder). Frames become Arrow bytes through pyarrow's public API (arrow_bytes); no Streamlit internal is used.
 
 Under each chart a small menu saves it as SVG or PNG, named <page>-<chart>-<sentence> (name_files, which page.context
 calls, says the page and sentence). The files are drawn by vl-convert only when a button is clicked, off the script
@@ -12,7 +11,6 @@ thread: a rerun only places the buttons."""
 import collections
 import contextvars
 import functools
-import io
 import json
 import os
 import pickle
@@ -44,7 +42,7 @@ CJK_FONT = "Noto Sans CJK SC, Noto Sans SC, Source Han Sans SC, WenQuanYi Micro 
 FILES = contextvars.ContextVar("files")  # this run's (page, sentence) slugs and how often each chart name was given
 
 
-def chart(builder: str, *frames: pd.DataFrame, where=st, key: str | None = None, on_select=None,
+def chart(builder: str, *frames: pd.DataFrame | pa.Table, where=st, key: str | None = None, on_select=None,
           lang: str | None = None, name: str | None = None, width: str = "stretch", **options):
     """Draw charts.<builder>(*frames, **options) at full width (width="content": as wide as its spec says) with its
     save menu (files named after `name`, else file_stem's fallbacks); clickable when given `on_select`; with `lang`,
@@ -83,9 +81,17 @@ def spec_of(builder: str, *frames: pd.DataFrame, **options) -> tuple[dict, int |
     return full_spec(builder, *frames, **options)
 
 
-def columns(df: pd.DataFrame) -> tuple:
+def columns(df: pd.DataFrame | pa.Table) -> tuple:
     """What a data-free spec depends on in a frame: its column names and types."""
+    if isinstance(df, pa.Table):
+        return tuple(df.column_names), tuple(map(str, df.schema.types))
     return tuple(df.columns), tuple(map(str, df.dtypes))
+
+
+def as_frame(data: pd.DataFrame | pa.Table) -> pd.DataFrame:
+    """A chart's data as the DataFrame its builder reads: an Arrow table (a heatmap's cells) converted, only where a
+    spec or a file is built."""
+    return data.to_pandas() if isinstance(data, pa.Table) else data
 
 
 def data_free_spec(builder: str, *frames: pd.DataFrame, **options) -> tuple[dict, int | None, list[tuple[str, int]]]:
@@ -115,6 +121,7 @@ def forget() -> None:
 
 def build_data_free(builder: str, *frames: pd.DataFrame, **options) -> tuple[dict, int | None, list[tuple[str, int]]]:
     """data_free_spec, built."""
+    frames = tuple(map(as_frame, frames))
     built = getattr(charts, builder)(*frames, **options)
     spec, found = unbound(built)
     sources = []
@@ -168,42 +175,26 @@ def named_data(built: alt.TopLevelMixin, frames: dict[str, pd.DataFrame]) -> alt
     return built
 
 
-def arrow(df: pd.DataFrame) -> bytes:
-    """A data-free chart's frame as Arrow bytes, converted once per distinct frame: a rerun that changed other
-    things sends the same bytes again without converting. A frame a resource cache hands out again is found by
-    identity; any other by its content."""
+def arrow(df: pd.DataFrame | pa.Table) -> bytes:
+    """A data-free chart's frame as Arrow bytes, converted once per frame: a frame or table a cache hands out again
+    is found by identity, and a rerun that changed other things sends the same bytes again."""
     known = ARROW_OF.get(id(df))
     if known is not None and known[0]() is df:
         return known[1]
-    data = arrow_by_content(df)
+    data = arrow_bytes(df)
     if len(ARROW_OF) < ARROW_BY_ID:
         ARROW_OF[id(df)] = (weakref.ref(df, lambda _, key=id(df): ARROW_OF.pop(key, None)), data)
     return data
 
 
-@st.cache_data(show_spinner=False, max_entries=100, hash_funcs={pd.DataFrame: lambda df: pickle.dumps(df, 5)})
-def arrow_by_content(df: pd.DataFrame) -> bytes:
-    """arrow_bytes once per distinct frame content."""
-    return arrow_bytes(df)
-
-
-def arrow_bytes(df: pd.DataFrame) -> bytes:
-    """The Arrow IPC bytes Streamlit sends for a chart's frame: its own conversion where this Streamlit has it
-    (tests/test_render.py checks it does, for the versions requirements.txt allows), else the public pyarrow path."""
-    try:
-        from streamlit.dataframe_util import convert_anything_to_arrow_bytes
-    except ImportError:
-        return public_arrow_bytes(df)
-    return convert_anything_to_arrow_bytes(df)
-
-
-def public_arrow_bytes(df: pd.DataFrame) -> bytes:
-    """pyarrow's IPC stream of the frame without its index: what the chart reads, through public APIs only."""
-    table = pa.Table.from_pandas(df, preserve_index=False)
-    sink = io.BytesIO()
+def arrow_bytes(data: pd.DataFrame | pa.Table) -> bytes:
+    """The Arrow IPC stream a chart reads, without a frame's index, through pyarrow's public API (faster than
+    Streamlit's own conversion, which also writes the index); a table as it is, never through pandas."""
+    table = data if isinstance(data, pa.Table) else pa.Table.from_pandas(data, preserve_index=False)
+    sink = pa.BufferOutputStream()
     with pa.ipc.new_stream(sink, table.schema) as writer:
         writer.write_table(table)
-    return sink.getvalue()
+    return sink.getvalue().to_pybytes()
 
 
 def name_files(page: str, sentence: str) -> tuple[str, str, dict[str, int]]:
@@ -276,6 +267,7 @@ def export_spec(builder: str, *frames: pd.DataFrame, **options) -> dict:
     """The chart as a file shows it: its frames inline as named datasets (charts' expressions read them by name),
     EXPORT_WIDTH wide where the page stretches it, as high as the page draws it, on white, in a font that has its
     characters."""
+    frames = tuple(map(as_frame, frames))
     spec, found = unbound(getattr(charts, builder)(*frames, **options))
     spec["datasets"] = {name: json.loads(df.to_json(orient="records")) for name, df in found.items()}
     spec["background"] = "white"

@@ -1,4 +1,5 @@
 """The settings sync, navigation and shared controls every page renders."""
+import functools
 from dataclasses import asdict, replace
 from urllib.parse import urlencode
 
@@ -166,8 +167,14 @@ def copy_sentence(field: str):
 
 
 def query(s: Settings) -> dict[str, str]:
-    """The URL parameters of the view, carried along by every page link."""
-    return to_query(s)
+    """The URL parameters of the view, carried along by every page link (a page has up to thirteen)."""
+    return dict(query_items(s))
+
+
+@functools.lru_cache(maxsize=64)
+def query_items(s: Settings) -> tuple[tuple[str, str], ...]:
+    """to_query once per Settings."""
+    return tuple(to_query(s).items())
 
 
 def render(sentence_field: str = "sentence", *, challenge: bool = False) -> Settings:
@@ -201,7 +208,7 @@ def render(sentence_field: str = "sentence", *, challenge: bool = False) -> Sett
                 st.code(share_url(s), language=None, wrap_lines=True)
         if challenge:
             challenge_link(s)
-    st.query_params.from_dict(to_query(s))
+    st.query_params.from_dict(query(s))
     return s
 
 

@@ -4,6 +4,7 @@ import functools
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 import streamlit as st
 
 from engine.alignment import GROUPS
@@ -35,21 +36,21 @@ def matrix(a: np.ndarray, rows: list[str], cols: list, *, name: str, title: str,
     download(a, rows, cols, name, lang, where=where)
 
 
-def matrix_cells(a: np.ndarray, rows: list, cols: list, mask: np.ndarray | None, selected: str | None) -> pd.DataFrame:
-    """tables.matrix_long, once per distinct matrix and labels: the same frame each time (read only), so that its
-    Arrow bytes are found by identity (render.arrow). Keyed by the matrix's bytes: Streamlit's own argument hash took
-    longer than the table."""
+def matrix_cells(a: np.ndarray, rows: list, cols: list, mask: np.ndarray | None, selected: str | None) -> pa.Table:
+    """tables.matrix_table, once per distinct matrix and labels: the same Arrow table each time (read only), sent as
+    it is, its bytes found by identity (render.arrow), never through pandas. Keyed by the matrix's bytes: Streamlit's
+    own argument hash took longer than the table."""
     a = np.ascontiguousarray(a, dtype=np.float64)
     m = None if mask is None else np.ascontiguousarray(mask, dtype=bool)
     return cells_of(a.tobytes(), a.shape, tuple(rows), tuple(cols), None if m is None else m.tobytes(), selected)
 
 
 @functools.lru_cache(maxsize=100)
-def cells_of(a: bytes, shape: tuple, rows: tuple, cols: tuple, mask: bytes | None, selected: str | None) -> pd.DataFrame:
+def cells_of(a: bytes, shape: tuple, rows: tuple, cols: tuple, mask: bytes | None, selected: str | None) -> pa.Table:
     """matrix_cells on hashable arguments."""
     matrix = np.frombuffer(a).reshape(shape)
     cells = None if mask is None else np.frombuffer(mask, dtype=bool).reshape(shape)
-    return tables.matrix_long(matrix, list(rows), list(cols), mask=cells, selected=selected)
+    return tables.matrix_table(matrix, list(rows), list(cols), mask=cells, selected=selected)
 
 
 def heatmap_options(rows: list, cols: list, mask: np.ndarray | None, selected: str | None) -> dict:
@@ -123,7 +124,7 @@ def heads_view(multi: Attention, q_labels: list[str], k_labels: list[str], q: st
     per_row = min(h, 2) if len(k_labels) <= SIDE_BY_SIDE else 1  # narrower heatmaps squeeze their legends
     for first in range(0, h, per_row):
         for head, where in zip(range(first, min(first + per_row, h)), st.columns(per_row)):
-            render.chart("heatmap", tables.matrix_long(multi.weights[head], q_labels, k_labels, mask=mask, selected=q),
+            render.chart("heatmap", matrix_cells(multi.weights[head], q_labels, k_labels, mask, q),
                          title=t("head_m", lang, h=head + 1, lo=head * d_h + 1, hi=(head + 1) * d_h),
                          x_title=t("key_word", lang), y_title=t("query_word", lang), value_title=t("weight", lang),
                          masked_label=t("masked_cell", lang), weights=softmax,

@@ -38,7 +38,8 @@ def built_in_sizes() -> dict[str, int]:
     return {split: sum(e.split == split for e in found) for split in corpus.SPLITS} | {"words": corpus.words(found)}
 
 
-FITTED: set[tuple] = set()  # shared_fit's arguments (but the vectors) of the fits it has made
+FITTED: dict[tuple, corpus.Fit] = {}  # shared_fit's fits by its arguments but the vectors, the last FITS_KEPT made
+FITS_KEPT = 32
 
 
 @st.cache_resource(show_spinner=False, max_entries=32)
@@ -75,12 +76,13 @@ def corpus_fit(s: Settings, kv: KeyedVectors, which: str) -> corpus.Fit:
     """The fit behind 'trained' or 'run' for the current vectors, d_k and position weight."""
     args = (min(s.d_k, kv.vector_size), s.position, *recipe(s, which))
     shared = (s.source, len(kv), kv.vector_size), *args
-    if s.source != "upload" and shared in FITTED:  # no spinner (a timer thread each time) for a fit already made
-        return shared_fit(kv, *shared)
+    if s.source != "upload" and shared in FITTED:  # neither a spinner (a timer thread) nor the cache's own lookup
+        return FITTED[shared]
     with st.spinner(t("fitting", s.lang, n=built_in_sizes()["train"])):
         if s.source != "upload":
-            fit = shared_fit(kv, *shared)
-            FITTED.add(shared)
+            fit = FITTED[shared] = shared_fit(kv, *shared)
+            while len(FITTED) > FITS_KEPT:
+                FITTED.pop(next(iter(FITTED)))
             return fit
         # an upload is the visitor's own, so are its fits; a weak reference names the vectors they were fitted on
         # without keeping them alive once the upload is released
