@@ -143,7 +143,7 @@ def keep(s: Settings, name: str):
     """A setting that has no widget of its own, changed by the page: into the session and the URL."""
     st.session_state["_settings"] = s
     st.session_state[name] = getattr(s, name)
-    st.query_params.from_dict(to_query(s))
+    st.query_params.from_dict(query(s))
 
 
 def browser_language() -> str:

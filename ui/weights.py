@@ -82,7 +82,7 @@ def corpus_fit(s: Settings, kv: KeyedVectors, which: str) -> corpus.Fit:
         if s.source != "upload":
             fit = FITTED[shared] = shared_fit(kv, *shared)
             while len(FITTED) > FITS_KEPT:
-                FITTED.pop(next(iter(FITTED)))
+                FITTED.pop(next(iter(FITTED)), None)  # another session may have let it go meanwhile
             return fit
         # an upload is the visitor's own, so are its fits; a weak reference names the vectors they were fitted on
         # without keeping them alive once the upload is released
