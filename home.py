@@ -30,5 +30,6 @@ with right:
 
 reproduce.downloads(ctx, "home")
 st.subheader(t("home_more", lang))
-for col, (path, key) in zip(st.columns(4), sidebar.PAGES[3:]):
-    col.page_link(path, label=t(key, lang), icon=":material/arrow_forward:", query_params=sidebar.query(s))
+more = st.container(horizontal=True)
+for path, key in sidebar.PAGES[3:]:
+    more.page_link(path, label=t(key, lang), icon=":material/arrow_forward:", query_params=sidebar.query(s))

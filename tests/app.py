@@ -6,13 +6,25 @@ import pyarrow as pa
 from streamlit.testing.v1 import AppTest
 
 from harness.apptest import PAGES, ROOT, run_page  # noqa: F401 (the tests' way to open a page)
-from ui.text import error_text
+from ui.text import error_text, t
 
 
 def open_layers(at: AppTest) -> AppTest:
     """Expand the sidebar's linear-layer controls, which are built only while open."""
     at.session_state["layers_open"] = True
     return at.run()
+
+
+def open_menus(at: AppTest) -> AppTest:
+    """Open every chart's save menu, as a click on each would (its buttons are built only while it is open)."""
+    for key in [k for k in at.session_state.keys() if str(k).startswith("_saving_")]:
+        at.session_state[key] = True
+    return at.run()
+
+
+def csv_keys(at: AppTest, lang: str = "en") -> list[str]:
+    """The keys of the CSV buttons in the charts' save menus, in page order, the menus opened first."""
+    return [b.key for b in open_menus(at).get("download_button") if b.proto.label == t("save_csv", lang)]
 
 
 def charts(at: AppTest) -> list[dict]:

@@ -9,7 +9,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from engine.vectors import MAX_TOKENS
-from tests.app import charts, messages, run_page
+from tests.app import charts, csv_keys, messages, run_page
 from ui import charts as builders
 from ui import tables
 
@@ -134,8 +134,11 @@ def test_chinese_pages_draw_level_titles_and_describe_charts_in_chinese():
         assert titled and all(axis["titleAngle"] == 0 for axis in titled), json.dumps(spec, ensure_ascii=False)[:300]
 
 
-def test_chinese_download_labels_have_no_stray_space():
+def test_chinese_csv_buttons_are_labelled_in_chinese_without_stray_space():
     at = ok(run_page("pages/1_Words_become_rows.py", {"lang": "zh"}))
+    assert "dl_x" in csv_keys(at, "zh")  # the input rows' numbers, in their chart's save menu
+    labels = [b.label for b in at.get("download_button")]
+    assert labels and all(not re.search(r"\s（|）\s|^\s|\s$", label) for label in labels), labels
+    at = ok(run_page("pages/4_Relevance.py", {"lang": "zh"}))  # a table's own download, outside any chart
     labels = [b.label for b in at.get("download_button") if b.label.endswith("（CSV）")]
     assert labels and all(re.fullmatch(r"下载\S.*（CSV）", label) for label in labels), labels
-    assert "下载输入行X（CSV）" in labels

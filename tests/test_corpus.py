@@ -119,8 +119,12 @@ class TestValidator:
 class TestFit:
     def test_the_shipped_default_fit_is_what_the_fit_gives(self, fitted):
         shipped = corpus.load_fit(corpus.SHIPPED)
-        for name in ("w_q", "w_k", "loss", "train_accuracy", "test_accuracy"):
-            np.testing.assert_allclose(getattr(shipped, name), getattr(fitted, name), rtol=0, atol=1e-9)
+        # OpenBLAS picks its kernels for the CPU it runs on, so 400 steps of the fit end a few 1e-9 apart from one
+        # machine to another (2.8e-9 seen between two CPUs); the rankings, and so the accuracies, are the same
+        for name in ("w_q", "w_k", "loss"):
+            np.testing.assert_allclose(getattr(shipped, name), getattr(fitted, name), rtol=0, atol=1e-7)
+        for name in ("train_accuracy", "test_accuracy"):
+            assert getattr(shipped, name) == pytest.approx(getattr(fitted, name), abs=1e-12)
         assert (shipped.steps, shipped.stopped, shipped.used, shipped.skipped) == (400, False, fitted.used, 0)
 
     def test_deterministic_for_a_seed(self, glove, examples, fitted):

@@ -1,16 +1,18 @@
 """Every chart saved as SVG and PNG: drawn by vl-convert from the same builder and frames, only when asked, in files
 named after the page, the chart and the sentence."""
 import contextvars
+import io
 import json
 import re
 import xml.etree.ElementTree as ET
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 import pytest
 
 from tests import browser as b
-from tests.app import run_page
+from tests.app import open_menus, run_page
 from tests.test_charts import SAMPLES
 from ui import charts, render, tables
 from ui.text import t
@@ -142,13 +144,6 @@ def saves(at) -> dict[str, list[str]]:
     return {b.key.removeprefix("_save_"): b.proto.label for b in at.get("download_button") if b.key.startswith("_save_")}
 
 
-def open_menus(at):
-    """Open every chart's save menu, as a click on each would (its buttons are built only while it is open)."""
-    for key in [k for k in at.session_state.keys() if str(k).startswith("_saving_")]:
-        at.session_state[key] = True
-    return at.run()
-
-
 def test_a_page_offers_each_chart_as_svg_and_png_and_converts_nothing(monkeypatch):
     calls = []
     monkeypatch.setattr(render, "export_spec", lambda *a, **k: calls.append(a))
@@ -194,3 +189,27 @@ def test_the_browser_downloads_a_named_svg_that_opens(chromium, app_url, tmp_pat
         assert b.problems(page) == []
     finally:
         page.context.close()
+
+
+def test_a_matrix_saves_its_numbers_as_csv_from_its_menu_and_writes_them_only_when_clicked(monkeypatch):
+    from streamlit.runtime.media_file_manager import MediaFileManager
+
+    kept, add = {}, MediaFileManager.add_deferred
+
+    def add_deferred(self, data, mimetype, coordinates, file_name=None, **kwargs):
+        kept[file_name] = (data, mimetype)
+        return add(self, data, mimetype, coordinates, file_name, **kwargs)
+
+    monkeypatch.setattr(MediaFileManager, "add_deferred", add_deferred)
+    at = run_page(None)
+    assert not at.exception and not [name for name in kept if name.endswith(".csv")]  # closed menus: no CSV button
+    open_menus(at)
+    csvs = sorted(name for name in kept if name.endswith(".csv"))
+    assert csvs == sorted(f"home-{m}-the-black-cat-drank-the-milk.csv" for m in ("x", "q", "k", "weights", "z"))
+    write, mime = kept["home-weights-the-black-cat-drank-the-milk.csv"]
+    assert mime == "text/csv" and callable(write)
+    saved = pd.read_csv(io.StringIO(write()), index_col="word")
+    cells = [pa.ipc.open_stream(d.data.data).read_pandas() for c in at.get("vega_lite_chart") for d in c.proto.datasets]
+    (shown,) = [c for c in cells if len(c) == 36 and np.allclose(c.groupby("r")["value"].sum(), 1.0)]
+    assert list(saved.index) == ["the (1)", "black", "cat", "drank", "the (5)", "milk"]
+    np.testing.assert_array_equal(saved.to_numpy().ravel(), shown.sort_values(["r", "c"])["value"].to_numpy())

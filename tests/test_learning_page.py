@@ -286,7 +286,7 @@ def test_train_reaches_the_target_order_and_draws_every_chart():
             assert np.isfinite(numbers).all()
     (summary,) = [d.value for d in at.dataframe if "share" in d.value]
     assert summary["share"].to_numpy() == pytest.approx([2 / 3, 1 / 3, 0], abs=0.02)
-    from tests.test_export import open_menus
+    from tests.app import open_menus
     saves = [b.key for b in open_menus(at).get("download_button") if b.key.startswith("_save_")]
     assert "_save_learn-plane-the-black-cat-drank-the-milk.svg" in saves  # the plane, drawn by Altair, saves too
     assert len(saves) == 2 * len(at.get("vega_lite_chart"))  # every chart: SVG and PNG

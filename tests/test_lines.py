@@ -7,7 +7,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from engine.attention import attend, causal_mask
-from tests.app import chart_data, charts as page_charts
+from tests.app import chart_data, charts as page_charts, csv_keys
 from ui import charts, lines, render, tables
 
 WORDS = ["the (1)", "black", "cat", "drank", "the (5)", "milk"]
@@ -198,7 +198,7 @@ def test_the_view_draws_the_lines_on_a_page():
     assert spec["hconcat"] and {p["name"] for p in spec["params"]} == {charts.HOVER, charts.HOVER_KEY}
     assert "Hover a query word" in at.caption[0].value and "2 heads" in at.caption[0].value
     assert spec["description"].startswith("Attention as lines")
-    assert at.get("download_button")
+    assert csv_keys(at) == ["dl_dec-lines"]  # the lines' weights as CSV, in the chart's save menu
 
 
 def test_a_long_sentence_draws_as_many_heads_as_stay_smooth():

@@ -8,7 +8,7 @@ import pytest
 
 from engine.attention import Attention, attend, merge_heads
 from engine.pipeline import encode
-from tests.app import charts, messages, open_layers, run_page
+from tests.app import charts, csv_keys, messages, open_layers, run_page
 from ui import kinds
 from ui.views import head_focus
 from ui.tables import neighbours_frame
@@ -410,8 +410,9 @@ class TestFactorPageAfterRefactor:
                                                         for d in c.proto.datasets]) for c in at.get("vega_lite_chart"))
         assert grid(factor).shape == (4, 4) and not factor["masked"].any()
         np.testing.assert_allclose(grid(weights).to_numpy().sum(axis=1), 1.0, atol=1e-9)
-        assert [b.key for b in at.get("download_button") if b.key.startswith("dl_")] == ["dl_factor", "dl_weights", "dl_Z", "dl_reproduce_script",
-                                                             "dl_reproduce_notebook"]
+        assert [b.key for b in at.get("download_button") if b.key.startswith("dl_")] == ["dl_reproduce_script",
+                                                                                          "dl_reproduce_notebook"]
+        assert csv_keys(at) == ["dl_factor", "dl_weights", "dl_Z"]
         at.selectbox(key="query").set_value("ball").run()
         no_errors(at)
         assert "row “ball” of Z" in at.success[0].value

@@ -2,7 +2,7 @@
 import streamlit as st
 
 from engine.attention import Attention
-from ui import charts, render, tables, views
+from ui import charts, render, tables
 from ui.text import t
 
 MAX_LINES = 8192  # lines a browser redraws at once on hover without a lag: two heads of 64 words, ten of 28
@@ -13,7 +13,7 @@ def line_view(att: Attention, q_labels: list[str], k_labels: list[str], lang: st
     """Lines from every query word to every key word it sees, as opaque as the weight, one colour per head, beside
     each head's weights heatmap, with how to read them; hovering a word isolates its lines. `heads` names the heads
     of a multi-head `att` (weights [h, n_q, n_k]; 'Head 1', … unless given); the first heads are drawn, as many as
-    have a colour and MAX_LINES lines. `key` tells this view's CSV download from others on the page."""
+    have a colour and MAX_LINES lines. `key` tells this view's CSV button from others on the page."""
     weights = att.weights if att.weights.ndim == 3 else att.weights[None]
     names = heads or [t("lines_head", lang, h=h + 1) for h in range(len(weights))]
     shown = max(1, min(len(weights), len(charts.HEAD_COLOURS), MAX_LINES // weights[0].size))
@@ -21,9 +21,9 @@ def line_view(att: Attention, q_labels: list[str], k_labels: list[str], lang: st
                                          softmax=softmax)
     render.chart("attention_lines", frame, title=t("lines_title", lang), x_title=t("key_word", lang),
                  y_title=t("query_word", lang), value_title=t("weight" if softmax else "score", lang),
-                 head_title=t("lines_head_title", lang), weights=softmax, where=where, lang=lang)
+                 head_title=t("lines_head_title", lang), weights=softmax, where=where, lang=lang,
+                 csv=render.Csv(f"dl_{key}lines", lambda: frame.to_csv(index=False)))
     where.caption(caption(len(weights), shown, masked=not att.mask.all(), softmax=softmax, lang=lang))
-    views.download_table(frame, t("lines_file", lang), lang, key=f"{key}lines", where=where)
 
 
 def caption(heads: int, shown: int, *, masked: bool, softmax: bool, lang: str) -> str:

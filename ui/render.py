@@ -5,11 +5,12 @@ later draws only convert their frames to Arrow, so the browser swaps the data of
 builders run once per distinct input. Altair's schema check is skipped here (tests/test_charts.py runs it on every
 builder). Frames become Arrow bytes through pyarrow's public API (arrow_bytes); no Streamlit internal is used.
 
-Under each chart a small menu saves it as SVG or PNG, named <page>-<chart>-<sentence> (name_files, which page.context
-calls, says the page and sentence). The files are drawn by vl-convert only when a button is clicked, off the script
-thread: a rerun only places the buttons."""
+Under each chart a small menu saves it as SVG or PNG, and a matrix's numbers as CSV, named <page>-<chart>-<sentence>
+(name_files, which page.context calls, says the page and sentence). The files are written only when a button is
+clicked, off the script thread (the pictures by vl-convert): a rerun only places the menu."""
 import collections
 import contextvars
+import dataclasses
 import functools
 import json
 import os
@@ -18,6 +19,7 @@ import re
 import threading
 import unicodedata
 import weakref
+from collections.abc import Callable
 
 import altair as alt
 import pandas as pd
@@ -42,11 +44,19 @@ CJK_FONT = "Noto Sans CJK SC, Noto Sans SC, Source Han Sans SC, WenQuanYi Micro 
 FILES = contextvars.ContextVar("files")  # this run's (page, sentence) slugs and how often each chart name was given
 
 
+@dataclasses.dataclass(frozen=True)
+class Csv:
+    """A chart's numbers as a CSV file in its save menu: the button's key and what writes the file when clicked (a
+    function of nothing, called off the script thread like the pictures')."""
+    key: str
+    write: Callable[[], str | bytes]
+
+
 def chart(builder: str, *frames: pd.DataFrame | pa.Table, where=st, key: str | None = None, on_select=None,
-          lang: str | None = None, name: str | None = None, width: str = "stretch", **options):
+          lang: str | None = None, name: str | None = None, width: str = "stretch", csv: Csv | None = None, **options):
     """Draw charts.<builder>(*frames, **options) at full width (width="content": as wide as its spec says) with its
-    save menu (files named after `name`, else file_stem's fallbacks); clickable when given `on_select`; with `lang`,
-    described for screen readers in that language (describe)."""
+    save menu (files named after `name`, else file_stem's fallbacks; with `csv`, its numbers too); clickable when given
+    `on_select`; with `lang`, described for screen readers in that language (describe)."""
     fair.give_way()  # a training run lets others' pages go first
     if lang is not None:
         options["description"] = describe(builder, lang, options)
@@ -56,7 +66,7 @@ def chart(builder: str, *frames: pd.DataFrame | pa.Table, where=st, key: str | N
         where.vega_lite_chart(spec, **size)
     else:
         where.vega_lite_chart(spec, **size, key=key, on_select=on_select, selection_mode=charts.PICK)
-    save_menu(builder, frames, options, file_stem(builder, name, key, options), lang or "en", where=where)
+    save_menu(builder, frames, options, file_stem(builder, name, key, options), lang or "en", where=where, csv=csv)
 
 
 def page_height(builder: str, spec: dict, height: int | None, frames: tuple) -> int | str:
@@ -228,19 +238,22 @@ def slug(text: str, limit: int) -> str:
     return out[:cut] if cut > limit // 2 else out[:limit]
 
 
-def save_menu(builder: str, frames: tuple, options: dict, stem: str, lang: str, *, where=st):
-    """A small menu at the chart's bottom right with an SVG and a PNG button, built once opened. Their data is a
-    function that Streamlit calls only on a click, off the script thread and without the session: all it needs is in
-    its arguments."""
-    row = where.container(horizontal=True, horizontal_alignment="right")
-    menu = row.popover(t("save_chart", lang), icon=":material/download:", type="tertiary",
-                       help=t("save_chart_help", lang), key=f"_saving_{stem}", on_change="rerun")
+def save_menu(builder: str, frames: tuple, options: dict, stem: str, lang: str, *, where=st, csv: Csv | None = None):
+    """A small menu under the chart with an SVG and a PNG button, and a CSV one with `csv`, built once opened. The
+    pictures' data is a function that Streamlit calls only on a click, off the script thread and without the session:
+    all it needs is in its arguments. One element while closed: no row of its own."""
+    menu = where.popover(t("save_chart", lang), icon=":material/download:", type="tertiary",
+                         help=t("save_chart_help_csv" if csv else "save_chart_help", lang), key=f"_saving_{stem}",
+                         on_change="rerun")
     if not menu.open:  # the buttons are built only while the menu is open: closed, they would cost every rerun
         return
     for kind, mime in (("svg", "image/svg+xml"), ("png", "image/png")):
         menu.download_button(t(f"save_{kind}", lang), functools.partial(saved, kind, builder, frames, dict(options)),
                              file_name=f"{stem}.{kind}", mime=mime, key=f"_save_{stem}.{kind}", on_click="ignore",
                              width="stretch")
+    if csv is not None:
+        menu.download_button(t("save_csv", lang), csv.write, file_name=f"{stem}.csv", mime="text/csv", key=csv.key,
+                             on_click="ignore", width="stretch")
 
 
 def saved(kind: str, builder: str, frames: tuple, options: dict) -> bytes:

@@ -64,10 +64,10 @@ def downloads(ctx: Context, name: str):
     s = replace(ctx.s, tab=ss.get("tab", ctx.s.tab), heads=ss.get("heads", ctx.s.heads))
     r = recipe(replace(ctx, s=s)) | {"title": title(s, name)}
     st.caption(t("reproduce_caption", lang))
-    left, right = st.columns(2)
-    left.download_button(t("reproduce_script", lang), lambda: reproduce.script(r), file_name=f"attention-{name}.py",
-                         mime="text/x-python", key="dl_reproduce_script", on_click="ignore",
-                         icon=":material/code:")
-    right.download_button(t("reproduce_notebook", lang), lambda: reproduce.notebook(r),
-                          file_name=f"attention-{name}.ipynb", mime="application/x-ipynb+json",
-                          key="dl_reproduce_notebook", on_click="ignore", icon=":material/description:")
+    row = st.container(horizontal=True)
+    row.download_button(t("reproduce_script", lang), lambda: reproduce.script(r), file_name=f"attention-{name}.py",
+                        mime="text/x-python", key="dl_reproduce_script", on_click="ignore",
+                        icon=":material/code:")
+    row.download_button(t("reproduce_notebook", lang), lambda: reproduce.notebook(r),
+                        file_name=f"attention-{name}.ipynb", mime="application/x-ipynb+json",
+                        key="dl_reproduce_notebook", on_click="ignore", icon=":material/description:")

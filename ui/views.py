@@ -26,14 +26,13 @@ ORDERED = 3  # keys a learner puts in order when predicting on the relevance pag
 def matrix(a: np.ndarray, rows: list[str], cols: list, *, name: str, title: str, x_title: str, lang: str,
            y_title: str | None = None, mask: np.ndarray | None = None, selected: str | None = None,
            pick_key: str | None = None, on_select=None, height: int | None = None, weights: bool = False, where=st):
-    """A labelled heatmap of one matrix with its CSV download; clickable when given a callback; `weights` for
-    softmax weights, drawn on a sequential scale from 0."""
+    """A labelled heatmap of one matrix, its numbers as CSV in its save menu; clickable when given a callback;
+    `weights` for softmax weights, drawn on a sequential scale from 0."""
     render.chart("heatmap", matrix_cells(a, rows, cols, mask, selected), title=title, x_title=x_title,
                  y_title=y_title or t("row", lang), value_title=t("value", lang), clickable=on_select is not None,
                  height=height, masked_label=t("masked_cell", lang), weights=weights,
                  **heatmap_options(rows, cols, mask, selected), where=where, key=pick_key, on_select=on_select,
-                 lang=lang, name=name)
-    download(a, rows, cols, name, lang, where=where)
+                 lang=lang, name=name, csv=render.Csv(f"dl_{name}", lambda: tables.matrix_wide(a, rows, cols).to_csv()))
 
 
 def matrix_cells(a: np.ndarray, rows: list, cols: list, mask: np.ndarray | None, selected: str | None) -> pa.Table:

@@ -141,9 +141,9 @@ def banner(s: Settings, p: Provenance, d: int):
     choices = CHOICES if "run" in (s.q_preset, s.k_preset) or recipe(s, "run") != recipe(DEFAULTS, "run") \
         else CHOICES[:3]
     ss["_qk_choice"] = s.q_preset if s.q_preset == s.k_preset and s.q_preset in choices else None
-    left, right = st.container(border=True).columns([3, 2], vertical_alignment="center")
-    left.markdown(describe(s, p, d))
-    right.segmented_control(t("weights_switch", s.lang), choices, key="_qk_choice", on_change=switch,
+    box = st.container(border=True, horizontal=True, vertical_alignment="center")  # one element, not four
+    box.markdown(describe(s, p, d), width="stretch")
+    box.segmented_control(t("weights_switch", s.lang), choices, key="_qk_choice", on_change=switch,
                             format_func=lambda c: t(f"choice_{c}", s.lang), label_visibility="collapsed")
 
 
