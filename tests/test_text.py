@@ -8,7 +8,7 @@ import pytest
 from engine import corpus, vectors
 from tests.app import PAGES, charts, chart_data, messages, run_page
 from ui import state
-from ui.text import LANGS, error_text, t
+from ui.text import LANGS, error_text, name, t
 
 ENGLISH = LANGS["en"].STRINGS
 
@@ -28,7 +28,11 @@ def test_every_catalogue_has_every_key_with_the_same_placeholders(lang):
     for key, text in catalogue.items():
         assert isinstance(text, str) and text.strip(), key
         assert placeholders(text) == placeholders(ENGLISH[key]), key
-    assert LANGS[lang].NAME
+
+
+def test_the_language_switch_shows_every_language_under_its_own_distinct_name():
+    names = [name(lang) for lang in LANGS]
+    assert names == ["English", "简体中文"] and len(set(names)) == len(LANGS)
 
 
 def test_every_error_code_the_engine_raises_has_a_sentence():
@@ -43,8 +47,8 @@ def test_every_error_code_the_engine_raises_has_a_sentence():
 
 
 def test_a_third_language_is_one_catalogue_and_an_entry_in_langs(monkeypatch):
-    """What a translator adds: a module with NAME and STRINGS, registered in LANGS. Nothing else changes."""
-    fake = types.SimpleNamespace(NAME="Pig Latin", STRINGS={k: "·" + v for k, v in ENGLISH.items()})
+    """What a translator adds: a module with STRINGS, registered in LANGS. Nothing else changes."""
+    fake = types.SimpleNamespace(STRINGS={k: "·" + v for k, v in ENGLISH.items()} | {"language_name": "Pig Latin"})
     monkeypatch.setitem(LANGS, "xx", fake)
     assert state.parse("lang", "xx") == "xx"
     at = run_page("pages/2_Factor_matrix.py", {"lang": "xx"})

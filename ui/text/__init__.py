@@ -1,7 +1,7 @@
 """Every user-facing string comes from a catalogue, one module per language (en.py, zh.py), keyed by name.
 
-A language is a catalogue module with NAME and STRINGS (every key of en.py, the same placeholders) and an entry in
-LANGS: nothing else in the dashboard names a language."""
+A language is a catalogue module with STRINGS (every key of en.py, the same placeholders; `language_name` is how the
+language switch shows it) and an entry in LANGS: nothing else in the dashboard names a language."""
 from importlib import import_module
 
 LANGS = {code: import_module(f"ui.text.{code}") for code in ("en", "zh")}  # code -> catalogue; en first, the default
@@ -25,4 +25,4 @@ def error_text(e, lang: str) -> str:
 
 def name(lang: str) -> str:
     """A language's own name, as the language switch shows it."""
-    return LANGS[lang].NAME
+    return t("language_name", lang)

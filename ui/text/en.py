@@ -1,7 +1,5 @@
 """English: every user-facing string, keyed by name; placeholders use str.format."""
 
-NAME = "English"  # how the language switch shows this language
-
 STRINGS = {
     # --- shared: app, sidebar, navigation, notices ---
     "app_title": "Attention, word by word",
@@ -13,6 +11,7 @@ STRINGS = {
     "nav_learning": "5 · Learning",
     "nav_kinds": "6 · Three kinds of attention",
     "language": "Language",
+    "language_name": "English",  # how the language switch shows this language, in itself
     "source": "Word vectors",
     "source_glove": "GloVe 6B 50d · 400k words",
     "source_glove50k": "GloVe 6B 50d · 50k most frequent",

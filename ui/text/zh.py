@@ -1,7 +1,5 @@
 """简体中文: every key of en.py, with the same placeholders."""
 
-NAME = "简体中文"  # how the language switch shows this language
-
 STRINGS = {
     # --- shared: app, sidebar, navigation, notices ---
     "app_title": "注意力机制，逐词看懂",
@@ -13,6 +11,7 @@ STRINGS = {
     "nav_learning": "5 · 学习权重",
     "nav_kinds": "6 · 三种注意力",
     "language": "语言",
+    "language_name": "简体中文",  # how the language switch shows this language, in itself
     "source": "词向量",
     "source_glove": "GloVe 6B 50维 · 40万词",
     "source_glove50k": "GloVe 6B 50维 · 最常用5万词",
