@@ -28,6 +28,7 @@ CSP_NEEDS = ["default-src 'self'", "style-src 'self' 'unsafe-inline'", "img-src 
              "frame-ancestors 'self'", "object-src 'none'"]
 ROUTE = re.compile(r"st_route=([0-9a-f]{32})")
 FINISHED_EARLY_FOR_RERUN = 2
+HOSTS = ("127.0.0.1", "127.0.0.2")  # every 127.x address is this machine's loopback
 
 
 def require_nginx() -> None:
@@ -73,32 +74,55 @@ def stop(proc: subprocess.Popen) -> None:
 
 @pytest.fixture(scope="module")
 def backends(request, tmp_path_factory):
-    """Two `streamlit run dashboard.py` processes on loopback ports, started together; their addresses."""
+    """Two `streamlit run dashboard.py` processes, started together on one port of two loopback addresses (as two
+    replicas answer on one port of their own addresses); their addresses."""
     require_nginx()
-    logs = tmp_path_factory.mktemp("backends")
-    procs, ports = {}, set()
-    while len(ports) < 2:  # free_port() can name one port twice while nothing listens on it yet
-        ports.add(b.free_port())
-    for port in ports:
-        with open(logs / f"{port}.log", "wb") as log:
-            procs[port] = subprocess.Popen(
+    logs, port = tmp_path_factory.mktemp("backends"), b.free_port()
+    procs = {}
+    for host in HOSTS:
+        with open(logs / f"{host}.log", "wb") as log:
+            procs[host] = subprocess.Popen(
                 [sys.executable, "-m", "streamlit", "run", "dashboard.py", "--server.port", str(port),
-                 "--server.address", "127.0.0.1", "--server.headless", "true"],
+                 "--server.address", host, "--server.headless", "true"],
                 cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-        request.addfinalizer(lambda proc=procs[port]: stop(proc))
-    for port, proc in procs.items():
-        health = f"http://127.0.0.1:{port}/_stcore/health"
+        request.addfinalizer(lambda proc=procs[host]: stop(proc))
+    for host, proc in procs.items():
+        health = f"http://{host}:{port}/_stcore/health"
         answered = until(lambda p=proc, url=health: p.poll() is not None or answers_ok(url))
-        log = (logs / f"{port}.log").read_text()[-2000:]
-        assert answered and proc.poll() is None, f"the Streamlit process on port {port} did not answer: {log}"
-    return [f"127.0.0.1:{port}" for port in procs]
+        log = (logs / f"{host}.log").read_text()[-2000:]
+        assert answered and proc.poll() is None, f"the Streamlit process on {host}:{port} did not answer: {log}"
+    return [f"{host}:{port}" for host in procs]
 
 
 @pytest.fixture(scope="module")
 def proxy(request, backends, tmp_path_factory):
-    """nginx with the compose setup's nginx.conf and this test's two includes; its base URL."""
+    """nginx with the compose setup's nginx.conf and this test's two includes, a `server` line per process; its URL."""
     workdir, port = tmp_path_factory.mktemp("nginx"), b.free_port()
-    proc = nginx.start(workdir, backends, f"127.0.0.1:{port}")
+    return answering(request, workdir, nginx.start(workdir, backends, f"127.0.0.1:{port}"), port)
+
+
+@pytest.fixture(scope="module")
+def one_name_proxy(request, backends, tmp_path_factory):
+    """nginx as Compose runs it: one `server` line whose name resolves to every replica (Docker's DNS gives `app` all
+    their addresses; here a hosts file seen by nginx alone, in a mount namespace of its own); its URL."""
+    if subprocess.run(["unshare", "--mount", "true"], capture_output=True).returncode:
+        message = "unshare --mount is not permitted here (it needs root): one name for every replica is not tested"
+        if os.environ.get("REQUIRE_NGINX") == "1":
+            pytest.fail(f"REQUIRE_NGINX=1 but {message}.", pytrace=False)
+        pytest.skip(message)
+    workdir, port = tmp_path_factory.mktemp("nginx-one-name"), b.free_port()
+    (workdir / "hosts").write_text("127.0.0.1 localhost\n" + "".join(f"{a.split(':')[0]} replicas\n" for a in backends))
+    replica_port = backends[0].split(":")[1]
+    cmd = nginx.command(workdir, [f"replicas:{replica_port}"], f"127.0.0.1:{port}")
+    hosts = f"mount --bind {workdir / 'hosts'} /etc/hosts && exec \"$@\""
+    with open(workdir / "nginx.log", "wb") as log:
+        proc = subprocess.Popen(["unshare", "--mount", "sh", "-c", hosts, "sh", *cmd], stdout=log,
+                                stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    return answering(request, workdir, proc, port)
+
+
+def answering(request, workdir: Path, proc: subprocess.Popen, port: int) -> str:
+    """nginx's base URL once it answers; it is stopped when the module's tests end."""
     request.addfinalizer(lambda: stop(proc))
     url = f"http://127.0.0.1:{port}"
     answered = until(lambda: proc.poll() is not None or answers_ok(f"{url}/_stcore/health"))
@@ -190,6 +214,16 @@ def test_the_websocket_upgrades_through_the_proxy_and_runs_a_session(proxy):
 
 
 def test_each_visitor_stays_on_one_process_and_visitors_spread_over_both(proxy, backends):
+    stays_and_spreads(proxy, backends)
+
+
+def test_one_server_name_for_every_replica_as_compose_writes_it_keeps_each_visitor_on_one_process(one_name_proxy,
+                                                                                                  backends):
+    stays_and_spreads(one_name_proxy, backends)  # nginx's `hash … consistent` went round robin among such addresses
+
+
+def stays_and_spreads(proxy: str, backends: list[str]):
+    """Visitors' page, assets, health checks and websocket all reach one process each, and visitors reach both."""
     visitors = []
     while len(visitors) < 4 or len({v.upstreams[0] for v in visitors}) < 2:
         assert len(visitors) < 24, f"24 visitors all went to {visitors[0].upstreams[0]}: the hash does not spread"
