@@ -19,22 +19,20 @@ others = [j for j in order_by(length_angle(q_rows[i], k_rows).dot) if j != i]  #
 defaults = {"key": "drank" if "drank" in rows else rows[others[0]],
             "key2": "black" if "black" in rows else rows[others[-1]]}
 
-columns, fields = st.columns(2, gap="large"), ("key", "key2")
+columns, fields = st.columns(2, gap="large"), ["key", "key2"]
 keys = [page.pick_word(f, t(f, lang), rows, defaults[f], where=where) for where, f in zip(columns, fields)]
 aligned = [pair_alignment(q_rows[i], k_rows[rows.index(k)]) for k in keys]
-pairs = [(f, k, pa, views.pair_products(pa, q, k, lang, by_size=s.sort == "size", share=aligned, where=where))
-         for where, f, k, pa in zip(columns, fields, keys, aligned)]  # (key field, label, PairAlignment, table)
+views.pair_products(aligned, q, keys, lang, by_size=s.sort == "size", fields=fields, wheres=columns)
 
-(_, k1, _, _), (_, k2, _, _) = pairs  # the query's strip between the two keys', so each key's signs sit next to it
+k1, k2 = keys  # the query's strip between the two keys', so each key's signs sit next to it
 render.chart("sign_strips", tables.signs_frame([k_rows[rows.index(k1)], q_rows[i], k_rows[rows.index(k2)]],
                                                [f"k₁ · {k1}", f"q · {q}", f"k₂ · {k2}"]),
              title=t("signs_title", lang), x_title=t("dim", lang), value_title=t("value", lang),
              vector_title=t("vector", lang), lang=lang)
-for where, (field, k, pa, products) in zip(st.columns(2, gap="large"), pairs):
+for where, k, pa in zip(st.columns(2, gap="large"), keys, aligned):
     with where:
-        views.pair_summary(pa, products, q, k, lang, note="dot_note" if s.pair_rows == "qk" else "dot_note_embedding",
-                           download_key=f"products_{field}", source=ctx.source)
+        views.pair_summary(pa, q, k, lang, note="dot_note" if s.pair_rows == "qk" else "dot_note_embedding",
+                           source=ctx.source)
 
-views.length_angle_view(q_rows[i], [k_rows[rows.index(k)] for _, k, _, _ in pairs], q, [k for _, k, _, _ in pairs],
-                        lang)
+views.length_angle_view(q_rows[i], k_rows[[rows.index(k) for k in keys]], q, keys, lang)
 reproduce.downloads(ctx, "dot")

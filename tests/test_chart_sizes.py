@@ -94,8 +94,8 @@ def pair_app():
 
     q = np.array([0.5, -1.0, 2.0, -0.2, 0.1])
     pairs = [pair_alignment(q, k) for k in (np.array([1.0, -0.5, -1.5, 0.4, 0.0]), np.array([3.0, 2.0, 4.0, 0.1, 1.0]))]
-    for where, pa, k in zip(st.columns(2), pairs, ("drank", "black")):
-        views.pair_products(pa, "milk", k, "en", by_size=False, share=pairs, where=where)
+    views.pair_products(pairs, "milk", ["drank", "black"], "en", by_size=False, fields=["key", "key2"],
+                        wheres=st.columns(2))
 
 
 def test_pairs_side_by_side_share_their_scales_and_the_running_sum_has_its_own_axis():

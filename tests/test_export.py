@@ -12,7 +12,7 @@ import pyarrow as pa
 import pytest
 
 from tests import browser as b
-from tests.app import open_menus, run_page
+from tests.app import chart_data, csv_keys, open_menus, run_page
 from tests.test_charts import SAMPLES
 from ui import charts, render, tables
 from ui.text import t
@@ -191,7 +191,8 @@ def test_the_browser_downloads_a_named_svg_that_opens(chromium, app_url, tmp_pat
         page.context.close()
 
 
-def test_a_matrix_saves_its_numbers_as_csv_from_its_menu_and_writes_them_only_when_clicked(monkeypatch):
+def deferred(monkeypatch) -> dict[str, tuple]:
+    """Every file a download button will write when clicked, by file name: (what writes it, its type)."""
     from streamlit.runtime.media_file_manager import MediaFileManager
 
     kept, add = {}, MediaFileManager.add_deferred
@@ -201,6 +202,11 @@ def test_a_matrix_saves_its_numbers_as_csv_from_its_menu_and_writes_them_only_wh
         return add(self, data, mimetype, coordinates, file_name, **kwargs)
 
     monkeypatch.setattr(MediaFileManager, "add_deferred", add_deferred)
+    return kept
+
+
+def test_a_matrix_saves_its_numbers_as_csv_from_its_menu_and_writes_them_only_when_clicked(monkeypatch):
+    kept = deferred(monkeypatch)
     at = run_page(None)
     assert not at.exception and not [name for name in kept if name.endswith(".csv")]  # closed menus: no CSV button
     open_menus(at)
@@ -213,3 +219,17 @@ def test_a_matrix_saves_its_numbers_as_csv_from_its_menu_and_writes_them_only_wh
     (shown,) = [c for c in cells if len(c) == 36 and np.allclose(c.groupby("r")["value"].sum(), 1.0)]
     assert list(saved.index) == ["the (1)", "black", "cat", "drank", "the (5)", "milk"]
     np.testing.assert_array_equal(saved.to_numpy().ravel(), shown.sort_values(["r", "c"])["value"].to_numpy())
+
+
+def test_each_pair_on_page_3_saves_its_products_as_csv_from_its_chart(monkeypatch):
+    kept = deferred(monkeypatch)
+    at = open_menus(run_page("pages/3_Dot_product.py"))
+    assert csv_keys(at) == ["dl_products_key", "dl_products_key2"]
+    csvs = [name for name in kept if name.endswith(".csv")]
+    assert len(csvs) == 2 and all(name.startswith("dot-milk-drank") or name.startswith("dot-milk-black") for name in csvs)
+    shown = [df for df in chart_data(at) if "product" in df]
+    for name, df in zip(sorted(csvs, key=lambda n: "black" in n), shown):  # drank's pair on the left
+        write, mime = kept[name]
+        saved = pd.read_csv(io.StringIO(write()))
+        assert mime == "text/csv" and list(saved.columns) == list(df.columns)
+        np.testing.assert_allclose(saved[["product", "running"]].to_numpy(), df[["product", "running"]].to_numpy())

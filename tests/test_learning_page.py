@@ -188,7 +188,7 @@ def test_training_tables_match_the_history():
     steps = tables.training_table(h, pairs)
     assert len(steps) == 6 * 2 and (steps.groupby("step")["loss"].first().to_numpy() == h.loss).all()
     np.testing.assert_array_equal(steps["score"].to_numpy().reshape(6, 2), h.scores)
-    result = tables.targets_result(h, pairs)
+    result = tables.targets_result(h, pairs).to_pandas()
     assert result["score_end"].tolist() == h.scores[-1].tolist() and result["goal_share"].tolist() == [1.0, 0.0]
 
 

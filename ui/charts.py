@@ -9,6 +9,7 @@ import json
 import unicodedata
 
 import altair as alt
+import numpy as np
 import pandas as pd
 
 AGREE = {"++": "#2166ac", "--": "#67a9cf"}  # signs agree: blues, as positive values on every heatmap
@@ -226,8 +227,9 @@ def alignment_bars(df: pd.DataFrame, *, title: str, x_title: str, y_title: str, 
 def alignment_domains(frames: list[pd.DataFrame]) -> dict[str, list[float]]:
     """One y range for the products and one for the running sums of every frame, each holding zero, with zero at the
     same height on both: a bar and the line above that level are both positive."""
-    lo = {f: min(0.0, *(float(df[f].min()) for df in frames)) for f in ("product", "running")}
-    hi = {f: max(0.0, *(float(df[f].max()) for df in frames)) for f in ("product", "running")}
+    values = {f: [df[f].to_numpy() for df in frames] for f in ("product", "running")}  # numpy: pandas' min is slow
+    lo = {f: min(float(np.min(v, initial=0.0)) for v in vs) if vs else 0.0 for f, vs in values.items()}
+    hi = {f: max(float(np.max(v, initial=0.0)) for v in vs) if vs else 0.0 for f, vs in values.items()}
     span = {f: (hi[f] - lo[f]) or 1.0 for f in lo}
     up, down = (max(share[f] / span[f] for f in span) for share in (hi, {f: -v for f, v in lo.items()}))
     if up + down == 0:  # every number is 0

@@ -12,6 +12,7 @@ import collections
 import contextvars
 import dataclasses
 import functools
+import hashlib
 import json
 import os
 import pickle
@@ -30,7 +31,7 @@ from engine.vectors import has_cjk
 from ui import charts, fair
 from ui.text import t
 
-SPECS: collections.OrderedDict = collections.OrderedDict()  # data_free_spec's, least recently used first
+SPECS: collections.OrderedDict = collections.OrderedDict()  # built specs by key (kept), least recently used first
 SPECS_KEPT, SPECS_LOCK = 200, threading.Lock()
 ARROW_OF: dict[int, tuple[weakref.ref, bytes]] = {}  # id(frame) -> (the frame, its Arrow bytes), while it lives
 ARROW_BY_ID = 1000  # frames remembered so at most
@@ -88,7 +89,8 @@ def spec_of(builder: str, *frames: pd.DataFrame, **options) -> tuple[dict, int |
     if builder in charts.DATA_FREE:
         spec, height, sources = data_free_spec(builder, *frames, **options)
         return {**spec, "datasets": {name: arrow(frames[i]) for name, i in sources}}, height
-    return full_spec(builder, *frames, **options)
+    spec, height = full_spec(builder, *frames, **options)
+    return {**spec}, height  # Streamlit takes the datasets out of the spec it is given
 
 
 def columns(df: pd.DataFrame | pa.Table) -> tuple:
@@ -106,15 +108,33 @@ def as_frame(data: pd.DataFrame | pa.Table) -> pd.DataFrame:
 
 def data_free_spec(builder: str, *frames: pd.DataFrame, **options) -> tuple[dict, int | None, list[tuple[str, int]]]:
     """The spec without its data, its plot height, and (dataset name, index into `frames`) for each dataset; built
-    once per builder, frame columns and options (a JSON text of them: Streamlit's own hash of the options took as
-    long as the rest of a chart)."""
-    key = (builder, tuple(map(columns, frames)), json.dumps(options, sort_keys=True, default=repr))
+    once per builder, frame columns and options."""
+    key = ("free", builder, tuple(map(columns, frames)), options_key(options))
+    return kept(key, lambda: build_data_free(builder, *frames, **options))
+
+
+def full_spec(builder: str, *frames: pd.DataFrame, **options) -> tuple[dict, int | None]:
+    """The spec and plot height of a builder whose spec depends on its data, built once per distinct input (frames
+    known by a digest of their pickle)."""
+    digest = hashlib.blake2b(b"".join(pickle.dumps(f, 5) for f in frames), digest_size=16).digest()
+    build = getattr(charts, builder)
+    return kept(("full", builder, digest, options_key(options)), lambda: vega_lite(build(*frames, **options)))
+
+
+def options_key(options: dict) -> str:
+    """A chart's options as JSON text: Streamlit's own hash of them took as long as the rest of a chart."""
+    return json.dumps(options, sort_keys=True, default=repr)
+
+
+def kept(key: tuple, build: Callable[[], tuple]):
+    """build() once per key, shared by every session, the SPECS_KEPT most recently used kept. Handed out as they are,
+    never copied (Streamlit's cache unpickles a copy on every hit): callers do not change what they get."""
     with SPECS_LOCK:
         found = SPECS.get(key)
         if found is not None:
             SPECS.move_to_end(key)
             return found
-    found = build_data_free(builder, *frames, **options)
+    found = build()
     with SPECS_LOCK:
         SPECS[key] = found
         while len(SPECS) > SPECS_KEPT:
@@ -143,14 +163,6 @@ def build_data_free(builder: str, *frames: pd.DataFrame, **options) -> tuple[dic
     return spec, plot_height(built), sources
 
 
-@st.cache_data(show_spinner=False, max_entries=100, hash_funcs={pd.DataFrame: lambda df: pickle.dumps(df, 5)})
-def full_spec(builder: str, *frames: pd.DataFrame, **options) -> tuple[dict, int | None]:
-    """The spec and plot height of a builder whose spec depends on its data, built once per distinct input;
-    frames are hashed through pickle, twenty times faster than Streamlit's own DataFrame hash."""
-    built = getattr(charts, builder)(*frames, **options)
-    return vega_lite(built), plot_height(built)
-
-
 def plot_height(built: alt.TopLevelMixin) -> int | None:
     """The chart's fixed plot height in pixels, or None when the page or its content decides it (a chart of charts side
     by side has no height of its own: its parts size themselves)."""
@@ -158,11 +170,11 @@ def plot_height(built: alt.TopLevelMixin) -> int | None:
     return height if isinstance(height, int) else None
 
 
-def vega_lite(built: alt.TopLevelMixin) -> dict:
-    """The chart's Vega-Lite spec, its DataFrames as named Arrow datasets. Built below the top level, so Altair's
+def vega_lite(built: alt.TopLevelMixin) -> tuple[dict, int | None]:
+    """The chart's Vega-Lite spec, its DataFrames as named Arrow datasets, and its plot height. Built below the top level, so Altair's
     global theme and data transformer, which Streamlit switches while it draws, play no part."""
     spec, frames = unbound(built)
-    return {**spec, "datasets": {name: arrow_bytes(df) for name, df in frames.items()}}
+    return {**spec, "datasets": {name: arrow_bytes(df) for name, df in frames.items()}}, plot_height(built)
 
 
 def unbound(built: alt.TopLevelMixin) -> tuple[dict, dict[str, pd.DataFrame]]:

@@ -1,4 +1,5 @@
-"""Arrays + labels -> DataFrames: the one bridge from the engine to pandas."""
+"""Arrays + labels -> DataFrames, or Arrow tables where a page sends them as they are (a heatmap's cells, the tables
+st.dataframe shows): the one bridge from the engine to pandas and Arrow."""
 import numpy as np
 import pandas as pd
 import pyarrow as pa
@@ -64,15 +65,15 @@ def weights_frame(weights_row: np.ndarray, keys: list[str], mask_row: np.ndarray
                          "masked": False if mask_row is None else ~np.asarray(mask_row)})
 
 
-def alignment_frame(pa: PairAlignment, by_size: bool = False) -> pd.DataFrame:
+def alignment_frame(pair: PairAlignment, by_size: bool = False) -> pd.DataFrame:
     """Per-dimension products with sign group, in dimension order or largest |product| first; running sum in that order."""
-    order = np.argsort(-np.abs(pa.products), kind="stable") if by_size else np.arange(len(pa.products))
+    order = np.argsort(-np.abs(pair.products), kind="stable") if by_size else np.arange(len(pair.products))
     return pd.DataFrame({
-        "dim": np.asarray(dims(len(pa.products)))[order],
+        "dim": np.asarray(dims(len(pair.products)))[order],
         "rank": np.arange(1, len(order) + 1),
-        "product": pa.products[order],
-        "group": pa.groups[order],
-        "running": np.cumsum(pa.products[order]),
+        "product": pair.products[order],
+        "group": pair.groups[order],
+        "running": np.cumsum(pair.products[order]),
     })
 
 
@@ -86,10 +87,10 @@ def signs_frame(rows: np.ndarray, labels: list[str]) -> pd.DataFrame:  # [m, d],
     })
 
 
-def group_table(pa: PairAlignment, names: dict[str, str]) -> pd.DataFrame:
+def group_table(pair: PairAlignment, names: dict[str, str]) -> pa.Table:
     """Counts and sums of products per sign group."""
-    return pd.DataFrame({"group": [names[g] for g in pa.counts], "dimensions": list(pa.counts.values()),
-                         "sum": list(pa.sums.values())})
+    return pa.table({"group": [names[g] for g in pair.counts], "dimensions": list(pair.counts.values()),
+                     "sum": pa.array(list(pair.sums.values()), pa.float64())})
 
 
 def neighbours_frame(kv, words: list[str], sources: list[str], n: int = 5) -> pd.DataFrame:
@@ -121,12 +122,12 @@ def relevance_frame(scores: dict[str, np.ndarray], keys: list[str]) -> pd.DataFr
                          "rank": np.concatenate([ranks(v) for v in values]) if values else np.empty(0, dtype=int)})
 
 
-def ranking_table(scores: dict[str, np.ndarray], keys: list[str]) -> pd.DataFrame:  # {measure: [n_k]}
+def ranking_table(scores: dict[str, np.ndarray], keys: list[str]) -> pa.Table:  # {measure: [n_k]}
     """One row per key word in sentence order: each measure's score and rank side by side."""
-    columns = {"word": keys}
+    columns = {"word": pa.array(keys, pa.string())}
     for m, v in scores.items():
         columns[m], columns[f"{m}_rank"] = np.asarray(v, dtype=np.float64), ranks(v)
-    return pd.DataFrame(columns)
+    return pa.table(columns)
 
 
 def loss_frame(loss, start: int = 0) -> pd.DataFrame:  # [s]
@@ -153,10 +154,11 @@ def training_table(h, pairs: list[str]) -> pd.DataFrame:  # h: engine.training.H
     })
 
 
-def targets_result(h, pairs: list[str]) -> pd.DataFrame:  # h: engine.training.History
+def targets_result(h, pairs: list[str]) -> pa.Table:  # h: engine.training.History
     """One row per target pair: what it aimed for, and where its score, share and weight started and ended."""
-    return pd.DataFrame({
-        "pair": pairs, "target": [v for _, _, v in h.targets], "goal_share": h.goal,
+    return pa.table({
+        "pair": pa.array(pairs, pa.string()), "target": pa.array([v for _, _, v in h.targets], pa.float64()),
+        "goal_share": np.asarray(h.goal, dtype=np.float64),
         "share": h.probs[-1], "weight": h.weights[-1], "score_start": h.scores[0], "score_end": h.scores[-1],
     })
 
@@ -202,10 +204,11 @@ def lengths_frame(lengths, rows: list[str], names: dict[str, str]) -> pd.DataFra
                          "length": np.concatenate([lengths.word, lengths.position])})
 
 
-def length_angle_table(la, keys: list[str]) -> pd.DataFrame:  # la: engine LengthAngle over the keys
+def length_angle_table(la, keys: list[str]) -> pa.Table:  # la: engine LengthAngle over the keys
     """One row per key: q·k, |q|, |k| and cos θ, with the ranks they give."""
-    return pd.DataFrame({"word": keys, "dot": la.dot, "q_len": la.q_len, "k_len": la.k_len, "cos": la.cos,
-                         "dot_rank": ranks(la.dot), "cos_rank": ranks(la.cos), "len_rank": ranks(la.k_len)})
+    return pa.table({"word": pa.array(keys, pa.string()), "dot": la.dot, "q_len": np.full(len(keys), float(la.q_len)),
+                     "k_len": la.k_len, "cos": la.cos,
+                     "dot_rank": ranks(la.dot), "cos_rank": ranks(la.cos), "len_rank": ranks(la.k_len)})
 
 
 def accuracy_frame(fit, names: dict[str, str]) -> pd.DataFrame:  # fit: engine.corpus.Fit

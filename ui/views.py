@@ -70,9 +70,10 @@ def download(a: np.ndarray, rows: list[str], cols: list, name: str, lang: str, *
                           file_name=f"{shown}.csv", mime="text/csv", key=f"dl_{name}", on_click="ignore")
 
 
-def download_table(df: pd.DataFrame, name: str, lang: str, *, key: str, where=st):
+def download_table(table: pd.DataFrame | pa.Table, name: str, lang: str, *, key: str, where=st):
     """A CSV download of one table as shown, named for the learner, written only when clicked."""
-    where.download_button(t("download", lang, name=name), lambda: df.to_csv(index=False).encode("utf-8"),
+    where.download_button(t("download", lang, name=name),
+                          lambda: render.as_frame(table).to_csv(index=False).encode("utf-8"),
                           file_name=f"{name}.csv", mime="text/csv", key=f"dl_{key}", on_click="ignore")
 
 
@@ -166,28 +167,28 @@ def length_angle_view(q_row: np.ndarray, k_rows, q: str, keys: list[str], lang: 
     st.markdown(t(f"la_{la.decides}", lang, q=q, order=by["dot"], cos_order=by["cos"], len_order=by["len"]))
 
 
-def pair_products(pa, q: str, k: str, lang: str, *, by_size: bool, share: list | None = None, where=st):
-    """One (query, key) pair's products dimension by dimension, coloured by sign group, with the running sum; on the
-    scales of every pair in `share` (PairAlignments drawn side by side), so their bars and lines compare."""
-    products = tables.alignment_frame(pa, by_size=by_size)
-    domain = charts.alignment_domains([tables.alignment_frame(x, by_size=by_size) for x in share or [pa]])
-    render.chart("alignment_bars", products, title=t("products_title", lang, q=q, k=k), x_title=t("dim", lang),
-                 y_title=t("product", lang), group_title=t("group", lang), group_names=group_names(lang),
-                 running_title=t("running", lang), domain=domain, where=where, lang=lang)
-    return products
+def pair_products(pairs: list, q: str, keys: list[str], lang: str, *, by_size: bool, fields: list[str], wheres: list):
+    """Each (query, key) pair's products dimension by dimension, coloured by sign group, with the running sum, side by
+    side on shared scales so their bars and lines compare; each chart's numbers as CSV in its save menu, keyed by its
+    key's field."""
+    frames = [tables.alignment_frame(pair, by_size=by_size) for pair in pairs]
+    domain = charts.alignment_domains(frames)
+    for products, k, field, where in zip(frames, keys, fields, wheres):
+        render.chart("alignment_bars", products, title=t("products_title", lang, q=q, k=k), x_title=t("dim", lang),
+                     y_title=t("product", lang), group_title=t("group", lang), group_names=group_names(lang),
+                     running_title=t("running", lang), domain=domain, where=where, lang=lang,
+                     csv=render.Csv(f"dl_products_{field}", lambda df=products: df.to_csv(index=False)))
 
 
-def pair_summary(pa, products: pd.DataFrame, q: str, k: str, lang: str, *, note: str, download_key: str,
-                 source: str):
+def pair_summary(pair, q: str, k: str, lang: str, *, note: str, source: str):
     """The pair's dot product, its four sign groups' sums and the check that they add up to it."""
-    st.markdown(t("dot_pair_value", lang, q=q, k=k, dot=pa.dot, agree=pa.agree, disagree=pa.dot - pa.agree))
-    groups = tables.group_table(pa, group_names(lang))
+    st.markdown(t("dot_pair_value", lang, q=q, k=k, dot=pair.dot, agree=pair.agree, disagree=pair.dot - pair.agree))
+    groups = tables.group_table(pair, group_names(lang))
     st.dataframe(groups, hide_index=True, width="stretch", column_config={
         "group": t("group", lang), "dimensions": t("dimensions", lang),
         "sum": st.column_config.NumberColumn(t("group_sum", lang), format="%.4f")})
-    st.success(t("group_check", lang, total=float(groups["sum"].sum()), dot=pa.dot))
+    st.success(t("group_check", lang, total=float(sum(pair.sums.values())), dot=pair.dot))
     st.caption(t(note, lang, q=q, k=k, source=source))
-    download_table(products, t("file_products", lang, q=q, k=k), lang, key=download_key)
 
 
 def group_names(lang: str) -> dict[str, str]:

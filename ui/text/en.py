@@ -167,7 +167,6 @@ STRINGS = {
     "dot_note_embedding": (
         "q and k are the {source} rows of “{q}” and “{k}” themselves, before positional encoding and the linear "
         "layers."),
-    "file_products": "products {q}·{k}",
     # --- page 4: relevance between words ---
     "relevance_title": "Relevance between words",
     "relevance_intro": (

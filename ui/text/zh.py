@@ -143,7 +143,6 @@ STRINGS = {
     "group_check": "核对：四组之和为 {total:.4f}，正好等于点积 {dot:.4f}。",
     "dot_note": "q 是 Q 中 “{q}” 那一行，k 是 K 中 “{k}” 那一行：它们的点积就是第 2 页因子矩阵中（“{q}”，“{k}”）那一格，尚未缩放、也未做 softmax。",
     "dot_note_embedding": "q 和 k 就是 “{q}” 与 “{k}” 的 {source} 词向量本身，尚未加位置编码，也未经过线性层。",
-    "file_products": "逐维乘积 {q}·{k}",
     # --- page 4: relevance between words ---
     "relevance_title": "词与词的相关性",
     "relevance_intro": (
