@@ -1,6 +1,6 @@
 import streamlit as st
 
-from ui import page, reproduce, views
+from ui import page, reproduce, swap, views
 from ui.text import t
 
 ctx = page.context("factor")
@@ -15,5 +15,5 @@ i = rows.index(q)
 if s.predict and not views.guess_first(att.q[i], att.k, q, rows, lang, key=page.view_key("factor", s, q)):
     st.stop()
 views.attention_view(att, rows, rows, q, lang, softmax=s.softmax)
-views.swap_view(ctx)
+swap.section(ctx)
 reproduce.downloads(ctx, "factor")

@@ -1,7 +1,7 @@
 import streamlit as st
 
 from engine.relevance import raw_scores
-from ui import page, render, reproduce, tables, views
+from ui import page, render, reproduce, swap, tables, views
 from ui.text import t
 
 ctx = page.context("relevance", min_words=2)
@@ -33,7 +33,7 @@ if order is not None:
     views.verdicts(scores, names, keys, order, lang)
 views.ranking(scores, names, keys, q, lang)
 views.length_angle_view(att.q[i], att.k[others], q, keys, lang)
-views.swap_view(ctx)
+swap.section(ctx)
 
 st.subheader(t("takeaway_title", lang))
 st.markdown(t("relevance_takeaway" if ctx.source == t("short_glove", lang) else "relevance_takeaway_other", lang))

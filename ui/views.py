@@ -8,9 +8,8 @@ import pyarrow as pa
 import streamlit as st
 
 from engine.alignment import GROUPS
-from engine.attention import Attention, attend, contributions, head_tops, merge_heads, relative_gap
-from engine.pipeline import encode
-from engine.swap import biggest, change, swapped
+from engine.attention import Attention, contributions, head_tops, merge_heads, relative_gap
+from engine.swap import biggest, change
 from engine.relevance import in_order, length_angle, order_by, pairs_in_order, winner
 from ui import charts, render, tables
 from ui.page import on_pick, plain
@@ -260,43 +259,15 @@ def ask_guess(q: str, keys: list[str], lang: str, *, key: str, ordered: int,
     return picked if len(picked) == ordered else None
 
 
-def swap_view(ctx):
-    """Swap or remove one word of the sentence: the weights and Z after, minus before, and the biggest changes."""
-    s, lang, enc = ctx.s, ctx.lang, ctx.enc
-    with st.expander(t("swap_title", lang), expanded=bool(s.swap)):
-        found = swap_choice(s.swap, enc.tokens, enc.labels, lang)
-        if found is None:
-            return
-        i, word = found
-        after_text = " ".join(swapped(enc.tokens, i, word))
-        after = encode(ctx.kv, after_text, position=s.position)
-        if not after.tokens or (word and len(after.tokens) != len(enc.tokens)):
-            st.warning(t("swap_unknown", lang, word=word))
-            return
-        att = attend(after.x, after.x, ctx.w["w_q"], ctx.w["w_k"], ctx.w["w_v"], scale=s.scaled, softmax=s.softmax)
-        removed = None if word else i
-        delta = change(ctx.att.weights, att.weights, removed, cols_too=True)
-        items = [t("swap_item", lang, q=after.labels[r], k=after.labels[c], d=d) for r, c, d in biggest(delta)]
-        st.markdown(t("swap_said", lang, old=enc.labels[i], new=word or "—", items=t("item_sep", lang).join(items)))
-        left, right = st.columns(2)
-        matrix(delta, after.labels, after.labels, name="swap-weights", lang=lang, where=left,
-               title=t("swap_weights_m", lang), x_title=t("key_word", lang), y_title=t("query_word", lang))
-        matrix(change(ctx.att.z, att.z, removed, cols_too=False), after.labels, tables.dims(att.z.shape[1]),
-               name="swap-Z", title=t("swap_z_m", lang), x_title=t("dim", lang), lang=lang, where=right)
-
-
-def swap_choice(swap: str, tokens: list[str], labels: list[str], lang: str) -> tuple[int, str] | None:
-    """The word to change and what it becomes ('' removes it), from the pickers, kept in Settings.swap."""
-    position, _, word = swap.partition(":")
-    i = int(position) if position.isdigit() and int(position) < len(tokens) else len(tokens) - 1
-    left, middle, right = st.columns([2, 3, 1], vertical_alignment="bottom")
-    chosen = left.selectbox(t("swap_which", lang), labels, index=i, key="_swap_which")
-    new = middle.text_input(t("swap_new", lang), value=word, max_chars=40, key=f"_swap_new_{chosen}",
-                            help=t("swap_new_help", lang)).strip().lower()
-    remove = right.toggle(t("swap_remove", lang), value=bool(swap) and not word, key="_swap_remove")
-    i = labels.index(chosen)
-    wanted = f"{i}:" if remove else f"{i}:{new}" if new else ""
-    if wanted != swap:
-        st.session_state["swap"] = wanted
-        st.rerun()
-    return (i, "" if remove else new) if swap else None
+def swap_changes(before: Attention, after: Attention, labels: list[str], removed: int | None, old: str, new: str,
+                 lang: str):
+    """What swapping word `old` for `new` (or removing word `removed`) changed: the weights and Z after minus before,
+    over the after-sentence's `labels`, and the biggest changes named."""
+    delta = change(before.weights, after.weights, removed, cols_too=True)
+    items = [t("swap_item", lang, q=labels[r], k=labels[c], d=d) for r, c, d in biggest(delta)]
+    st.markdown(t("swap_said", lang, old=old, new=new or "—", items=t("item_sep", lang).join(items)))
+    left, right = st.columns(2)
+    matrix(delta, labels, labels, name="swap-weights", lang=lang, where=left, title=t("swap_weights_m", lang),
+           x_title=t("key_word", lang), y_title=t("query_word", lang))
+    matrix(change(before.z, after.z, removed, cols_too=False), labels, tables.dims(after.z.shape[1]), name="swap-Z",
+           title=t("swap_z_m", lang), x_title=t("dim", lang), lang=lang, where=right)
