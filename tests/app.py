@@ -16,8 +16,9 @@ def open_layers(at: AppTest) -> AppTest:
 
 
 def open_menus(at: AppTest) -> AppTest:
-    """Open every chart's save menu, as a click on each would (its buttons are built only while it is open)."""
-    for key in [k for k in at.session_state.keys() if str(k).startswith("_saving_")]:
+    """Open every chart's save menu and the reproduce menu, as a click on each would (their buttons are built only
+    while they are open)."""
+    for key in [k for k in at.session_state.keys() if str(k).startswith(("_saving_", "_reproducing"))]:
         at.session_state[key] = True
     return at.run()
 

@@ -15,7 +15,7 @@ from engine.attention import attend, merge_heads
 from engine.layers import preset
 from engine.pipeline import encode
 from engine.vectors import load_text_vectors, load_upload
-from tests.app import PAGES, ROOT, chart_data, charts, run_page
+from tests.app import PAGES, ROOT, chart_data, charts, open_menus, run_page
 from ui import page
 from ui import reproduce as downloads
 from ui.text import t
@@ -165,7 +165,7 @@ def check_story(at, path, out: dict, position: float, scaled: bool, softmax: boo
 @pytest.mark.parametrize("path", STORY, ids=lambda p: NAMES[p])
 def test_the_script_prints_what_each_story_page_draws(path, view, files, tmp_path):
     kept = files(path)
-    at = run_page(path, VIEWS[view])
+    at = open_menus(run_page(path, VIEWS[view]))  # the reproduce menu builds its buttons once opened
     assert not at.exception, [e.value for e in at.exception]
     s = at.session_state["_settings"]
     out = run_script(script_of(kept, path), tmp_path)
@@ -176,7 +176,7 @@ def test_the_script_prints_what_each_story_page_draws(path, view, files, tmp_pat
 @pytest.mark.parametrize("view", list(KIND_VIEWS))
 def test_the_script_prints_what_page_6_draws(view, files, tmp_path):
     kept = files(KINDS)
-    at = run_page(KINDS, KIND_VIEWS[view])
+    at = open_menus(run_page(KINDS, KIND_VIEWS[view]))  # the reproduce menu builds its buttons once opened
     assert not at.exception, [e.value for e in at.exception]
     s = at.session_state["_settings"]
     out = run_script(script_of(kept, KINDS), tmp_path)
@@ -194,7 +194,7 @@ def test_the_script_prints_what_page_6_draws(view, files, tmp_path):
 
 def test_the_notebook_holds_the_scripts_cells(files):
     kept = files(PAGES[1])
-    at = run_page(PAGES[1], VIEWS["run"])
+    at = open_menus(run_page(PAGES[1], VIEWS["run"]))  # the reproduce menu builds its buttons once opened
     assert not at.exception
     text, book = script_of(kept, PAGES[1]), json.loads(kept["attention-factor.ipynb"]())
     assert book["nbformat"] == 4 and book["metadata"]["kernelspec"]["language"] == "python"

@@ -58,16 +58,21 @@ def title(s: Settings, name: str) -> str:
 
 
 def downloads(ctx: Context, name: str):
-    """The view as a Python script and as a Jupyter notebook, each written only when clicked."""
+    """The view as a Python script and as a Jupyter notebook, in a menu built only while open (closed, it is one
+    element of every rerun), each file written only when clicked."""
     ss, lang = st.session_state, ctx.lang
+    menu = st.popover(t("reproduce_menu", lang), icon=":material/code:", help=t("reproduce_menu_help", lang),
+                      key="_reproducing", on_change="rerun")
+    if not menu.open:
+        return
     # page 6 may switch its open tab or fall back to one head during this run, after the context was made
     s = replace(ctx.s, tab=ss.get("tab", ctx.s.tab), heads=ss.get("heads", ctx.s.heads))
     r = recipe(replace(ctx, s=s)) | {"title": title(s, name)}
-    st.caption(t("reproduce_caption", lang))
-    row = st.container(horizontal=True)
-    row.download_button(t("reproduce_script", lang), lambda: reproduce.script(r), file_name=f"attention-{name}.py",
-                        mime="text/x-python", key="dl_reproduce_script", on_click="ignore",
-                        icon=":material/code:")
-    row.download_button(t("reproduce_notebook", lang), lambda: reproduce.notebook(r),
-                        file_name=f"attention-{name}.ipynb", mime="application/x-ipynb+json",
-                        key="dl_reproduce_notebook", on_click="ignore", icon=":material/description:")
+    menu.caption(t("reproduce_caption", lang))
+    menu.download_button(t("reproduce_script", lang), lambda: reproduce.script(r), file_name=f"attention-{name}.py",
+                         mime="text/x-python", key="dl_reproduce_script", on_click="ignore", icon=":material/code:",
+                         width="stretch")
+    menu.download_button(t("reproduce_notebook", lang), lambda: reproduce.notebook(r),
+                         file_name=f"attention-{name}.ipynb", mime="application/x-ipynb+json",
+                         key="dl_reproduce_notebook", on_click="ignore", icon=":material/description:",
+                         width="stretch")

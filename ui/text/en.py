@@ -598,8 +598,10 @@ STRINGS = {
         "Take the numbers home: a short Python script, or the same cells as a Jupyter notebook, that rebuilds this "
         "view's numbers with numpy and gensim from the same sentence, vectors, weights and switches, and prints X, Q, "
         "K, V, the factor matrix, the weights and Z in full."),
-    "reproduce_script": "Reproduce in code (.py)",
-    "reproduce_notebook": "Reproduce in a notebook (.ipynb)",
+    "reproduce_menu": "Reproduce in code",
+    "reproduce_menu_help": "A Python script or a Jupyter notebook that rebuilds this view's numbers.",
+    "reproduce_script": "Python script (.py)",
+    "reproduce_notebook": "Jupyter notebook (.ipynb)",
     "predict": "Predict first",
     "predict_help": (
         "Hide the answer until you have guessed which word the query attends to most. A link copied in this mode "

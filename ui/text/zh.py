@@ -462,8 +462,10 @@ STRINGS = {
     "reproduce_caption": (
         "把数字带回家：下载一段简短的代码（脚本，或内容相同的笔记本），用同一个句子、同一组词向量、同样的权重和开关"
         "重新算出本页的数字，并完整打印 X、Q、K、V、因子矩阵、注意力权重和 Z。"),
-    "reproduce_script": "用代码重现（.py 脚本）",
-    "reproduce_notebook": "用笔记本重现（.ipynb）",
+    "reproduce_menu": "用代码重现",
+    "reproduce_menu_help": "下载一段 Python 脚本或 Jupyter 笔记本，重新算出本视图的数字。",
+    "reproduce_script": "Python 脚本（.py）",
+    "reproduce_notebook": "Jupyter 笔记本（.ipynb）",
     "predict": "先预测",
     "predict_help": "在你猜出查询词最关注哪个词之前隐藏答案。在这个模式下复制的链接就是一道挑战题：打开时答案是隐藏的，链接里也不带答案。",
     "predict_ask": "你的猜测：“{q}” 最关注哪个词？",
