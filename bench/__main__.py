@@ -1,6 +1,6 @@
 """Every benchmark with its budget, as one Markdown table and a JSON file under bench/results/.
 
-python -m bench            the full suite (about 27 minutes on 2 cores; capacity alone takes about 13, hosting 6)
+python -m bench            the full suite (about 22 minutes on 2 cores; capacity alone takes about 9, hosting 7)
 python -m bench --quick    fewer repeats, the slowest parts skipped (about 4 minutes on an idle machine)
 """
 import json
