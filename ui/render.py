@@ -5,7 +5,7 @@ later draws only convert their frames to Arrow, so the browser swaps the data of
 builders run once per distinct input. Altair's schema check is skipped here (tests/test_charts.py runs it on every
 builder). Frames become Arrow bytes through pyarrow's public API (arrow_bytes); no Streamlit internal is used.
 
-Under each chart a small menu saves it as SVG or PNG, and a matrix's numbers as CSV, named <page>-<chart>-<sentence>
+Under each chart a small menu saves it as SVG or PNG, and its numbers as CSV where given, named <page>-<chart>-<sentence>
 (name_files, which page.context calls, says the page and sentence). The files are written only when a button is
 clicked, off the script thread (the pictures by vl-convert): a rerun only places the menu."""
 import collections
@@ -171,8 +171,8 @@ def plot_height(built: alt.TopLevelMixin) -> int | None:
 
 
 def vega_lite(built: alt.TopLevelMixin) -> tuple[dict, int | None]:
-    """The chart's Vega-Lite spec, its DataFrames as named Arrow datasets, and its plot height. Built below the top level, so Altair's
-    global theme and data transformer, which Streamlit switches while it draws, play no part."""
+    """The chart's Vega-Lite spec, its DataFrames as named Arrow datasets, and its plot height. Built below the top
+    level, so Altair's global theme and data transformer, which Streamlit switches while it draws, play no part."""
     spec, frames = unbound(built)
     return {**spec, "datasets": {name: arrow_bytes(df) for name, df in frames.items()}}, plot_height(built)
 
