@@ -5,6 +5,8 @@ import pandas as pd
 import pyarrow as pa
 from streamlit.testing.v1 import AppTest
 
+from streamlit.runtime.media_file_manager import MediaFileManager
+
 from harness.apptest import PAGES, ROOT, run_page  # noqa: F401 (the tests' way to open a page)
 from ui.text import error_text, t
 
@@ -13,6 +15,19 @@ def open_layers(at: AppTest) -> AppTest:
     """Expand the sidebar's linear-layer controls, which are built only while open."""
     at.session_state["layers_open"] = True
     return at.run()
+
+
+def deferred(monkeypatch) -> dict[str, tuple]:
+    """Every file a download button will write when clicked, by file name: (what writes it, its type), as Streamlit
+    keeps them until a click."""
+    kept, add = {}, MediaFileManager.add_deferred
+
+    def add_deferred(self, data, mimetype, coordinates, file_name=None, **kwargs):
+        kept[file_name] = (data, mimetype)
+        return add(self, data, mimetype, coordinates, file_name, **kwargs)
+
+    monkeypatch.setattr(MediaFileManager, "add_deferred", add_deferred)
+    return kept
 
 
 def open_menus(at: AppTest) -> AppTest:

@@ -12,7 +12,7 @@ import pyarrow as pa
 import pytest
 
 from tests import browser as b
-from tests.app import chart_data, csv_keys, open_menus, run_page
+from tests.app import chart_data, csv_keys, deferred, open_menus, run_page
 from tests.test_charts import SAMPLES
 from ui import charts, render, tables
 from ui.text import t
@@ -189,20 +189,6 @@ def test_the_browser_downloads_a_named_svg_that_opens(chromium, app_url, tmp_pat
         assert b.problems(page) == []
     finally:
         page.context.close()
-
-
-def deferred(monkeypatch) -> dict[str, tuple]:
-    """Every file a download button will write when clicked, by file name: (what writes it, its type)."""
-    from streamlit.runtime.media_file_manager import MediaFileManager
-
-    kept, add = {}, MediaFileManager.add_deferred
-
-    def add_deferred(self, data, mimetype, coordinates, file_name=None, **kwargs):
-        kept[file_name] = (data, mimetype)
-        return add(self, data, mimetype, coordinates, file_name, **kwargs)
-
-    monkeypatch.setattr(MediaFileManager, "add_deferred", add_deferred)
-    return kept
 
 
 def test_a_matrix_saves_its_numbers_as_csv_from_its_menu_and_writes_them_only_when_clicked(monkeypatch):

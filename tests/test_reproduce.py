@@ -8,14 +8,13 @@ import sys
 
 import numpy as np
 import pytest
-from streamlit.runtime.media_file_manager import MediaFileManager
 
 from engine import reproduce
 from engine.attention import attend, merge_heads
 from engine.layers import preset
 from engine.pipeline import encode
 from engine.vectors import load_text_vectors, load_upload
-from tests.app import PAGES, ROOT, chart_data, charts, open_menus, run_page
+from tests.app import PAGES, ROOT, chart_data, charts, deferred, open_menus, run_page
 from ui import page
 from ui import reproduce as downloads
 from ui.text import t
@@ -42,14 +41,7 @@ OUTPUTS = {}  # script text -> what it printed: one view's script is the same on
 def files(monkeypatch):
     """What the page's download buttons hold, by file name, as Streamlit keeps them until a click. A page that does
     not draw the reproduce buttons yet gets them drawn right after its context."""
-    kept = {}
-    add = MediaFileManager.add_deferred
-
-    def add_deferred(self, data, mimetype, coordinates, file_name=None, **kwargs):
-        kept[file_name] = data
-        return add(self, data, mimetype, coordinates, file_name, **kwargs)
-
-    monkeypatch.setattr(MediaFileManager, "add_deferred", add_deferred)
+    kept = deferred(monkeypatch)
     context = page.context
 
     def with_downloads(name, **kwargs):
@@ -66,7 +58,7 @@ def files(monkeypatch):
 
 def script_of(kept: dict, path) -> str:
     """The script behind the page's download button: written by the button's own callable."""
-    text = kept[f"attention-{NAMES[path]}.py"]()
+    text = kept[f"attention-{NAMES[path]}.py"][0]()
     assert not {m.split(".")[0] for m in imported(text)} & {"engine", "ui", "harness", "tests"}
     return text
 
@@ -196,7 +188,7 @@ def test_the_notebook_holds_the_scripts_cells(files):
     kept = files(PAGES[1])
     at = open_menus(run_page(PAGES[1], VIEWS["run"]))  # the reproduce menu builds its buttons once opened
     assert not at.exception
-    text, book = script_of(kept, PAGES[1]), json.loads(kept["attention-factor.ipynb"]())
+    text, book = script_of(kept, PAGES[1]), json.loads(kept["attention-factor.ipynb"][0]())
     assert book["nbformat"] == 4 and book["metadata"]["kernelspec"]["language"] == "python"
     assert all(c["cell_type"] == "code" and c["outputs"] == [] for c in book["cells"])
     assert len({c["id"] for c in book["cells"]}) == len(book["cells"])
