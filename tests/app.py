@@ -31,9 +31,9 @@ def deferred(monkeypatch) -> dict[str, tuple]:
 
 
 def open_menus(at: AppTest) -> AppTest:
-    """Open every chart's save menu and the reproduce menu, as a click on each would (their buttons are built only
-    while they are open)."""
-    for key in [k for k in at.session_state.keys() if str(k).startswith(("_saving_", "_reproducing"))]:
+    """Open the page's save menu and the reproduce menu, as a click on each would (their buttons are built only while
+    they are open)."""
+    for key in [k for k in at.session_state.keys() if str(k) in ("_saving", "_reproducing")]:
         at.session_state[key] = True
     return at.run()
 

@@ -12,10 +12,10 @@ import pyarrow as pa
 import pytest
 
 from tests import browser as b
-from tests.app import chart_data, csv_keys, deferred, open_menus, run_page
+from tests.app import chart_data, charts as specs, csv_keys, deferred, open_menus, run_page
 from tests.test_charts import SAMPLES
 from ui import charts, render, tables
-from ui.text import t
+from ui.text import plain, t
 
 PNG = b"\x89PNG\r\n\x1a\n"
 SAFE = re.compile(r"[^\W_]+(-[^\W_]+)*")  # letters and digits of any script, in words joined by single hyphens
@@ -159,6 +159,24 @@ def test_a_page_offers_each_chart_as_svg_and_png_and_converts_nothing(monkeypatc
     assert not at.exception and saves(at) == files and calls == []
 
 
+def save_menu(at):
+    """The page's save menu, as a block of the element tree."""
+    def blocks(node):
+        yield node
+        for child in getattr(node, "children", {}).values():
+            yield from blocks(child)
+    return next(n for n in blocks(at._tree) if n.type == "popover" and n.proto.popover.label == t("save_charts"))
+
+
+def test_the_save_menu_names_each_chart_by_its_title_or_the_heading_above_it():
+    at = run_page("pages/2_Factor_matrix.py")
+    assert not at.exception and not list(save_menu(at).markdown)  # closed: nothing in it
+    open_menus(at)
+    titles = [t("factor_m"), t("weights_m_soft"), t("chosen_weights", q="milk"), t("contrib_title", q="milk"), t("z_m")]
+    assert [m.value for m in save_menu(at).markdown] == [f"**{plain(x)}**" for x in titles]  # in page order
+    assert len(titles) == len(specs(at))
+
+
 def test_a_chinese_page_labels_its_save_buttons_in_chinese():
     at = run_page(None, {"lang": "zh"})
     assert not at.exception
@@ -179,9 +197,10 @@ def test_the_browser_downloads_a_named_svg_that_opens(chromium, app_url, tmp_pat
     page = b.new_page(chromium)
     try:
         b.visit(page, f"{app_url}/{b.url_path('pages/2_Factor_matrix.py')}")
-        page.get_by_role("button", name=t("save_chart"), exact=True).nth(1).click()
+        page.get_by_role("button", name=t("save_charts"), exact=True).click()  # the page's one menu, above its charts
+        page.get_by_role("button", name=t("save_svg"), exact=True).nth(1).wait_for()
         with page.expect_download(timeout=b.TIMEOUT_MS) as saved:
-            page.get_by_role("button", name=t("save_svg"), exact=True).click()
+            page.get_by_role("button", name=t("save_svg"), exact=True).nth(1).click()  # the second chart's
         assert saved.value.suggested_filename == "factor-weights-the-black-cat-drank-the-milk.svg"
         path = tmp_path / saved.value.suggested_filename
         saved.value.save_as(path)

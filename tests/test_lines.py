@@ -179,8 +179,9 @@ def line_app(n, heads, causal):
     import numpy as np
 
     from engine.attention import attend
-    from ui import lines
+    from ui import lines, render
 
+    render.name_files("kinds", "the cat drank milk", render.save_menu("en"))  # the save menu, as page.context opens it
     rng = np.random.default_rng(1)
     x = rng.normal(size=(n, 20))
     att = attend(x, x, *(rng.normal(size=(20, 20)) for _ in range(3)), causal=causal, heads=heads)
@@ -198,7 +199,7 @@ def test_the_view_draws_the_lines_on_a_page():
     assert spec["hconcat"] and {p["name"] for p in spec["params"]} == {charts.HOVER, charts.HOVER_KEY}
     assert "Hover a query word" in at.caption[0].value and "2 heads" in at.caption[0].value
     assert spec["description"].startswith("Attention as lines")
-    assert csv_keys(at) == ["dl_dec-lines"]  # the lines' weights as CSV, in the chart's save menu
+    assert csv_keys(at) == ["dl_dec-lines"]  # the lines' weights as CSV, in the page's save menu
 
 
 def test_a_long_sentence_draws_as_many_heads_as_stay_smooth():

@@ -190,7 +190,7 @@ def progress(job: dict, slots, steps: int, lang: str):
         if time.monotonic() - drawn[0] > REDRAW:
             render.chart("loss_curve", tables.loss_frame(losses, start=1), title=t("learn_live_title", lang),
                          x_title=t("learn_step", lang), y_title=t("learn_loss", lang), steps=steps, where=slots[2],
-                         lang=lang)
+                         lang=lang, saved=False)  # a moment of the run: the finished curve is the one to save
             drawn[0] = time.monotonic()
     return report
 

@@ -1,6 +1,5 @@
 """The one opening of every page, and what pages share around it: the sentence with learner-friendly messages,
-word pickers bound to Settings, user text shown safely, the expected order read from text."""
-import re
+word pickers bound to Settings, the expected order read from text."""
 from dataclasses import dataclass, replace
 from urllib.parse import urlencode
 
@@ -36,11 +35,11 @@ class Context:
 
 def context(name: str, *, sentence: str | None = "sentence", min_words: int = 1) -> Context:
     """The one opening of every page: sidebar, the page's title and intro (text keys <name>_title, <name>_intro), the
-    weights banner, then the sentence through the layers; the page stops here, with a sentence saying why, when there
-    is nothing to show. `sentence` names the Settings field to encode (None: the page encodes its own)."""
+    weights banner, the save menu, then the sentence through the layers; the page stops here, with a sentence saying
+    why, when there is nothing to show. `sentence` names the Settings field to encode (None: the page encodes its
+    own)."""
     fair.drawing()
     s = sidebar.render(sentence or "source_sentence", challenge=name in CHALLENGES)
-    render.name_files(name, getattr(s, sentence or "source_sentence"))
     lang, kv = s.lang, sidebar.vectors(s)
     st.title(t("app_title" if name == "home" else f"{name}_title", lang))
     sidebar.sentence_here(s, sentence or "source_sentence")
@@ -48,6 +47,7 @@ def context(name: str, *, sentence: str | None = "sentence", min_words: int = 1)
     st.markdown(t(f"{name}_intro", lang, d=kv.vector_size, source=source))
     w, provenance = weights.layers(s, kv)
     weights.banner(s, provenance, kv.vector_size)
+    render.name_files(name, getattr(s, sentence or "source_sentence"), render.save_menu(lang))
     if sentence is None:
         return Context(s, lang, kv, source, w, provenance, None, None)
     enc = sentence_rows(kv, getattr(s, sentence), s)
@@ -130,7 +130,6 @@ def cached_neighbours(_kv: KeyedVectors, source: tuple, words: tuple[str, ...],
     return tables.neighbours_frame(_kv, list(words), list(sources))
 
 
-MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|~<>$])")
 
 
 def view_key(name: str, s: Settings, q: str) -> str:
@@ -138,11 +137,6 @@ def view_key(name: str, s: Settings, q: str) -> str:
     others = replace(s, lang=DEFAULTS.lang, predict=False, query="", dec_query="", cross_query="",
                      expected=DEFAULTS.expected)
     return f"{name}:{q}?" + urlencode(sorted(to_query(others).items()))
-
-
-def plain(text: str) -> str:
-    """User text shown literally inside markdown."""
-    return MARKDOWN.sub(r"\\\1", text)
 
 
 def expected_order(text: str, tokens: list[str], labels: list[str], query: str, lang: str) -> list[str] | None:

@@ -5,9 +5,10 @@ later draws only convert their frames to Arrow, so the browser swaps the data of
 builders run once per distinct input. Altair's schema check is skipped here (tests/test_charts.py runs it on every
 builder). Frames become Arrow bytes through pyarrow's public API (arrow_bytes); no Streamlit internal is used.
 
-Under each chart a small menu saves it as SVG or PNG, and its numbers as CSV where given, named <page>-<chart>-<sentence>
-(name_files, which page.context calls, says the page and sentence). The files are written only when a button is
-clicked, off the script thread (the pictures by vl-convert): a rerun only places the menu."""
+The page's one save menu, under its intro (save_menu), holds every chart drawn: SVG, PNG, and CSV of its numbers where
+given, named <page>-<chart>-<sentence> (name_files, which page.context calls, says the page and sentence). Its buttons
+are built only while it is open, and the files written only when a button is clicked, off the script thread (the
+pictures by vl-convert): a closed menu costs a rerun one element, whatever the number of charts."""
 import collections
 import contextvars
 import dataclasses
@@ -29,7 +30,7 @@ import streamlit as st
 
 from engine.vectors import has_cjk
 from ui import charts, fair
-from ui.text import t
+from ui.text import plain, t
 
 SPECS: collections.OrderedDict = collections.OrderedDict()  # built specs by key (kept), least recently used first
 SPECS_KEPT, SPECS_LOCK = 200, threading.Lock()
@@ -42,7 +43,17 @@ CJK_FONTS = ("/usr/share/fonts/opentype/noto", "/usr/share/fonts/noto-cjk", "/us
 # a character is missing, so Chinese text needs a CJK font first, and other text one that has ᵀ, √ and −.
 FONT = "DejaVu Sans, Liberation Sans, Arial, sans-serif"
 CJK_FONT = "Noto Sans CJK SC, Noto Sans SC, Source Han Sans SC, WenQuanYi Micro Hei, " + FONT
-FILES = contextvars.ContextVar("files")  # this run's (page, sentence) slugs and how often each chart name was given
+FILES = contextvars.ContextVar("files")  # this run's Files
+
+
+@dataclasses.dataclass(frozen=True)
+class Files:
+    """This run's file names: the page and sentence slugs, how often each chart name was given, and the open save
+    menu (None while it is closed)."""
+    page: str
+    sentence: str
+    given: dict[str, int]
+    menu: object = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -54,10 +65,12 @@ class Csv:
 
 
 def chart(builder: str, *frames: pd.DataFrame | pa.Table, where=st, key: str | None = None, on_select=None,
-          lang: str | None = None, name: str | None = None, width: str = "stretch", csv: Csv | None = None, **options):
-    """Draw charts.<builder>(*frames, **options) at full width (width="content": as wide as its spec says) with its
-    save menu (files named after `name`, else file_stem's fallbacks; with `csv`, its numbers too); clickable when given
-    `on_select`; with `lang`, described for screen readers in that language (describe)."""
+          lang: str | None = None, name: str | None = None, label: str | None = None, width: str = "stretch",
+          csv: Csv | None = None, saved: bool = True, **options):
+    """Draw charts.<builder>(*frames, **options) at full width (width="content": as wide as its spec says) and, with
+    `saved`, list it in the page's save menu as `label` or its title (files named after `name`, else file_stem's
+    fallbacks; with `csv`, its numbers too); clickable when given `on_select`; with `lang`, described for screen readers
+    in that language (describe)."""
     fair.give_way()  # a training run lets others' pages go first
     if lang is not None:
         options["description"] = describe(builder, lang, options)
@@ -67,7 +80,8 @@ def chart(builder: str, *frames: pd.DataFrame | pa.Table, where=st, key: str | N
         where.vega_lite_chart(spec, **size)
     else:
         where.vega_lite_chart(spec, **size, key=key, on_select=on_select, selection_mode=charts.PICK)
-    save_menu(builder, frames, options, file_stem(builder, name, key, options), lang or "en", where=where, csv=csv)
+    if saved:
+        save_entry(builder, frames, options, file_stem(builder, name, key, options), label, lang or "en", csv=csv)
 
 
 def page_height(builder: str, spec: dict, height: int | None, frames: tuple) -> int | str:
@@ -219,10 +233,11 @@ def arrow_bytes(data: pd.DataFrame | pa.Table) -> bytes:
     return sink.getvalue().to_pybytes()
 
 
-def name_files(page: str, sentence: str) -> tuple[str, str, dict[str, int]]:
-    """Name the charts this run saves <page>-<chart>-<sentence>: page.context calls it at the top of every run, on
-    the script thread, and so starts the run's count of chart names (two charts never share a file)."""
-    files = (slug(page, CHART_CHARS), slug(sentence, SENTENCE_CHARS), {})
+def name_files(page: str, sentence: str, menu=None) -> Files:
+    """Name the charts this run saves <page>-<chart>-<sentence> and list them in `menu` (the open save menu, or None):
+    page.context calls it at the top of every run, on the script thread, and so starts the run's count of chart names
+    (two charts never share a file)."""
+    files = Files(slug(page, CHART_CHARS), slug(sentence, SENTENCE_CHARS), {}, menu)
     FILES.set(files)
     return files
 
@@ -230,14 +245,14 @@ def name_files(page: str, sentence: str) -> tuple[str, str, dict[str, int]]:
 def file_stem(builder: str, name: str | None, key: str | None, options: dict) -> str:
     """<page>-<chart>-<sentence>, the chart part from `name`, else the widget key without its _pick, else the title,
     else the builder; a chart name given before in this run gets -2, -3."""
-    page, sentence, given = FILES.get(None) or name_files("", "")
+    files = FILES.get(None) or name_files("", "")
     title = options.get("title")
     chart_name = slug(name or (key or "").removesuffix(f"_{charts.PICK}") or
                       (title if isinstance(title, str) else ""), CHART_CHARS) or slug(builder, CHART_CHARS)
-    given[chart_name] = given.get(chart_name, 0) + 1
-    if given[chart_name] > 1:
-        chart_name = f"{chart_name}-{given[chart_name]}"
-    return "-".join(part for part in (page, chart_name, sentence) if part)
+    files.given[chart_name] = files.given.get(chart_name, 0) + 1
+    if files.given[chart_name] > 1:
+        chart_name = f"{chart_name}-{files.given[chart_name]}"
+    return "-".join(part for part in (files.page, chart_name, files.sentence) if part)
 
 
 def slug(text: str, limit: int) -> str:
@@ -250,22 +265,33 @@ def slug(text: str, limit: int) -> str:
     return out[:cut] if cut > limit // 2 else out[:limit]
 
 
-def save_menu(builder: str, frames: tuple, options: dict, stem: str, lang: str, *, where=st, csv: Csv | None = None):
-    """A small menu under the chart with an SVG and a PNG button, and a CSV one with `csv`, built once opened. The
-    pictures' data is a function that Streamlit calls only on a click, off the script thread and without the session:
-    all it needs is in its arguments. One element while closed: no row of its own."""
-    menu = where.popover(t("save_chart", lang), icon=":material/download:", type="tertiary",
-                         help=t("save_chart_help_csv" if csv else "save_chart_help", lang), key=f"_saving_{stem}",
-                         on_change="rerun")
-    if not menu.open:  # the buttons are built only while the menu is open: closed, they would cost every rerun
+def save_menu(lang: str, where=st):
+    """The page's save menu, above its charts: the open menu's container, into which each chart drawn after it puts
+    its buttons (save_entry), or None while it is closed."""
+    menu = where.popover(t("save_charts", lang), icon=":material/download:", key="_saving", on_change="rerun")
+    if not menu.open:  # closed, it holds nothing: its buttons would cost every rerun one element per chart
+        return None
+    menu.caption(t("save_charts_help", lang))
+    return menu
+
+
+def save_entry(builder: str, frames: tuple, options: dict, stem: str, label: str | None, lang: str, *,
+               csv: Csv | None = None):
+    """One chart's line in the open save menu: its label (else its title), then SVG and PNG buttons, and a CSV one with
+    `csv`. The pictures' data is a function that Streamlit calls only on a click, off the script thread and without
+    the session: all it needs is in its arguments."""
+    menu = (FILES.get(None) or name_files("", "")).menu
+    if menu is None:
         return
+    title = options.get("title")
+    menu.markdown(f"**{plain(label or (title if isinstance(title, str) else builder))}**")
+    row = menu.container(horizontal=True, gap="small")
     for kind, mime in (("svg", "image/svg+xml"), ("png", "image/png")):
-        menu.download_button(t(f"save_{kind}", lang), functools.partial(saved, kind, builder, frames, dict(options)),
-                             file_name=f"{stem}.{kind}", mime=mime, key=f"_save_{stem}.{kind}", on_click="ignore",
-                             width="stretch")
+        row.download_button(t(f"save_{kind}", lang), functools.partial(saved, kind, builder, frames, dict(options)),
+                            file_name=f"{stem}.{kind}", mime=mime, key=f"_save_{stem}.{kind}", on_click="ignore")
     if csv is not None:
-        menu.download_button(t("save_csv", lang), csv.write, file_name=f"{stem}.csv", mime="text/csv", key=csv.key,
-                             on_click="ignore", width="stretch")
+        row.download_button(t("save_csv", lang), csv.write, file_name=f"{stem}.csv", mime="text/csv", key=csv.key,
+                            on_click="ignore")
 
 
 def saved(kind: str, builder: str, frames: tuple, options: dict) -> bytes:

@@ -12,7 +12,10 @@ from ui.text import t
 def section(ctx):
     """The swap's pickers in an expander, then what the swap changed (views.swap_changes)."""
     s, lang, enc = ctx.s, ctx.lang, ctx.enc
-    with st.expander(t("swap_title", lang), expanded=bool(s.swap)):
+    # built only while open (a swap in the link opens it): hidden, its pickers would cost every run and redraw
+    with st.expander(t("swap_title", lang), expanded=bool(s.swap), key="swap_open", on_change="rerun") as shown:
+        if not shown.open:
+            return
         found = choice(s.swap, enc.tokens, enc.labels, lang)
         if found is None:
             return

@@ -12,8 +12,8 @@ from engine.attention import Attention, contributions, head_tops, merge_heads, r
 from engine.swap import biggest, change
 from engine.relevance import in_order, length_angle, order_by, pairs_in_order, winner
 from ui import charts, render, tables
-from ui.page import on_pick, plain
-from ui.text import has, t
+from ui.page import on_pick
+from ui.text import has, plain, t
 
 ROUNDING = 1e-12  # float64 sums of up to 64 terms stay far below this share of their largest number
 
@@ -25,7 +25,7 @@ ORDERED = 3  # keys a learner puts in order when predicting on the relevance pag
 def matrix(a: np.ndarray, rows: list[str], cols: list, *, name: str, title: str, x_title: str, lang: str,
            y_title: str | None = None, mask: np.ndarray | None = None, selected: str | None = None,
            pick_key: str | None = None, on_select=None, height: int | None = None, weights: bool = False, where=st):
-    """A labelled heatmap of one matrix, its numbers as CSV in its save menu; clickable when given a callback;
+    """A labelled heatmap of one matrix, its numbers as CSV in the page's save menu; clickable when given a callback;
     `weights` for softmax weights, drawn on a sequential scale from 0."""
     render.chart("heatmap", matrix_cells(a, rows, cols, mask, selected), title=title, x_title=x_title,
                  y_title=y_title or t("row", lang), value_title=t("value", lang), clickable=on_select is not None,
@@ -98,14 +98,17 @@ def attention_view(att: Attention, q_labels: list[str], k_labels: list[str], q: 
 def contribution_view(att: Attention, i: int, q: str, k_labels: list[str], lang: str, *, softmax: bool):
     """Query row i's weight on each key, each value row's weighted contribution, and the check that they add up."""
     left, right = st.columns([2, 3]) if len(k_labels) <= SIDE_BY_SIDE else (st.container(), st.container())
-    left.markdown(f"**{t('chosen_weights', lang, q=plain(q))}**")  # the word stays out of the spec: see charts
+    heading, contributed = t("chosen_weights", lang, q=q), t("contrib_title", lang, q=q)
+    left.markdown(f"**{plain(heading)}**")  # the word stays out of the spec: see charts
     render.chart("weight_bars", tables.weights_frame(att.weights[i], k_labels, att.mask[i]), title=None,
-                 x_title=t("key_word", lang), y_title=t("weight", lang), weights=softmax, where=left, lang=lang)
-    right.markdown(f"**{t('contrib_title', lang, q=plain(q))}**")
+                 label=heading, x_title=t("key_word", lang), y_title=t("weight", lang), weights=softmax, where=left,
+                 lang=lang)
+    right.markdown(f"**{plain(contributed)}**")
     z_row = pd.DataFrame({"dim": tables.dims(att.v.shape[1]), "z": att.z[i]})
     render.chart("contribution_bars", tables.contributions(att.weights[i], att.v, k_labels), z_row, title=None,
-                 x_title=t("dim", lang), y_title=t("contribution", lang), key_title=t("key_word", lang),
-                 z_title=t("z_row", lang), weight_title=t("weight", lang), where=right, lang=lang)
+                 label=contributed, x_title=t("dim", lang), y_title=t("contribution", lang),
+                 key_title=t("key_word", lang), z_title=t("z_row", lang), weight_title=t("weight", lang), where=right,
+                 lang=lang)
     gap = relative_gap(contributions(att.weights[i], att.v), att.z[i])
     if gap <= ROUNDING:
         st.success(t("sum_check", lang, q=q, diff=gap, tol=ROUNDING))
@@ -168,8 +171,8 @@ def length_angle_view(q_row: np.ndarray, k_rows, q: str, keys: list[str], lang: 
 
 def pair_products(pairs: list, q: str, keys: list[str], lang: str, *, by_size: bool, fields: list[str], wheres: list):
     """Each (query, key) pair's products dimension by dimension, coloured by sign group, with the running sum, side by
-    side on shared scales so their bars and lines compare; each chart's numbers as CSV in its save menu, keyed by its
-    key's field."""
+    side on shared scales so their bars and lines compare; each chart's numbers as CSV in the page's save menu, keyed
+    by its key's field."""
     frames = [tables.alignment_frame(pair, by_size=by_size) for pair in pairs]
     domain = charts.alignment_domains(frames)
     for products, k, field, where in zip(frames, keys, fields, wheres):

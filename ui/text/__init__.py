@@ -2,8 +2,10 @@
 
 A language is a catalogue module with STRINGS (every key of en.py, the same placeholders; `language_name` is how the
 language switch shows it) and an entry in LANGS: nothing else in the dashboard names a language."""
+import re
 from importlib import import_module
 
+MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|~<>$])")  # what markdown would read as formatting
 LANGS = {code: import_module(f"ui.text.{code}") for code in ("en", "zh")}  # code -> catalogue; en first, the default
 
 
@@ -26,3 +28,8 @@ def error_text(e, lang: str) -> str:
 def name(lang: str) -> str:
     """A language's own name, as the language switch shows it."""
     return t("language_name", lang)
+
+
+def plain(text: str) -> str:
+    """User text (a word, a chart title quoting words) shown literally inside markdown."""
+    return MARKDOWN.sub(r"\\\1", text)

@@ -639,10 +639,9 @@ STRINGS = {
     "predict_order_ask": "Your guess: put the {m} words “{q}” attends to most in order, most first.",
     "predict_order_placeholder": "Pick the words in order",
     "predict_order_said": "Your order {guess}, Q·K's order {order}: {agree} of {pairs} pairs the same way round.",
-    "save_chart": "Save",
-    "save_chart_help": "Save this chart as a file, named after the page, the chart and the sentence.",
+    "save_charts": "Save charts",
+    "save_charts_help": "Each chart on this page as a picture (SVG or PNG) or its numbers as a CSV table, named after the page, the chart and the sentence.",
     "save_csv": "CSV · the numbers as a table",
-    "save_chart_help_csv": "Save this chart as a picture, or its numbers as a CSV table, named after the page, the chart and the sentence.",
     "save_svg": "SVG · sharp at any size",
     "save_png": "PNG · picture",
     # --- the line view (ui/lines.py): attention as lines between the words ---

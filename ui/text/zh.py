@@ -491,10 +491,9 @@ STRINGS = {
     "predict_order_ask": "你的猜测：按从多到少的顺序，选出 “{q}” 最关注的 {m} 个词。",
     "predict_order_placeholder": "按顺序选择词语",
     "predict_order_said": "你的顺序 {guess}，Q·K 的顺序 {order}：{pairs} 对词中有 {agree} 对先后一致。",
-    "save_chart": "保存",
-    "save_chart_help": "把这张图保存为文件，文件名包含页面、图表和句子。",
+    "save_charts": "保存图表",
+    "save_charts_help": "把本页的每张图保存为图片（SVG 或 PNG），或把它的数值保存为 CSV 表格，文件名包含页面、图表和句子。",
     "save_csv": "CSV · 数值表格",
-    "save_chart_help_csv": "把这张图保存为图片，或把它的数值保存为 CSV 表格，文件名包含页面、图表和句子。",
     "save_svg": "SVG · 矢量图，缩放不失真",
     "save_png": "PNG · 图片",
     # --- the line view (ui/lines.py): attention as lines between the words ---
