@@ -9,7 +9,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from engine.vectors import MAX_TOKENS
-from tests.app import charts, csv_keys, messages, run_page
+from tests.app import chart_data, charts, csv_keys, messages, run_page
 from ui import charts as builders
 from ui import tables
 
@@ -107,6 +107,8 @@ def test_pairs_side_by_side_share_their_scales_and_the_running_sum_has_its_own_a
         assert line["encoding"]["y"]["axis"]["orient"] == "right" and "strokeDash" in line["encoding"]
     domains = [[layer["encoding"]["y"]["scale"]["domain"] for layer in spec["layer"]] for spec in (first, second)]
     assert domains[0] == domains[1]
+    ranges = [df[["product_lo", "product_hi", "running_lo", "running_hi"]].drop_duplicates() for df in chart_data(at)]
+    assert all(len(r) == 1 for r in ranges) and ranges[0].equals(ranges[1])  # one range for both, in their data
 
 
 def y_axes(spec) -> list[dict]:

@@ -89,7 +89,8 @@ def builders() -> list[str]:
     """Public functions of ui.charts that return charts."""
     return [name for name, f in inspect.getmembers(charts, inspect.isfunction) if f.__module__ == charts.__name__
             and not name.startswith("_") and not name.endswith("_height")
-            and name not in ("signed", "sequential", "dataset", "symmetric_domain", "alignment_domains")]
+            and name not in ("signed", "sequential", "dataset", "symmetric_domain", "data_range", "alignment_domains",
+                             "with_alignment_domains")]
 
 
 def units(spec: dict, inherited: dict | None = None):
@@ -476,11 +477,15 @@ def test_alignment_charts_side_by_side_share_scales_with_zero_level():
         assert lo <= min(df[field].min() for df in frames) and hi >= max(df[field].max() for df in frames)
     (p_lo, p_hi), (r_lo, r_hi) = domain["product"], domain["running"]
     assert -p_lo / (p_hi - p_lo) == pytest.approx(-r_lo / (r_hi - r_lo))  # zero at one height on both axes
+    shown = charts.with_alignment_domains(frames)
     charts_ = [charts.alignment_bars(df, title="p", x_title="d", y_title="q·k", group_title="g", group_names=NAMES,
-                                     running_title="running", domain=domain).to_dict() for df in frames]
-    for spec in charts_:
+                                     running_title="running").to_dict() for df in shown]
+    for spec, df in zip(charts_, shown):
         (_, bars), (_, line) = units(spec)
-        assert bars["y"]["scale"]["domain"] == domain["product"] and line["y"]["scale"]["domain"] == domain["running"]
+        for field, scale in (("product", bars["y"]["scale"]), ("running", line["y"]["scale"])):
+            first = f"data('{charts.dataset()}')[0]"
+            assert scale["domain"] == {"expr": f"[{first}.{field}_lo, {first}.{field}_hi]"}  # read from the data
+            assert (df[f"{field}_lo"] == domain[field][0]).all() and (df[f"{field}_hi"] == domain[field][1]).all()
     assert charts.alignment_domains([frames[0] * 0]) == {"product": [0.0, 1.0], "running": [0.0, 1.0]}
 
 

@@ -194,15 +194,16 @@ def contribution_bars_height(df: pd.DataFrame, z_row: pd.DataFrame) -> int:
 
 
 def alignment_bars(df: pd.DataFrame, *, title: str, x_title: str, y_title: str, group_title: str,
-                   group_names: dict[str, str], running_title: str, domain: dict[str, list[float]] | None = None,
-                   description: str | None = None) -> alt.Chart:
+                   group_names: dict[str, str], running_title: str, description: str | None = None) -> alt.Chart:
     """Per-dimension products q_i·k_i coloured by sign group, and their running sum as a line on its own axis at the
-    right, both in the legend. `domain` ({"product": [lo, hi], "running": [lo, hi]}, alignment_domains of every chart
-    shown together) gives charts side by side one scale; without it the chart spans its own numbers."""
-    domain = domain or alignment_domains([df])
+    right, both in the legend. The y ranges are the frame's product_lo … running_hi (with_alignment_domains: one
+    scale for every chart shown together; without them the chart spans its own numbers), read in the browser, so a
+    new sentence changes the chart's data and not its spec."""
+    if "product_lo" not in df:
+        (df,) = with_alignment_domains([df])
     base = alt.Chart().encode(x=alt.X("dim:N", sort=df["dim"].tolist(), title=x_title, axis=alt.Axis(labelAngle=-90)))
     bars = base.mark_bar().encode(
-        y=alt.Y("product:Q", title=y_title, scale=alt.Scale(domain=domain["product"], nice=False),
+        y=alt.Y("product:Q", title=y_title, scale=alt.Scale(domain=data_range("product"), nice=False),
                 axis=_level_title(labelExpr=COMPACT)),
         color=alt.Color("group:N", title=group_title,
                         scale=alt.Scale(domain=list(GROUP_COLOURS), range=list(GROUP_COLOURS.values())),
@@ -213,7 +214,7 @@ def alignment_bars(df: pd.DataFrame, *, title: str, x_title: str, y_title: str, 
     )
     line = base.transform_calculate(line=json.dumps(running_title)).mark_line(
         color="#444", point=alt.OverlayMarkDef(size=12, color="#444")).encode(
-        y=alt.Y("running:Q", title=running_title, scale=alt.Scale(domain=domain["running"], nice=False),
+        y=alt.Y("running:Q", title=running_title, scale=alt.Scale(domain=data_range("running"), nice=False),
                 axis=_level_title("right", labelExpr=COMPACT, grid=False)),
         strokeDash=alt.StrokeDash("line:N", title=running_title, scale=alt.Scale(range=[[1, 0]]),
                                   legend=alt.Legend(title=None, orient="bottom", symbolType="stroke")),
@@ -222,6 +223,20 @@ def alignment_bars(df: pd.DataFrame, *, title: str, x_title: str, y_title: str, 
     # Data on the layer, not on each mark: Altair then neither hashes nor deep-copies it once per mark.
     chart = alt.layer(bars, line, data=df, title=title).resolve_scale(y="independent")
     return _described(chart.properties(width="container", height=260), description)
+
+
+def data_range(field: str) -> alt.ExprRef:
+    """[lo, hi] from the columns <field>_lo and <field>_hi of the first row of the chart's first DataFrame."""
+    first = f"data('{dataset()}')[0]"
+    return alt.ExprRef(f"[{first}.{field}_lo, {first}.{field}_hi]")
+
+
+def with_alignment_domains(frames: list[pd.DataFrame]) -> list[pd.DataFrame]:
+    """The frames with their shared y ranges (alignment_domains) as columns product_lo, product_hi, running_lo and
+    running_hi, which alignment_bars reads."""
+    domain = alignment_domains(frames)
+    ends = {f"{field}_{end}": domain[field][i] for field in domain for i, end in enumerate(("lo", "hi"))}
+    return [df.assign(**ends) for df in frames]
 
 
 def alignment_domains(frames: list[pd.DataFrame]) -> dict[str, list[float]]:

@@ -174,11 +174,10 @@ def pair_products(pairs: list, q: str, keys: list[str], lang: str, *, by_size: b
     side on shared scales so their bars and lines compare; each chart's numbers as CSV in the page's save menu, keyed
     by its key's field."""
     frames = [tables.alignment_frame(pair, by_size=by_size) for pair in pairs]
-    domain = charts.alignment_domains(frames)
-    for products, k, field, where in zip(frames, keys, fields, wheres):
-        render.chart("alignment_bars", products, title=t("products_title", lang, q=q, k=k), x_title=t("dim", lang),
+    for products, shown, k, field, where in zip(frames, charts.with_alignment_domains(frames), keys, fields, wheres):
+        render.chart("alignment_bars", shown, title=t("products_title", lang, q=q, k=k), x_title=t("dim", lang),
                      y_title=t("product", lang), group_title=t("group", lang), group_names=group_names(lang),
-                     running_title=t("running", lang), domain=domain, where=where, lang=lang,
+                     running_title=t("running", lang), where=where, lang=lang,
                      csv=render.Csv(f"dl_products_{field}", lambda df=products: df.to_csv(index=False)))
 
 
