@@ -130,8 +130,6 @@ def cached_neighbours(_kv: KeyedVectors, source: tuple, words: tuple[str, ...],
     return tables.neighbours_frame(_kv, list(words), list(sources))
 
 
-
-
 def view_key(name: str, s: Settings, q: str) -> str:
     """What identifies one view for a guess: the page, the query word and every setting that changes the numbers."""
     others = replace(s, lang=DEFAULTS.lang, predict=False, query="", dec_query="", cross_query="",

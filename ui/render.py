@@ -81,7 +81,7 @@ def chart(builder: str, *frames: pd.DataFrame | pa.Table, where=st, key: str | N
     else:
         where.vega_lite_chart(spec, **size, key=key, on_select=on_select, selection_mode=charts.PICK)
     if saved:
-        save_entry(builder, frames, options, file_stem(builder, name, key, options), label, lang or "en", csv=csv)
+        save_entry(builder, frames, options, name, key, label, lang or "en", csv=csv)
 
 
 def page_height(builder: str, spec: dict, height: int | None, frames: tuple) -> int | str:
@@ -275,14 +275,15 @@ def save_menu(lang: str, where=st):
     return menu
 
 
-def save_entry(builder: str, frames: tuple, options: dict, stem: str, label: str | None, lang: str, *,
-               csv: Csv | None = None):
+def save_entry(builder: str, frames: tuple, options: dict, name: str | None, key: str | None, label: str | None,
+               lang: str, *, csv: Csv | None = None):
     """One chart's line in the open save menu: its label (else its title), then SVG and PNG buttons, and a CSV one with
-    `csv`. The pictures' data is a function that Streamlit calls only on a click, off the script thread and without
-    the session: all it needs is in its arguments."""
+    `csv`, in files named by file_stem. The pictures' data is a function that Streamlit calls only on a click, off the
+    script thread and without the session: all it needs is in its arguments. Nothing while the menu is closed."""
     menu = (FILES.get(None) or name_files("", "")).menu
     if menu is None:
         return
+    stem = file_stem(builder, name, key, options)
     title = options.get("title")
     menu.markdown(f"**{plain(label or (title if isinstance(title, str) else builder))}**")
     row = menu.container(horizontal=True, gap="small")
