@@ -22,10 +22,11 @@ PACKAGES = ("streamlit", "altair", "pandas", "numpy", "gensim", "pyarrow", "kumo
 
 
 class Server:
-    """`streamlit run <script>` from the repo root on a free loopback port; a context manager that stops it."""
+    """`streamlit run <script>` from the repo root (or another tree's `root`) on a free loopback port; a context
+    manager that stops it."""
 
-    def __init__(self, script: str):
-        self.script, self.port, self.proc = script, free_port(), None
+    def __init__(self, script: str, root: Path = ROOT):
+        self.script, self.root, self.port, self.proc = script, root, free_port(), None
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = RESULTS / f"server-{self.port}.log"
 
@@ -36,7 +37,7 @@ class Server:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "streamlit", "run", self.script, "--server.port", str(self.port),
                  "--server.address", "127.0.0.1", "--server.headless", "true"],
-                cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+                cwd=self.root, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
         return self
 
     def wait_ready(self, timeout: float = 60) -> None:

@@ -171,11 +171,14 @@ def heatmap_of(a, **options):
 @pytest.mark.parametrize("name", SAMPLES)
 def test_charts_have_a_plot_height_and_finite_json_data(name):
     chart = SAMPLES[name]()
-    # a fixed height (render.chart adds room for axes) or as high as the page makes it (render.chart gives it the
-    # height its rows need); a chart of charts has none of its own, and its parts each a fixed one
-    parts = chart.hconcat if isinstance(chart, alt.HConcatChart) else [chart]
+    # a fixed height (render.chart adds room for axes), a step a row, or as high as the page makes it (render.chart
+    # gives it the height its rows need); a chart of charts has none of its own, and its parts each one of those
+    parts = getattr(chart, "hconcat", None) or getattr(chart, "vconcat", None) or [chart]
     for part in parts:
-        assert (isinstance(part.height, int) and part.height > 0) or part.height == "container"
+        height = part.height
+        assert ((isinstance(height, int) and height > 0) or height == "container"
+                or height.to_dict()["step"] in (charts.ROW_STEP, charts.BAR_STEP, charts.LENGTH_STEP,
+                                                charts.STRIP_STEP))
     spec = chart.to_dict()
     text = json.dumps(spec, allow_nan=False)  # raises on NaN or infinity anywhere in the spec or its data
     assert spec["datasets"] and text
@@ -222,6 +225,16 @@ DIFFERENT_INPUTS = {  # two inputs per data-free builder: other words, lengths a
         tables.contributions(np.array([0.5, 0.3, 0.2]), -np.ones((3, 4)), ["x", "y", "z"]),
         pd.DataFrame({"dim": [1, 2, 3, 4], "z": [-1.0] * 4}), title="z", x_title="dim", y_title="w·v",
         key_title="key", z_title="z", weight_title="weight")),
+    "sign_strips": (SAMPLES["sign_strips"], lambda: charts.sign_strips(
+        tables.signs_frame(np.ones((2, 3)), ["k · cat", "q · sat"]), title="signs", x_title="dim",
+        value_title="value", vector_title="vector")),
+    "relevance_bars": (relevance, lambda: charts.relevance_bars(
+        tables.relevance_frame({"dot": np.array([0.5, -3.0, 2.0, 1.0])}, ["today", "a", "cat", "sat"]), title="dot",
+        x_title="score", y_title="word", rank_title="rank")),
+    "length_bars": (SAMPLES["length_bars"], lambda: charts.length_bars(
+        tables.lengths_frame(row_lengths(np.ones((3, 2)), np.zeros((3, 2))), ["x", "y", "z"],
+                             {"word": "GloVe", "position": "position"}), title=None, x_title="length", y_title="word",
+        part_title="row")),
 }
 
 
@@ -301,7 +314,7 @@ def test_clickable_heatmap_has_the_pick_selection():
     (param,) = spec["params"]
     assert param["name"] == charts.PICK
     assert param["select"] == {"type": "point", "clear": False, "fields": ["row", "col"], "on": "click"}
-    assert param["views"] == [spec["layer"][0]["name"]]
+    assert param["views"] == [spec["vconcat"][0]["layer"][0]["name"]]
 
 
 def test_heatmap_thins_overlapping_dimension_labels_but_keeps_every_word():
@@ -319,13 +332,14 @@ def test_heatmap_integer_columns_are_ordinal():
 
 
 def test_heatmap_height_grows_with_rows_unless_given():
-    assert heatmap().to_dict()["height"] == "container"
-    grown = [charts.heatmap_height(tables.matrix_long(np.ones((n, 3)), [f"w{i}" for i in range(n)], ["a", "b", "c"]))
-             for n in (2, 3, 10)]
-    assert grown[1] - grown[0] == charts.ROW_STEP and grown[2] - grown[1] == 7 * charts.ROW_STEP
-    assert heatmap(height=300).height == 300
+    (plot,) = heatmap().to_dict()["vconcat"]
+    assert plot["height"] == {"step": charts.ROW_STEP}  # a step a row: the spec holds no count of rows
+    (fixed,) = heatmap(height=300).to_dict()["vconcat"]
+    assert fixed["height"] == 300
     legend = units(heatmap().to_dict()).__next__()[1]["color"]["legend"]
-    assert legend["gradientLength"] == {"expr": "clamp(height - 20, 40, 120)"}  # no taller than the plot, within reason
+    # no taller than the plot (a column's part's height), within reason
+    assert legend["gradientLength"] == {"expr": "clamp(childHeight - 20, 40, 120)"}
+    assert charts.PLOT_HEIGHT == "childHeight"
 
 
 def test_weight_bars_grey_out_masked_keys():
@@ -350,21 +364,27 @@ def test_sign_strips_keep_the_vectors_in_order():
     spec = chart.to_dict()
     ((rect, e),) = units(spec)
     assert rect == "rect"
-    assert e["y"]["sort"] == ["k₁ · drank", "q · milk", "k₂ · black"]
+    assert e["y"]["sort"] == {"field": "v", "op": "min"}  # k₁ · drank, q · milk, k₂ · black: their data's order
     assert centred_on_zero(e["color"]["scale"])
-    assert chart.height == 90 == e["color"]["legend"]["gradientLength"]
+    assert spec["vconcat"][0]["height"] == {"step": charts.STRIP_STEP} and charts.STRIP_STEP == 30  # 3 strips: 90
+    assert e["color"]["legend"]["gradientLength"] == {"expr": "max(childHeight, 50)"}  # as high as the strips
     rows = next(iter(spec["datasets"].values()))
-    assert [(r["vector"], r["dim"], r["value"]) for r in rows[5:7]] == [("q · milk", 1, 0.5), ("q · milk", 2, -1.0)]
+    assert [(r["vector"], r["v"], r["dim"], r["value"]) for r in rows[5:7]] == [("q · milk", 1, 1, 0.5),
+                                                                                ("q · milk", 1, 2, -1.0)]
+    assert [rows[i]["vector"] for i in (0, 5, 10)] == ["k₁ · drank", "q · milk", "k₂ · black"]
 
 
 def test_relevance_bars_put_the_most_relevant_word_on_top():
     spec = relevance().to_dict()
     ((bar, bars),) = units(spec)
     assert bar == "bar"
-    assert bars["y"]["sort"] == ["drank", "black", "cat"]
+    # the words by score, highest on top: drank (3), black (1), cat (-2), the order read from the data
+    assert bars["y"]["sort"] == {"field": "score", "op": "max", "order": "descending"}
+    rows = next(iter(spec["datasets"].values()))
+    assert [r["key"] for r in sorted(rows, key=lambda r: -r["score"])] == ["drank", "black", "cat"]
     assert (bars["x"]["field"], bars["y"]["field"]) == ("score", "key")
     assert bars["color"]["legend"] is None and bars["color"]["scale"]["domainMid"] == 0
-    assert relevance().height == 3 * 26
+    assert spec["vconcat"][0]["height"] == {"step": charts.BAR_STEP} and charts.BAR_STEP == 26  # 3 words: 3 × 26
     assert [tip["field"] for tip in bars["tooltip"]] == ["key", "score", "rank"]
 
 
@@ -379,7 +399,7 @@ def test_tables_feeding_the_charts_hold_no_nan():
 
 def test_builders_return_altair_charts():
     for name, make in SAMPLES.items():
-        assert isinstance(make(), (alt.Chart, alt.LayerChart, alt.HConcatChart)), name
+        assert isinstance(make(), (alt.Chart, alt.LayerChart, alt.HConcatChart, alt.VConcatChart)), name
 
 
 def axis_defs(spec: dict, channel: str) -> list[dict]:
@@ -440,17 +460,21 @@ def test_heatmap_shows_every_word_upright_at_a_size_its_columns_fit():
     assert x["labelFontSize"] == {"expr": "clamp(bandwidth('x') - 1, 7, 11)"}  # smaller as columns narrow, not below 7
     assert y["labelOverlap"] is False and "values" not in x and "values" not in y
     assert t["text"]["field"] == "label"
-    spec = heatmap().to_dict()
-    numbers = spec["layer"][1]
+    numbers = heatmap().to_dict()["vconcat"][0]["layer"][1]
     assert numbers["transform"] == [{"calculate": charts.CELL, "as": "label"}]
     assert numbers["mark"]["fontSize"] == {"expr": "clamp(bandwidth('x') / 3.5, 7, 11)"}
     assert numbers["mark"]["aria"] is False  # screen readers read the cell, not its number twice
 
 
-def test_heatmaps_and_contributions_fit_the_height_the_page_gives_them():
-    """A height of steps makes Vega-Lite warn on every draw that it drops fitting the height: the page gives each the
-    height its rows (or key words, for the legend) need instead."""
-    assert heatmap().to_dict()["height"] == "container"
+def test_heatmaps_fit_the_page_width_in_a_column_of_one_and_contributions_the_height_the_page_gives_them():
+    """Alone, a chart with a height of steps makes Vega-Lite warn on every draw that it drops fitting the height. A
+    heatmap is a column of one: its own height (a step a row), the page's width (fit-x, shared scales under their
+    own names). Contributions are as high as the page makes them: the height their key words' legend needs."""
+    spec = heatmap().to_dict()
+    assert "height" not in spec and "width" not in spec and len(spec["vconcat"]) == 1
+    assert spec["autosize"] == {"type": "fit-x", "contains": "padding"}
+    assert spec["resolve"] == {"scale": {"x": "shared", "y": "shared", "color": "shared"}}
+    assert spec["vconcat"][0]["width"] == charts.WIDTH  # Streamlit sets a column's parts as wide as the page
     assert SAMPLES["contribution_bars"]().to_dict()["height"] == "container"
     few, many = (tables.contributions(np.ones(n) / n, np.ones((n, 4)), [f"w{i}" for i in range(n)]) for n in (6, 64))
     z = pd.DataFrame({"dim": [1, 2, 3, 4], "z": [1.0] * 4})

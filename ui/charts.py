@@ -1,7 +1,8 @@
 """Pure chart builders: long-form DataFrame -> alt.Chart. No streamlit here.
 
 Builders in DATA_FREE put no number, word or count from their frames into the spec: order comes from position fields,
-heights from the page (a chart as high as the page makes it has a <builder>_height that says what its frames need),
+heights from a step per row or from the page (a chart as high as the page makes it has a <builder>_height that says
+what its frames need),
 colour ranges, label sizes and number formats from expressions the browser evaluates on the data as drawn. Their spec
 is then the same for every sentence, so the page builds it once and the browser swaps the data of the chart it already
 drew."""
@@ -19,9 +20,12 @@ MASKED = "#d9d9d9"
 PICK = "pick"
 MAX_ANNOTATED = 12  # columns up to which heatmap cells carry their numbers
 ROW_STEP = 26  # pixels per heatmap row
+BAR_STEP, LENGTH_STEP, STRIP_STEP = 26, 17, 30  # pixels a word of relevance bars, a bar of length bars, a strip
+PLOT_HEIGHT = "childHeight"  # Vega-Lite's name for the plot height of a column's parts (_fit_width)
+WIDTH = 640  # pixels: a chart's width where the page gives it none (a saved file); the page fits it to its column
 KEY_COLUMNS = 8  # key words a row of the contributions' legend
 LABEL_LIMIT = 100  # pixels a label may take before Vega cuts it short (Streamlit's theme)
-DATA_FREE = frozenset({"heatmap", "weight_bars", "contribution_bars"})
+DATA_FREE = frozenset({"heatmap", "weight_bars", "contribution_bars", "relevance_bars", "length_bars", "sign_strips"})
 # Numbers from 1,000 up (a layer scale of 1e6 gives 7,860,448,186,139) and below 0.001 in 3 significant digits, big
 # ones with an SI suffix (7.86T), small ones as powers of ten; the rest as Vega writes them.
 COMPACT = ("abs(datum.value) >= 1000 ? format(datum.value, '.3~s') : "
@@ -100,8 +104,8 @@ def heatmap(df: pd.DataFrame, *, title: str, x_title: str, y_title: str, value_t
     """Rows are words in table order (field r), columns likewise (c); signed values on a diverging scale (attention
     weights, never negative, with `weights` on a sequential one from 0), with their numbers when `annotate`; with
     `masked`, masked cells grey; with `outlined`, the selected row outlined. An axis with ticks (of dimensions)
-    labels those that fit, one without (of words) every label. `height` pixels high, else as high as the page makes
-    it (render.chart makes it heatmap_height)."""
+    labels those that fit, one without (of words) every label. `height` pixels high, else ROW_STEP pixels a row;
+    as wide as the page's column (_fit_width)."""
     tooltip = [alt.Tooltip("row:N", title=y_title), alt.Tooltip("col:N", title=x_title),
                alt.Tooltip("value:Q", title=value_title, format=".3f")]
     base = alt.Chart(df, title=title).encode(
@@ -112,7 +116,7 @@ def heatmap(df: pd.DataFrame, *, title: str, x_title: str, y_title: str, value_t
         tooltip=tooltip,
     )
     colour = (sequential if weights else signed)("value", value_title,
-                                                 gradientLength=alt.ExprRef("clamp(height - 20, 40, 120)"))
+                                                 gradientLength=alt.ExprRef(f"clamp({PLOT_HEIGHT} - 20, 40, 120)"))
     rect = base.mark_rect().encode(color=alt.condition("datum.masked", alt.value(MASKED), colour) if masked else colour)
     if outlined:
         rect = rect.encode(stroke=_when(alt.StrokeValue, "datum.selected", "black", None),
@@ -120,16 +124,18 @@ def heatmap(df: pd.DataFrame, *, title: str, x_title: str, y_title: str, value_t
     if clickable:
         rect = rect.add_params(alt.selection_point(name=PICK, fields=["row", "col"], on="click", clear=False))
     layers = [rect] + ([_cell_numbers(base, masked, masked_label)] if annotate else [])
-    # Not a height of steps: that fits only the width to the page, and Vega-Lite warns on every draw that it drops
-    # fitting the height; and a height in pixels would put the count of rows into the spec.
-    return _described(alt.layer(*layers).properties(width="container", height=height or "container"), description)
+    return _described(_fit_width(alt.layer(*layers).properties(height=height or alt.Step(ROW_STEP))), description)
 
 
-def heatmap_height(df: pd.DataFrame) -> int:
-    """The page height of a heatmap of `df` drawn as high as the page makes it: ROW_STEP a row (field r), and room
-    for the title, the level y title and an x axis of labels turned upright, as long as the longest."""
-    longest = max((len(str(c)) for c in set(df["col"].to_numpy().tolist())), default=1)
-    return len(set(df["r"].to_numpy().tolist())) * ROW_STEP + 128 + min(LABEL_LIMIT, 6 * longest)
+def _fit_width(plot: alt.Chart | alt.LayerChart) -> alt.VConcatChart:
+    """`plot` as wide as the page's column and as high as it says (a step a row: as high as its words): a column of
+    one. Alone, a chart with a height of steps can fit only its width to the page, and Vega-Lite warns on every draw
+    that it drops fitting the height; a height the page gave it would change with the number of words, and the browser
+    would then lay the chart out and draw it twice on each such edit. A column's height is its parts', which Vega-Lite
+    leaves alone, while fit-x makes the whole as wide as the page (Streamlit sets the part's width to the column's).
+    Shared scales keep their names (x, y, color) for the expressions that read them."""
+    return alt.vconcat(plot.properties(width=WIDTH)).resolve_scale(x="shared", y="shared", color="shared").properties(
+        autosize=alt.AutoSizeParams(type="fit-x", contains="padding"))
 
 
 def _band_field(df: pd.DataFrame, field: str) -> str:
@@ -255,29 +261,30 @@ def alignment_domains(frames: list[pd.DataFrame]) -> dict[str, list[float]]:
 
 def sign_strips(df: pd.DataFrame, *, title: str, x_title: str, value_title: str, vector_title: str,
                 description: str | None = None) -> alt.Chart:
-    """Vectors as coloured strips, one above the other, dimension by dimension, so matching signs line up."""
-    vectors = list(dict.fromkeys(df["vector"]))
-    height = max(50, 30 * len(vectors))
-    return _described(alt.Chart(df, title=title).mark_rect().encode(
+    """Vectors as coloured strips, one above the other in table order (field v), dimension by dimension, so matching
+    signs line up; STRIP_STEP pixels a vector."""
+    return _described(_fit_width(alt.Chart(df, title=title).mark_rect().encode(
         x=alt.X("dim:O", title=x_title),
-        y=alt.Y("vector:N", sort=vectors, title=vector_title, axis=alt.Axis(title=None, labelOverlap=False)),
-        color=signed("value", value_title, gradientLength=height),
+        y=alt.Y("vector:N", sort=alt.EncodingSortField("v", op="min"), title=vector_title,
+                axis=alt.Axis(title=None, labelOverlap=False)),
+        color=signed("value", value_title, gradientLength=alt.ExprRef(f"max({PLOT_HEIGHT}, 50)")),
         tooltip=[alt.Tooltip("vector:N", title=vector_title), alt.Tooltip("dim:O", title=x_title),
                  alt.Tooltip("value:Q", title=value_title, format=".3f")],
-    ).properties(width="container", height=height), description)
+    ).properties(height=alt.Step(STRIP_STEP))), description)
 
 
 def relevance_bars(df: pd.DataFrame, *, title: str, x_title: str, y_title: str, rank_title: str,
                    description: str | None = None) -> alt.Chart:
-    """One measure's scores for the query as horizontal bars, the most relevant word on top."""
-    order = df.sort_values("score", ascending=False, kind="stable")["key"].tolist()
-    return _described(alt.Chart(df, title=title).mark_bar().encode(
-        y=alt.Y("key:N", sort=order, title=y_title, axis=alt.Axis(title=None, labelOverlap=False)),
+    """One measure's scores for the query as horizontal bars, the most relevant word on top (equal scores in sentence
+    order), BAR_STEP pixels a word."""
+    return _described(_fit_width(alt.Chart(df, title=title).mark_bar().encode(
+        y=alt.Y("key:N", sort=alt.EncodingSortField("score", op="max", order="descending"), title=y_title,
+                axis=alt.Axis(title=None, labelOverlap=False)),
         x=alt.X("score:Q", title=x_title, axis=_number_axis()),
         color=signed("score", x_title).legend(None),
         tooltip=[alt.Tooltip("key:N", title=y_title), alt.Tooltip("score:Q", title=x_title, format=".4f"),
                  alt.Tooltip("rank:O", title=rank_title)],
-    ).properties(width="container", height=max(60, 26 * len(order))), description)
+    ).properties(height=alt.Step(BAR_STEP))), description)
 
 
 ROLE_COLOURS = {"q": "#7b3294", "k": "#1b7837"}  # query purple, key green: apart from the agree/disagree colours
@@ -384,8 +391,9 @@ def _label_expr(names: dict[str, str]) -> str:
 
 def length_bars(df: pd.DataFrame, *, title: str | None, x_title: str, y_title: str, part_title: str,
                 description: str | None = None) -> alt.Chart:
-    """Each word's GloVe row length beside its positional row length, words in sentence order."""
-    return _described(alt.Chart(df, title=alt.Undefined if title is None else title).mark_bar().encode(
+    """Each word's GloVe row length beside its positional row length, words in sentence order, LENGTH_STEP pixels a
+    bar (Vega-Lite's step is the offset's where there is one)."""
+    return _described(_fit_width(alt.Chart(df, title=alt.Undefined if title is None else title).mark_bar().encode(
         y=alt.Y("row:N", sort=alt.EncodingSortField("r", op="min"), title=y_title,
                 axis=alt.Axis(title=None, labelOverlap=False)),
         yOffset=alt.YOffset("part:N", title=part_title),
@@ -394,7 +402,7 @@ def length_bars(df: pd.DataFrame, *, title: str | None, x_title: str, y_title: s
                         legend=alt.Legend(orient="bottom")),
         tooltip=[alt.Tooltip("row:N", title=y_title), alt.Tooltip("part:N", title=part_title),
                  alt.Tooltip("length:Q", title=x_title, format=".3f")],
-    ).properties(width="container", height=max(60, 17 * len(df))), description)
+    ).properties(height=alt.Step(LENGTH_STEP))), description)
 
 
 HOVER = "hover_query"  # the query word under the pointer (by position, as words repeat): its lines and heatmap row

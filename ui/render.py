@@ -36,7 +36,6 @@ SPECS: collections.OrderedDict = collections.OrderedDict()  # built specs by key
 SPECS_KEPT, SPECS_LOCK = 200, threading.Lock()
 ARROW_OF: dict[int, tuple[weakref.ref, bytes]] = {}  # id(frame) -> (the frame, its Arrow bytes), while it lives
 ARROW_BY_ID = 1000  # frames remembered so at most
-EXPORT_WIDTH = 640  # pixels: a saved chart's width, where the page gives it the browser's
 SENTENCE_CHARS, CHART_CHARS = 60, 24  # the longest sentence and chart parts of a file name
 CJK_FONTS = ("/usr/share/fonts/opentype/noto", "/usr/share/fonts/noto-cjk", "/usr/share/fonts/truetype/noto")
 # Fonts of a saved chart, the first one found: vl-convert draws a whole label in a fallback font (a serif one) once
@@ -199,15 +198,16 @@ def unbound(built: alt.TopLevelMixin) -> tuple[dict, dict[str, pd.DataFrame]]:
 
 
 def named_data(built: alt.TopLevelMixin, frames: dict[str, pd.DataFrame]) -> alt.TopLevelMixin:
-    """A shallow copy of the chart and its layers with each DataFrame replaced by its name (charts.dataset), the
-    frames collected in `frames`."""
+    """A shallow copy of the chart and its parts (layers, columns, rows) with each DataFrame replaced by its name
+    (charts.dataset), the frames collected in `frames`."""
     built = built.copy(deep=False)
     if isinstance(built.data, pd.DataFrame):
         name = next((n for n, df in frames.items() if df is built.data), charts.dataset(len(frames)))
         frames[name] = built.data
         built.data = alt.NamedData(name)
-    if isinstance(built, alt.LayerChart):
-        built.layer = [named_data(layer, frames) for layer in built.layer]
+    for parts in ("layer", "vconcat", "hconcat"):
+        if isinstance(getattr(built, parts, None), list):
+            setattr(built, parts, [named_data(part, frames) for part in getattr(built, parts)])
     return built
 
 
@@ -317,7 +317,7 @@ def converter():
 
 def export_spec(builder: str, *frames: pd.DataFrame, **options) -> dict:
     """The chart as a file shows it: its frames inline as named datasets (charts' expressions read them by name),
-    EXPORT_WIDTH wide where the page stretches it, as high as the page draws it, on white, in a font that has its
+    charts.WIDTH wide where the page stretches it, as high as the page draws it, on white, in a font that has its
     characters."""
     frames = tuple(map(as_frame, frames))
     spec, found = unbound(getattr(charts, builder)(*frames, **options))
@@ -325,9 +325,9 @@ def export_spec(builder: str, *frames: pd.DataFrame, **options) -> dict:
     spec["background"] = "white"
     spec["config"] = {"font": CJK_FONT if has_cjk(json.dumps(spec, ensure_ascii=False)) else FONT}
     if spec.get("width") == "container":
-        spec["width"] = EXPORT_WIDTH
+        spec["width"] = charts.WIDTH
         spec["autosize"] = {"type": "fit-x", "contains": "padding"}
     if spec.get("height") == "container":
         spec["height"] = page_height(builder, spec, None, frames)
-        spec["autosize"] = {"type": "fit" if spec["width"] == EXPORT_WIDTH else "fit-y", "contains": "padding"}
+        spec["autosize"] = {"type": "fit" if spec["width"] == charts.WIDTH else "fit-y", "contains": "padding"}
     return spec

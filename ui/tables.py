@@ -78,10 +78,11 @@ def alignment_frame(pair: PairAlignment, by_size: bool = False) -> pd.DataFrame:
 
 
 def signs_frame(rows: np.ndarray, labels: list[str]) -> pd.DataFrame:  # [m, d], [m]
-    """Vectors stacked one above the other, one row per (vector, dimension)."""
+    """Vectors stacked one above the other, one row per (vector, dimension); v is the vector's place."""
     m, d = np.shape(rows)
     return pd.DataFrame({
         "vector": np.repeat(labels, d),
+        "v": np.repeat(np.arange(m), d),
         "dim": np.tile(dims(d), m),
         "value": np.asarray(rows, dtype=np.float64).ravel(),
     })
