@@ -22,7 +22,7 @@ st.subheader(t("lengths_title", lang))
 lengths = row_lengths(enc.embedding, enc.positional)
 left, right = st.columns([3, 2], gap="large")
 parts = {"word": t("length_word", lang, source=ctx.source), "position": t("length_position", lang)}
-render.chart("length_bars", tables.lengths_frame(lengths, rows, parts), title=None, label=t("lengths_title", lang),
+render.chart("length_bars", tables.lengths_table(lengths, rows, parts), title=None, label=t("lengths_title", lang),
              x_title=t("length", lang), y_title=t("row", lang), part_title=t("part", lang), where=left, lang=lang)
 right.markdown(t("lengths_note", lang, p=s.position, word=lengths.word.mean(), pos=lengths.position.mean(),
                  ratio=lengths.ratio, source=ctx.source) + " " + t(f"lengths_{lengths.verdict}", lang))

@@ -25,7 +25,7 @@ aligned = [pair_alignment(q_rows[i], k_rows[rows.index(k)]) for k in keys]
 views.pair_products(aligned, q, keys, lang, by_size=s.sort == "size", fields=fields, wheres=columns)
 
 k1, k2 = keys  # the query's strip between the two keys', so each key's signs sit next to it
-render.chart("sign_strips", tables.signs_frame([k_rows[rows.index(k1)], q_rows[i], k_rows[rows.index(k2)]],
+render.chart("sign_strips", tables.signs_table([k_rows[rows.index(k1)], q_rows[i], k_rows[rows.index(k2)]],
                                                [f"k₁ · {k1}", f"q · {q}", f"k₂ · {k2}"]),
              title=t("signs_title", lang), x_title=t("dim", lang), value_title=t("value", lang),
              vector_title=t("vector", lang), lang=lang)

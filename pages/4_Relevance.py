@@ -24,7 +24,7 @@ names = {"dot": t("measure_dot", lang, source=source), "cosine": t("measure_cosi
          "qk": t("measure_qk_scaled" if s.scaled else "measure_qk", lang)}
 
 for where, m in zip(st.columns(3), scores):
-    render.chart("relevance_bars", tables.relevance_frame({m: scores[m]}, keys), title=names[m],
+    render.chart("relevance_bars", tables.relevance_table({m: scores[m]}, keys), title=names[m],
                  x_title=t("score", lang), y_title=t("word", lang), rank_title=t("rank", lang), where=where, lang=lang)
 st.caption(t("relevance_note", lang, source=source))
 

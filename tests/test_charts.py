@@ -37,7 +37,7 @@ def alignment(by_size=False):
 
 
 def relevance():
-    df = tables.relevance_frame({"dot": np.array([1.0, 3.0, -2.0])}, ["black", "drank", "cat"])
+    df = render.as_frame(tables.relevance_table({"dot": np.array([1.0, 3.0, -2.0])}, ["black", "drank", "cat"]))
     return charts.relevance_bars(df, title="dot", x_title="score", y_title="word", rank_title="rank")
 
 
@@ -68,8 +68,8 @@ SAMPLES = {
         pd.DataFrame({"dim": [1, 2], "z": [0.625, 2.5]}), title="z", x_title="dim", y_title="w·v",
         key_title="key", z_title="z", weight_title="weight"),
     "alignment_bars": alignment,
-    "sign_strips": lambda: charts.sign_strips(tables.signs_frame(np.stack([K_ROW, Q_ROW, -K_ROW]),
-                                                                 ["k₁ · drank", "q · milk", "k₂ · black"]),
+    "sign_strips": lambda: charts.sign_strips(render.as_frame(tables.signs_table(
+        np.stack([K_ROW, Q_ROW, -K_ROW]), ["k₁ · drank", "q · milk", "k₂ · black"])),
                                               title="signs", x_title="dim", value_title="value", vector_title="vector"),
     "relevance_bars": relevance,
     "loss_curve": lambda: charts.loss_curve(pd.DataFrame({"step": [0, 1, 2], "loss": [1.0, 0.7, 0.5]}),
@@ -78,9 +78,9 @@ SAMPLES = {
         pd.DataFrame({"step": [0, 1, 0, 1], "pair": ["milk→drank"] * 2 + ["milk→cat"] * 2, "value": [0.1, 0.5, 0.2, 0.3]}),
         title="pairs", x_title="step", y_title="score", pair_title="pair", marker=1, marker_title="order reached"),
     "vector_plane": vector_plane,
-    "length_bars": lambda: charts.length_bars(
-        tables.lengths_frame(row_lengths(np.array([[3.0, 4.0], [1.0, 0.0]]), np.array([[0.0, 1.0], [0.6, 0.8]])),
-                             ["milk", "drank"], {"word": "GloVe", "position": "position"}),
+    "length_bars": lambda: charts.length_bars(render.as_frame(
+        tables.lengths_table(row_lengths(np.array([[3.0, 4.0], [1.0, 0.0]]), np.array([[0.0, 1.0], [0.6, 0.8]])),
+                             ["milk", "drank"], {"word": "GloVe", "position": "position"})),
         title=None, x_title="length", y_title="word", part_title="row"),
 }
 
@@ -226,15 +226,15 @@ DIFFERENT_INPUTS = {  # two inputs per data-free builder: other words, lengths a
         pd.DataFrame({"dim": [1, 2, 3, 4], "z": [-1.0] * 4}), title="z", x_title="dim", y_title="w·v",
         key_title="key", z_title="z", weight_title="weight")),
     "sign_strips": (SAMPLES["sign_strips"], lambda: charts.sign_strips(
-        tables.signs_frame(np.ones((2, 3)), ["k · cat", "q · sat"]), title="signs", x_title="dim",
+        render.as_frame(tables.signs_table(np.ones((2, 3)), ["k · cat", "q · sat"])), title="signs", x_title="dim",
         value_title="value", vector_title="vector")),
     "relevance_bars": (relevance, lambda: charts.relevance_bars(
-        tables.relevance_frame({"dot": np.array([0.5, -3.0, 2.0, 1.0])}, ["today", "a", "cat", "sat"]), title="dot",
-        x_title="score", y_title="word", rank_title="rank")),
+        render.as_frame(tables.relevance_table({"dot": np.array([0.5, -3.0, 2.0, 1.0])}, ["today", "a", "cat", "sat"])),
+        title="dot", x_title="score", y_title="word", rank_title="rank")),
     "length_bars": (SAMPLES["length_bars"], lambda: charts.length_bars(
-        tables.lengths_frame(row_lengths(np.ones((3, 2)), np.zeros((3, 2))), ["x", "y", "z"],
-                             {"word": "GloVe", "position": "position"}), title=None, x_title="length", y_title="word",
-        part_title="row")),
+        render.as_frame(tables.lengths_table(row_lengths(np.ones((3, 2)), np.zeros((3, 2))), ["x", "y", "z"],
+                                             {"word": "GloVe", "position": "position"})),
+        title=None, x_title="length", y_title="word", part_title="row")),
 }
 
 
@@ -390,10 +390,10 @@ def test_relevance_bars_put_the_most_relevant_word_on_top():
 
 def test_tables_feeding_the_charts_hold_no_nan():
     frames = [tables.alignment_frame(pair_alignment(Q_ROW, K_ROW), by_size=True),
-              tables.relevance_frame({"a": np.array([1.0, 1.0, 0.5])}, ["x", "y", "z"])]
+              render.as_frame(tables.relevance_table({"a": np.array([1.0, 1.0, 0.5])}, ["x", "y", "z"]))]
     for df in frames:
         assert not df.isna().any().any()
-    assert tables.relevance_frame({"a": np.array([1.0, 1.0, 0.5])}, ["x", "y", "z"])["rank"].tolist() == [1, 1, 3]
+    assert tables.relevance_table({"a": np.array([1.0, 1.0, 0.5])}, ["x", "y", "z"])["rank"].to_pylist() == [1, 1, 3]
     assert all(math.isfinite(v) for v in frames[0]["running"])
 
 

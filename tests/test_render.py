@@ -44,7 +44,7 @@ def test_spec_of_carries_its_frames_as_arrow(builder):
     if builder == "heatmap":
         spec, height = render.spec_of("heatmap", FRAME, title="t", x_title="x", y_title="y", value_title="v")
     else:
-        frame = tables.relevance_frame({"qk": np.array([0.5, -1.0])}, ["drank", "black"])
+        frame = tables.relevance_table({"qk": np.array([0.5, -1.0])}, ["drank", "black"])
         spec, height = render.spec_of("relevance_bars", frame, title="t", x_title="x", y_title="y", rank_title="r")
     assert height is None  # no height of its own: as high as its words (a step each), the page as high as it draws
     assert render.page_height(builder, spec, height, (FRAME,)) == "content"

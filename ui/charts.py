@@ -1,11 +1,10 @@
 """Pure chart builders: long-form DataFrame -> alt.Chart. No streamlit here.
 
-Builders in DATA_FREE put no number, word or count from their frames into the spec: order comes from position fields,
-heights from a step per row or from the page (a chart as high as the page makes it has a <builder>_height that says
-what its frames need),
-colour ranges, label sizes and number formats from expressions the browser evaluates on the data as drawn. Their spec
-is then the same for every sentence, so the page builds it once and the browser swaps the data of the chart it already
-drew."""
+Builders in DATA_FREE put no number, word or count from their frames into the spec: order comes from position or score
+fields, heights from a step per word (_fit_width) or from the page (a chart as high as the page makes it has a
+<builder>_height that says what its frames need), colour ranges, label sizes and number formats from expressions the
+browser evaluates on the data as drawn. Their spec is then the same for every sentence, so the page builds it once and
+the browser swaps the data of the chart it already drew."""
 import json
 import unicodedata
 

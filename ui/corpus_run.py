@@ -136,7 +136,7 @@ def try_sentence(ctx, fit):
     i = enc.labels.index(q)
     others = [j for j in range(len(enc.labels)) if j != i]
     keys = [enc.labels[j] for j in others]
-    render.chart("relevance_bars", tables.relevance_frame({"w": att.weights[i, others]}, keys),
+    render.chart("relevance_bars", tables.relevance_table({"w": att.weights[i, others]}, keys),
                  title=t("corpus_try_chart", lang, q=q), x_title=t("weight", lang), y_title=t("key_word", lang),
                  rank_title=t("rank", lang), lang=lang)
 

@@ -136,7 +136,7 @@ def start_view(ctx, triples, learn) -> dict:
     start = attend(enc.x, enc.x, *start_weights(ctx), cosine=s.cosine).scores  # [n, n]
     q = enc.labels[triples[0][0]] if triples else enc.labels[-1]
     left, right = st.columns([3, 2], gap="large")
-    render.chart("relevance_bars", tables.relevance_frame({"start": start[enc.labels.index(q)]}, enc.labels),
+    render.chart("relevance_bars", tables.relevance_table({"start": start[enc.labels.index(q)]}, enc.labels),
                  title=t(f"learn_start_title_{s.learn_start}", lang, q=q, seed=s.train_seed),
                  x_title=t("learn_score", lang), y_title=t("key_word", lang), rank_title=t("rank", lang), where=left,
                  lang=lang)

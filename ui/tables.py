@@ -77,13 +77,13 @@ def alignment_frame(pair: PairAlignment, by_size: bool = False) -> pd.DataFrame:
     })
 
 
-def signs_frame(rows: np.ndarray, labels: list[str]) -> pd.DataFrame:  # [m, d], [m]
-    """Vectors stacked one above the other, one row per (vector, dimension); v is the vector's place."""
+def signs_table(rows: np.ndarray, labels: list[str]) -> pa.Table:  # [m, d], [m]
+    """Vectors stacked one above the other, one row per (vector, dimension); v is the vector's place. Sent as it is."""
     m, d = np.shape(rows)
-    return pd.DataFrame({
-        "vector": np.repeat(labels, d),
+    return pa.table({
+        "vector": pa.array(np.repeat(np.asarray(labels, dtype=object), d), pa.string()),
         "v": np.repeat(np.arange(m), d),
-        "dim": np.tile(dims(d), m),
+        "dim": np.tile(np.arange(1, d + 1), m),
         "value": np.asarray(rows, dtype=np.float64).ravel(),
     })
 
@@ -114,13 +114,14 @@ def ranks(scores: np.ndarray) -> np.ndarray:  # [n] -> [n]
     return 1 + (v[None, :] > v[:, None]).sum(axis=1)
 
 
-def relevance_frame(scores: dict[str, np.ndarray], keys: list[str]) -> pd.DataFrame:  # {measure: [n_k]}
-    """One row per (measure, key word): the query's score for the word and its rank under that measure."""
+def relevance_table(scores: dict[str, np.ndarray], keys: list[str]) -> pa.Table:  # {measure: [n_k]}
+    """One row per (measure, key word): the query's score for the word and its rank under that measure. Sent as it
+    is."""
     values = [np.asarray(v, dtype=np.float64) for v in scores.values()]
-    return pd.DataFrame({"measure": np.repeat(np.asarray(list(scores), dtype=object), len(keys)),
-                         "key": np.tile(np.asarray(keys, dtype=object), len(values)),
-                         "score": np.concatenate(values) if values else np.empty(0),
-                         "rank": np.concatenate([ranks(v) for v in values]) if values else np.empty(0, dtype=int)})
+    return pa.table({"measure": pa.array(np.repeat(np.asarray(list(scores), dtype=object), len(keys)), pa.string()),
+                     "key": pa.array(np.tile(np.asarray(keys, dtype=object), len(values)), pa.string()),
+                     "score": np.concatenate(values) if values else np.empty(0),
+                     "rank": np.concatenate([ranks(v) for v in values]) if values else np.empty(0, dtype=int)})
 
 
 def ranking_table(scores: dict[str, np.ndarray], keys: list[str]) -> pa.Table:  # {measure: [n_k]}
@@ -197,12 +198,12 @@ def spread(y: np.ndarray, gap: float) -> np.ndarray:  # [k] sorted -> [k]
     return out
 
 
-def lengths_frame(lengths, rows: list[str], names: dict[str, str]) -> pd.DataFrame:  # lengths: engine Lengths
-    """One row per (word, part): the length of the word's GloVe row and of its positional row."""
+def lengths_table(lengths, rows: list[str], names: dict[str, str]) -> pa.Table:  # lengths: engine Lengths
+    """One row per (word, part): the length of the word's GloVe row and of its positional row. Sent as it is."""
     n = len(rows)
-    return pd.DataFrame({"row": rows * 2, "r": np.tile(np.arange(n), 2),
-                         "part": [names["word"]] * n + [names["position"]] * n,
-                         "length": np.concatenate([lengths.word, lengths.position])})
+    return pa.table({"row": pa.array(list(rows) * 2, pa.string()), "r": np.tile(np.arange(n), 2),
+                     "part": pa.array([names["word"]] * n + [names["position"]] * n, pa.string()),
+                     "length": np.concatenate([lengths.word, lengths.position]).astype(np.float64)})
 
 
 def length_angle_table(la, keys: list[str]) -> pa.Table:  # la: engine LengthAngle over the keys
