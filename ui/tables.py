@@ -83,7 +83,7 @@ def signs_table(rows: np.ndarray, labels: list[str]) -> pa.Table:  # [m, d], [m]
     return pa.table({
         "vector": pa.array(np.repeat(np.asarray(labels, dtype=object), d), pa.string()),
         "v": np.repeat(np.arange(m), d),
-        "dim": np.tile(np.arange(1, d + 1), m),
+        "dim": np.tile(dims(d), m),
         "value": np.asarray(rows, dtype=np.float64).ravel(),
     })
 
