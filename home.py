@@ -22,7 +22,8 @@ left, right = st.columns(2) if len(rows) <= views.SIDE_BY_SIDE else (st.containe
 with left:
     st.subheader(t("home_step_factor", lang))
     views.matrix(att.weights, rows, rows, name="weights", lang=lang, x_title=t("key_word", lang), weights=s.softmax,
-                 y_title=t("query_word", lang), title=t("weights_m_soft" if s.softmax else "weights_m_raw", lang))
+                 y_title=t("query_word", lang), title=t("weights_m_soft" if s.softmax else "weights_m_raw", lang),
+                 mask=None if att.mask.all() else att.mask)
     st.page_link("pages/2_Factor_matrix.py", label=t("home_go", lang), icon=":material/arrow_forward:", query_params=sidebar.query(s))
 with right:
     st.subheader(t("home_step_z", lang))

@@ -78,8 +78,16 @@ def merge_heads(x: np.ndarray) -> np.ndarray:  # [h, n, d/h] -> [n, h·d/h]
     return x.transpose(1, 0, 2).reshape(n, h * d_h)
 
 
-def attend(x_q, x_kv, w_q, w_k, w_v, *, scale=True, softmax=True, causal=False, heads=1, cosine=False) -> Attention:
-    """x_q [n_q, d], x_kv [n_k, d], w_q/w_k [d, d_k], w_v [d, d_v] -> Attention."""
+def own_mask(mask: np.ndarray) -> np.ndarray:  # [n, n] -> [n, n]
+    """The mask without each word's own cell, except in a row where the word would then see nothing at all."""
+    others = mask & ~np.eye(*mask.shape, dtype=bool)
+    return np.where(others.any(axis=-1, keepdims=True), others, mask)
+
+
+def attend(x_q, x_kv, w_q, w_k, w_v, *, scale=True, softmax=True, causal=False, own=True, heads=1,
+           cosine=False) -> Attention:
+    """x_q [n_q, d], x_kv [n_k, d], w_q/w_k [d, d_k], w_v [d, d_v] -> Attention. `own=False` (self-attention only:
+    the same words as queries and keys) hides each word's own cell, so it attends to the other words."""
     q, k, v = (np.asarray(x, dtype=np.float64) @ np.asarray(w, dtype=np.float64)
                for x, w in ((x_q, w_q), (x_kv, w_k), (x_kv, w_v)))
     d_k = q.shape[-1]
@@ -93,6 +101,8 @@ def attend(x_q, x_kv, w_q, w_k, w_v, *, scale=True, softmax=True, causal=False, 
     factor = q @ np.swapaxes(k, -1, -2)
     scores = score(q, k, scale=scale, cosine=cosine)
     mask = causal_mask(*factor.shape[-2:]) if causal else np.ones(factor.shape[-2:], dtype=bool)
+    if not own and mask.shape[0] == mask.shape[1]:
+        mask = own_mask(mask)
     weights = softmax_rows(scores, mask) if softmax else np.where(mask, scores, 0.0)
     z = weights @ v
     if not all(np.isfinite(a).all() for a in (q, k, v, factor, z)):

@@ -11,17 +11,16 @@ from gensim.models import KeyedVectors
 
 from engine.attention import score, score_grads
 from engine.errors import CodedError
-from engine.positional import sinusoidal
-from engine.training import adam_step, initial_weights
+from engine.positional import WEIGHT, sinusoidal
+from engine.training import Fit, cross_entropy, descend, initial_weights
 from engine.vectors import MAX_TOKENS, TooManyTokens, tokenize
 
 BUILT_IN = Path(__file__).resolve().parent.parent / "data" / "relevance.csv"
-SHIPPED = BUILT_IN.with_name("trained-glove.npz")  # the default fit on GloVe 400k, as data/make_trained.py wrote it
+SHIPPED = BUILT_IN.with_name("templates-glove.npz")  # the default fit on GloVe 400k, as data/make_templates.py wrote it
 COLUMNS = ["sentence", "query", "targets", "split"]
 SPLITS = ("train", "test")
 MAX_BYTES = 2 * 1024 * 1024
 MAX_EXAMPLES = 5000
-DEFAULT_POSITION = 0.3  # positional rows at 0.3 of their full size: about a third of a GloVe row's length
 DEFAULT_STEPS = 400
 MAX_STEPS = 2000
 DEFAULT_LR = 0.03
@@ -59,19 +58,6 @@ class Batch:
     target: np.ndarray  # [E, L]  relevance as written (0 off the mask)
     p: np.ndarray  # [E, L]  relevances normalised to sum to 1 per example
     pairs: tuple[np.ndarray, np.ndarray, np.ndarray]  # (e, a, b): key a is labelled more relevant than key b
-
-
-@dataclass(frozen=True)
-class Fit:
-    w_q: np.ndarray  # [d, d_k]
-    w_k: np.ndarray  # [d, d_k]
-    loss: np.ndarray  # [steps+1]  mean cross-entropy on the training examples
-    train_accuracy: np.ndarray  # [steps+1]  pairwise order accuracy on train
-    test_accuracy: np.ndarray  # [steps+1]  pairwise order accuracy on the held-out examples
-    steps: int  # updates actually run
-    stopped: bool  # the callback asked to stop early
-    used: int  # examples whose words the vectors all know
-    skipped: int  # examples left out because the vectors lack one of their words
 
 
 def parse(text: str) -> list[Example]:
@@ -156,7 +142,7 @@ def known(kv: KeyedVectors, examples: list[Example]) -> list[Example]:
     return [e for e in examples if all(t in kv.key_to_index for t in tokenize(e.sentence))]
 
 
-def batch(kv: KeyedVectors, examples: list[Example], position: float = DEFAULT_POSITION) -> Batch:
+def batch(kv: KeyedVectors, examples: list[Example], position: float = WEIGHT) -> Batch:
     """Examples (all of whose words kv knows) as padded arrays."""
     tokens = [tokenize(e.sentence) for e in examples]
     n, length, d = len(examples), max(map(len, tokens)), kv.vector_size
@@ -187,7 +173,7 @@ def accuracy(b: Batch, s: np.ndarray) -> float:  # s [E, L]
     return float((s[e, a] > s[e, c]).mean()) if len(e) else math.nan
 
 
-def order_accuracy(kv: KeyedVectors, examples: list[Example], w_q, w_k, *, position=DEFAULT_POSITION,
+def order_accuracy(kv: KeyedVectors, examples: list[Example], w_q, w_k, *, position=WEIGHT,
                    cosine=False) -> float:
     """Pairwise order accuracy of W_Q, W_K ([d, d_k]) on the examples the vectors know."""
     b = batch(kv, known(kv, examples), position)
@@ -197,22 +183,16 @@ def order_accuracy(kv: KeyedVectors, examples: list[Example], w_q, w_k, *, posit
 def loss_grads(b: Batch, w_q, w_k, cosine=False, decay=DEFAULT_DECAY):  # -> loss, s [E, L], dW_Q, dW_K
     """Mean cross-entropy between each example's softmax over its targeted keys and its normalised relevances."""
     q, k, s = query_scores(b, w_q, w_k, cosine)
-    masked = np.where(b.mask, s, -np.inf)
-    top = masked.max(axis=1, keepdims=True)
-    e = np.exp(masked - top)
-    total = e.sum(axis=1, keepdims=True)
-    n = len(b.query)
-    loss = float((np.log(total[:, 0]) + top[:, 0] - (b.p * s).sum(axis=1)).mean())
-    g = ((e / total - b.p) / n)[:, None, :]  # [E, 1, L]  dL/dscore
-    dq, dk = score_grads(q, k, g, cosine=cosine)
+    loss, probs = cross_entropy(s, b.mask, b.p)
+    n, d = len(b.query), b.x.shape[-1]
+    dq, dk = score_grads(q, k, ((probs - b.p) / n)[:, None, :], cosine=cosine)  # through dL/dscore [E, 1, L]
     x_q = b.x[np.arange(n), b.query]  # [E, d]
-    d = b.x.shape[-1]
     loss += decay / 2 * float((w_q**2).sum() + (w_k**2).sum())
     return loss, s, x_q.T @ dq[:, 0, :] + decay * w_q, b.x.reshape(-1, d).T @ dk.reshape(-1, dk.shape[-1]) + decay * w_k
 
 
 def fit(kv: KeyedVectors, examples: list[Example], *, d_k=16, steps=DEFAULT_STEPS, lr=DEFAULT_LR, seed=0,
-        position=DEFAULT_POSITION, cosine=False, decay=DEFAULT_DECAY,
+        position=WEIGHT, cosine=False, decay=DEFAULT_DECAY,
         callback: Callable[[int, float, float, float], bool | None] | None = None) -> Fit:
     """Full-batch Adam on the training examples from seeded random W_Q, W_K; deterministic for a seed."""
     # callback(step, loss, train accuracy, held-out accuracy) returning False stops early.
@@ -225,28 +205,20 @@ def fit(kv: KeyedVectors, examples: list[Example], *, d_k=16, steps=DEFAULT_STEP
     w_q, w_k, _ = initial_weights(d, d_k, seed, 1.0)
     theta = np.concatenate([w_q.ravel(), w_k.ravel()])
     w_q, w_k = theta[:d * d_k].reshape(d, d_k), theta[d * d_k:].reshape(d, d_k)  # views into theta
-    m, v = np.zeros_like(theta), np.zeros_like(theta)
     curves = np.full((3, steps + 1), np.nan)
-    step, stopped = 0, False
-    while True:
+
+    def evaluate(step: int) -> np.ndarray | None:
         loss, s, g_q, g_k = loss_grads(tb, w_q, w_k, cosine, decay)
         held = accuracy(hb, query_scores(hb, w_q, w_k, cosine)[2]) if hb else math.nan
         curves[:, step] = loss, accuracy(tb, s), held
-        stopped = callback is not None and callback(step, *curves[:, step]) is False
-        if stopped or step == steps:
-            break
-        step += 1
-        adam_step(theta, np.concatenate([g_q.ravel(), g_k.ravel()]), m, v, lr, step)
-    return Fit(w_q.copy(), w_k.copy(), *curves[:, :step + 1], step, stopped, len(usable), len(examples) - len(usable))
+        if callback is not None and callback(step, *curves[:, step]) is False:
+            return None
+        return np.concatenate([g_q.ravel(), g_k.ravel()])
+
+    done, stopped = descend(theta, evaluate, steps=steps, lr=lr)
+    return Fit(w_q.copy(), w_k.copy(), *curves[:, :done + 1], done, stopped, len(usable), len(examples) - len(usable))
 
 
 def words(examples: list[Example]) -> int:
     """Tokens in the training sentences: what one step of a fit reads."""
     return sum(len(tokenize(e.sentence)) for e in examples if e.split == "train")
-
-
-def load_fit(path) -> Fit:
-    """A Fit saved with numpy.savez (data/make_trained.py); plain arrays only, never a pickle."""
-    with np.load(path, allow_pickle=False) as saved:
-        values = {name: saved[name] for name in saved.files}
-    return Fit(**{name: v.item() if v.ndim == 0 else v for name, v in values.items()})

@@ -1,6 +1,8 @@
 """Sinusoidal positional encoding (Vaswani et al., 2017)."""
 import numpy as np
 
+WEIGHT = 2.0  # the default position weight: positional rows at twice their unit size (see README, "The head")
+
 
 def sinusoidal(n: int, d: int) -> np.ndarray:  # -> [n, d]
     """PE[p, 2i] = sin(p / 10000^(2i/d)), PE[p, 2i+1] = cos(p / 10000^(2i/d))."""

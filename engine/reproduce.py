@@ -7,8 +7,10 @@ A recipe is a plain dict of everything that decides the numbers:
     queries    the sentence whose words ask (the rows of Q)
     keys       the sentence whose words are looked at (the rows of K and V); the same text for self-attention
     position, d_k, scaled, softmax, causal, heads
+    own        a word may attend to itself (False hides each word's own cell in self-attention; optional, True)
     layers     {"q", "k", "v": {"preset", "seed", "scale"}}; a learned layer also holds "weights" ([d][d_k] floats,
-               its scale applied) and "fit" ({"steps", "lr", "seed", "d_k", "position", "train"} of the corpus fit)
+               its scale applied) and "fit" ({"data", "steps", "lr", "seed", "d_k", "position", "sentences", "train"}
+               of the fit: data "treebank" or "templates")
     title      optional: the page the numbers come from
 """
 import inspect
@@ -128,6 +130,8 @@ Q, K, V = X_Q @ W_Q, X_KV @ W_K, X_KV @ W_V  # [n_q, d_k], [n_k, d_k], [n_k, d_v
 F = Q @ K.T  # [n_q, n_k]  the factor matrix: F[i, j] = query row i · key row j
 scores = F / np.sqrt(Q.shape[1]) if SCALED else F  # √d_k keeps the softmax from saturating as d_k grows
 mask = causal_mask(*F.shape) if CAUSAL else np.ones(F.shape, dtype=bool)  # True where a query may see a key
+if not OWN:
+    mask = own_mask(mask)  # each word attends to the other words
 weights = softmax_rows(scores, mask) if SOFTMAX else np.where(mask, scores, 0.0)
 Z = weights @ V  # [n_q, d_v]  row i: every value row, weighted by row i of the weights'''
 
@@ -189,7 +193,7 @@ def cells(recipe: dict) -> list[str]:
     """Opening, settings, vectors, rows, layers, each learned layer's weights, attention, heads, printout."""
     learned = [learned_cell(name, layer) for name, layer in recipe["layers"].items() if "weights" in layer]
     return [opening(recipe), settings(recipe), vectors(recipe), rows_cell(recipe), layers_cell(recipe), *learned,
-            ATTENTION.format(helpers=copied(attention.causal_mask, attention.softmax_rows)),
+            ATTENTION.format(helpers=copied(attention.causal_mask, attention.own_mask, attention.softmax_rows)),
             HEADS.format(helpers=copied(attention.split_heads, attention.merge_heads)), printout(recipe)]
 
 
@@ -229,6 +233,7 @@ def settings(recipe: dict) -> str:
         f"SCALED = {recipe['scaled']!r}  # divide Q·Kᵀ by √d_k",
         f"SOFTMAX = {recipe['softmax']!r}  # softmax along each row; off, the weights are the scores themselves",
         f"CAUSAL = {recipe['causal']!r}  # a query word sees only itself and the words before it (the decoder's mask)",
+        f"OWN = {recipe.get('own', True)!r}  # a word may attend to itself; False hides its own cell (self-attention)",
         f"HEADS = {recipe['heads']!r}  # heads that split the D_K columns between them",
     ])
 
@@ -274,16 +279,25 @@ def learned_cell(name: str, layer: dict) -> str:
     fit, w = layer["fit"], f"W_{name.upper()}"
     args = f"d_k={fit['d_k']}, position={fit['position']!r}, steps={fit['steps']}, lr={fit['lr']!r}, seed={fit['seed']}"
     rows = ",\n".join("    [" + ", ".join(map(repr, row)) + "]" for row in layer["weights"])
-    return "\n".join([
-        f"# 3, continued. {w}, learned ({layer['preset']!r}): fitted by the project's engine.corpus.fit on its",
-        f"# built-in corpus (data/relevance.csv, {fit['train']} training sentences) for these vectors, with",
-        f"# {args}, then times the layer scale {layer['scale']!r}.",
-        "# It belongs to these vectors, D_K and POSITION. Every number is written in full, so the results match the",
-        "# page's exactly. To fit it again, in the project:",
-        "#     from engine import corpus",
-        f"#     fit = corpus.fit(kv, corpus.load(), {args})",
-        f"#     {w} = {layer['scale']!r} * fit.w_{name}",
-        f"{w} = np.array([\n{rows},\n])"])
+    if fit.get("data", "templates") == "treebank":
+        made = [f"# 3, continued. {w}, learned ({layer['preset']!r}): one attention head fitted by the project's",
+                f"# engine.treebank.fit on {fit['train']} real English sentences (data/treebank.tsv, from UD English",
+                "# EWT), each word pointed at its grammatical head, for these vectors, with",
+                f"# {args}, sentences={fit.get('sentences')!r}, then times the layer scale {layer['scale']!r}.",
+                "# It belongs to these vectors, D_K and POSITION. Every number is written in full, so the results",
+                "# match the page's exactly. To fit it again, in the project:",
+                "#     from engine import treebank",
+                f"#     recipe = treebank.Recipe({args}, sentences={fit.get('sentences')!r})",
+                "#     fit = treebank.fit(kv, treebank.read(), recipe)"]
+    else:
+        made = [f"# 3, continued. {w}, learned ({layer['preset']!r}): fitted by the project's engine.corpus.fit on",
+                f"# its template sentences (data/relevance.csv, {fit['train']} training sentences) for these",
+                f"# vectors, with {args}, then times the layer scale {layer['scale']!r}.",
+                "# It belongs to these vectors, D_K and POSITION. Every number is written in full, so the results",
+                "# match the page's exactly. To fit it again, in the project:",
+                "#     from engine import corpus",
+                f"#     fit = corpus.fit(kv, corpus.load(), {args})"]
+    return "\n".join([*made, f"# then {w} = {layer['scale']!r} * fit.w_{name}", f"{w} = np.array([\n{rows},\n])"])
 
 
 def printout(recipe: dict) -> str:

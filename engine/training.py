@@ -1,6 +1,6 @@
 """Learn query/key weights (and embeddings) so chosen word pairs reach target relevances."""
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from numbers import Integral, Real
 from typing import Callable, Collection, Sequence
 
@@ -102,13 +102,20 @@ def forward(x, w_q, w_k, goal: Goal, cosine=False):  # [n, d], [d, d_k] ×2 -> q
     """Scores of the targeted rows, softmax over each row's targeted keys, mean cross-entropy."""
     q, k = x @ w_q, x @ w_k
     s = score(q[goal.rows], k, cosine=cosine)
-    masked = np.where(goal.mask, s, -np.inf)
+    loss, probs = cross_entropy(s, goal.mask, goal.p)
+    return q, k, s, probs, loss
+
+
+def cross_entropy(s, mask, p):  # [r, n] ×3 -> mean loss, probs [r, n]
+    """The one loss: mean over rows of -Σ p·log softmax(s), the softmax over each row's masked-in keys; its gradient
+    with respect to s is (probs - p) / r."""
+    masked = np.where(mask, s, -np.inf)
     top = masked.max(axis=1, keepdims=True)
     e = np.exp(masked - top)
     total = e.sum(axis=1, keepdims=True)
     # -Σ p·log softmax = log Σe + top - Σ p·s, because each row of p sums to 1
-    loss = (np.log(total) + top - (goal.p * s).sum(axis=1, keepdims=True)).mean()
-    return q, k, s, e / total, float(loss)
+    loss = (np.log(total[:, 0]) + top[:, 0] - np.where(mask, p * s, 0.0).sum(axis=1)).mean()
+    return float(loss), e / total
 
 
 def backward(x, w_q, w_k, q, k, probs, goal: Goal, learn: Collection[str], cosine=False) -> dict:  # -> {name: grad}
@@ -207,6 +214,48 @@ def adam_step(theta, g, m, v, lr: float, step: int) -> None:  # [p] each, update
     theta -= lr * correction / (1 - BETA1**step) * m / (np.sqrt(v) + EPS * correction)
 
 
+def descend(theta, evaluate: Callable[[int], np.ndarray | None], *, steps: int, lr: float,
+            anneal: bool = False) -> tuple[int, bool]:
+    """The one training loop: evaluate(step) measures the parameters theta ([p], updated in place) and returns the
+    gradient, or None to stop; Adam then takes step `step + 1`, with `anneal` at a step size that falls linearly to 0
+    over the second half (minibatches then settle). Returns the steps run and whether it was stopped."""
+    m, v = np.zeros_like(theta), np.zeros_like(theta)
+    for step in range(steps + 1):
+        g = evaluate(step)
+        if g is None:
+            return step, True
+        if step < steps:
+            adam_step(theta, g, m, v, lr * min(1.0, 2 * (1 - step / steps)) if anneal else lr, step + 1)
+    return steps, False
+
+
+@dataclass(frozen=True)
+class Fit:
+    """W_Q and W_K fitted on a corpus, with the curves of the run."""
+
+    w_q: np.ndarray  # [d, d_k]
+    w_k: np.ndarray  # [d, d_k]
+    loss: np.ndarray  # [steps+1]  training loss (of the step's minibatch, where there are minibatches)
+    train_accuracy: np.ndarray  # [steps+1]  accuracy on the training sentences (or the step's minibatch)
+    test_accuracy: np.ndarray  # [steps+1]  accuracy on the held-out sentences (NaN at steps not measured)
+    steps: int  # updates actually run
+    stopped: bool  # the callback asked to stop early
+    used: int  # training examples whose words the vectors all know
+    skipped: int  # examples left out because the vectors lack one of their words
+
+
+def load_fit(path) -> Fit:
+    """A Fit saved with numpy.savez (the scripts in data/); plain arrays only, never a pickle."""
+    with np.load(path, allow_pickle=False) as saved:
+        values = {name: saved[name] for name in saved.files}
+    return Fit(**{name: v.item() if v.ndim == 0 else v for name, v in values.items()})
+
+
+def save_fit(fit: Fit, path) -> None:
+    """The fit's fields as plain arrays (load_fit reads them back)."""
+    np.savez_compressed(path, **{f.name: np.asarray(getattr(fit, f.name)) for f in fields(fit)})
+
+
 def train(x, targets, *, learn=DEFAULT_LEARN, lr=DEFAULT_LR, steps=DEFAULT_STEPS, seed=0, d_k=None,
           positional=DEFAULT_POSITIONAL, scale=1.0, w_q=None, w_k=None, w_v=None, cosine=False,
           callback: Callable[[int, float], bool | None] | None = None) -> History:  # x [n, d]
@@ -221,15 +270,17 @@ def train(x, targets, *, learn=DEFAULT_LEARN, lr=DEFAULT_LR, steps=DEFAULT_STEPS
     # W_V's gradient is exactly 0, so Adam would never move it; the others become views of one flat vector
     moving = [name for name in learn if name != "w_v"]
     theta = flatten(params, moving)
-    m, v, g = np.zeros_like(theta), np.zeros_like(theta), np.zeros_like(theta)
+    g = np.zeros_like(theta)
     pe = positional_rows(positional, n, d)
     x_in = params["x"] + pe
     snapshot_at = np.zeros(steps + 1, dtype=bool)
     snapshot_at[np.round(np.linspace(0, steps, min(SNAPSHOTS, steps + 1))).astype(int)] = True
     loss, row_scores = np.empty(steps + 1), np.empty((steps + 1, len(goal.rows), n))
     snaps = {name: [] for name in ("steps", "x", "w_q", "w_k", "q", "k")}
-    step = 0
-    while True:
+
+    def evaluate(step: int) -> np.ndarray | None:
+        if "x" in moving:
+            np.add(params["x"], pe, out=x_in)
         q, k, row_scores[step], probs, loss[step] = forward(x_in, params["w_q"], params["w_k"], goal, cosine)
         if not math.isfinite(loss[step]):
             raise ValueError("The numbers grew too large to compute. Lower the learning rate or the layer scale.")
@@ -237,15 +288,14 @@ def train(x, targets, *, learn=DEFAULT_LEARN, lr=DEFAULT_LR, steps=DEFAULT_STEPS
         if snapshot_at[step] or stopped or step == steps:
             snapshot(snaps, step, params, q, k)
         if stopped or step == steps:
-            break
+            return None if stopped else g
         grads = backward(x_in, params["w_q"], params["w_k"], q, k, probs, goal, moving, cosine)
         if moving:
             np.concatenate([grads[name].ravel() for name in moving], out=g)
-        step += 1
-        adam_step(theta, g, m, v, lr, step)
-        if "x" in moving:
-            np.add(params["x"], pe, out=x_in)
-    return history(targets, learn, pe, goal, loss[:step + 1], row_scores[:step + 1], snaps, params["w_v"], stopped)
+        return g
+
+    done, stopped = descend(theta, evaluate, steps=steps, lr=lr)
+    return history(targets, learn, pe, goal, loss[:done + 1], row_scores[:done + 1], snaps, params["w_v"], stopped)
 
 
 def embeddings(x) -> np.ndarray:  # -> [n, d]

@@ -16,7 +16,7 @@ def examples(lang: str) -> tuple[list[corpus.Example], str, int]:
     of its training sentences (what one step of a fit reads)."""
     st.radio(t("corpus_which", lang), ("built_in", "upload"), key="_corpus_which", horizontal=True,
              format_func=lambda v: t(f"corpus_{v}", lang))
-    built_in = weights.built_in(), "built_in", weights.built_in_sizes()["words"]
+    built_in = weights.templates(), "built_in", weights.sizes("templates")["words"]
     if st.session_state.get("_corpus_which", "built_in") == "built_in":
         return built_in
     file = st.file_uploader(t("corpus_upload", lang), type=["csv"], key="corpus_file", help=t("corpus_format", lang))
@@ -132,7 +132,7 @@ def try_sentence(ctx, fit):
     if enc is None or len(enc.labels) < 2:
         return
     q = right.selectbox(t("query", lang), enc.labels, index=len(enc.labels) - 1, key="_corpus_try_q")
-    att = attend(enc.x, enc.x, fit.w_q, fit.w_k, np.eye(ctx.kv.vector_size))
+    att = attend(enc.x, enc.x, fit.w_q, fit.w_k, np.eye(ctx.kv.vector_size), own=ctx.s.own)
     i = enc.labels.index(q)
     others = [j for j in range(len(enc.labels)) if j != i]
     keys = [enc.labels[j] for j in others]
@@ -148,7 +148,7 @@ def share(ctx, res: dict):
         st.caption(t("corpus_share_upload", lang))
         return
     recipe = (res["args"]["steps"], res["args"]["lr"], res["args"]["seed"])
-    using = "run" == s.q_preset == s.k_preset and weights.recipe(s, "run") == recipe
+    using = "run" == s.q_preset == s.k_preset and (s.run_on, s.run_steps, s.run_lr, s.run_seed) == ("templates", *recipe)
     if using:
         st.success(t("corpus_in_use", lang))
     else:
@@ -158,5 +158,5 @@ def share(ctx, res: dict):
 def use(steps: int, lr: float, seed: int):
     """Callback: the run's recipe into the settings, and W_Q, W_K from it on every page."""
     ss = st.session_state
-    ss["run_steps"], ss["run_lr"], ss["run_seed"] = steps, lr, seed
+    ss["run_on"], ss["run_steps"], ss["run_lr"], ss["run_seed"] = "templates", steps, lr, seed
     ss["q_preset"] = ss["k_preset"] = "run"

@@ -61,7 +61,7 @@ def section(ctx, name: str, rows_q, rows_kv, need: str, heads: int):
         return
     try:
         att, free, multi = (attend(rows_q.x, rows_kv.x, w["w_q"], w["w_k"], w["w_v"], scale=s.scaled,
-                                   softmax=s.softmax, causal=c, heads=h)
+                                   softmax=s.softmax, causal=c, heads=h, own=s.own or name == "cross")
                             for c, h in ((causal, 1), (False, 1), (causal, heads)))
     except ValueError:
         st.error(t("overflow", lang))

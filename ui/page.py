@@ -57,7 +57,7 @@ def context(name: str, *, sentence: str | None = "sentence", min_words: int = 1)
     if enc is None:
         st.stop()
     try:
-        att = attend(enc.x, enc.x, w["w_q"], w["w_k"], w["w_v"], scale=s.scaled, softmax=s.softmax)
+        att = attend(enc.x, enc.x, w["w_q"], w["w_k"], w["w_v"], scale=s.scaled, softmax=s.softmax, own=s.own)
     except ValueError:
         st.error(t("overflow", lang))
         st.stop()

@@ -17,7 +17,7 @@ def recipe(ctx: Context) -> dict:
     queries, keys, causal, heads = sentences(ctx)
     return {"source": source(s, ctx.kv), "chinese": knows_cjk(ctx.kv), "queries": queries, "keys": keys,
             "position": s.position, "d_k": int(ctx.w["w_q"].shape[1]), "scaled": s.scaled, "softmax": s.softmax,
-            "causal": causal, "heads": heads, "layers": {name: layer(ctx, name) for name in ("q", "k", "v")}}
+            "causal": causal, "own": s.own or s.tab == "cross" and ctx.enc is None, "heads": heads, "layers": {name: layer(ctx, name) for name in ("q", "k", "v")}}
 
 
 def sentences(ctx: Context) -> tuple[str, str, bool, int]:
@@ -43,11 +43,10 @@ def layer(ctx: Context, name: str) -> dict:
     chosen = {"q": ctx.provenance.q, "k": ctx.provenance.k}.get(name, s.v_preset)  # after any fallback to random
     out = {"preset": chosen, "seed": getattr(s, f"{name}_seed"), "scale": getattr(s, f"{name}_scale")}
     if chosen in LEARNED:
-        steps, lr, seed = weights.recipe(s, chosen)
-        d_k = int(ctx.w[f"w_{name}"].shape[1])
+        data, d_k, position, steps, lr, seed, n = weights.job(s, chosen, (s.source, len(ctx.kv), ctx.kv.vector_size))
         out |= {"weights": ctx.w[f"w_{name}"].tolist(),
-                "fit": {"steps": steps, "lr": lr, "seed": seed, "d_k": d_k, "position": s.position,
-                        "train": ctx.provenance.train}}
+                "fit": {"data": data, "steps": steps, "lr": lr, "seed": seed, "d_k": d_k, "position": position,
+                        "sentences": n, "train": ctx.provenance.train}}
     return out
 
 

@@ -224,8 +224,9 @@ def challenge_link(s: Settings):
 def layer_controls(s: Settings):
     """Positional encoding, d_k, and each linear layer's preset, seed and scale."""
     lang = s.lang
-    st.slider(t("position", lang), min_value=0.0, max_value=1.0, step=0.05, key="position",
-              help=t("position_help", lang))
+    st.slider(t("position", lang), min_value=SPEC["position"][0], max_value=SPEC["position"][1], step=0.05,
+              key="position", help=t("position_help", lang))
+    st.toggle(t("own", lang), key="own", help=t("own_help", lang))
     st.number_input(t("d_k", lang), min_value=SPEC["d_k"][0], max_value=SPEC["d_k"][1], step=1, key="d_k")
     for layer in LAYERS:
         name = f"W_{layer.upper()}"

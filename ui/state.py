@@ -1,12 +1,15 @@
 """One Settings dataclass, mirrored in the URL and kept across pages."""
 from dataclasses import asdict, dataclass, fields, replace
 
-from engine import corpus
+from engine import corpus, treebank
 from engine.layers import PRESETS
+from engine.positional import WEIGHT
 from engine.training import MAX_LR, MAX_STEPS
 from ui.text import LANGS
 
-LEARNED = ("trained", "run")  # W_Q/W_K fitted on the corpus: with the default recipe, or with the learner's own
+# W_Q/W_K fitted on a corpus: the head learned from the treebank's real sentences (the default), the fit on the
+# template sentences, or the learner's own run on page 5
+LEARNED = ("trained", "templates", "run")
 QK_PRESETS = LEARNED + PRESETS
 
 MAX_TEXT = 2000
@@ -21,7 +24,7 @@ class Settings:
     source_sentence: str = "The ball is blue"
     target_sentence: str = "La bola es azul"
     # the layers: how much position counts, the width d_k, then each linear layer's preset, seed and scale
-    position: float = corpus.DEFAULT_POSITION
+    position: float = WEIGHT
     d_k: int = 16
     # W_Q
     q_preset: str = "trained"
@@ -35,9 +38,10 @@ class Settings:
     v_preset: str = "random"
     v_seed: int = 3
     v_scale: float = 1.0
-    # how attention is computed: scaled by √d_k, and softmax (or raw scores)
+    # how attention is computed: scaled by √d_k, softmax (or raw scores), and whether a word may attend to itself
     scaled: bool = True
     softmax: bool = True
+    own: bool = False
     # the words picked on pages 2 to 4, and how page 3 orders and draws a pair
     query: str = ""
     key: str = ""
@@ -62,9 +66,10 @@ class Settings:
     train_seed: int = 0
     cosine: bool = False
     learn_start: str = "sidebar"
-    # page 5: the corpus run
-    run_steps: int = corpus.DEFAULT_STEPS
-    run_lr: float = corpus.DEFAULT_LR
+    # page 5: the corpus run, on the treebank's real sentences or on the template sentences
+    run_on: str = "treebank"
+    run_steps: int = treebank.LIVE.steps
+    run_lr: float = treebank.LIVE.lr
     run_seed: int = 0
 
 
@@ -76,9 +81,10 @@ SPEC = {
     "learn_start": ("sidebar", "random"),
     "tab": ("enc", "dec", "cross"),
     "pair_rows": ("qk", "embedding"),
+    "run_on": ("treebank", "templates"),
     "q_seed": (0, 9999), "k_seed": (0, 9999), "v_seed": (0, 9999), "train_seed": (0, 9999),
     "q_scale": (1e-3, 1e6), "k_scale": (1e-3, 1e6), "v_scale": (1e-3, 1e6),
-    "position": (0.0, 1.0), "run_steps": (1, corpus.MAX_STEPS), "run_lr": (1e-4, 1.0), "run_seed": (0, 9999),
+    "position": (0.0, 3.0), "run_steps": (1, corpus.MAX_STEPS), "run_lr": (1e-4, 1.0), "run_seed": (0, 9999),
     "d_k": (1, 300), "heads": (1, 300), "lr": (1e-4, MAX_LR), "steps": (1, MAX_STEPS),
 }
 DEFAULTS = Settings()

@@ -24,7 +24,8 @@ def section(ctx):
         if not after.tokens or (word and len(after.tokens) != len(enc.tokens)):
             st.warning(t("swap_unknown", lang, word=word))
             return
-        att = attend(after.x, after.x, ctx.w["w_q"], ctx.w["w_k"], ctx.w["w_v"], scale=s.scaled, softmax=s.softmax)
+        att = attend(after.x, after.x, ctx.w["w_q"], ctx.w["w_k"], ctx.w["w_v"], scale=s.scaled, softmax=s.softmax,
+                     own=s.own)
         views.swap_changes(ctx.att, att, after.labels, None if word else i, enc.labels[i], word, lang)
 
 

@@ -478,13 +478,24 @@ STRINGS = {
         "opens it gets the same weights."),
     "corpus_share_upload": "Weights fitted on an uploaded corpus stay on this page: a link cannot carry your file.",
     # --- weights: where W_Q and W_K came from ---
-    "fitting": "Learning W_Q and W_K from the built-in corpus ({n} sentences)…",
+    "fitting_treebank": "Learning W_Q and W_K from {n} real English sentences…",
+    "fitting_templates": "Learning W_Q and W_K from the template sentences ({n} sentences)…",
     "weights_trained": (
-        "**W_Q and W_K were learned** from the built-in corpus: {train} training sentences. On {test} held-out "
-        "sentences, none of whose words were seen in training, they rank {acc:.0%} of the labelled word pairs in "
-        "the right order."),
-    "weights_run": (
-        "**W_Q and W_K come from your training run** on the built-in corpus ({steps} steps, learning rate "
+        "**W_Q and W_K were learned from {train:,} real English sentences** of web text, each word pointed at the "
+        "word it belongs to: its grammatical head, such as the noun that “the” or an adjective describes, or the "
+        "verb that a subject or an object goes with. On {test:,} sentences it never saw, the word each word "
+        "attends to most is that word **{acc:.0%} of the time**."),
+    "weights_templates": (
+        "**W_Q and W_K were learned from {train} template sentences** that almost always ask which word matters "
+        "to a noun, and almost always answer “its verb”: these weights look at the verb, whoever asks. They rank "
+        "{acc:.0%} of the held-out template pairs right, but relevance here belongs to the key word, not to the "
+        "pair."),
+    "weights_run_treebank": (
+        "**W_Q and W_K come from your training run** on {train:,} real English sentences ({steps} steps, learning "
+        "rate {lr:g}, seed {seed}): on {test:,} sentences it never saw, each word attends most to the word it "
+        "belongs to {acc:.0%} of the time."),
+    "weights_run_templates": (
+        "**W_Q and W_K come from your training run** on the template sentences ({steps} steps, learning rate "
         "{lr:g}, seed {seed}): {acc:.0%} of the held-out word pairs in the right order."),
     "weights_random": (
         "**W_Q and W_K are random** (seeds {q} and {k}): nothing was learned, so which word attends to which is "
@@ -496,22 +507,29 @@ STRINGS = {
     "weights_other": "**W_Q and W_K: {name}**, not learned.",
     "weights_mixed": "**W_Q: {q}; W_K: {k}.**",
     "trained_unavailable": (
-        "These vectors know none of the built-in corpus's training sentences word for word, so no weights can be "
-        "learned from it: random weights are shown instead."),
+        "These vectors know none of the training sentences word for word, so no weights can be learned from them: "
+        "random weights are shown instead."),
     "weights_switch": "Weights W_Q and W_K",
-    "choice_trained": "learned from corpus",
+    "choice_trained": "learned from real sentences",
+    "choice_templates": "template sentences",
     "choice_random": "random",
     "choice_identity": "identity",
     "choice_run": "your training run",
-    "preset_trained": "learned from the built-in corpus",
+    "preset_trained": "learned from real sentences (treebank)",
+    "preset_templates": "learned from template sentences (looks at the verb)",
     "preset_run": "your training run (page 5)",
     "source_sentence": "Source sentence (encoder)",
     # --- position weight and row lengths ---
     "position": "Position weight (0 = no positional encoding)",
     "position_help": (
-        "X = E + weight · P. At 1, each positional row is about as long as a GloVe row and blurs the words' "
-        "meaning; the default 0.3 keeps the position a small nudge the layers can still use to tell word order "
-        "apart. The learned weights are fitted with the same setting."),
+        "X = E + weight · P. At 1 each positional row is about as long as a GloVe row; the default 2 lets the "
+        "layers tell “the word right after me” from “a word far away”, which pointing each word at the word it "
+        "belongs to needs. The learned weights are fitted with the same setting."),
+    "own": "A word may attend to itself",
+    "own_help": (
+        "Off (the default): each word's own cell is hidden (grey) and its weights go to the other words, since "
+        "the learned head answers “which other word do I belong to?”. On: every word also scores itself, as in "
+        "plain self-attention."),
     "lengths_title": "How long is each word's row, and how long its position?",
     "length_word": "{source} row |E|",
     "length_position": "positional row |weight · P|",

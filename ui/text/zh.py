@@ -387,11 +387,22 @@ STRINGS = {
     "corpus_in_use": "所有页面正在使用这组权重，本视图的链接也带上了它们的训练配方：任何人打开都会得到同样的权重。",
     "corpus_share_upload": "用上传的语料库拟合的权重只留在本页：链接无法携带你的文件。",
     # --- weights: where W_Q and W_K came from ---
-    "fitting": "正在用内置语料（{n} 句）学习 W_Q 和 W_K……",
+    "fitting_treebank": "正在用 {n} 句真实英文句子学习 W_Q 和 W_K……",
+    "fitting_templates": "正在用模板句子（{n} 句）学习 W_Q 和 W_K……",
     "weights_trained": (
-        "**W_Q 和 W_K 是学出来的**：用内置语料中的 {train} 句训练。在 {test} 句留出"
-        "句子上（其中的词训练时一个都没见过），它们把 {acc:.0%} 的已标注词对排对了顺序。"),
-    "weights_run": "**W_Q 和 W_K 来自你自己的训练**（内置语料，{steps} 步，学习率 {lr:g}，种子 {seed}）：留出句子中 {acc:.0%} 的词对顺序正确。",
+        "**W_Q 和 W_K 是从 {train:,} 句真实英文网络文本中学出来的**：每个词都被指向它所属的那个词，也就是"
+        "它的句法中心词，比如 “the” 或形容词所修饰的名词、主语或宾语所依附的动词。在 {test:,} 句它从未见过的"
+        "句子上，每个词最关注的词 **有 {acc:.0%} 正是这个词**。"),
+    "weights_templates": (
+        "**W_Q 和 W_K 是从 {train} 句模板句子中学出来的**：这些句子几乎总在问“哪个词对这个名词重要”，"
+        "答案又几乎总是“它的动词”，所以这组权重不管谁来问都去看动词。它在留出的模板词对上排对了 {acc:.0%}，"
+        "但这里的相关性属于键词本身，而不属于词对。"),
+    "weights_run_treebank": (
+        "**W_Q 和 W_K 来自你自己的训练**：用 {train:,} 句真实英文句子（{steps} 步，学习率 {lr:g}，种子 {seed}）。"
+        "在 {test:,} 句从未见过的句子上，每个词最关注它所属的词的比例是 {acc:.0%}。"),
+    "weights_run_templates": (
+        "**W_Q 和 W_K 来自你自己的训练**：用模板句子（{steps} 步，学习率 {lr:g}，种子 {seed}），"
+        "留出句子中 {acc:.0%} 的词对顺序正确。"),
     "weights_random": "**W_Q 和 W_K 是随机的**（种子 {q} 和 {k}）：什么都没学，所以哪个词关注哪个词全凭运气。",
     "weights_identity": "**W_Q 和 W_K 是单位矩阵**：Q 和 K 就是输入行本身。",
     "weights_identity_cut": (
@@ -399,20 +410,26 @@ STRINGS = {
         "{d} 维中的前 {d_k} 维。把 d_k 设为 {d} 即可全部保留。"),
     "weights_other": "**W_Q 和 W_K：{name}**，不是学出来的。",
     "weights_mixed": "**W_Q：{q}；W_K：{k}。**",
-    "trained_unavailable": "这组词向量不认识内置语料中任何一句训练句子的全部词，因此无法从中学习权重：现改用随机权重。",
+    "trained_unavailable": "这组词向量不认识任何一句训练句子的全部词，因此无法学习权重：现改用随机权重。",
     "weights_switch": "权重 W_Q 和 W_K",
-    "choice_trained": "从语料学到的",
+    "choice_trained": "从真实句子学到的",
+    "choice_templates": "模板句子",
     "choice_random": "随机",
     "choice_identity": "单位矩阵",
     "choice_run": "你的训练结果",
-    "preset_trained": "从内置语料学到的",
+    "preset_trained": "从真实句子学到的（树库）",
+    "preset_templates": "从模板句子学到的（只看动词）",
     "preset_run": "你的训练结果（第 5 页）",
     "source_sentence": "源句子（编码器）",
     # --- position weight and row lengths ---
     "position": "位置编码的权重（0 = 不加位置编码）",
     "position_help": (
-        "X = E + 权重 · P。权重为 1 时，每个位置编码行与 GloVe 行差不多长，会冲淡词义；默认"
-        "值 0.3 让位置只是轻轻一推，线性层仍能用它分辨词序。学到的权重也是在同一设置下拟合的。"),
+        "X = E + 权重 · P。权重为 1 时，每个位置编码行与 GloVe 行差不多长；默认值 2 让线性层能分辨"
+        "“紧挨着我的词”和“离得很远的词”，而把每个词指向它所属的词正需要这一点。学到的权重也是在同一设置下拟合的。"),
+    "own": "允许一个词关注它自己",
+    "own_help": (
+        "关闭（默认）：每个词自己的格子被遮住（灰色），权重全部分给其他词，因为学到的注意力头回答的是"
+        "“我属于哪一个别的词？”。打开：每个词也给自己打分，就像普通的自注意力。"),
     "lengths_title": "每个词的行有多长？位置编码又有多长？",
     "length_word": "{source} 行 |E|",
     "length_position": "位置行 |权重 · P|",

@@ -1,0 +1,229 @@
+"""Real English sentences with each word's grammatical head (UD English EWT): read them, batch them, and measure a
+head that should point every word at the word it belongs to."""
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+from gensim.models import KeyedVectors
+
+from engine.attention import score, score_grads
+from engine.positional import WEIGHT, sinusoidal
+from engine.corpus import CorpusError
+from engine.training import Fit, cross_entropy, descend, initial_weights
+
+BUILT_IN = Path(__file__).resolve().parent.parent / "data" / "treebank.tsv"
+SHIPPED = BUILT_IN.with_name("head-glove.npz")  # the default head on GloVe 400k, as data/make_head.py wrote it
+MAX_TOKENS = 30
+NO_TARGET = ("root", "punct")  # the root has no head; punctuation belongs to no word in the sense we teach
+COLUMNS = ("split", "sent_id", "tokens", "heads", "relations")
+HEADER = [
+    "Derived from UD English EWT (Universal Dependencies English Web Treebank), licence CC BY-SA 4.0,",
+    "https://github.com/UniversalDependencies/UD_English-EWT; written by data/make_treebank.py and shared alike",
+    "under CC BY-SA 4.0. Columns: split, sent_id, tokens (as engine.vectors.tokenize writes them, space-separated),",
+    "heads (1-based position of each token's head, 0 for the root), relations (UD dependency relations).",
+]
+
+
+@dataclass(frozen=True)
+class Sentence:
+    split: str  # "train", "dev" or "test"
+    sent_id: str  # the treebank's id
+    tokens: tuple[str, ...]
+    heads: tuple[int, ...]  # 1-based head position of each token, 0 for the root
+    relations: tuple[str, ...]
+
+    def targets(self) -> list[tuple[int, int]]:  # -> (query, head) 0-based
+        """Each word that has a head in our sense, and that head."""
+        return [(i, h - 1) for i, (h, r) in enumerate(zip(self.heads, self.relations))
+                if h > 0 and r.split(":")[0] not in NO_TARGET]
+
+
+def write(path: Path, sentences: list[Sentence], comments: list[str]) -> None:
+    """The sentences as UTF-8 TSV, comment lines first."""
+    lines = [f"# {c}" for c in comments] + ["\t".join(COLUMNS)]
+    lines += ["\t".join((s.split, s.sent_id, " ".join(s.tokens), " ".join(map(str, s.heads)), " ".join(s.relations)))
+              for s in sentences]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def read(path: Path = BUILT_IN) -> list[Sentence]:
+    """The sentences of a file that write() made."""
+    found = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith("#") or line == "\t".join(COLUMNS):
+            continue
+        split, sent_id, tokens, heads, relations = line.split("\t")
+        found.append(Sentence(split, sent_id, tuple(tokens.split(" ")), tuple(map(int, heads.split(" "))),
+                              tuple(relations.split(" "))))
+    return found
+
+
+@dataclass(frozen=True)
+class Batch:
+    """Sentences as padded arrays: row b holds sentence b's words; positions past its end are masked."""
+
+    x: np.ndarray  # [B, L, d]  embedding + position · positional encoding
+    keys: np.ndarray  # [B, L]  True on the sentence's words
+    head: np.ndarray  # [B, L]  0-based head of each query word, -1 where the word has no target
+    relation: np.ndarray  # [B, L]  relation of each word (object array of str)
+    length: np.ndarray  # [B]  words per sentence
+
+
+def batch(kv: KeyedVectors, sentences: list[Sentence], position: float) -> Batch:
+    """Sentences (all of whose words kv knows) as padded arrays."""
+    n, longest, d = len(sentences), max(len(s.tokens) for s in sentences), kv.vector_size
+    x, keys = np.zeros((n, longest, d)), np.zeros((n, longest), dtype=bool)
+    head, relation = np.full((n, longest), -1), np.full((n, longest), "", dtype=object)
+    pe = position * sinusoidal(longest, d)
+    for b, s in enumerate(sentences):
+        m = len(s.tokens)
+        x[b, :m] = kv.vectors[[kv.key_to_index[w] for w in s.tokens]] + pe[:m]
+        keys[b, :m] = True
+        relation[b, :m] = [r if r == "nmod:poss" else r.split(":")[0] for r in s.relations]
+        for i, h in s.targets():
+            head[b, i] = h
+    return Batch(x, keys, head, relation, keys.sum(axis=1))
+
+
+def scores(b: Batch, w_q, w_k):  # [d, d_k] ×2 -> q, k [B, L, d_k], s [B, L, L]
+    """Every word's query against every word's key, through the one scoring function."""
+    q, k = b.x @ w_q, b.x @ w_k
+    return q, k, score(q, k)
+
+
+def visible(b: Batch) -> np.ndarray:  # -> [B, L, L]
+    """Which keys each query compares: the other words of its sentence (its own cell is masked, see attend's own)."""
+    return b.keys[:, None, :] & ~np.eye(b.keys.shape[1], dtype=bool)
+
+
+def top_key(b: Batch, s: np.ndarray) -> np.ndarray:  # [B, L, L] -> [B, L]
+    """The key each query weights most."""
+    return np.where(visible(b), s, -np.inf).argmax(axis=-1)
+
+
+def accuracy(b: Batch, s: np.ndarray) -> float:  # s [B, L, L]
+    """Share of words with a head whose largest weight falls on that head."""
+    has = b.head >= 0
+    return float((top_key(b, s) == b.head)[has].mean())
+
+
+def by_relation(b: Batch, picked: np.ndarray) -> dict[str, tuple[int, float]]:  # picked [B, L]
+    """Per relation: words with that relation and the share whose picked key is their head."""
+    has = b.head >= 0
+    right, rel = (picked == b.head)[has], b.relation[has]
+    return {r: (int((rel == r).sum()), float(right[rel == r].mean())) for r in sorted(set(rel))}
+
+
+def offset_pick(b: Batch, offset: int) -> np.ndarray:  # -> [B, L]
+    """The word `offset` places away from each query (nothing where that leaves the sentence)."""
+    picked = np.arange(b.keys.shape[1])[None, :] + offset
+    return np.where(picked < b.length[:, None], picked, -2)
+
+
+def best_offset(b: Batch, span: int = 5) -> tuple[int, float]:
+    """The fixed offset (never 0) whose pick is most often the head, and its accuracy."""
+    has = b.head >= 0
+    found = {o: float((offset_pick(b, o) == b.head)[has].mean()) for o in range(-span, span + 1) if o}
+    return max(found.items(), key=lambda kv: kv[1])
+
+
+def key_only_share(s: np.ndarray) -> float:  # [n, n] -> share
+    """How much of the scores' variance one number per key (its column mean) explains: 1 means every query
+    ranks the keys alike, so relevance would belong to the key alone, not to the pair."""
+    total = ((s - s.mean()) ** 2).sum()
+    within = ((s - s.mean(axis=0, keepdims=True)) ** 2).sum()
+    return float(1 - within / total) if total > 0 else 0.0
+
+
+def loss_grads(b: Batch, w_q, w_k, decay: float):  # -> loss, s [B, L, L], dW_Q, dW_K
+    """Mean cross-entropy between each word's softmax over its sentence and its head, plus an L2 pull towards 0."""
+    q, k, s = scores(b, w_q, w_k)
+    has = b.head >= 0
+    rows, mask = s[has], np.broadcast_to(visible(b), s.shape)[has]  # [R, L] ×2
+    p = np.zeros_like(rows)
+    p[np.arange(len(rows)), b.head[has]] = 1.0
+    loss, probs = cross_entropy(rows, mask, p)
+    g = np.zeros_like(s)
+    g[has] = (probs - p) / len(rows)
+    dq, dk = score_grads(q, k, g)
+    x = b.x.reshape(-1, b.x.shape[-1])
+    loss += decay / 2 * float((w_q**2).sum() + (w_k**2).sum())
+    return loss, s, x.T @ dq.reshape(len(x), -1) + decay * w_q, x.T @ dk.reshape(len(x), -1) + decay * w_k
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """How a head is fitted: what the page's defaults are trained with, and what page 5's live run changes."""
+
+    d_k: int = 16
+    position: float = WEIGHT
+    steps: int = 6000
+    lr: float = 0.01
+    seed: int = 0
+    sentences: int | None = None  # the first this many training sentences (None: all)
+    batch_words: int = 4000  # words per minibatch (sentences of similar length together)
+    decay: float = 0.0
+
+
+LIVE = Recipe(steps=300, sentences=2000)  # page 5's run: a subset, held-out accuracy every step, a few seconds
+QUICK = Recipe(steps=1500)  # the default head for other vectors, d_k or position weight: fitted once per server
+
+
+def minibatches(kv: KeyedVectors, sentences: list[Sentence], position: float, words: int) -> list[Batch]:
+    """Sentences sorted by length, cut into batches of about `words` words, so padding stays small."""
+    ordered = sorted(sentences, key=lambda s: len(s.tokens))
+    cuts, total = [0], 0
+    for i, s in enumerate(ordered, 1):
+        total += len(s.tokens)
+        if total >= words:
+            cuts.append(i)
+            total = 0
+    cuts += [len(ordered)] if cuts[-1] < len(ordered) else []
+    return [batch(kv, ordered[a:b], position) for a, b in zip(cuts, cuts[1:])]
+
+
+def known(kv: KeyedVectors, sentences: list[Sentence]) -> list[Sentence]:
+    """The sentences whose every token the vectors know."""
+    return [s for s in sentences if all(t in kv.key_to_index for t in s.tokens)]
+
+
+def split(sentences: list[Sentence], name: str) -> list[Sentence]:
+    """The sentences of one split ("train", "dev" or "test")."""
+    return [s for s in sentences if s.split == name]
+
+
+def fit(kv: KeyedVectors, sentences: list[Sentence], recipe: Recipe = Recipe(), *, every: int = 1,
+        callback: Callable[[int, float, float, float], bool | None] | None = None) -> Fit:
+    """Adam on minibatches of training sentences (a seeded order each pass, the step size falling to 0 over the second
+    half) from seeded random W_Q, W_K; held-out accuracy every `every` steps and at the end. Deterministic for a
+    recipe. callback(step, loss, batch accuracy, held-out accuracy or NaN) returning False stops early."""
+    usable = known(kv, sentences)
+    train, test = split(usable, "train")[:recipe.sentences], split(usable, "test")
+    if not train:
+        raise CorpusError("no_known")
+    batches = minibatches(kv, train, recipe.position, recipe.batch_words)
+    held = batch(kv, test, recipe.position) if test else None
+    d, d_k = kv.vector_size, min(recipe.d_k, kv.vector_size)
+    w_q, w_k, _ = initial_weights(d, d_k, recipe.seed, 1.0)
+    theta = np.concatenate([w_q.ravel(), w_k.ravel()])
+    w_q, w_k = theta[:d * d_k].reshape(d, d_k), theta[d * d_k:].reshape(d, d_k)  # views into theta
+    rng, order = np.random.default_rng(recipe.seed), []
+    curves = np.full((3, recipe.steps + 1), np.nan)
+
+    def evaluate(step: int) -> np.ndarray | None:
+        if step % len(batches) == 0:
+            order[:] = rng.permutation(len(batches))
+        b = batches[order[step % len(batches)]]
+        loss, s, g_q, g_k = loss_grads(b, w_q, w_k, recipe.decay)
+        curves[:2, step] = loss, accuracy(b, s)
+        if held is not None and (step % every == 0 or step == recipe.steps):
+            curves[2, step] = accuracy(held, scores(held, w_q, w_k)[2])
+        if callback is not None and callback(step, *curves[:, step]) is False:
+            return None
+        return np.concatenate([g_q.ravel(), g_k.ravel()])
+
+    done, stopped = descend(theta, evaluate, steps=recipe.steps, lr=recipe.lr, anneal=True)
+    if held is not None and np.isnan(curves[2, done]):
+        curves[2, done] = accuracy(held, scores(held, w_q, w_k)[2])
+    return Fit(w_q.copy(), w_k.copy(), *curves[:, :done + 1], done, stopped, len(train), len(sentences) - len(usable))
