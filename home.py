@@ -24,6 +24,8 @@ with left:
     views.matrix(att.weights, rows, rows, name="weights", lang=lang, x_title=t("key_word", lang), weights=s.softmax,
                  y_title=t("query_word", lang), title=t("weights_m_soft" if s.softmax else "weights_m_raw", lang),
                  mask=None if att.mask.all() else att.mask)
+    if views.own_hidden(att.mask):
+        st.caption(t("own_hidden", lang))
     st.page_link("pages/2_Factor_matrix.py", label=t("home_go", lang), icon=":material/arrow_forward:", query_params=sidebar.query(s))
 with right:
     st.subheader(t("home_step_z", lang))

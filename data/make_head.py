@@ -1,11 +1,13 @@
 """Writes data/head-glove.npz: the default W_Q, W_K, one attention head fitted on the treebank's training sentences
 (data/treebank.tsv) on the built-in GloVe 400k, so that no server fits it before its first page. Run
-`python data/make_head.py` (under two minutes on two cores); tests/test_treebank.py checks a reduced refit and
-`python -m bench.heads --refit` the full one."""
+`python data/make_head.py` (about 15 s on two cores); tests/test_treebank.py and `python -m bench.heads --refit`
+refit it and compare."""
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from threadpoolctl import threadpool_limits  # noqa: E402
+
 from engine import treebank  # noqa: E402
 from engine.training import save_fit  # noqa: E402
 from engine.vectors import load_glove  # noqa: E402
@@ -14,7 +16,8 @@ EVERY = 250  # held-out accuracy every this many steps: the curve, without measu
 
 
 def main(out: Path = treebank.SHIPPED):
-    save_fit(treebank.fit(load_glove(), treebank.read(), treebank.Recipe(), every=EVERY), out)
+    with threadpool_limits(1, user_api="blas"):  # small products: one thread is as fast and steady under load
+        save_fit(treebank.fit(load_glove(), treebank.read(), treebank.Recipe(), every=EVERY), out)
 
 
 if __name__ == "__main__":

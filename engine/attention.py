@@ -134,6 +134,17 @@ def head_tops(multi: Attention, i: int) -> tuple[np.ndarray, np.ndarray]:  # -> 
     return w.argmax(axis=1), w
 
 
+def top_keys(att: Attention) -> np.ndarray:  # -> [n_q]
+    """The key each query row weights most, among the keys it may see (one head)."""
+    return np.where(att.mask, att.scores, -np.inf).argmax(axis=-1)
+
+
+def one_key(tops: np.ndarray) -> int | None:  # [n] -> key
+    """The key that every other word picks (the key itself looks elsewhere), if there is one and three words or more."""
+    common = int(np.bincount(tops).argmax())
+    return common if len(tops) > 2 and all(j == common for i, j in enumerate(tops) if i != common) else None
+
+
 def later_share(weights: np.ndarray, i: int) -> float:  # [n_q, n_k]
     """How much of query row i's weight falls on keys after position i: what a causal mask hides."""
     return float(np.asarray(weights)[i, i + 1:].sum())

@@ -1,7 +1,7 @@
 """Sinusoidal positional encoding (Vaswani et al., 2017)."""
 import numpy as np
 
-WEIGHT = 2.0  # the default position weight: positional rows at twice their unit size (see README, "The head")
+WEIGHT = 2.0  # the default position weight: positional rows at twice their unit size (see README, "The real sentences and the learned head")
 
 
 def sinusoidal(n: int, d: int) -> np.ndarray:  # -> [n, d]

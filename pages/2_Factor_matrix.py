@@ -12,7 +12,9 @@ c2.toggle(t("softmax", lang), key="softmax")
 c3.toggle(t("predict", lang), key="predict", help=t("predict_help", lang))
 q = page.pick_word("query", t("query", lang), rows, rows[-1], where=c4)
 i = rows.index(q)
-if s.predict and not views.guess_first(att.q[i], att.k, q, rows, lang, key=page.view_key("factor", s, q)):
+seen = [j for j in range(len(rows)) if att.mask[i, j]]  # the keys query i may look at
+if s.predict and not views.guess_first(att.q[i], att.k[seen], q, [rows[j] for j in seen], lang,
+                                      key=page.view_key("factor", s, q)):
     st.stop()
 views.attention_view(att, rows, rows, q, lang, softmax=s.softmax)
 swap.section(ctx)

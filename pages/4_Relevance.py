@@ -18,6 +18,9 @@ if s.predict and not views.guess_first(att.q[i], att.k[others], q, keys, lang, k
                                       ordered=views.ORDERED):
     st.stop()
 c2.text_input(t("expected", lang), key="expected", max_chars=200)  # after the guess: the expectation is a hint
+story = enc.tokens == page.STORY_TOKENS
+if story and q == "milk":
+    st.markdown(t("relevance_story", lang))
 scores = raw_scores(enc.embedding, i, others) | {"qk": att.scores[i, others]}  # the vectors' own rows, then Q·K
 source = ctx.source
 names = {"dot": t("measure_dot", lang, source=source), "cosine": t("measure_cosine", lang, source=source),
@@ -36,5 +39,7 @@ views.length_angle_view(att.q[i], att.k[others], q, keys, lang)
 swap.section(ctx)
 
 st.subheader(t("takeaway_title", lang))
-st.markdown(t("relevance_takeaway" if ctx.source == t("short_glove", lang) else "relevance_takeaway_other", lang))
+glove_story = story and q == "milk" and ctx.source == t("short_glove", lang)
+st.markdown(t("relevance_takeaway" if glove_story else "relevance_takeaway_other", lang))
+views.partners(att, rows, lang)
 reproduce.downloads(ctx, "relevance")

@@ -77,7 +77,22 @@ SAMPLES = {
     "pair_curves": lambda: charts.pair_curves(
         pd.DataFrame({"step": [0, 1, 0, 1], "pair": ["milk→drank"] * 2 + ["milk→cat"] * 2, "value": [0.1, 0.5, 0.2, 0.3]}),
         title="pairs", x_title="step", y_title="score", pair_title="pair", marker=1, marker_title="order reached"),
+    "accuracy_curves": lambda: charts.accuracy_curves(
+        tables.accuracy_frame([0, 1, 2], {"held-out": [0.1, 0.3, np.nan], "training": [0.2, 0.4, 0.5]}),
+        tables.levels_frame({"always the next word": 0.36, "raw cosine": 0.09}), title="accuracy", x_title="step",
+        y_title="accuracy", line_title="sentences", names=["held-out", "training"], level_title="rule", steps=10),
     "vector_plane": vector_plane,
+    "head_lines": lambda: charts.head_lines(
+        tables.head_lines_frame(["i", "met", "you", "."], ["nsubj", "root", "obj", "punct"], np.array([1, -1, 1, -1]),
+                                np.array([1, 2, 0, 2]), np.full((4, 4), 0.25), dict(zip(charts.LINE_KINDS, "grw"))),
+        title="heads", x_title="key", y_title="query", relation_title="relation", line_title="line",
+        value_title="weight", line_names=list("grw")),
+    "relation_accuracy": lambda: charts.relation_accuracy(
+        tables.relation_bars_frame(tables.relations_table(["det", "obj"], {"det": (10, 0.7), "obj": (4, 0.25)},
+                                                          {"det": (1, 0.6), "obj": (-2, 0.5)},
+                                                          {"det": "the → cat", "obj": "milk → drank"}), ["head", "+k"]),
+        title="relations", x_title="share", y_title="relation", series_title="who", count_title="words",
+        series=["head", "+k"]),
     "length_bars": lambda: charts.length_bars(render.as_frame(
         tables.lengths_table(row_lengths(np.array([[3.0, 4.0], [1.0, 0.0]]), np.array([[0.0, 1.0], [0.6, 0.8]])),
                              ["milk", "drank"], {"word": "GloVe", "position": "position"})),
@@ -178,7 +193,7 @@ def test_charts_have_a_plot_height_and_finite_json_data(name):
         height = part.height
         assert ((isinstance(height, int) and height > 0) or height == "container"
                 or height.to_dict()["step"] in (charts.ROW_STEP, charts.BAR_STEP, charts.LENGTH_STEP,
-                                                charts.STRIP_STEP))
+                                                charts.STRIP_STEP, charts.RELATION_STEP))
     spec = chart.to_dict()
     text = json.dumps(spec, allow_nan=False)  # raises on NaN or infinity anywhere in the spec or its data
     assert spec["datasets"] and text
@@ -235,6 +250,10 @@ DIFFERENT_INPUTS = {  # two inputs per data-free builder: other words, lengths a
         render.as_frame(tables.lengths_table(row_lengths(np.ones((3, 2)), np.zeros((3, 2))), ["x", "y", "z"],
                                              {"word": "GloVe", "position": "position"})),
         title=None, x_title="length", y_title="word", part_title="row")),
+    "accuracy_curves": (SAMPLES["accuracy_curves"], lambda: charts.accuracy_curves(
+        tables.accuracy_frame([0, 1, 2, 3], {"held-out": [0.3, 0.4, 0.45, 0.5], "training": [0.2] * 4}),
+        tables.levels_frame({"always the word before": 0.2, "raw cosine": 0.1}), title="accuracy", x_title="step",
+        y_title="accuracy", line_title="sentences", names=["held-out", "training"], level_title="rule", steps=10)),
 }
 
 

@@ -136,7 +136,7 @@ REFUSED = {
     "long-sentence-100k": {"sentence": "milk " * 20_000},
     "long-key-100k": {"k" * 100_000: "1"},
     "position-negative": {"position": "-0.5"},
-    "position-over-one": {"position": "2"},
+    "position-over-three": {"position": "3.5"},
     "position-nan": {"position": "nan"},
     "run-steps-zero": {"run_steps": "0"},
     "run-steps-huge": {"run_steps": "9" * 40},

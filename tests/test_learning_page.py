@@ -1,6 +1,7 @@
 """The Learning page: targets text <-> table <-> triples, the one 2-D projection, its charts, and the page itself."""
 import json
 import re
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
@@ -8,13 +9,15 @@ import pyarrow as pa
 import pytest
 import streamlit as st
 
-from engine import training
+from engine import corpus, training, treebank
+from engine.attention import attend, score
 from engine.pipeline import encode
 from engine.projection import fit_plane, pair_cosines, project
-from tests.app import chart_data, charts, messages, run_page
+from tests.app import PAGES, chart_data, charts, messages, run_page
 from tests.test_text import KEEP, visible_text
 from ui import charts as builders
-from ui import tables, targets
+from ui import fair, tables, targets, weights
+from ui.corpus_run import TRY
 from ui.state import DEFAULTS
 from ui.text import t
 
@@ -415,3 +418,187 @@ def test_trained_page_in_chinese_has_no_english_explanations():
     assert "达到了目标顺序" in at.success[0].value
     words = {w.lower() for w in re.findall(r"[A-Za-z]{4,}", visible_text(at))} - KEEP
     assert not words, sorted(words)
+
+
+# --- the corpus section: one head trained live on real sentences, the template sentences, or an upload ---
+
+LIVE_40 = replace(treebank.LIVE, steps=40)  # the live recipe, shorter: what the tests below train
+
+
+def accuracy_curves(at) -> pd.DataFrame:
+    """The data of the held-out accuracy chart (lines and levels stacked)."""
+    (data,) = [df for df in chart_data(at) if {"line", "name"} <= set(df)]
+    return data
+
+
+def corpus_trained(query=None, which=None):
+    at = ok(run_page(PAGE, {"run_steps": "40", **(query or {})}))
+    if which:
+        at.radio(key="_corpus_which").set_value(which)
+        ok(at.run())
+    return ok(at.button(key="corpus_train").click().run())
+
+
+def factor_row(at, word="milk") -> dict[str, float]:
+    frame = titled(at, t("factor_m", at.query_params.get("lang", "en")))
+    return frame[frame["row"] == word].set_index("col")["value"].to_dict()
+
+
+def test_corpus_section_offers_three_corpora_and_numbers_the_sections_without_gaps():
+    at = ok(run_page(PAGE))
+    radio = at.radio(key="_corpus_which")
+    assert radio.value == "treebank" and radio.options == [t(f"corpus_choice_{c}") for c in ("treebank", "templates",
+                                                                                            "upload")]
+    numbers = [int(h.value.split(" · ")[0]) for h in [*at.subheader, *at.header] if " · " in h.value]
+    assert sorted(numbers) == [1, 2, 3, 4]
+    intro = " ".join(m.value for m in at.markdown)
+    assert "the first 2,000 of the treebank's 7,479 training sentences" in intro and "**belongs to**" in intro
+    assert "1,255 held-out sentences that training never used" in intro
+    words = sum(len(s.tokens) for s in treebank.split(treebank.read(), "train")[:treebank.LIVE.sentences])
+    bound = fair.max_steps(words, 50, fair.CORPUS_WORK)  # the words of the 2,000 sentences trained on, not all
+    assert at.number_input(key="run_steps").max == bound >= treebank.LIVE.steps
+
+
+def test_the_default_treebank_run_beats_the_simple_rules_on_held_out_sentences():
+    at = ok(run_page(PAGE))
+    ok(at.button(key="corpus_train").click().run())
+    (done,) = [m.value for m in at.success]
+    acc = float(re.search(r"\*\*([\d.]+)% of the time\*\*", done).group(1)) / 100
+    assert "After 300 steps on 2,000 sentences" in done and acc >= 0.40
+    curves = accuracy_curves(at)
+    held = curves[curves["line"] == t("corpus_test_split")]
+    assert held["step"].tolist() == list(range(301))  # measured at every step
+    assert held["value"].iloc[-1] == pytest.approx(acc, abs=0.0005)
+    levels = curves[curves["line"].isna()].set_index("name")["value"]
+    assert acc > levels[t("corpus_ref_offset", offset=t("corpus_offset_next"))] > levels[t("corpus_ref_cosine")]
+    tops = next(m.value for m in at.markdown if m.value.startswith("With these weights"))
+    assert "“old” → “fisherman”" in tops and "“fisherman” → “mended”" in tops  # each word finds its own partner
+
+
+def test_a_treebank_run_is_the_engines_fit_with_the_baselines_beside_it(glove):
+    at = corpus_trained()
+    fit = treebank.fit(glove, treebank.read(), LIVE_40)
+    curves = accuracy_curves(at)
+    held = curves[curves["line"] == t("corpus_test_split")]["value"].to_numpy()
+    np.testing.assert_allclose(held, fit.test_accuracy)
+    assert loss_shown(at) == pytest.approx(fit.loss.tolist())
+    test = treebank.split(treebank.read(), "test")
+    b = treebank.batch(glove, test, 0.0)
+    offset, by_offset = treebank.best_offset(b)
+    by_cosine = treebank.accuracy(b, score(b.x, b.x, cosine=True))
+    levels = curves[curves["line"].isna()].set_index("name")["value"].to_dict()
+    assert offset == 1 and levels == pytest.approx({t("corpus_ref_offset", offset=t("corpus_offset_next")): by_offset,
+                                                   t("corpus_ref_cosine"): by_cosine})
+    (done,) = [m.value for m in at.success]
+    assert f"{fit.test_accuracy[-1]:.1%} of the time" in done and f"gets {by_offset:.1%}" in done
+
+
+def test_stop_ends_a_treebank_run_early_and_keeps_the_steps_reached(monkeypatch, glove):
+    real, done = treebank.fit, []
+
+    def fit(*args, callback=None, **kwargs):
+        def report(step, *values):
+            out = callback(step, *values)
+            if step == 25 and not done:
+                done.append(step)
+                st.stop()  # what a click on Stop does: Streamlit ends the script at its next call
+            return out
+        return real(*args, callback=report if callback else None, **kwargs)
+    monkeypatch.setattr(treebank, "fit", fit)
+    at = ok(run_page(PAGE, {"run_steps": "60"}))
+    ok(at.button(key="corpus_train").click().run())  # the run that Stop interrupts
+    ok(at.run())  # the run the click starts
+    assert "stopped at step 25 of 60" in " ".join(w.value for w in at.warning)
+    monkeypatch.undo()
+    whole = treebank.fit(glove, treebank.read(), replace(treebank.LIVE, steps=60))
+    curves = accuracy_curves(at)
+    np.testing.assert_allclose(curves[curves["line"] == t("corpus_test_split")]["value"], whole.test_accuracy[:26])
+    assert t("corpus_share_stopped") in " ".join(c.value for c in at.caption)
+    assert not [b for b in at.button if b.key == "corpus_use"]  # a link could not give these weights
+
+
+def test_use_on_every_page_puts_the_recipe_in_the_url_and_a_fresh_session_rederives_it(glove):
+    at = corpus_trained({"run_seed": "3"})
+    ok(at.button(key="corpus_use").click().run())
+    assert {"q_preset": "run", "k_preset": "run", "run_steps": "40", "run_seed": "3"}.items() <= \
+        at.query_params.items()
+    assert t("corpus_in_use") in " ".join(m.value for m in at.success)
+    banner = t("weights_run_treebank", train=2000, test=1255, acc=0.5, steps=40, lr=0.01, seed=3).split(" (")[0]
+    assert any(m.value.startswith(banner) for m in at.markdown)
+    ok(at.switch_page(PAGES[1]).run())
+    here = factor_row(at)
+    weights.FITTED.clear()  # a fresh server: nothing fitted yet
+    weights.shared_fit.clear()
+    fresh = ok(run_page(PAGES[1], dict(at.query_params)))
+    assert factor_row(fresh) == pytest.approx(here, abs=1e-9)
+    fit = treebank.fit(glove, treebank.read(), replace(LIVE_40, seed=3))
+    enc = encode(glove, DEFAULTS.sentence, position=DEFAULTS.position)
+    factor = attend(enc.x, enc.x, fit.w_q, fit.w_k, np.eye(50)).factor[enc.labels.index("milk")]
+    assert [here[w] for w in enc.labels] == pytest.approx(factor, abs=1e-9)
+
+
+def test_template_sentences_still_train_and_can_be_used(glove):
+    at = corpus_trained(which="templates")
+    (done,) = [m.value for m in at.success]
+    fit = corpus.fit(glove, corpus.load(), steps=40, lr=DEFAULTS.run_lr)
+    assert "After 40 steps" in done and f"{fit.test_accuracy[-1]:.0%} of the held-out pairs" in done
+    curves = accuracy_curves(at)
+    assert set(curves["line"].dropna()) == {t("corpus_train_split"), t("corpus_test_split")}
+    assert curves["name"].dropna().tolist() == [t("corpus_ref_cosine")]  # no offset rule for labelled pairs
+    ok(at.button(key="corpus_use").click().run())
+    assert at.query_params["run_on"] == "templates" and at.query_params["q_preset"] == "run"
+    assert any(m.value.startswith("**W_Q and W_K come from your training run** on the template sentences")
+               for m in at.markdown)
+
+
+UPLOAD = ("sentence,query,targets,split\n"
+          "The black cat drank the milk,milk,drank=1; cat=0.5; black=0,train\n"
+          "A small dog ate a bone,bone,ate=1; dog=0.5; small=0,train\n"
+          "The old man read the paper,paper,read=1; man=0.5; old=0,test\n").encode()
+
+
+def test_an_uploaded_corpus_trains_but_stays_on_the_page():
+    at = ok(run_page(PAGE, {"run_steps": "20"}))
+    at.radio(key="_corpus_which").set_value("upload")
+    ok(at.run())
+    assert t("corpus_upload_none") in messages(at) and not [b for b in at.button if b.key == "corpus_train"]
+    at.file_uploader(key="corpus_file").set_value(("mine.csv", UPLOAD, "text/csv"))
+    ok(at.run())
+    assert t("corpus_loaded", name="mine.csv", n=3) in " ".join(c.value for c in at.caption)
+    ok(at.button(key="corpus_train").click().run())
+    assert any("After 20 steps" in m.value for m in at.success)
+    assert t("corpus_share_upload") in " ".join(c.value for c in at.caption)
+    at.file_uploader(key="corpus_file").set_value(("bad.csv", b"sentence,query\n", "text/csv"))
+    ok(at.run())
+    assert "could not be used" in messages(at)
+
+
+def test_changed_choices_mark_the_last_run_as_stale():
+    at = corpus_trained()
+    at.radio(key="_corpus_which").set_value("templates")
+    ok(at.run())
+    assert "the choices have changed since" in " ".join(c.value for c in at.caption)
+    assert not [b for b in at.button if b.key == "corpus_use"]
+
+
+def test_corpus_section_in_chinese_has_no_english_explanations():
+    at = corpus_trained({"lang": "zh"})
+    assert any("每个词最大的注意力权重落在它所属的词上" in m.value for m in at.success)
+    words = {w.lower() for w in re.findall(r"[A-Za-z]{4,}", visible_text(at))} - KEEP - set(TRY.lower().split())
+    assert not words, sorted(words)  # the sentence to try is data, in any language
+
+
+def test_accuracy_curves_spec_draws_levels_and_no_missing_steps():
+    df = tables.accuracy_frame([0, 1, 2], {"held-out": [0.2, np.nan, 0.4], "train": [0.1, 0.2, 0.3]})
+    assert df["line"].tolist() == ["held-out", "held-out", "train", "train", "train"]
+    levels = tables.levels_frame({"always the next word": 0.36, "cosine": np.nan})
+    assert levels.to_dict("list") == {"name": ["always the next word"], "value": [0.36]}
+    spec = builders.accuracy_curves(df, levels, title="A", x_title="step", y_title="accuracy", line_title="sentences",
+                                    names=["held-out", "train"], level_title="rule", steps=300).to_dict()
+    rules, labels, lines = spec["layer"]  # the lines drawn over the levels
+    assert spec["title"] == "A"
+    assert lines["encoding"]["x"]["scale"]["domain"] == [0, 300]
+    assert lines["encoding"]["y"]["scale"]["domain"] == [0, 1] and lines["encoding"]["color"]["sort"] == ["held-out",
+                                                                                                       "train"]
+    assert rules["mark"]["strokeDash"] and labels["encoding"]["text"]["field"] == "name"
+    assert "accuracy_curves" in builders.DATA_FREE

@@ -70,11 +70,12 @@ def test_each_kind_of_attention_hides_its_answer_until_the_guess(tab):
     assert chart_data(at) and (at.success or at.warning)
 
 
-def test_the_masked_decoder_asks_only_about_words_its_query_may_see():
-    at = run_page(KINDS, {"predict": "1", "tab": "dec"})
+@pytest.mark.parametrize("own", [False, True])
+def test_the_masked_decoder_asks_only_about_words_its_query_may_see(own):
+    at = run_page(KINDS, {"predict": "1", "tab": "dec", "own": str(int(own))})
     q = at.selectbox(key="dec_query").value
     labels = list(at.selectbox(key="dec_query").options)
-    assert guess_box(at).options == labels[:labels.index(q) + 1]  # "bola" sees "La" and itself, not what follows
+    assert guess_box(at).options == labels[:labels.index(q) + own]  # "es" sees "la", "bola" (and itself if it may)
 
 
 def test_a_right_guess_says_why_from_the_numbers(glove):

@@ -51,16 +51,17 @@ def test_warm_up_loads_the_vectors_into_the_shared_cache(monkeypatch, caplog):
 
 
 def test_warm_up_readies_the_default_learned_weights_without_fitting(monkeypatch):
-    from engine import corpus
+    from engine import corpus, treebank
     from ui import weights
     fits, loads = [], []
     monkeypatch.setattr(corpus, "fit", lambda *a, **k: fits.append(k))
-    real = corpus.load_fit
-    monkeypatch.setattr(corpus, "load_fit", lambda path: loads.append(path) or real(path))
+    monkeypatch.setattr(treebank, "fit", lambda *a, **k: fits.append(k))
+    real = weights.load_fit
+    monkeypatch.setattr(weights, "load_fit", lambda path: loads.append(path) or real(path))
     weights.shared_fit.clear()
     server.warm_up()
     gc.unfreeze()
-    assert loads == [corpus.SHIPPED] and not fits  # the shipped file, read once
+    assert loads == [treebank.SHIPPED] and not fits  # the shipped file, read once
     assert weights.warm(sidebar.glove()) is weights.warm(sidebar.glove()) and len(loads) == 1  # shared from then on
 
 

@@ -4,7 +4,7 @@ from dataclasses import fields, replace
 
 import pytest
 
-from ui.state import DEFAULTS, MAX_TEXT, NAMES, SPEC, Invalid, Settings, from_values, parse, to_query
+from ui.state import DEFAULTS, MAX_TEXT, NAMES, SPEC, Invalid, Settings, from_values, held_out_ids, parse, to_query
 from ui.text import t
 
 
@@ -25,6 +25,8 @@ def other_value(name: str):
         return type(default)(hi if default != hi else lo)
     if name in SPEC:
         return next(c for c in SPEC[name] if c != default)
+    if name == "real":  # the id of a held-out treebank sentence
+        return min(held_out_ids())
     return default + " “ß” 牛奶 & <b>?x=1#"
 
 

@@ -25,7 +25,7 @@ def test_swapped_and_change_by_hand():
 
 def weights_of(kv, sentence, w):
     enc = encode(kv, sentence, position=DEFAULTS.position)
-    return attend(enc.x, enc.x, *w).weights
+    return attend(enc.x, enc.x, *w, own=DEFAULTS.own).weights
 
 
 @pytest.mark.parametrize("page", [FACTOR, RELEVANCE])

@@ -6,7 +6,7 @@ import pandas as pd
 import pyarrow as pa
 import pytest
 
-from engine.attention import Attention, attend, merge_heads
+from engine.attention import Attention, attend, causal_mask, merge_heads, own_mask
 from engine.pipeline import encode
 from tests.app import charts, csv_keys, messages, open_layers, run_page
 from ui import kinds
@@ -247,7 +247,7 @@ class TestPage:
             assert bars["key"].tolist() == cols
             assert contrib["key"].dropna().unique().tolist() == cols
             seen = weights[~weights["masked"]]  # the line view: a line per pair the query sees, as opaque as its weight
-            assert len(lines) == len(seen) and set(lines["key"]) == set(cols)
+            assert len(lines) == len(seen) and set(lines["key"]) == set(seen["col"])
             np.testing.assert_allclose(lines.sort_values(["q_pos", "k_pos"])["weight"], seen["value"], atol=1e-12)
             np.testing.assert_array_equal(lines["opacity"], lines["weight"])
 
@@ -259,21 +259,23 @@ class TestPage:
     def test_causal_mask_flags_cells_and_switching_it_off_shows_them(self, default_page):
         at = default_page
         later = ~np.tril(np.ones((4, 4), dtype=bool)).ravel()
+        own = np.eye(4, dtype=bool).ravel()  # each word's own cell is hidden by default (the first word keeps its own)
+        hidden = ~own_mask(causal_mask(4, 4)).ravel()
         factor, weights = tab_charts(at, DEC)[:2]
-        assert weights["masked"].to_numpy().tolist() == later.tolist()
-        assert factor["masked"].to_numpy().tolist() == later.tolist()
+        assert weights["masked"].to_numpy().tolist() == hidden.tolist()
+        assert factor["masked"].to_numpy().tolist() == hidden.tolist()
         assert (weights.loc[weights["masked"], "value"] == 0).all()
-        assert "The mask hides “es”, “azul” from “bola”" in messages(at)
-        for tab in (ENC, CROSS):
-            assert not any(df["masked"].any() for df in tab_charts(at, tab)[:2])
+        assert "The mask hides “azul” from “es”" in messages(at)
+        assert all(df["masked"].tolist() == own.tolist() for df in tab_charts(at, ENC)[:2])
+        assert not any(df["masked"].any() for df in tab_charts(at, CROSS)[:2])  # no word of its own to hide
 
         open_tab(at, DEC).toggle(key="causal").set_value(False).run()
         no_errors(at)
         factor_off, weights_off = tab_charts(at, DEC)[:2]
-        assert not weights_off["masked"].any() and not factor_off["masked"].any()
+        assert weights_off["masked"].tolist() == own.tolist() and factor_off["masked"].tolist() == own.tolist()
         assert (weights_off.loc[later, "value"] > 0).all()
         np.testing.assert_allclose(factor_off["value"], factor["value"])  # Q·Kᵀ itself is unchanged
-        assert "Mask off: “bola” now puts" in messages(at)
+        assert "Mask off: “es” now puts" in messages(at)
 
     def test_heads_switch_draws_one_grid_per_kind_and_changes_z(self, default_page):
         at = default_page
@@ -298,9 +300,9 @@ class TestPage:
             assert grid(z_heads).shape == grid(z).shape
             assert not np.allclose(z_heads["value"], z["value"])
         masked = tab_charts(at, DEC)[6:10]
-        assert all(df["masked"].sum() == 6 for df in masked)
-        assert len(tab_charts(at, DEC)[5]) == 4 * (16 - 6)  # no line for a masked pair
-        for tab, q in ((ENC, "blue"), (DEC, "bola"), (CROSS, "bola")):
+        assert all(df["masked"].sum() == 6 + 3 for df in masked)  # later words, and the own cells but the first
+        assert len(tab_charts(at, DEC)[5]) == 4 * (16 - 9)  # no line for a masked pair
+        for tab, q in ((ENC, "blue"), (DEC, "es"), (CROSS, "es")):
             focus = [m.value for m in open_tab(at, tab).markdown if m.value.startswith("For “")]
             assert len(focus) == 1 and focus[0].startswith(f"For “{q}”")
 
@@ -324,7 +326,7 @@ class TestPage:
         no_errors(at)
         assert tab_charts(at, DEC)[2]["weight"].tolist()[1:] == [0, 0, 0]  # "la" sees only itself
         assert "“la” is the last" not in messages(at) and "from “la”" in messages(at)
-        for tab, field, q in ((ENC, "query", "blue"), (CROSS, "cross_query", "bola"), (DEC, "dec_query", "la")):
+        for tab, field, q in ((ENC, "query", "blue"), (CROSS, "cross_query", "es"), (DEC, "dec_query", "la")):
             open_tab(at, tab)
             assert at.selectbox(key=field).value == q and f"row “{q}” of Z" in at.success[0].value
 
@@ -395,7 +397,7 @@ class TestPage:
         at = run_page(PAGE, {"lang": "zh", "heads": "2"})
         no_errors(at)
         assert [tab.label for tab in at.tabs] == ["编码器自注意力", "解码器自注意力", "编码器–解码器注意力"]
-        assert any(m.value.startswith("对 “bola” 来说") for m in open_tab(at, DEC).markdown)
+        assert any(m.value.startswith("对 “es” 来说") for m in open_tab(at, DEC).markdown)
         spec = str(charts(at))
         assert "遮住" in spec and "'masked'" not in spec  # the masked cells' label follows the language
 
@@ -408,7 +410,7 @@ class TestFactorPageAfterRefactor:
         assert at.success[0].value.startswith("Check: the contributions add up to row “blue”")
         factor, weights, bars, contrib, z = (pd.concat([pa.ipc.open_stream(d.data.data).read_pandas()
                                                         for d in c.proto.datasets]) for c in at.get("vega_lite_chart"))
-        assert grid(factor).shape == (4, 4) and not factor["masked"].any()
+        assert grid(factor).shape == (4, 4) and factor["masked"].tolist() == np.eye(4, dtype=bool).ravel().tolist()
         np.testing.assert_allclose(grid(weights).to_numpy().sum(axis=1), 1.0, atol=1e-9)
         assert not at.get("download_button")  # every download sits in a menu that builds its buttons once opened
         assert csv_keys(at) == ["dl_factor", "dl_weights", "dl_Z"]

@@ -24,7 +24,8 @@ PLOT_HEIGHT = "childHeight"  # Vega-Lite's name for the plot height of a column'
 WIDTH = 640  # pixels: a chart's width where the page gives it none (a saved file); the page fits it to its column
 KEY_COLUMNS = 8  # key words a row of the contributions' legend
 LABEL_LIMIT = 100  # pixels a label may take before Vega cuts it short (Streamlit's theme)
-DATA_FREE = frozenset({"heatmap", "weight_bars", "contribution_bars", "relevance_bars", "length_bars", "sign_strips"})
+DATA_FREE = frozenset({"heatmap", "weight_bars", "contribution_bars", "relevance_bars", "length_bars", "sign_strips",
+                       "accuracy_curves"})
 # Numbers from 1,000 up (a layer scale of 1e6 gives 7,860,448,186,139) and below 0.001 in 3 significant digits, big
 # ones with an SI suffix (7.86T), small ones as powers of ten; the rest as Vega writes them.
 COMPACT = ("abs(datum.value) >= 1000 ? format(datum.value, '.3~s') : "
@@ -321,6 +322,34 @@ def pair_curves(df: pd.DataFrame, *, title: str, x_title: str, y_title: str, pai
     return _described(alt.layer(lines, rule).properties(width="container", height=220), description)
 
 
+def accuracy_curves(df: pd.DataFrame, levels: pd.DataFrame, *, title: str, x_title: str, y_title: str,
+                    line_title: str, names: list[str], level_title: str, steps: int | None = None,
+                    description: str | None = None) -> alt.LayerChart:
+    """Accuracy (0 to 100 %) at every training step, one line per set of sentences (`names`, in legend order; the first,
+    the held-out one, bold and the others faint), over a dashed level for each simple rule, labelled at the right; the x
+    axis spans all `steps` so a run drawn live grows across it."""
+    x_scale = alt.Scale(domain=[0, steps]) if steps else alt.Undefined
+    y = alt.Y("value:Q", title=y_title, scale=alt.Scale(domain=[0, 1]),
+              axis=_level_title(labelExpr=COMPACT, format="~%"))
+    first = f"datum.line == {json.dumps(names[0] if names else '')}"
+    lines = alt.Chart(df).mark_line().encode(
+        x=alt.X("step:Q", title=x_title, scale=x_scale, axis=_number_axis()), y=y,
+        color=alt.Color("line:N", sort=names, title=line_title, scale=alt.Scale(domain=names, scheme="tableau10"),
+                        legend=alt.Legend(orient="bottom", labelLimit=260)),
+        strokeWidth=_when(alt.StrokeWidthValue, first, 2.5, 1.0),
+        opacity=_when(alt.OpacityValue, first, 1.0, 0.45),
+        tooltip=[alt.Tooltip("line:N", title=line_title), alt.Tooltip("step:Q", title=x_title),
+                 alt.Tooltip("value:Q", title=y_title, format=".1%")],
+    )
+    level = alt.Chart(levels).encode(y=y, tooltip=[alt.Tooltip("name:N", title=level_title),
+                                                   alt.Tooltip("value:Q", title=y_title, format=".1%")])
+    rules = level.mark_rule(color="#555", strokeDash=[5, 4])
+    labels = level.mark_text(align="right", baseline="top", dx=-4, dy=3, color="#444").encode(
+        x=alt.value("width"), text=alt.Text("name:N"))  # under its line, where a run that beats the rule is not
+    return _described(alt.layer(rules, labels, lines, title=title).properties(width="container", height=240),
+                      description)  # the lines drawn last, over the levels
+
+
 def vector_plane(df: pd.DataFrame, *, title: str, x_title: str, y_title: str, role_title: str,
                  role_names: dict[str, str], word_title: str, step_title: str, slider_label: str,
                  size: int = 440, description: str | None = None) -> alt.Chart:
@@ -533,3 +562,89 @@ def _label_width(words: pd.Series) -> int:
     wide = max((sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in str(w)) for w in words.unique()),
                default=1)
     return min(LABEL_LIMIT, 8 * wide + 4)
+
+
+LINE_KINDS = ("gold", "right", "wrong")  # a word's line to its head, and to its top key when right or wrong
+LINE_COLOURS = ["#555555", AGREE["++"], DISAGREE["-+"]]  # grey, then the blue and red of agree and disagree
+LINE_DASHES = [[1, 0], [1, 0], [5, 3]]  # wrong also dashed: not by colour alone
+LINE_SHIFT = 0.14  # of a row: a head's line runs just above the word's row, its top key's just below
+
+
+def head_lines(df: pd.DataFrame, *, title: str, x_title: str, y_title: str, relation_title: str, line_title: str,
+               value_title: str, line_names: list[str], description: str | None = None) -> alt.HConcatChart:
+    """The line view of one sentence's heads (tables.head_lines_frame): each word's relation, the word (field query,
+    position q_pos), ✓ or ✗ (mark, blue where right, red where not), then a line to the word it belongs to and one
+    to the word it attends to most (kinds LINE_KINDS, shown as `line_names`; wrong ones dashed), key words (key,
+    k_pos) to the right. Hovering a word keeps its lines, as in attention_lines."""
+    rows = _count(df, "q_pos")
+    y = alt.Scale(domain=[-0.5, rows - 0.5], reverse=True, nice=False, zero=False)
+    words = "datum.kind == 'word'"
+    legend = alt.Legend(orient="right", symbolType="stroke", symbolStrokeWidth=3, labelLimit=0)
+    lines = alt.Chart(name="lines").transform_filter(f"!({words})").transform_calculate(
+        shift=f"datum.kind == 'gold' ? {-LINE_SHIFT} : {LINE_SHIFT}",
+        y0="datum.q_pos + datum.shift", y1="datum.k_pos + datum.shift",
+    ).mark_rule(strokeWidth=2.5).encode(
+        x=alt.XValue(0), x2=alt.X2Value("width"),
+        y=alt.Y("y0:Q", scale=y, axis=None), y2=alt.Y2("y1:Q"),
+        stroke=alt.Stroke("line:N", title=line_title, scale=alt.Scale(domain=line_names, range=LINE_COLOURS),
+                          legend=legend),
+        strokeDash=alt.StrokeDash("line:N", title=line_title, scale=alt.Scale(domain=line_names, range=LINE_DASHES),
+                                  legend=legend),  # one legend: colour and dash together
+        opacity=_when(alt.OpacityValue, HOVERED, 0.85, 0.08),
+        tooltip=[alt.Tooltip("line:N", title=line_title), alt.Tooltip("query:N", title=y_title),
+                 alt.Tooltip("key:N", title=x_title), alt.Tooltip("relation:N", title=relation_title),
+                 alt.Tooltip("weight:Q", title=value_title, format=".3f")],
+    ).properties(width=LINES_WIDTH, height=LINE_STEP * rows)
+    relation = _relation_column(df, relation_title, y_title, y, rows)
+    marks = _right_marks(line_title, y_title, y, rows)
+    hover = [_hover(HOVER, "q_pos", ["query_words"]), _hover(HOVER_KEY, "k_pos", ["key_words"])]
+    chart = alt.hconcat(relation, _word_column(df, "query", "q_pos", y_title, y, rows), marks, lines,
+                        _word_column(df, "key", "k_pos", x_title, y, rows), bounds="flush", spacing=6)
+    chart = chart.properties(data=df, title=title, params=hover, autosize=alt.AutoSizeParams(type="pad"))
+    return _described(chart, description)
+
+
+def _relation_column(df: pd.DataFrame, relation_title: str, y_title: str, y: alt.Scale, rows: int) -> alt.Chart:
+    """Each word's relation, right-aligned in italics left of the word (head_lines)."""
+    return alt.Chart(name="relations", title=alt.TitleParams(relation_title, anchor="end")).transform_filter(
+        "datum.kind == 'word'").mark_text(align="right", baseline="middle", color="#777", fontStyle="italic").encode(
+        x=alt.XValue(_label_width(df["relation"]) - 4), y=alt.Y("q_pos:Q", scale=y, axis=None),
+        text=alt.Text("relation:N", title=relation_title),
+        tooltip=[alt.Tooltip("query:N", title=y_title), alt.Tooltip("relation:N", title=relation_title)],
+    ).properties(width=_label_width(df["relation"]), height=LINE_STEP * rows)
+
+
+def _right_marks(line_title: str, y_title: str, y: alt.Scale, rows: int) -> alt.Chart:
+    """✓ (blue) or ✗ (red) right of each word: whether it attends most to the word it belongs to (head_lines)."""
+    return alt.Chart(name="marks").transform_filter("datum.kind == 'word' && datum.mark != ''").mark_text(
+        baseline="middle", fontSize=14, fontWeight="bold").encode(
+        x=alt.XValue(8), y=alt.Y("q_pos:Q", scale=y, axis=None), text=alt.Text("mark:N", title=line_title),
+        color=_when(alt.ColorValue, "datum.right", LINE_COLOURS[1], LINE_COLOURS[2]),
+        tooltip=[alt.Tooltip("query:N", title=y_title), alt.Tooltip("mark:N", title=line_title)],
+    ).properties(width=16, height=LINE_STEP * rows)
+
+
+RELATION_STEP = 36  # pixels a relation: its two bars
+SERIES_COLOURS = [HEAD_COLOURS[0], "#9e9e9e"]  # the head as in the line view, the baseline grey
+
+
+def relation_accuracy(df: pd.DataFrame, *, title: str, x_title: str, y_title: str, series_title: str,
+                      count_title: str, series: list[str], description: str | None = None) -> alt.VConcatChart:
+    """Per relation (label, in order r), two bars side by side: the head's share right and the best fixed offset's
+    (series, in order s, named `series`), each with its share written at its end (text)."""
+    base = alt.Chart(df).encode(
+        y=alt.Y("label:N", sort=alt.EncodingSortField("r", op="min"), title=y_title,
+                axis=_level_title(labelLimit=320, labelOverlap=False)),
+        yOffset=alt.YOffset("series:N", sort=series, scale=alt.Scale(domain=series, paddingOuter=0.15)),
+        x=alt.X("accuracy:Q", title=x_title, scale=alt.Scale(domain=[0, 1]), axis=_number_axis(format="%")),
+        tooltip=[alt.Tooltip("label:N", title=y_title), alt.Tooltip("series:N", title=series_title),
+                 alt.Tooltip("accuracy:Q", title=x_title, format=".1%"),
+                 alt.Tooltip("count:Q", title=count_title, format=",")],
+    )
+    bars = base.mark_bar().encode(color=alt.Color("series:N", title=series_title, legend=alt.Legend(orient="top"),
+                                                  scale=alt.Scale(domain=series, range=SERIES_COLOURS)))
+    text = base.mark_text(align="left", dx=3, baseline="middle", fontSize=10, color="#333").encode(
+        text=alt.Text("text:N", title=x_title))
+    step = alt.Step(RELATION_STEP, **{"for": "position"})  # a relation's band, not each bar's
+    chart = _fit_width((bars + text).properties(height=step)).properties(title=title)  # the title above the legend
+    return _described(chart, description)

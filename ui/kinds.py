@@ -66,7 +66,8 @@ def section(ctx, name: str, rows_q, rows_kv, need: str, heads: int):
     except ValueError:
         st.error(t("overflow", lang))
         return
-    default = rows_q.labels[-1 if name == "enc" else (len(rows_q.labels) - 1) // 2]  # "bola": hides later words
+    # "es": the mask hides a later word, and it still sees two others whether or not its own cell is hidden
+    default = rows_q.labels[-1 if name == "enc" else len(rows_q.labels) // 2]
     q = page.pick_word(FIELD[name], t("query", lang), rows_q.labels, default, where=picker)
     if s.predict and not guessed(ctx, name, att, rows_kv.labels, q, rows_q.labels.index(q)):
         return

@@ -1,4 +1,5 @@
-"""Page 5's first half: train W_Q and W_K (or the word vectors) on the learner's own targets and watch them align."""
+"""Page 5's first sections: train W_Q and W_K (or the word vectors) towards the learner's own targets, and see whether
+the order they reach comes from the angle between q and k or from the lengths."""
 import contextlib
 import time
 
@@ -8,6 +9,7 @@ from engine import training
 from engine.alignment import GROUPS, pair_alignment
 from engine.attention import attend
 from engine.projection import fit_plane_qk, pair_cosines, project
+from engine.relevance import length_angle, order_by
 from ui import fair, render, tables, targets, views
 from ui.page import pick_word
 from ui.text import t
@@ -33,6 +35,7 @@ def section(ctx):
     triples, problems = targets_editor(ctx)
     learn = controls(ctx)
     config = start_view(ctx, triples, learn)
+    st.subheader(t("learn_results_title", ctx.lang))
     with contextlib.ExitStack() as turn:  # a run keeps its turn until its results are drawn: the charts cost as much
         if st.button(t("learn_train", ctx.lang), key="train", type="primary", icon=":material/play_arrow:",
                      disabled=not learn or bool(problems)):
@@ -238,19 +241,36 @@ def show_result(res: dict, config: dict, lang: str):
 def verdict(res: dict, config: dict, lang: str):
     """Whether and when the target order was reached, and whether the settings changed since."""
     h = res["h"]
-    st.subheader(t("learn_results_title", lang))
     if any(res[name] != value for name, value in config.items()):
         st.caption(t("learn_stale", lang, steps=res["steps"], lr=res["lr"], seed=res["seed"]))
     if h.stopped:
         st.warning(t("learn_stopped", lang, step=h.steps, total=res["steps"]))
     order = order_text(h.targets, h.scores[-1], res["labels"], lang)
     until = t("learn_until_stop" if h.stopped else "learn_until_end", lang, end=h.steps)
+    why = came_from(h, res["labels"], res["cosine"], lang)
     if h.order_step is None:
-        st.error(t("learn_verdict_missed", lang, end=h.steps, order=order))
+        st.error(t("learn_verdict_missed", lang, end=h.steps, order=order) + why)
     elif h.order_step == 0:
-        st.success(t("learn_verdict_start", lang, until=until, order=order))
+        st.success(t("learn_verdict_start", lang, until=until, order=order) + why)
     else:
-        st.success(t("learn_verdict_reached", lang, step=h.order_step, until=until, order=order))
+        st.success(t("learn_verdict_reached", lang, step=h.order_step, until=until, order=order) + why)
+
+
+def came_from(h, labels: list[str], cosine: bool, lang: str) -> str:
+    """For each query word, whether the final order of its keys comes from the angle (cos θ), the key lengths |k|, or
+    both, as q·k = |q|·|k|·cos θ splits it (|q| is the same for every key); scores of directions only (cosine) can
+    only follow the angle. Empty where a query has fewer than two keys or equal scores."""
+    lines = []
+    for i in dict.fromkeys(q for q, _, _ in h.targets):
+        keys = [k for q, k, _ in h.targets if q == i]
+        la = length_angle(h.q[-1, i], h.k[-1, keys])
+        decides = "angle" if cosine and la.decides != "tie" else la.decides
+        if decides == "tie":
+            continue
+        by = {name: " > ".join(f"“{labels[keys[j]]}”" for j in order_by(values))
+              for name, values in (("cos", la.cos), ("len", la.k_len))}
+        lines.append(t(f"learn_came_{decides}", lang, q=labels[i], cos_order=by["cos"], len_order=by["len"]))
+    return "".join("\n\n" + line for line in lines)
 
 
 def curves(h, pairs: list[str], lang: str):

@@ -10,13 +10,14 @@ from gensim.models import KeyedVectors
 
 from engine.attention import Attention, attend
 from engine.pipeline import Encoded, encode
-from engine.vectors import TooManyTokens, has_cjk, knows_cjk, suggest
+from engine.vectors import TooManyTokens, has_cjk, knows_cjk, suggest, tokenize
 from ui import fair, render, sidebar, tables, weights
 from ui.state import DEFAULTS, Settings, to_query
 from ui.text import error_text, t
 
 
-CHALLENGES = ("factor", "relevance", "kinds")  # pages that can hide their answer until the learner guesses
+CHALLENGES = ("factor", "relevance", "kinds", "real")
+STORY_TOKENS = tokenize(DEFAULTS.sentence)  # texts about the story sentence appear only while it is on the page  # pages that can hide their answer until the learner guesses
 
 
 @dataclass(frozen=True)
@@ -33,21 +34,22 @@ class Context:
     att: Attention | None
 
 
-def context(name: str, *, sentence: str | None = "sentence", min_words: int = 1) -> Context:
+def context(name: str, *, sentence: str | None = "sentence", min_words: int = 1,
+            box: str = "source_sentence") -> Context:
     """The one opening of every page: sidebar, the page's title and intro (text keys <name>_title, <name>_intro), the
     weights banner, the save menu, then the sentence through the layers; the page stops here, with a sentence saying
     why, when there is nothing to show. `sentence` names the Settings field to encode (None: the page encodes its
-    own)."""
+    own, and the sidebar's sentence box is the field `box`)."""
     fair.drawing()
-    s = sidebar.render(sentence or "source_sentence", challenge=name in CHALLENGES)
+    s = sidebar.render(sentence or box, challenge=name in CHALLENGES)
     lang, kv = s.lang, sidebar.vectors(s)
     st.title(t("app_title" if name == "home" else f"{name}_title", lang))
-    sidebar.sentence_here(s, sentence or "source_sentence")
+    sidebar.sentence_here(s, sentence or box)
     source = sidebar.source_name(s)
     st.markdown(t(f"{name}_intro", lang, d=kv.vector_size, source=source))
     w, provenance = weights.layers(s, kv)
     weights.banner(s, provenance, kv.vector_size)
-    render.name_files(name, getattr(s, sentence or "source_sentence"), render.save_menu(lang))
+    render.name_files(name, getattr(s, sentence or box), render.save_menu(lang))
     if sentence is None:
         return Context(s, lang, kv, source, w, provenance, None, None)
     enc = sentence_rows(kv, getattr(s, sentence), s)
@@ -133,7 +135,7 @@ def cached_neighbours(_kv: KeyedVectors, source: tuple, words: tuple[str, ...],
 def view_key(name: str, s: Settings, q: str) -> str:
     """What identifies one view for a guess: the page, the query word and every setting that changes the numbers."""
     others = replace(s, lang=DEFAULTS.lang, predict=False, query="", dec_query="", cross_query="",
-                     expected=DEFAULTS.expected)
+                     expected=DEFAULTS.expected, real_find="", real_query="", real_key="")
     return f"{name}:{q}?" + urlencode(sorted(to_query(others).items()))
 
 

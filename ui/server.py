@@ -33,7 +33,10 @@ def warm_up() -> None:
 
         pa.set_memory_pool(pa.system_memory_pool())  # gives freed chart data back to the system; the default keeps it
         import numpy as np
+        from threadpoolctl import threadpool_limits
 
+        # every product here is small: one BLAS thread is as fast, and several visitors' fits do not fight over cores
+        threadpool_limits(1, user_api="blas")
         from ui import charts, render, sidebar, tables, weights
 
         weights.warm(sidebar.glove())

@@ -21,6 +21,7 @@ PAGES = (
     ("pages/4_Relevance.py", "nav_relevance"),
     ("pages/5_Learning.py", "nav_learning"),
     ("pages/6_Three_kinds.py", "nav_kinds"),
+    ("pages/7_Real_sentences.py", "nav_real"),
 )
 LAYERS = ("q", "k", "v")
 # containers that stay open across pages and page 6's tabs once opened: the sidebar's layers, page 6's line views

@@ -1,4 +1,5 @@
 """One Settings dataclass, mirrored in the URL and kept across pages."""
+import functools
 from dataclasses import asdict, dataclass, fields, replace
 
 from engine import corpus, treebank
@@ -71,6 +72,12 @@ class Settings:
     run_steps: int = treebank.LIVE.steps
     run_lr: float = treebank.LIVE.lr
     run_seed: int = 0
+    # page 7: the held-out treebank sentence shown (its id; "" for the page's default), the word searched for, the
+    # word whose pick the learner predicts, and the key word compared across queries
+    real: str = ""
+    real_find: str = ""
+    real_query: str = ""
+    real_key: str = ""
 
 
 SPEC = {
@@ -126,7 +133,15 @@ def parse(name: str, raw) -> object:
         raise Invalid("choice", options=", ".join(SPEC[name]))
     if len(raw) > MAX_TEXT:
         raise Invalid("long", max=MAX_TEXT)
+    if name == "real" and raw and raw not in held_out_ids():
+        raise Invalid("held_out")
     return raw
+
+
+@functools.cache
+def held_out_ids() -> frozenset[str]:
+    """The ids of the treebank's held-out sentences, read once per process."""
+    return frozenset(s.sent_id for s in treebank.split(treebank.read(), "test"))
 
 
 def from_values(values: dict) -> tuple[Settings, list[tuple[str, str, "Invalid"]]]:

@@ -8,7 +8,7 @@ import pyarrow as pa
 import streamlit as st
 
 from engine.alignment import GROUPS
-from engine.attention import Attention, contributions, head_tops, merge_heads, relative_gap
+from engine.attention import Attention, contributions, head_tops, merge_heads, one_key, relative_gap, top_keys
 from engine.swap import biggest, change
 from engine.relevance import in_order, length_angle, order_by, pairs_in_order, winner
 from ui import charts, render, tables
@@ -76,6 +76,20 @@ def download_table(table: pd.DataFrame | pa.Table, name: str, lang: str, *, key:
                           file_name=f"{name}.csv", mime="text/csv", key=f"dl_{key}", on_click="ignore")
 
 
+def partners(att: Attention, labels: list[str], lang: str):
+    """Which word each word attends to most, and whether they differ (relevance of the pair) or not (of one key)."""
+    tops = top_keys(att)
+    pairs = t("list_sep", lang).join(f"“{plain(labels[i])}” → “{plain(labels[j])}”" for i, j in enumerate(tops))
+    same = one_key(tops)
+    st.markdown(t("relevance_pairs", lang, pairs=pairs) + " " + (
+        t("relevance_pairs_differ", lang) if same is None else t("relevance_pairs_same", lang, k=plain(labels[same]))))
+
+
+def own_hidden(mask: np.ndarray) -> bool:  # [n_q, n_k]
+    """Whether a square mask hides the words' own cells (attend's own=False)."""
+    return mask.shape[0] == mask.shape[1] > 1 and not np.diagonal(mask).any()
+
+
 def attention_view(att: Attention, q_labels: list[str], k_labels: list[str], q: str, lang: str, *, softmax: bool,
                    prefix: str = "", query_field: str = "query"):
     """Factor matrix and weights (click a cell to pick the query word into Settings.<query_field>), the query word
@@ -89,7 +103,7 @@ def attention_view(att: Attention, q_labels: list[str], k_labels: list[str], q: 
         matrix(a, q_labels, k_labels, name=f"{prefix}{name}", title=title, lang=lang, where=where,
                x_title=t("key_word", lang), y_title=t("query_word", lang), mask=mask, selected=q,
                pick_key=key, on_select=on_pick(key, query_field), weights=name == "weights" and softmax)
-    st.caption(t("click_hint", lang))
+    st.caption(t("click_hint", lang) + (" " + t("own_hidden", lang) if own_hidden(att.mask) else ""))
     contribution_view(att, q_labels.index(q), q, k_labels, lang, softmax=softmax)
     matrix(att.z, q_labels, tables.dims(att.v.shape[1]), name=f"{prefix}Z", title=t("z_m", lang),
            x_title=t("dim", lang), lang=lang, selected=q)

@@ -128,6 +128,16 @@ def corpus_fit(s: Settings, kv: KeyedVectors, which: str) -> Fit:
         return fits[args]
 
 
+def remember(s: Settings, kv: KeyedVectors, which: str, fit: Fit) -> None:
+    """A fit made elsewhere with exactly the arguments of `which` (page 5's live run) as the one behind it, so that
+    using it costs no second fit; a fit on built-in vectors only (an upload's fits are the visitor's own)."""
+    if s.source != "upload":
+        source = (s.source, len(kv), kv.vector_size)
+        FITTED[source, job(s, which, source)] = fit
+        while len(FITTED) > FITS_KEPT:
+            FITTED.pop(next(iter(FITTED)), None)
+
+
 def layers(s: Settings, kv: KeyedVectors) -> tuple[dict[str, np.ndarray], Provenance]:
     """W_Q, W_K, W_V ([d, d_k]) from the sidebar's settings, and where W_Q and W_K came from."""
     d = kv.vector_size

@@ -80,7 +80,7 @@ STRINGS = {
     "home_step_factor": "③ Factor matrix → attention weights",
     "home_step_z": "④ Output Z = weights · V",
     "home_go": "Open this step",
-    "home_more": "⑤ Then: why dot products work, relevance, learning, and the three kinds of attention",
+    "home_more": "⑤ Then: why dot products work, relevance, learning, the three kinds of attention, and the head on real sentences",
     # --- page 1: words become rows ---
     "words_title": "Words become rows",
     "words_intro": (
@@ -107,6 +107,10 @@ STRINGS = {
         "Cell (i, j) is the dot product of query word i with key word j: how strongly word i is drawn to word j. "
         "Switch on scaling by √d_k and the softmax along each row; neither changes which row belongs to which "
         "word. Click a cell (or use the selector) to follow one query word."),
+    "own_hidden": (
+        "Grey cells: each word's own cell is hidden, so its weights go to the other words — the learned head "
+        "answers “which other word does this word belong to?” (switch “A word may attend to itself” in the "
+        "sidebar's layers)."),
     "scaled": "Divide by √d_k",
     "softmax": "Softmax along each row",
     "factor_m": "Factor matrix F = Q·Kᵀ",
@@ -170,11 +174,12 @@ STRINGS = {
     # --- page 4: relevance between words ---
     "relevance_title": "Relevance between words",
     "relevance_intro": (
+        "How much does the query word care about each other word? Three measures score it against every other "
+        "word: the plain dot product of the {source} vectors, their cosine similarity (the dot product after "
+        "scaling both vectors to length 1), and Q·K from the current linear layers."),
+    "relevance_story": (
         "In “The black cat drank the milk” we would like “milk” to be drawn most to “drank” (what happened to "
-        "it), less to “cat” (who did it) and hardly at all to “black” (the colour of something else). Three "
-        "measures score the query word against every other word: the plain dot product of the {source} vectors, "
-        "their cosine similarity (the dot product after scaling both vectors to length 1), and Q·K from the "
-        "current linear layers."),
+        "it), less to “cat” (who did it) and hardly at all to “black” (the colour of something else)."),
     "expected": "Expected order, most relevant first (words separated by “>”)",
     "measure_dot": "{source} dot product",
     "measure_cosine": "{source} cosine similarity",
@@ -208,20 +213,24 @@ STRINGS = {
         "Pretrained vectors already carry relevance: words used together point in similar directions, so in the "
         "story sentence raw GloVe puts “drank” first for “milk”. The plain dot product also rewards long "
         "vectors, which is how “black” (a longer vector than “cat”) overtakes “cat”; cosine similarity divides "
-        "the lengths out and gets the whole order. The learned W_Q and W_K (the default) were fitted on other "
-        "sentences, none of them with these words, and still rank the story's words as the article says: what "
-        "they learned is about kinds of words — a noun's verb matters most, another noun's adjective hardly at "
-        "all. Switch to random weights in the box at the top and the order is left to chance. The Learning page "
-        "(5) shows that training as it happens."),
+        "the lengths out and gets the whole order."),
+    "relevance_pairs": "The word each word attends to most under the current Q·K: {pairs}.",
+    "relevance_pairs_differ": (
+        "Different words pick different partners: relevance belongs to the pair of words, not to the key word "
+        "alone."),
+    "relevance_pairs_same": (
+        "Every other word picks “{k}”: with these weights relevance belongs to that key word, whoever asks — the "
+        "opposite of what attention is for."),
     # --- page 5: learning ---
-    "learn_title": "Learning: training the weights until relevant words align",
+    "learn_title": "Learning: training the weights until the scores follow your targets",
     "learn_intro": (
         "Nobody sets W_Q and W_K by hand: a transformer **learns** them. Here you say how relevant some key "
         "words should be to a query word, and training adjusts the weights step by step until the scores fall "
         "into that order. For each query word the targets become shares that sum to 1 (1, 0.5, 0 → ⅔, ⅓, 0); the "
         "loss is the cross-entropy between those shares and the softmax of the query's scores over the same key "
         "words, and every step moves the chosen parameters a little further downhill on it. Press **Train** and "
-        "watch the loss fall, the scores reorder and the vectors turn."),
+        "watch the loss fall and the scores reorder; the results then say whether the new order came from the "
+        "vectors turning into line (the angle) or from some of them growing longer (the length)."),
     "learn_targets_title": "1 · Target relevances",
     "learn_targets_help": (
         "Each row is one (query word, key word) pair and how relevant the key word should be to the query word: "
@@ -276,7 +285,7 @@ STRINGS = {
     "learn_not_trained": "Press **Train** to start; the results appear here.",
     "learn_kept_result": "Below is still the last training run.",
     "learn_overflow": "The numbers grew too large to compute. Lower the learning rate.",
-    "learn_results_title": "3 · What training did",
+    "learn_results_title": "3 · Training and its results",
     "learn_stale": (
         "These results are from the last run ({steps} steps, learning rate {lr:g}, seed {seed}); settings have "
         "changed since. Press **Train** to train with the current ones."),
@@ -292,6 +301,15 @@ STRINGS = {
     "learn_until_end": "until the end of training (step {end})",
     "learn_until_stop": "until training was stopped (step {end})",
     "learn_order_row": "for “{q}”, {keys}",
+    "learn_came_angle": (
+        "For “{q}”, the **angle** sets this order: by cos θ alone its keys rank {cos_order}, as the scores do; "
+        "the key lengths do not change it."),
+    "learn_came_length": (
+        "For “{q}”, **length** sets this order, not alignment: by cos θ alone its keys would rank {cos_order}, "
+        "but the longer key vectors win ({len_order} by length |k|)."),
+    "learn_came_both": (
+        "For “{q}”, length and angle **together** set this order: by cos θ alone its keys would rank "
+        "{cos_order}, by length |k| alone {len_order}."),
     "learn_loss_title": "Loss (cross-entropy)",
     "learn_loss": "loss",
     "learn_step": "step",
@@ -313,7 +331,7 @@ STRINGS = {
     "learn_score_start": "score at start",
     "learn_score_end": "score at end",
     "file_learning": "training steps",
-    "learn_align_title": "4 · The dot products, dimension by dimension, before and after",
+    "learn_align_title": "The dot products, dimension by dimension, before and after",
     "learn_align_intro": (
         "The bars of page 3 for the query vector q of “{q}” against the key vectors k of {keys}, at the start "
         "(left) and at the end of training (right). Training tends to turn the dimensions of the most relevant "
@@ -321,12 +339,12 @@ STRINGS = {
         "the products bigger — mind the vertical axes."),
     "learn_before": "Start (step 0): “{q}” · “{k}”",
     "learn_after": "After step {step}: “{q}” · “{k}”",
-    "learn_plane_title": "5 · Watching the vectors turn",
+    "learn_plane_title": "Watching the vectors turn",
     "learn_plane_intro": (
         "Every query vector q and key vector k, drawn as an arrow from the origin in one flat view. The bold "
         "arrows are q of “{q}” and k of {keys}; the dashed trails are their paths through training. Drag the "
-        "slider under the chart through the snapshots and watch q of “{q}” turn towards the keys it should "
-        "attend to. On the right, the same turning measured in all {d_k} dimensions: the cosine of the angle "
+        "slider under the chart through the snapshots and see whether q of “{q}” turns towards the keys it "
+        "should attend to. On the right, the same turning measured in all {d_k} dimensions: the cosine of the angle "
         "between q and each k (1 = same direction, 0 = at right angles, −1 = opposite)."),
     "learn_plane_chart": "Q and K vectors in one fixed 2-D view",
     "learn_axis": "axis {n}",
@@ -438,33 +456,77 @@ STRINGS = {
         "Scores become τ·cos θ with a fixed temperature τ = 10: q and k are scaled to length 1 first, so "
         "training can only reach the order by turning the vectors into alignment, never by making a key longer."),
     # --- page 5: learning on a corpus ---
-    "corpus_title": "6 · Learning from a whole corpus",
+    "corpus_title": "4 · Learning one attention head from many sentences",
     "corpus_intro": (
-        "One sentence is too easy: three numbers can always be fitted. A transformer learns from many sentences, "
-        "and what it learns must hold on sentences it never saw. Here W_Q and W_K are fitted on the training "
-        "sentences of a corpus (each with a query word and graded relevances of its other words), and checked "
-        "after every step on held-out sentences none of whose nouns, verbs or adjectives occur in training. "
-        "Accuracy is the share of labelled word pairs (a more relevant than b) whose scores come out in that "
-        "order."),
-    "corpus_which": "Corpus",
-    "corpus_built_in": "built-in (English)",
+        "One sentence is too easy: a few numbers can always be fitted. A transformer learns from many sentences, "
+        "and what it learns must hold on sentences it never saw. Here W_Q and W_K are trained on the training "
+        "sentences of a corpus and, after every step, tested on held-out sentences that training never used."),
+    "corpus_which": "Train on",
+    "corpus_choice_treebank": "real English sentences",
+    "corpus_choice_templates": "template sentences",
+    "corpus_choice_upload": "your own CSV",
+    "corpus_about_treebank": (
+        "This is how the default W_Q and W_K on every page were learned; here you watch it happen on a subset: "
+        "the first {train:,} of the treebank's {total:,} training sentences (UD English Web Treebank: blogs, "
+        "newsgroups, emails, reviews and answers), in minibatches of about {batch:,} words. Each word is a query, "
+        "and training teaches it to put its largest attention weight on the word it **belongs to**: its "
+        "grammatical head in the treebank, such as the noun that “the” or an adjective describes, or the verb "
+        "that a subject or an object goes with. A sentence's main word has no head and punctuation is left out, "
+        "so neither counts; a word's own cell is hidden, so it always chooses among the other words. After every "
+        "step the head is tested on {test:,} held-out sentences that training never used: accuracy is the share "
+        "of their words whose largest weight falls on the word they belong to. Two dashed lines show what simple "
+        "rules get on them: always picking {offset}, and picking the word whose raw vector points most the same "
+        "way (cosine)."),
+    "corpus_about_templates": (
+        "{train} template sentences for training and {test} held out, each with a query word and graded "
+        "relevances of its other words; the held-out sentences share no noun, verb or adjective with the "
+        "training ones. Accuracy is the share of labelled word pairs (a more relevant than b) whose scores come "
+        "out in that order. Mind what these templates teach: they almost always ask about a noun and answer "
+        "“its verb”, so the weights learn to look at the verb, whoever asks — try a sentence below and see "
+        "which word each word attends to."),
+    "corpus_about_upload": (
+        "Your corpus: {train} training and {test} held-out examples whose words the vectors know. Accuracy is "
+        "the share of labelled word pairs (a more relevant than b) in the held-out examples whose scores come "
+        "out in that order."),
     "corpus_upload": "Your corpus (CSV)",
     "corpus_format": (
         "Columns sentence,query,targets,split. targets: word=relevance pairs separated by ';' (relevances 0 to "
         "1, at least 3 other words of the sentence); split: train or test. Lines starting with # are comments."),
     "corpus_bad": "That corpus could not be used: {error}",
     "corpus_loaded": "Using {name}: {n} examples.",
-    "corpus_upload_none": "No corpus uploaded yet — the built-in corpus is used until you upload one.",
-    "corpus_note": (
+    "corpus_upload_none": (
+        "No corpus uploaded yet: upload a CSV in the format the upload box's help describes to train on it."),
+    "corpus_note_treebank": (
+        "The run uses d_k = {d_k} and position weight {p:g} from the sidebar: Adam on one minibatch a step, the "
+        "step size falling to 0 over the second half, from random W_Q and W_K drawn from the seed."),
+    "corpus_note_templates": (
         "The fit uses d_k = {d_k} and position weight {p:g} from the sidebar, full-batch Adam on the mean "
         "cross-entropy over every training example, with a small pull of the weights towards 0."),
-    "corpus_train": "Train on the corpus",
-    "corpus_progress": "Step {step} of {total} · loss {loss:.3f} · train {train:.0%} · held-out {test:.0%}",
+    "corpus_train": "Train on these sentences",
+    "corpus_progress": "Step {step} of {total} · loss {loss:.3f} · held-out accuracy {test:.1%}",
+    "corpus_keeping": "Keeping the first {step} steps of the stopped run…",
+    "corpus_done_treebank": (
+        "After {steps} steps on {train:,} sentences: in the {test:,} held-out sentences, each word's largest "
+        "attention weight falls on the word it belongs to **{acc:.1%} of the time**. Always picking {offset} "
+        "gets {by_offset:.1%}; the raw vectors' cosine gets {by_cosine:.1%}."),
+    "corpus_stale": (
+        "These results are from the last run ({corpus}, {steps} steps, learning rate {lr:g}, seed {seed}, "
+        "d_k = {d_k}, position weight {p:g}); the choices have changed since. Train again to run with the "
+        "current ones."),
     "corpus_done": (
         "After {steps} steps: {train:.0%} of the training pairs and **{test:.0%} of the held-out pairs** are in "
         "the labelled order. Raw cosine similarity of the word vectors gets {raw:.0%} of the held-out pairs. "
         "({used} examples used; {skipped} left out because the vectors lack one of their words.)"),
     "corpus_accuracy_title": "Order accuracy, training and held-out",
+    "corpus_accuracy_title_treebank": "Held-out accuracy: largest weight on the word it belongs to",
+    "corpus_batch_split": "training (the step's minibatch)",
+    "corpus_rule": "simple rule",
+    "corpus_ref_offset": "always {offset}",
+    "corpus_ref_cosine": "raw vectors' cosine",
+    "corpus_offset_next": "the next word",
+    "corpus_offset_prev": "the word before",
+    "corpus_offset_after": "the word {k} places on",
+    "corpus_offset_before": "the word {k} places back",
     "corpus_accuracy": "accuracy",
     "corpus_split": "sentences",
     "corpus_train_split": "training",
@@ -472,11 +534,138 @@ STRINGS = {
     "corpus_try_title": "Try the learned weights on any sentence",
     "corpus_try_sentence": "Sentence",
     "corpus_try_chart": "Attention weights of “{q}” with these W_Q and W_K",
+    "corpus_try_tops": "With these weights, the word each word attends to most: {pairs}.",
+    "corpus_try_same": (
+        "Every other word picks “{k}”: with these weights relevance belongs to that key, whoever asks — not to the "
+        "pair."),
     "corpus_use": "Use these weights on every page",
     "corpus_in_use": (
         "These weights are in use on every page, and the link to this view carries their recipe: anyone who "
         "opens it gets the same weights."),
     "corpus_share_upload": "Weights fitted on an uploaded corpus stay on this page: a link cannot carry your file.",
+    "corpus_share_stopped": (
+        "A stopped run cannot be used on every page: a link carries only the recipe (steps, learning rate, "
+        "seed), and the recipe runs to its end. Set the steps to where you want to stop and train again."),
+    # --- page 7: real sentences ---
+    "nav_real": "7 · Real sentences",
+    "real_title": "Real sentences: does each word find the word it belongs to?",
+    "real_intro": (
+        "Each word of a sentence **belongs to** another word, its grammatical head: a determiner such as “the” or "
+        "an adjective belongs to the noun it describes, a subject or an object to the verb it goes with, a "
+        "preposition to the noun it introduces, an auxiliary such as “will” to its verb. People marked these links "
+        "by hand in the UD English Web Treebank, and the default W_Q and W_K were trained so that each word attends "
+        "most to the word it belongs to. The sentences on this page come from the treebank's held-out part: **the "
+        "weights never saw them in training.** An honest limit: this is one attention head on static {source} "
+        "vectors, where a word has the same {d} numbers in every sentence, so it cannot read context the way a "
+        "model like BERT does, with many heads in many layers, each building on the last; it can only go by which "
+        "words tend to go with which, and where they stand."),
+    "real_scoring": "Scoring every held-out sentence with these weights…",
+    "real_none_known": (
+        "These vectors know no held-out sentence word for word, so there is nothing to show here. Choose the "
+        "built-in GloVe in the sidebar."),
+    "real_find": "Find held-out sentences with a word",
+    "real_find_help": "Type a word, or several: the sentences that hold all of them are listed.",
+    "real_find_placeholder": "for example service",
+    "real_find_nothing": "“{text}” holds no word to search for: type a word such as “service”.",
+    "real_find_unknown": "Not in the vocabulary, so no sentence can hold it: {items}.",
+    "real_found": "{n} held-out sentences contain {words}.",
+    "real_found_one": "One held-out sentence contains {words}.",
+    "real_found_none": "No held-out sentence contains {words}; the sentence shown stays as it was.",
+    "real_found_near": "Words near it that do occur: {words}.",
+    "real_hits": "Choose one below, or draw another of them at random.",
+    "real_hits_first": "The first {m} of them are listed below; draw at random to reach the others.",
+    "real_pick": "Sentence",
+    "real_random": "Another held-out sentence",
+    "real_random_found": "Another sentence with this word",
+    "real_unknown_sentence": (
+        "The sentence in the link has words these vectors do not know, so another held-out sentence is shown."),
+    "real_sentence": "**Held-out sentence** ({n} words, treebank id {id}): {text}",
+    "real_query_pick": "Word to predict for",
+    "real_gold_said": "The treebank says “{q}” belongs to “{h}” ({rel}).",
+    "real_gold_root": "The treebank gives “{q}” no head: it is the root of the sentence.",
+    "real_gold_none": "The treebank gives “{q}” no head here: punctuation belongs to no word in this sense.",
+    "real_heads_title": "Who belongs to whom, and where the head looks",
+    "real_heads_said": (
+        "In this sentence **{right} of {total}** words attend most to the word they belong to ({acc:.0%}); over all "
+        "held-out sentences these weights manage {all:.0%}."),
+    "real_lines_title": "Treebank heads and the words attended to most",
+    "real_line_title": "line",
+    "real_line_gold": "belongs to (treebank)",
+    "real_line_right": "attends most: right ✓",
+    "real_line_wrong": "attends most: wrong ✗",
+    "real_relation": "relation",
+    "real_lines_caption": (
+        "How to read it: each word on the left has a grey line to the word it belongs to and, just below it, a "
+        "second line to the word it attends to most: blue and marked ✓ where that is the same word, red, dashed and "
+        "marked ✗ where it is not. Each word's relation stands to its left. The root of the sentence and "
+        "punctuation belong to no word and get no lines. Hover a word to keep only its lines."),
+    "real_root": "— (root)",
+    "real_no_head": "— (punctuation)",
+    "real_right": "✓ right",
+    "real_wrong": "✗ wrong",
+    "real_col_head": "belongs to",
+    "real_col_head_weight": "its {value}",
+    "real_col_top": "attends most to",
+    "real_col_top_weight": "{value} there",
+    "real_col_right": "same word?",
+    "file_real_heads": "words-and-heads",
+    "real_key_title": "Same key, different queries",
+    "real_key_intro": (
+        "Pick a key word: the bars show the score its key gets from the query of every other word. If relevance "
+        "belonged to the key word alone, every query would rank it alike; it depends on who asks. ● marks the words "
+        "that belong to the key word."),
+    "real_key_pick": "Key word",
+    "real_key_chart": "The key word's score from each query word",
+    "real_key_said": "“{k}” gets its highest score from “{hi}” ({hi_v:.2f}) and its lowest from “{lo}” ({lo_v:.2f}).",
+    "real_key_deps": "The words that belong to “{k}” rank {deps} among the {n} queries.",
+    "real_key_no_deps": "No word of this sentence belongs to “{k}”.",
+    "real_key_alone": "No other word sees “{k}”.",
+    "real_rel_title": "Every held-out sentence: which relations do these weights get right?",
+    "real_rel_chart": "Share of words that attend most to their head, per relation",
+    "real_rel_x": "share right",
+    "real_rel_series": "who picks",
+    "real_rel_count": "words",
+    "real_rel_head": "these weights",
+    "real_rel_offset": "best fixed offset",
+    "real_rel_offset_col": "best offset",
+    "real_rel_head_share": "these weights: share right",
+    "real_rel_offset_share": "best offset: share right",
+    "real_rel_meaning": "what belongs to what",
+    "real_rel_said": (
+        "Over the {words:,} words with a head in {sentences:,} held-out sentences, these weights put the most "
+        "attention on the word's head **{acc:.0%}** of the time; always taking the word at the best single offset "
+        "({offset:+d}) would be right {offset_acc:.0%} of the time."),
+    "real_rel_beats": (
+        "Relation by relation, they beat the best offset for that relation on {beats} of {n}, and fall furthest "
+        "behind on {rel} ({head:.0%} against {off:.0%})."),
+    "real_rel_beats_all": "Relation by relation, they beat the best offset for that relation on all {n}.",
+    "real_rel_caption": (
+        "The grey bar reads no vectors at all: for each relation it always picks the word a fixed number of places "
+        "away (+1 is the next word, −2 two words back), with the offset that works best for that relation chosen "
+        "afterwards, on these very sentences, so it is a generous baseline. Where a relation's head nearly always "
+        "sits at the same distance (an adjective's noun is usually the next word), position alone does well; to beat "
+        "it, a head has to tell from the words themselves who goes with whom."),
+    "file_real_relations": "relations-held-out",
+    "rel_det": "a determiner → its noun (the → cat)",
+    "rel_amod": "an adjective → its noun (black → cat)",
+    "rel_nmod:poss": "a possessive → its noun (his → eye)",
+    "rel_compound": "a noun → the noun it qualifies (risk → conference)",
+    "rel_case": "a preposition → the noun it introduces (in → houston)",
+    "rel_aux": "an auxiliary → its verb (will → forward)",
+    "rel_cop": "“be” → what it links the subject to (is → blue)",
+    "rel_mark": "“that”, “to”… → the verb of its clause",
+    "rel_cc": "“and”, “or”… → the word after it",
+    "rel_advmod": "an adverb → what it modifies (very → clean)",
+    "rel_nsubj": "a subject → its verb (cat → drank)",
+    "rel_obj": "an object → its verb (milk → drank)",
+    "rel_obl": "a noun after a preposition → the verb (houston → met)",
+    "rel_nmod": "a noun → the noun it describes (guaranty → draft)",
+    "rel_conj": "the second of a pair → the first (rates → service)",
+    "url_held_out": "not a held-out sentence of the treebank",
+    "about_head_lines": (
+        "{title} — lines from each {y_title} on the left, labelled with its {relation_title}, to the word it belongs "
+        "to and to the {x_title} it attends to most, marked ✓ where they are the same word and ✗ where not."),
+    "about_relation_accuracy": "{title} — bar chart: for each {y_title}, the {x_title} of each {series_title}, side by side.",
     # --- weights: where W_Q and W_K came from ---
     "fitting_treebank": "Learning W_Q and W_K from {n} real English sentences…",
     "fitting_templates": "Learning W_Q and W_K from the template sentences ({n} sentences)…",
@@ -548,7 +737,9 @@ STRINGS = {
         "So position is about as loud as meaning in X: the same word in two places can look less alike than two "
         "different words in one place."),
     "lengths_dominant": (
-        "So position drowns meaning in X: rows differ mostly by where the word stands, not by what it is."),
+        "So position is the longer part of each row of X. The meaning is still there, and the linear layers "
+        "weigh each direction on its own, so they can read both; the learned head is fitted at this weight "
+        "because telling a neighbouring word from a distant one helps it find the word each word belongs to."),
     # --- length and angle ---
     "la_title": "Length or angle? q·k = |q|·|k|·cos θ for “{q}”",
     "la_rank": "rank by {by}",
@@ -589,6 +780,9 @@ STRINGS = {
     "about_relevance_bars": "{title} — bar chart: the {x_title} of each {y_title}, highest first.",
     "about_loss_curve": "{title} — line chart: the {y_title} at each {x_title}.",
     "about_pair_curves": "{title} — line chart: the {y_title} of each {pair_title} at each {x_title}.",
+    "about_accuracy_curves": (
+        "{title} — line chart: the {y_title} of each {line_title} at each {x_title}; dashed lines show what each "
+        "{level_title} reaches."),
     "about_vector_plane": (
         "{title} — arrows: each query and key vector drawn from the origin in one plane ({x_title}, {y_title}), "
         "at the training step the slider picks."),

@@ -71,7 +71,7 @@ STRINGS = {
     "home_step_factor": "③ 因子矩阵 → 注意力权重",
     "home_step_z": "④ 输出 Z = 权重 · V",
     "home_go": "打开这一步",
-    "home_more": "⑤ 接下来：点积为何有效、词的相关性、学习权重，以及三种注意力",
+    "home_more": "⑤ 接下来：点积为何有效、词的相关性、学习权重、三种注意力，以及在真实句子上的注意力头",
     # --- page 1: words become rows ---
     "words_title": "词变成行",
     "words_intro": (
@@ -96,6 +96,9 @@ STRINGS = {
     "factor_intro": (
         "第 (i, j) 格是查询词 i 与键词 j 的点积：词 i 被词 j 吸引的强度。可打开“除以 √d_"
         "k”和“按行 softmax”；两者都不会改变哪一行属于哪个词。点击格子（或用下拉框）来跟踪一个查询词。"),
+    "own_hidden": (
+        "灰色格子：每个词自己的格子被遮住，权重只分给其他词——学到的注意力头回答的是“这个词属于哪一个别的词？”"
+        "（可在侧边栏的线性层设置里打开“允许一个词关注它自己”）。"),
     "scaled": "除以 √d_k",
     "softmax": "按行做 softmax",
     "factor_m": "因子矩阵 F = Q·Kᵀ",
@@ -146,10 +149,11 @@ STRINGS = {
     # --- page 4: relevance between words ---
     "relevance_title": "词与词的相关性",
     "relevance_intro": (
-        "在 “The black cat drank the milk” 这句话里，我们希望 “milk” 最关"
-        "注 “drank”（牛奶被喝了），其次是 “cat”（是谁喝的），几乎不关注 “black”（那是猫的颜"
-        "色）。下面用三种方法给查询词和其他每个词打分：{source} 词向量的直接点积、余弦相似度（先把两个向"
-        "量都缩放到长度 1 再做点积），以及当前线性层给出的 Q·K。"),
+        "查询词对其他每个词有多在意？下面用三种方法给查询词和其他每个词打分：{source} 词向量的直接点积、"
+        "余弦相似度（先把两个向量都缩放到长度 1 再做点积），以及当前线性层给出的 Q·K。"),
+    "relevance_story": (
+        "在 “The black cat drank the milk” 这句话里，我们希望 “milk” 最关注 “drank”（牛奶被喝了），"
+        "其次是 “cat”（是谁喝的），几乎不关注 “black”（那是猫的颜色）。"),
     "expected": "期望的顺序，最相关的在前（用 “>” 分隔）",
     "measure_dot": "{source} 点积",
     "measure_cosine": "{source} 余弦相似度",
@@ -171,20 +175,20 @@ STRINGS = {
     "need_two_words": "相关性是拿查询词和其他词比较：句子里至少要有两个词表中的词。",
     "takeaway_title": "要点",
     "relevance_takeaway": (
-        "预训练的词向量本身就带有相关性：常在一起出现的词，向量方向相近，所以在这句例句里，对 “milk” 来说"
-        "，原始 GloVe 已经把 “drank” 排在第一。直接点积还会偏向长的向量，向量比 “cat” 更长"
-        "的 “black” 因此排到了 “cat” 前面；余弦相似度把长度除掉，整个顺序就都对了。学到的 W_Q"
-        " 和 W_K（默认）是在其他句子上拟合的，那些句子里一个这些词都没有，却依然把例句中的词排成文章所说的顺"
-        "序：它们学到的是词的种类——名词最看重它的动词，几乎不看别的名词的形容词。在顶部的框里换成随机权重，顺序"
-        "就全凭运气了。第 5 页“学习权重”展示这个训练过程。"),
+        "预训练的词向量本身就带有相关性：常在一起出现的词，向量方向相近，所以在这句例句里，对 “milk” 来说，"
+        "原始 GloVe 已经把 “drank” 排在第一。直接点积还会偏向长的向量，向量比 “cat” 更长的 “black” 因此排到"
+        "了 “cat” 前面；余弦相似度把长度除掉，整个顺序就都对了。"),
+    "relevance_pairs": "在当前的 Q·K 下，每个词最关注的词：{pairs}。",
+    "relevance_pairs_differ": "不同的词找到不同的伙伴：相关性属于这一对词，而不只属于键词。",
+    "relevance_pairs_same": "其他每个词都选 “{k}”：在这组权重下，不管谁来问，相关性都只属于这个键词——这恰恰违背了注意力的用意。",
     # --- page 5: learning ---
-    "learn_title": "学习：训练权重，让相关的词彼此对齐",
+    "learn_title": "学习：训练权重，直到分数符合你的目标",
     "learn_intro": (
         "W_Q 和 W_K 不是人手设定的，而是 Transformer **学**出来的。在这一页，你先指定几"
         "个键词对某个查询词应有多相关，训练就会一步步调整权重，直到各个分数排成这个顺序。对每个查询词，目标值先换"
         "算成总和为 1 的份额（1、0.5、0 → ⅔、⅓、0）；损失就是这些份额与该查询词在这几个键词上的分数"
         "做 softmax 之后的交叉熵，每一步都让所选参数沿着损失下降的方向再挪一小步。点击**开始训练**，"
-        "看损失下降、分数重新排序、向量逐渐转向。"),
+        "看损失下降、分数重新排序；结果会告诉你，新的顺序是来自向量转到对齐（角度），还是来自某些向量变长（长度）。"),
     "learn_targets_title": "1 · 目标相关性",
     "learn_targets_help": (
         "每一行是一对（查询词，键词），以及这个键词对查询词应有多相关：1 表示高，0.5 表示中等，0 表示不相"
@@ -224,7 +228,7 @@ STRINGS = {
     "learn_not_trained": "点击**开始训练**，训练结果会显示在这里。",
     "learn_kept_result": "下面显示的仍是上一次训练的结果。",
     "learn_overflow": "数值过大，无法计算。请调低学习率。",
-    "learn_results_title": "3 · 训练的结果",
+    "learn_results_title": "3 · 训练及其结果",
     "learn_stale": "以下是上一次训练的结果（{steps} 步，学习率 {lr:g}，随机种子 {seed}）；之后设置已有改动。点击**开始训练**即可按当前设置重新训练。",
     "learn_stopped": "训练在第 {step} 步（共 {total} 步）时被停止；下面显示的是截至该步的结果。",
     "learn_verdict_reached": "**在第 {step} 步达到了目标顺序**，并且{until}一直保持；各分数从高到低为 {order}。",
@@ -233,6 +237,11 @@ STRINGS = {
     "learn_until_end": "到训练结束（第 {end} 步）",
     "learn_until_stop": "到训练被停止时（第 {end} 步）",
     "learn_order_row": "对 “{q}” 而言，{keys}",
+    "learn_came_angle": "对 “{q}” 而言，这个顺序由**角度**决定：单看 cos θ，它的键词排序为 {cos_order}，与分数相同；键的长度没有改变顺序。",
+    "learn_came_length": (
+        "对 “{q}” 而言，这个顺序由**长度**决定，而不是对齐：单看 cos θ，它的键词应排成 {cos_order}，"
+        "但更长的键向量赢了（按长度 |k| 为 {len_order}）。"),
+    "learn_came_both": "对 “{q}” 而言，这个顺序由长度和角度**共同**决定：单看 cos θ 排序为 {cos_order}，单看长度 |k| 排序为 {len_order}。",
     "learn_loss_title": "损失（交叉熵）",
     "learn_loss": "损失",
     "learn_step": "步数",
@@ -251,18 +260,18 @@ STRINGS = {
     "learn_score_start": "初始分数",
     "learn_score_end": "最终分数",
     "file_learning": "训练过程",
-    "learn_align_title": "4 · 训练前后，逐维度看点积",
+    "learn_align_title": "训练前后，逐维度看点积",
     "learn_align_intro": (
         "这是第 3 页的逐维乘积图：“{q}” 的查询向量 q 分别与 {keys} 的键向量 k 相乘，左边是"
         "训练开始时，右边是训练结束时。训练往往会让最相关那一对的各维度变成同号（蓝色），让最不相关那一对变成异号"
         "（红色），乘积也随之变大——请留意纵轴的刻度。"),
     "learn_before": "训练开始（第 0 步）：“{q}” · “{k}”",
     "learn_after": "第 {step} 步之后：“{q}” · “{k}”",
-    "learn_plane_title": "5 · 看向量如何转动",
+    "learn_plane_title": "看向量如何转动",
     "learn_plane_intro": (
         "每个查询向量 q 和键向量 k 都画成从原点出发的箭头，放在同一个平面视图里。粗箭头是 “{q}” 的 "
         "q 和 {keys} 的 k；虚线是它们在训练过程中走过的路径。拖动图下方的滑块在各个快照之间切换，看 "
-        "“{q}” 的 q 如何转向它应该关注的键向量。右图在全部 {d_k} 个维度中衡量同样的转动：q 与各"
+        "“{q}” 的 q 是否转向它应该关注的键向量。右图在全部 {d_k} 个维度中衡量同样的转动：q 与各"
         "个 k 夹角的余弦（1 表示方向相同，0 表示互相垂直，−1 表示方向相反）。"),
     "learn_plane_chart": "Q、K 向量在同一个固定的二维视图中",
     "learn_axis": "轴 {n}",
@@ -352,14 +361,29 @@ STRINGS = {
     "learn_directions": "只比较方向（τ·cos θ）",
     "learn_directions_help": "分数改为 τ·cos θ，温度 τ 固定为 10：先把 q 和 k 缩放到长度 1，训练只能靠把向量转到对齐来排好顺序，而不能靠把某个键变长。",
     # --- page 5: learning on a corpus ---
-    "corpus_title": "6 · 用整个语料库学习",
+    "corpus_title": "4 · 从许多句子中学习一个注意力头",
     "corpus_intro": (
-        "只用一句话太容易了：三个数总能拟合出来。Transformer 是从许多句子里学习的，而且学到的东西必须"
-        "在没见过的句子上也成立。这里用语料库中的训练句子（每句有一个查询词，以及其他各词分级的相关性）拟合 W_"
-        "Q 和 W_K，每一步之后都在留出句子上检验——这些句子里的名词、动词和形容词在训练中都没有出现过。准确"
-        "率是已标注词对（a 比 b 更相关）中分数顺序正确的比例。"),
-    "corpus_which": "语料库",
-    "corpus_built_in": "内置（英文）",
+        "只用一句话太容易了：几个数总能拟合出来。Transformer 是从许多句子里学习的，而且学到的东西必须"
+        "在没见过的句子上也成立。这里用语料库的训练句子训练 W_Q 和 W_K，每一步之后都在训练从未用过的留出句子上检验。"),
+    "corpus_which": "训练数据",
+    "corpus_choice_treebank": "真实英文句子",
+    "corpus_choice_templates": "模板句子",
+    "corpus_choice_upload": "你自己的 CSV",
+    "corpus_about_treebank": (
+        "每个页面默认的 W_Q 和 W_K 就是这样学出来的；这里你可以在一个子集上亲眼看它发生：树库 {total:,} 句训练句子中的"
+        "前 {train:,} 句（UD 英文网络树库：博客、新闻组、电子邮件、评论和问答），每个小批量约 {batch:,} 个词。每个词都是"
+        "一个查询，训练让它把最大的注意力权重放在它**所属**的词上：也就是树库里它的句法中心词，比如 “the” 或形容词所修饰"
+        "的名词、主语或宾语所依附的动词。句子的核心词没有中心词，标点也被略去，所以两者都不计入；每个词自己的格子被隐藏，"
+        "所以它总是在其他词中选择。每一步之后，都在训练从未用过的 {test:,} 句留出句子上检验：准确率是其中最大权重落在所属"
+        "词上的词所占的比例。两条虚线表示简单规则在这些句子上的成绩：总是选{offset}，以及选原始词向量方向最接近的词（余弦）。"),
+    "corpus_about_templates": (
+        "{train} 句模板句子用于训练，另有 {test} 句留出，每句有一个查询词以及其他各词分级的相关性；留出句子与训练句子没有"
+        "共同的名词、动词或形容词。准确率是已标注词对（a 比 b 更相关）中分数顺序正确的比例。注意这些模板教的是什么：它们"
+        "几乎总在问一个名词，答案又几乎总是“它的动词”，所以学到的权重不管谁来问都去看动词——在下面试一句话，看看每个词"
+        "最关注哪个词。"),
+    "corpus_about_upload": (
+        "你的语料库：词向量认识其中全部词的训练样例 {train} 条、留出样例 {test} 条。准确率是留出样例中已标注词对"
+        "（a 比 b 更相关）里分数顺序正确的比例。"),
     "corpus_upload": "你的语料库（CSV）",
     "corpus_format": (
         "列为 sentence,query,targets,split。targets：用 “;” 分隔的 词="
@@ -367,15 +391,34 @@ STRINGS = {
         " # 开头的行是注释。"),
     "corpus_bad": "该语料库无法使用：{error}",
     "corpus_loaded": "正在使用 {name}：{n} 条样例。",
-    "corpus_upload_none": "尚未上传语料库——在你上传之前，使用内置语料库。",
-    "corpus_note": "拟合沿用侧边栏的 d_k = {d_k} 和位置权重 {p:g}，用优化器对所有训练样例的平均交叉熵做全批量优化，并把权重轻轻拉向 0。",
-    "corpus_train": "在语料库上训练",
-    "corpus_progress": "第 {step} / {total} 步 · 损失 {loss:.3f} · 训练 {train:.0%} · 留出 {test:.0%}",
+    "corpus_upload_none": "尚未上传语料库：按上传框帮助中说明的格式上传一个 CSV，即可在上面训练。",
+    "corpus_note_treebank": (
+        "这次训练沿用侧边栏的 d_k = {d_k} 和位置权重 {p:g}：每步用一个小批量做一次优化器更新，后半程步长线性降到 0，"
+        "W_Q 和 W_K 从随机种子生成的随机矩阵开始。"),
+    "corpus_note_templates": "拟合沿用侧边栏的 d_k = {d_k} 和位置权重 {p:g}，用优化器对所有训练样例的平均交叉熵做全批量优化，并把权重轻轻拉向 0。",
+    "corpus_train": "用这些句子训练",
+    "corpus_progress": "第 {step} / {total} 步 · 损失 {loss:.3f} · 留出准确率 {test:.1%}",
+    "corpus_keeping": "正在保留被停止的训练的前 {step} 步……",
+    "corpus_done_treebank": (
+        "训练 {steps} 步（{train:,} 句）后：在 {test:,} 句留出句子中，每个词最大的注意力权重落在它所属的词上的比例是 "
+        "**{acc:.1%}**。总是选{offset}的成绩是 {by_offset:.1%}；原始词向量的余弦是 {by_cosine:.1%}。"),
+    "corpus_stale": (
+        "以下是上一次训练的结果（{corpus}，{steps} 步，学习率 {lr:g}，种子 {seed}，d_k = {d_k}，位置权重 {p:g}）；"
+        "之后选择已有改动。再训练一次即可按当前选择运行。"),
     "corpus_done": (
         "训练 {steps} 步后：训练词对中 {train:.0%}、**留出词对中 {test:.0%}**"
         " 的顺序正确。直接用词向量的余弦相似度，留出词对只有 {raw:.0%} 正确。（使用了 {used} "
         "条样例；{skipped} 条因词向量缺少其中的词而略去。）"),
     "corpus_accuracy_title": "顺序准确率：训练与留出",
+    "corpus_accuracy_title_treebank": "留出准确率：最大权重落在所属的词上",
+    "corpus_batch_split": "训练（该步的小批量）",
+    "corpus_rule": "简单规则",
+    "corpus_ref_offset": "总是选{offset}",
+    "corpus_ref_cosine": "原始词向量的余弦",
+    "corpus_offset_next": "后一个词",
+    "corpus_offset_prev": "前一个词",
+    "corpus_offset_after": "往后第 {k} 个词",
+    "corpus_offset_before": "往前第 {k} 个词",
     "corpus_accuracy": "准确率",
     "corpus_split": "句子",
     "corpus_train_split": "训练",
@@ -383,16 +426,129 @@ STRINGS = {
     "corpus_try_title": "用学到的权重试试任意句子",
     "corpus_try_sentence": "句子",
     "corpus_try_chart": "用这组 W_Q 和 W_K 时 “{q}” 的注意力权重",
+    "corpus_try_tops": "用这组权重时，每个词最关注的词：{pairs}。",
+    "corpus_try_same": "其他每个词都选 “{k}”：在这组权重下，不管谁来问，相关性都属于这个键词，而不属于词对。",
     "corpus_use": "在所有页面使用这组权重",
     "corpus_in_use": "所有页面正在使用这组权重，本视图的链接也带上了它们的训练配方：任何人打开都会得到同样的权重。",
     "corpus_share_upload": "用上传的语料库拟合的权重只留在本页：链接无法携带你的文件。",
+    "corpus_share_stopped": (
+        "被停止的训练不能用于所有页面：链接只携带训练配方（步数、学习率、种子），而配方总是一直运行到结束。"
+        "把步数设成你想停下的地方，再训练一次。"),
+    # --- page 7: real sentences ---
+    "nav_real": "7 · 真实句子",
+    "real_title": "真实句子：每个词能找到它所属的词吗？",
+    "real_intro": (
+        "句子里的每个词都**从属于**另一个词，也就是它的语法中心词：限定词（如 “the”）或形容词从属于它修饰的名词，"
+        "主语或宾语从属于与它搭配的动词，介词从属于它引出的名词，助动词从属于它的动词。UD 英语网络文本树库里的这些"
+        "关系是人工逐句标注的；默认的 W_Q 和 W_K 正是照着它训练的：让每个词把最多的注意力放在它所属的词上。本页的"
+        "句子都来自树库中留出的测试部分：**训练时权重从未见过它们。** 坦白说一个局限：这里只有一个注意力头，用的是"
+        "静态的 {source} 词向量，每个词在任何句子里都是同样的 {d} 个数，所以它不能像 BERT 这样的模型（多层、多头，"
+        "每层都建立在上一层之上）那样理解上下文；它只能凭哪些词常常搭配、以及词所在的位置来判断。"),
+    "real_scoring": "正在用这组权重给所有留出句子打分……",
+    "real_none_known": "这些词向量没有完整认识任何一个留出句子的全部词，所以这里没有可展示的内容。请在侧边栏选择内置的 GloVe。",
+    "real_find": "查找含有某个词的留出句子",
+    "real_find_help": "输入一个词，或几个词：列出同时含有这些词的句子。",
+    "real_find_placeholder": "例如 service",
+    "real_find_nothing": "“{text}” 里没有可以查找的词：请输入一个词，例如 “service”。",
+    "real_find_unknown": "不在词表中，所以没有句子会含有它：{items}。",
+    "real_found": "{n} 个留出句子含有 {words}。",
+    "real_found_one": "只有 1 个留出句子含有 {words}。",
+    "real_found_none": "没有留出句子含有 {words}；当前显示的句子保持不变。",
+    "real_found_near": "与它相近、确实出现过的词：{words}。",
+    "real_hits": "在下面选一个，或随机换一个。",
+    "real_hits_first": "下面列出其中前 {m} 个；随机抽取可以抽到其余的句子。",
+    "real_pick": "句子",
+    "real_random": "换一个留出句子",
+    "real_random_found": "换一个含这个词的句子",
+    "real_unknown_sentence": "链接中的句子含有这些词向量不认识的词，所以改为显示另一个留出句子。",
+    "real_sentence": "**留出句子**（{n} 个词，树库编号 {id}）：{text}",
+    "real_query_pick": "要预测的词",
+    "real_gold_said": "树库标注：“{q}” 从属于 “{h}”（{rel}）。",
+    "real_gold_root": "树库里 “{q}” 没有中心词：它是整句的根。",
+    "real_gold_none": "树库里 “{q}” 在这里没有中心词：在这个意义上，标点不从属于任何词。",
+    "real_heads_title": "谁从属于谁，注意力头又看向哪里",
+    "real_heads_said": (
+        "在这个句子里，**{total} 个词中有 {right} 个**把最多的注意力放在它所属的词上（{acc:.0%}）；在全部留出句子上，"
+        "这组权重做到了 {all:.0%}。"),
+    "real_lines_title": "树库中心词与注意力最大的词",
+    "real_line_title": "连线",
+    "real_line_gold": "从属于（树库）",
+    "real_line_right": "注意力最大：对 ✓",
+    "real_line_wrong": "注意力最大：错 ✗",
+    "real_relation": "关系",
+    "real_lines_caption": (
+        "读图方法：左边每个词有一条灰线连到它所属的词，紧挨着下方还有一条线连到它注意力最大的词：两者是同一个词时为"
+        "蓝色并标 ✓，不是时为红色虚线并标 ✗。每个词左边写着它的关系。句子的根和标点不从属于任何词，没有连线。把鼠标"
+        "移到一个词上，只看它的连线。"),
+    "real_root": "—（根）",
+    "real_no_head": "—（标点）",
+    "real_right": "✓ 对",
+    "real_wrong": "✗ 错",
+    "real_col_head": "从属于",
+    "real_col_head_weight": "它得到的{value}",
+    "real_col_top": "注意力最大的词",
+    "real_col_top_weight": "该词的{value}",
+    "real_col_right": "是否同一个词",
+    "file_real_heads": "词与中心词",
+    "real_key_title": "同一个键，不同的查询",
+    "real_key_intro": (
+        "选一个键词：条形图显示它的键从其他每个词的查询得到的分数。如果相关性只属于键词本身，每个查询给它的排名都会"
+        "一样；实际上它取决于由谁来问。● 标出从属于这个键词的词。"),
+    "real_key_pick": "键词",
+    "real_key_chart": "这个键词从各个查询词得到的分数",
+    "real_key_said": "“{k}” 从 “{hi}” 得到的分数最高（{hi_v:.2f}），从 “{lo}” 得到的最低（{lo_v:.2f}）。",
+    "real_key_deps": "从属于 “{k}” 的词在 {n} 个查询词中的名次：{deps}。",
+    "real_key_no_deps": "这个句子里没有词从属于 “{k}”。",
+    "real_key_alone": "没有其他词能看到 “{k}”。",
+    "real_rel_title": "全部留出句子：这组权重在哪些关系上判断正确？",
+    "real_rel_chart": "各关系中把最多注意力放在中心词上的词所占比例",
+    "real_rel_x": "正确比例",
+    "real_rel_series": "挑选方式",
+    "real_rel_count": "词数",
+    "real_rel_head": "这组权重",
+    "real_rel_offset": "最佳固定偏移",
+    "real_rel_offset_col": "最佳偏移",
+    "real_rel_head_share": "这组权重的正确比例",
+    "real_rel_offset_share": "最佳偏移的正确比例",
+    "real_rel_meaning": "谁从属于谁",
+    "real_rel_said": (
+        "在 {sentences:,} 个留出句子中共有 {words:,} 个带中心词的词，这组权重有 **{acc:.0%}** 的时候把最多的注意力"
+        "放在词的中心词上；如果总是选取最佳单一偏移（{offset:+d}）处的词，正确率是 {offset_acc:.0%}。"),
+    "real_rel_beats": (
+        "逐个关系来看，{n} 个关系中有 {beats} 个胜过该关系的最佳偏移；落后最多的是 {rel}（{head:.0%} 对 {off:.0%}）。"),
+    "real_rel_beats_all": "逐个关系来看，{n} 个关系全都胜过该关系的最佳偏移。",
+    "real_rel_caption": (
+        "灰色条形完全不读词向量：对每种关系，它总是选固定距离处的词（+1 是下一个词，−2 是往前数第二个词），每种关系的"
+        "偏移都是事后在这些句子上挑出的最佳值，所以这是一个很宽松的基线。如果某种关系的中心词几乎总在同一距离（形容词"
+        "修饰的名词通常就是下一个词），单靠位置就能做得不错；注意力头要胜过它，必须从词本身看出谁和谁搭配。"),
+    "file_real_relations": "各关系准确率",
+    "rel_det": "限定词 → 它的名词（the → cat）",
+    "rel_amod": "形容词 → 它的名词（black → cat）",
+    "rel_nmod:poss": "所有格 → 它的名词（his → eye）",
+    "rel_compound": "名词 → 它限定的名词",
+    "rel_case": "介词 → 它引出的名词",
+    "rel_aux": "助动词 → 它的动词",
+    "rel_cop": "系动词 → 它连接的表语（is → blue）",
+    "rel_mark": "从句标记词 → 从句的动词",
+    "rel_cc": "并列连词 → 其后的并列成分",
+    "rel_advmod": "副词 → 它修饰的词",
+    "rel_nsubj": "主语 → 它的动词（cat → drank）",
+    "rel_obj": "宾语 → 它的动词（milk → drank）",
+    "rel_obl": "介词后的名词 → 动词",
+    "rel_nmod": "名词 → 它修饰的名词",
+    "rel_conj": "并列的第二项 → 第一项",
+    "url_held_out": "不是树库中的留出句子",
+    "about_head_lines": (
+        "{title}——连线图：左边每个{y_title}标有它的{relation_title}，分别连到它所属的词和它注意力最大的{x_title}；"
+        "两者相同处标 ✓，不同处标 ✗。"),
+    "about_relation_accuracy": "{title}——条形图：对每种{y_title}，并排显示各{series_title}的{x_title}。",
     # --- weights: where W_Q and W_K came from ---
     "fitting_treebank": "正在用 {n} 句真实英文句子学习 W_Q 和 W_K……",
     "fitting_templates": "正在用模板句子（{n} 句）学习 W_Q 和 W_K……",
     "weights_trained": (
         "**W_Q 和 W_K 是从 {train:,} 句真实英文网络文本中学出来的**：每个词都被指向它所属的那个词，也就是"
         "它的句法中心词，比如 “the” 或形容词所修饰的名词、主语或宾语所依附的动词。在 {test:,} 句它从未见过的"
-        "句子上，每个词最关注的词 **有 {acc:.0%} 正是这个词**。"),
+        "句子上，每个词最关注的词**有 {acc:.0%} 正是它所属的词**。"),
     "weights_templates": (
         "**W_Q 和 W_K 是从 {train} 句模板句子中学出来的**：这些句子几乎总在问“哪个词对这个名词重要”，"
         "答案又几乎总是“它的动词”，所以这组权重不管谁来问都去看动词。它在留出的模板词对上排对了 {acc:.0%}，"
@@ -439,7 +595,9 @@ STRINGS = {
     "lengths_off": "不加位置编码时，X 只有词本身：线性层分不清 “cat drank milk” 和 “milk drank cat”。",
     "lengths_small": "因此 X 的每一行以词义为主，位置只是轻轻一推：足以让线性层利用词序，又不至于淹没词义。",
     "lengths_comparable": "因此在 X 中位置和词义差不多响：同一个词放在两个位置，可能还没有同一位置上的两个不同词相像。",
-    "lengths_dominant": "因此在 X 中位置淹没了词义：各行的差别主要来自词的位置，而不是词本身。",
+    "lengths_dominant": (
+        "因此在 X 的每一行里，位置是更长的那一部分。词义仍然在里面，而线性层对每个方向分别加权，所以两者都能读出来；"
+        "学到的注意力头就是在这个权重下拟合的，因为分清“紧挨着的词”和“远处的词”有助于找到每个词所属的词。"),
     # --- length and angle ---
     "la_title": "长度还是角度？“{q}” 的 q·k = |q|·|k|·cos θ",
     "la_rank": "按 {by} 的排名",
@@ -465,6 +623,7 @@ STRINGS = {
     "about_relevance_bars": "{title}——条形图：每个{y_title}的{x_title}，最高的在最上面。",
     "about_loss_curve": "{title}——折线图：每个{x_title}的{y_title}。",
     "about_pair_curves": "{title}——折线图：每个{pair_title}在各{x_title}的{y_title}。",
+    "about_accuracy_curves": "{title}——折线图：每个{line_title}在各{x_title}的{y_title}；虚线表示各{level_title}达到的水平。",
     "about_vector_plane": "{title}——箭头图：查询向量和键向量都从原点画在同一平面上（{x_title}、{y_title}），显示滑块所选训练步的状态。",
     "about_length_bars": "条形图：每个词的{part_title}{x_title}并排显示。",
     "upload_evicted": "为了给其他访客的上传腾出空间，你上传的词向量已被释放（服务器能保存的总量有限）。现在显示的是内置的 GloVe；重新上传文件即可继续使用。",

@@ -1,0 +1,256 @@
+"""How often each kind of W_Q, W_K points a word at its grammatical head on the treebank's held-out sentences, how
+much of its scores one number per key explains, per relation next to the best BERT-base heads (Clark et al. 2019),
+and how long the fits take.
+
+Run: python -m bench.heads [--refit] (prints Markdown tables; the README quotes them). --refit also runs
+data/make_head.py into a temporary file and exits non-zero unless it equals data/head-glove.npz. python -m bench
+includes its rows (the refit in the full run only)."""
+import importlib.util
+import os
+import sys
+import tempfile
+import time
+from dataclasses import fields
+from pathlib import Path
+
+import numpy as np
+
+from bench.common import ROOT, Row, seconds
+from engine import corpus, treebank
+from engine.attention import attend, score
+from engine.pipeline import encode
+from engine.positional import WEIGHT
+from engine.training import Fit, initial_weights, load_fit
+from engine.vectors import load_glove
+
+ARTICLE = "The black cat drank the milk"
+ARTICLE_TREE = treebank.Sentence("test", "article", ("the", "black", "cat", "drank", "the", "milk"),
+                                 (3, 3, 4, 0, 6, 4), ("det", "amod", "nsubj", "root", "det", "obj"))
+RELATIONS = ("det", "amod", "nsubj", "obj", "obl", "case", "nmod:poss", "advmod", "aux", "compound", "conj", "cc",
+             "mark", "cop")
+# Clark, Khandelwal, Levy & Manning (2019), "What Does BERT Look At?", Table 1: for each Stanford Dependencies relation
+# on the WSJ Penn Treebank, the accuracy of the best single BERT-base head, and of the relation's best fixed offset.
+# Our UD relation -> (their relation, head %, offset baseline %, offset); UD case has no counterpart (SD prep/pobj).
+CLARK = {"all": ("all", 34.5, 26.3, 1), "det": ("det", 94.3, 51.7, 1), "amod": ("amod", 75.6, 68.3, 1),
+         "nsubj": ("nsubj", 58.5, 45.5, 1), "obj": ("dobj", 86.8, 40.0, -2), "nmod:poss": ("poss", 80.5, 47.7, 1),
+         "advmod": ("advmod", 48.8, 40.2, 1), "aux": ("aux", 81.1, 71.5, 1), "compound": ("nn", 70.4, 70.2, 1),
+         "mark": ("mark", 50.7, 14.5, 2)}
+RANDOM_SEEDS = 10
+D_K = 16
+REFIT_BUDGET_S = 120.0
+TOP1_FLOOR, OFFSET_MARGIN, SHARE_CEILING = 0.50, 0.12, 0.35
+LABELS = {
+    "head": "the shipped head (data/head-glove.npz)",
+    "offset": "best fixed offset (always the word at {offset:+d} from the query)",
+    "cosine": "GloVe cosine (raw rows, no position, other words only)",
+    "random": f"random W (seeded, d_k {D_K}), {RANDOM_SEEDS} seeds: mean (range)",
+    "templates": "template-corpus weights (data/templates-glove.npz)",
+    "live": f"page 5's live recipe, refitted ({treebank.LIVE.steps} steps on {treebank.LIVE.sentences:,} sentences)",
+}
+
+
+def shares(b: treebank.Batch, s: np.ndarray) -> np.ndarray:  # [B, L, L] -> [B]
+    """Key-only share of each sentence's scores, over all its cells (own cells too, as the pages show them)."""
+    return np.array([treebank.key_only_share(s[i, :m, :m]) for i, m in enumerate(b.length)])
+
+
+def measure(b: treebank.Batch, s: np.ndarray) -> dict:  # s [B, L, L]
+    """Top-1 head accuracy, heads found, and mean key-only share of the scores on the batch's sentences."""
+    has = b.head >= 0
+    right = (treebank.top_key(b, s) == b.head)[has]
+    return {"top1": float(right.mean()), "right": int(right.sum()), "share": float(shares(b, s).mean())}
+
+
+def through(w_q, w_k):
+    """Scoring through W_Q, W_K ([d, d_k] each), as every page does."""
+    return lambda b: treebank.scores(b, w_q, w_k)[2]
+
+
+def cosine(b: treebank.Batch) -> np.ndarray:  # -> [B, L, L]
+    """τ·cos θ between the words' rows."""
+    return score(b.x, b.x, cosine=True)
+
+
+def on_both(batches: tuple, scoring) -> dict:
+    """A kind measured on the held-out batch and on the article's sentence."""
+    return {"held": measure(batches[0], scoring(batches[0])), "article": measure(batches[1], scoring(batches[1]))}
+
+
+def offset_row(batches: tuple) -> dict:
+    """The best fixed offset on the held-out sentences, measured like a kind (it has no scores)."""
+    offset, top1 = treebank.best_offset(batches[0])
+    a = batches[1]
+    right = int((treebank.offset_pick(a, offset) == a.head)[a.head >= 0].sum())
+    return {"offset": offset, "held": {"top1": top1}, "article": {"right": right}}
+
+
+def kinds(kv, sentences: list[treebank.Sentence], live: Fit) -> dict[str, list[dict]]:
+    """Each kind of W_Q, W_K (keys of LABELS) on the held-out sentences and the article's; random: one per seed."""
+    test = treebank.split(sentences, "test")
+    placed = treebank.batch(kv, test, WEIGHT), treebank.batch(kv, [ARTICLE_TREE], WEIGHT)
+    raw = treebank.batch(kv, test, 0.0), treebank.batch(kv, [ARTICLE_TREE], 0.0)
+    head, templates = load_fit(treebank.SHIPPED), load_fit(corpus.SHIPPED)
+    randoms = [initial_weights(kv.vector_size, D_K, seed, 1.0)[:2] for seed in range(RANDOM_SEEDS)]
+    return {
+        "head": [on_both(placed, through(head.w_q, head.w_k))],
+        "offset": [offset_row(placed)],
+        "cosine": [on_both(raw, cosine)],
+        "random": [on_both(placed, through(w_q, w_k)) for w_q, w_k in randoms],
+        "templates": [on_both(placed, through(templates.w_q, templates.w_k))],
+        "live": [on_both(placed, through(live.w_q, live.w_k))],
+    }
+
+
+def spread(values: list, fmt) -> str:
+    """One value, or the mean of several with their range; '—' where a kind has no such figure."""
+    if any(v is None for v in values):
+        return "—"
+    return fmt(values[0]) if len(values) == 1 else f"{fmt(np.mean(values))} ({fmt(min(values))}–{fmt(max(values))})"
+
+
+def kinds_table(found: dict[str, list[dict]]) -> str:
+    """The kinds as a Markdown table."""
+    lines = ["| W_Q, W_K | held-out top-1 | key-only share, held-out mean | "
+             f"“{ARTICLE}”: heads right of {len(ARTICLE_TREE.targets())} | its key-only share |",
+             "|---|---:|---:|---:|---:|"]
+    for kind, runs in found.items():
+        get = lambda where, key: [r[where].get(key) for r in runs]  # noqa: E731
+        lines.append(f"| {LABELS[kind].format(**runs[0])} | {spread(get('held', 'top1'), '{:.1%}'.format)} | "
+                     f"{spread(get('held', 'share'), '{:.2f}'.format)} | "
+                     f"{spread(get('article', 'right'), lambda v: f'{round(v, 1):g}')} | "
+                     f"{spread(get('article', 'share'), '{:.2f}'.format)} |")
+    return "\n".join(lines)
+
+
+def relations(b: treebank.Batch, s: np.ndarray) -> list[dict]:  # s [B, L, L]
+    """All words and each relation of RELATIONS: words, the head's accuracy, the relation's best fixed offset."""
+    head, offsets = treebank.by_relation(b, treebank.top_key(b, s)), treebank.best_offsets(b)
+    offsets["all"], head["all"] = treebank.best_offset(b), (int((b.head >= 0).sum()), treebank.accuracy(b, s))
+    return [dict(relation=r, words=head[r][0], head=head[r][1], offset=offsets[r][0], baseline=offsets[r][1])
+            for r in ("all", *RELATIONS)]
+
+
+def relations_table(rows: list[dict]) -> str:
+    """The per-relation rows as a Markdown table, with Clark et al.'s figures where a relation has a counterpart."""
+    lines = ["| UD relation | words | this head | best fixed offset | BERT-base best head (their relation) | "
+             "their best fixed offset |", "|---|---:|---:|---:|---:|---:|"]
+    for r in rows:
+        theirs = CLARK.get(r["relation"])
+        bert = f"{theirs[1]:.1f}% ({theirs[0]}) | {theirs[2]:.1f}% ({theirs[3]:+d})" if theirs else "— | —"
+        lines.append(f"| {r['relation']} | {r['words']:,} | {r['head']:.1%} | {r['baseline']:.1%} ({r['offset']:+d}) | "
+                     f"{bert} |")
+    return "\n".join(lines)
+
+
+def article_picks(kv, head: Fit) -> str:
+    """Where each word of the article's sentence puts its largest weight under the head, and milk's row."""
+    e = encode(kv, ARTICLE, position=WEIGHT)
+    w = attend(e.x, e.x, head.w_q, head.w_k, np.eye(kv.vector_size), own=False).weights
+    picks = ", ".join(f"{label} → {e.labels[j]}" for label, j in zip(e.labels, w.argmax(axis=1)))
+    milk = w[e.labels.index("milk")]
+    order = " > ".join(f"{e.labels[j]} {milk[j]:.2f}" for j in np.argsort(-milk)[:3])
+    return f"{picks}; milk's weights: {order}"
+
+
+def timed_fit(kv, sentences, recipe: treebank.Recipe) -> tuple[Fit, float, float]:
+    """A fit with held-out accuracy every step, and its wall and CPU seconds."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    fit = treebank.fit(kv, sentences, recipe)
+    return fit, time.perf_counter() - wall, time.process_time() - cpu
+
+
+def script(name: str):
+    """A script of data/ as a module."""
+    spec = importlib.util.spec_from_file_location(name, ROOT / "data" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def differences(a: Fit, b: Fit) -> list[str]:
+    """The fields where two fits differ beyond rtol 1e-7, atol 1e-9 (NaN equals NaN)."""
+    return [f.name for f in fields(Fit)
+            if np.shape(getattr(a, f.name)) != np.shape(getattr(b, f.name))
+            or not np.allclose(getattr(a, f.name), getattr(b, f.name), rtol=1e-7, atol=1e-9, equal_nan=True)]
+
+
+def refit() -> tuple[float, float, list[str]]:
+    """data/make_head.py run into a temporary file: wall and CPU seconds, and the fields unlike the shipped head's."""
+    with tempfile.TemporaryDirectory() as folder:
+        out = Path(folder) / "head-glove.npz"
+        wall, cpu = time.perf_counter(), time.process_time()
+        script("make_head").main(out)
+        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+        return wall, cpu, differences(load_fit(out), load_fit(treebank.SHIPPED))
+
+
+def scored(kv, sentences, head: Fit, name: str) -> tuple[treebank.Batch, np.ndarray]:
+    """One split's sentences and the head's scores on them."""
+    b = treebank.batch(kv, treebank.split(sentences, name), WEIGHT)
+    return b, treebank.scores(b, head.w_q, head.w_k)[2]
+
+
+def run(quick: bool) -> list[Row]:
+    """Rows for python -m bench: the head against the best fixed offset, its key-only share, the live fit's time and
+    (full run) the full refit's."""
+    kv, sentences = load_glove(), treebank.read()
+    live, wall, cpu = timed_fit(kv, sentences, treebank.LIVE)
+    found = kinds(kv, sentences, live)
+    head = found["head"][0]
+    top1, base = head["held"]["top1"], found["offset"][0]["held"]["top1"]
+    share, article, templates = head["held"]["share"], head["article"]["share"], found["templates"][0]["held"]["share"]
+    rows = [
+        Row("heads · held-out top-1", f"the shipped head on {len(treebank.split(sentences, 'test')):,} held-out "
+            "treebank sentences: share of words whose largest weight (own cell hidden) falls on their head, next to "
+            "the best fixed offset", f"{top1:.1%}", f"offset {base:.1%}", f"+{(top1 - base) * 100:.1f} points",
+            f"≥ {TOP1_FLOOR:.0%} and ≥ offset + {OFFSET_MARGIN * 100:.0f} points",
+            bool(top1 >= max(TOP1_FLOOR, base + OFFSET_MARGIN)), found),
+        Row("heads · key-only share", "variance of the shipped head's scores that one number per key explains: mean "
+            f"over the held-out sentences (“{ARTICLE}”: {article:.2f}), next to the template-corpus weights",
+            f"{share:.2f}", f"templates {templates:.2f}", "—", f"≤ {SHARE_CEILING} on both",
+            bool(max(share, article) <= SHARE_CEILING)),
+        Row("heads · live fit", f"treebank.fit with page 5's recipe ({treebank.LIVE.steps} steps on "
+            f"{treebank.LIVE.sentences:,} sentences, held-out accuracy every step); CPU {seconds(cpu)}",
+            seconds(wall), "—", "—", "—", None, {"wall_s": wall, "cpu_s": cpu}),
+    ]
+    if not quick:
+        full, full_cpu, differ = refit()
+        rows.append(Row("heads · full refit", f"data/make_head.py ({treebank.Recipe().steps:,} steps on all training "
+                        f"sentences) against data/head-glove.npz (rtol 1e-7, atol 1e-9): "
+                        f"{'equal' if not differ else 'differs in ' + ', '.join(differ)}; CPU {seconds(full_cpu)}",
+                        seconds(full), "—", "—", f"≤ {REFIT_BUDGET_S:.0f} s and equal",
+                        full <= REFIT_BUDGET_S and not differ, {"wall_s": full, "cpu_s": full_cpu}))
+    return rows
+
+
+def main():
+    kv, sentences = load_glove(), treebank.read()
+    live, wall, cpu = timed_fit(kv, sentences, treebank.LIVE)
+    head = load_fit(treebank.SHIPPED)
+    b, s = scored(kv, sentences, head, "test")
+    print(f"Held-out: {len(b.length):,} test sentences, {int((b.head >= 0).sum()):,} words with a head (root and "
+          f"punctuation have none); the head was fitted on {head.used:,} training sentences. Top-1: the other word "
+          "with the largest weight (own cell hidden). Key-only share: of each sentence's scores, the variance one "
+          "number per key explains (1: every query ranks the keys alike). Every kind of W reads GloVe + "
+          f"{WEIGHT:g} × sinusoidal positions.\n")
+    print(kinds_table(kinds(kv, sentences, live)))
+    dev_top1 = treebank.accuracy(*scored(kv, sentences, head, "dev"))
+    print(f"\nThe shipped head on the dev sentences: {dev_top1:.1%}. On “{ARTICLE}”: {article_picks(kv, head)}.")
+    print(f"Live recipe: {wall:.1f} s wall, {cpu:.1f} s CPU (held-out accuracy every step).\n")
+    print(relations_table(relations(b, s)))
+    print("\nUD subtypes count with their relation (nsubj:pass in nsubj, aux:pass in aux, compound:prt in compound, "
+          "obl:unmarked in obl), except nmod:poss. Offsets tried: ±1 to ±5. BERT-base: Clark et al. (2019), Table 1, "
+          "WSJ in Stanford Dependencies, a different head picked for each relation; a reference, not a like-for-like "
+          "comparison.")
+    if "--refit" in sys.argv:
+        full, full_cpu, differ = refit()
+        verdict = "within" if full <= REFIT_BUDGET_S else "over"
+        print(f"\nFull refit (data/make_head.py): {full:.1f} s wall, {full_cpu:.1f} s CPU, {verdict} the "
+              f"{REFIT_BUDGET_S:.0f} s budget; load average {os.getloadavg()[0]:.1f}, {os.cpu_count()} cores.")
+        print("Equal to data/head-glove.npz (rtol 1e-7, atol 1e-9)." if not differ else
+              f"DIFFERS from data/head-glove.npz in: {', '.join(differ)}.")
+        sys.exit(1 if differ else 0)
+
+
+if __name__ == "__main__":
+    main()
