@@ -2,7 +2,7 @@ import streamlit as st
 
 from engine.relevance import row_lengths
 from ui import page, render, reproduce, tables, views
-from ui.text import t
+from ui.text import t, then
 
 ctx = page.context("words")
 s, lang, enc, att, w = ctx.s, ctx.lang, ctx.enc, ctx.att, ctx.w
@@ -24,8 +24,9 @@ left, right = st.columns([3, 2], gap="large")
 parts = {"word": t("length_word", lang, source=ctx.source), "position": t("length_position", lang)}
 render.chart("length_bars", tables.lengths_table(lengths, rows, parts), title=None, label=t("lengths_title", lang),
              x_title=t("length", lang), y_title=t("row", lang), part_title=t("part", lang), where=left, lang=lang)
-right.markdown(t("lengths_note", lang, p=s.position, word=lengths.word.mean(), pos=lengths.position.mean(),
-                 ratio=lengths.ratio, source=ctx.source) + " " + t(f"lengths_{lengths.verdict}", lang))
+note = t("lengths_note", lang, p=s.position, word=lengths.word.mean(), pos=lengths.position.mean(), ratio=lengths.ratio,
+         source=ctx.source)
+right.markdown(note + then(lang) + t(f"lengths_{lengths.verdict}", lang))
 
 for col, name in zip(st.columns(3), ("W_Q", "W_K", "W_V")):
     views.matrix(w[name.lower()], dims, out, name=name, lang=lang, where=col, height=260,

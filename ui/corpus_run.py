@@ -12,7 +12,7 @@ from gensim.models import KeyedVectors
 from engine import corpus, treebank
 from engine.attention import attend, one_key, score, top_keys
 from ui import fair, page, render, tables, weights
-from ui.text import error_text, plain, t
+from ui.text import error_text, plain, t, then
 
 RESULT, RUNNING = "_corpus_result", "_corpus_run"  # the last fit; the fit in progress (see pages/5_Learning.py)
 CHOICE, CHOICES = "_corpus_which", ("treebank", "templates", "upload")
@@ -75,7 +75,7 @@ def references(s, kv: KeyedVectors) -> Reference:
 
 
 def choose(ctx) -> Data | None:
-    """The corpus radio and what the chosen corpus is; None while an upload is awaited or the vectors know none of it."""
+    """The corpus radio and what the chosen corpus is; None while an upload is awaited or the vectors know none."""
     lang, ss = ctx.lang, st.session_state
     if ss.get(CHOICE) not in CHOICES:
         ss[CHOICE] = ctx.s.run_on  # a link to weights of a run opens on the corpus they came from
@@ -314,7 +314,7 @@ def try_sentence(ctx, fit):
     tops = top_keys(att)  # [n]  each query's strongest visible key
     pairs = t("list_sep", lang).join(f"“{plain(enc.labels[i])}” → “{plain(enc.labels[j])}”" for i, j in enumerate(tops))
     common = one_key(tops)
-    same = "" if common is None else " " + t("corpus_try_same", lang, k=plain(enc.labels[common]))
+    same = "" if common is None else then(lang) + t("corpus_try_same", lang, k=plain(enc.labels[common]))
     st.markdown(t("corpus_try_tops", lang, pairs=pairs) + same)
     i = enc.labels.index(q)
     others = [j for j in range(len(enc.labels)) if att.mask[i, j]]

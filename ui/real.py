@@ -13,7 +13,7 @@ from engine.attention import Attention, attend, top_keys
 from engine.pipeline import Encoded, encode
 from engine.vectors import TooManyTokens, tokenize
 from ui import charts, page, render, sidebar, tables, views, weights
-from ui.text import error_text, plain, t
+from ui.text import error_text, plain, t, then
 
 DEFAULT = "email-enronsent18_01-0013"  # "i met you at the risk conference last week in houston ."
 RELATIONS = ("det", "amod", "nmod:poss", "compound", "case", "aux", "cop", "mark", "cc", "advmod", "nsubj", "obj",
@@ -172,8 +172,8 @@ def search(ctx: page.Context, known: Known, text: str) -> list[str]:
         st.success(t("real_found_one" if len(hits) == 1 else "real_found", lang, n=len(hits), words=shown))
         return hits
     near = nearby(kv, known, words[0]) if len(words) == 1 else []
-    st.info(t("real_found_none", lang, words=shown) + (
-        " " + t("real_found_near", lang, words=t("list_sep", lang).join(f"“{w}”" for w in near)) if near else ""))
+    found_near = t("real_found_near", lang, words=t("list_sep", lang).join(f"“{w}”" for w in near))
+    st.info(t("real_found_none", lang, words=shown) + (then(lang) + found_near if near else ""))
     return []
 
 
@@ -270,10 +270,10 @@ def same_key(ctx: page.Context, sentence: treebank.Sentence, enc: Encoded, att: 
     deps = [n for n, i in enumerate(queries) if head[i] == j]
     if deps:
         rank = tables.ranks(scores)
-        said += " " + t("real_key_deps", lang, k=plain(k), n=len(queries),
+        said += then(lang) + t("real_key_deps", lang, k=plain(k), n=len(queries),
                         deps=t("list_sep", lang).join(f"“{plain(labels[queries[n]])}” ({rank[n]})" for n in deps))
     else:
-        said += " " + t("real_key_no_deps", lang, k=plain(k))
+        said += then(lang) + t("real_key_no_deps", lang, k=plain(k))
     st.markdown(said)
 
 
@@ -297,10 +297,10 @@ def relations_view(ctx: page.Context, known: Known, scored: Scored):
     beats = sum(g > 0 for g in gaps)
     if gaps and min(gaps) < 0:
         r = gaps.index(min(gaps))
-        said += " " + t("real_rel_beats", lang, beats=beats, n=len(gaps), rel=rows["relation"][r],
+        said += then(lang) + t("real_rel_beats", lang, beats=beats, n=len(gaps), rel=rows["relation"][r],
                         head=rows["head"][r], off=rows["offset_accuracy"][r])
     elif gaps and beats == len(gaps):
-        said += " " + t("real_rel_beats_all", lang, n=len(gaps))
+        said += then(lang) + t("real_rel_beats_all", lang, n=len(gaps))
     st.markdown(said)
     st.caption(t("real_rel_caption", lang))
     shares = table.to_pandas().style.format({"head": "{:.1%}", "offset_accuracy": "{:.1%}", "count": "{:,}"})

@@ -13,7 +13,7 @@ from engine.swap import biggest, change
 from engine.relevance import in_order, length_angle, order_by, pairs_in_order, winner
 from ui import charts, render, tables
 from ui.page import on_pick
-from ui.text import has, plain, t
+from ui.text import has, plain, t, then
 
 ROUNDING = 1e-12  # float64 sums of up to 64 terms stay far below this share of their largest number
 
@@ -81,7 +81,7 @@ def partners(att: Attention, labels: list[str], lang: str):
     tops = top_keys(att)
     pairs = t("list_sep", lang).join(f"“{plain(labels[i])}” → “{plain(labels[j])}”" for i, j in enumerate(tops))
     same = one_key(tops)
-    st.markdown(t("relevance_pairs", lang, pairs=pairs) + " " + (
+    st.markdown(t("relevance_pairs", lang, pairs=pairs) + then(lang) + (
         t("relevance_pairs_differ", lang) if same is None else t("relevance_pairs_same", lang, k=plain(labels[same]))))
 
 
@@ -103,7 +103,8 @@ def attention_view(att: Attention, q_labels: list[str], k_labels: list[str], q: 
         matrix(a, q_labels, k_labels, name=f"{prefix}{name}", title=title, lang=lang, where=where,
                x_title=t("key_word", lang), y_title=t("query_word", lang), mask=mask, selected=q,
                pick_key=key, on_select=on_pick(key, query_field), weights=name == "weights" and softmax)
-    st.caption(t("click_hint", lang) + (" " + t("own_hidden", lang) if own_hidden(att.mask) else ""))
+    hidden = then(lang) + t("own_hidden", lang) if own_hidden(att.mask) else ""
+    st.caption(t("click_hint", lang) + hidden)
     contribution_view(att, q_labels.index(q), q, k_labels, lang, softmax=softmax)
     matrix(att.z, q_labels, tables.dims(att.v.shape[1]), name=f"{prefix}Z", title=t("z_m", lang),
            x_title=t("dim", lang), lang=lang, selected=q)
@@ -255,9 +256,9 @@ def guess_first(q_row: np.ndarray, k_rows: np.ndarray, q: str, keys: list[str], 
     if len(guess) > 1:
         agree, pairs = pairs_in_order([keys.index(g) for g in guess], la.dot)
         truth = " > ".join(f"“{keys[j]}”" for j in order_by(la.dot)[:len(guess)])
-        reason += " " + t("predict_order_said", lang, guess=" > ".join(f"“{g}”" for g in guess), order=truth,
-                          agree=agree, pairs=pairs)
-    (st.success if right else st.warning)(f"{said} {reason}")
+        reason += then(lang) + t("predict_order_said", lang, guess=" > ".join(f"“{g}”" for g in guess),
+                                              order=truth, agree=agree, pairs=pairs)
+    (st.success if right else st.warning)(said + then(lang) + reason)
     st.caption(t("predict_score", lang, right=sum(r for _, r in results.values()), total=len(results)))
     return True
 

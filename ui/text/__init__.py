@@ -15,6 +15,11 @@ def t(key: str, lang: str = "en", **values) -> str:
     return text.format(**values) if values else text
 
 
+def then(lang: str) -> str:
+    """What goes between two sentences: a space in English, nothing after a Chinese full stop."""
+    return t("two_sentences", lang, first="", second="")
+
+
 def has(key: str) -> bool:
     """Whether the catalogues have a string for `key`."""
     return key in LANGS["en"].STRINGS

@@ -434,6 +434,7 @@ STRINGS = {
     "masked_cell": "masked",
     "list_sep": ", ",
     "item_sep": "; ",
+    "two_sentences": "{first} {second}",
     "file_encoder-head-weights": "encoder weights per head",
     "file_decoder-head-weights": "decoder weights per head",
     "file_cross-head-weights": "encoder-decoder weights per head",

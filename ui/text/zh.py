@@ -342,6 +342,7 @@ STRINGS = {
     "masked_cell": "遮住",
     "list_sep": "、",
     "item_sep": "；",
+    "two_sentences": "{first}{second}",
     "file_encoder-head-weights": "编码器各头注意力权重",
     "file_decoder-head-weights": "解码器各头注意力权重",
     "file_cross-head-weights": "编码器–解码器各头注意力权重",
