@@ -47,6 +47,8 @@ def test_removing_a_word_compares_the_words_both_have(glove):
     assert not at.exception
     delta = titled(at, "Change in the attention weights (after − before)")
     assert sorted(set(delta["row"])) == sorted(["the (1)", "cat", "drank", "the (4)", "milk"])
+    said = " ".join(m.value for m in at.markdown)
+    assert "With “black” removed, the weights that moved most: “" in said and "—" not in said
 
 
 @pytest.mark.parametrize("page", [FACTOR, RELEVANCE])

@@ -282,7 +282,8 @@ def swap_changes(before: Attention, after: Attention, labels: list[str], removed
     over the after-sentence's `labels`, and the biggest changes named."""
     delta = change(before.weights, after.weights, removed, cols_too=True)
     items = [t("swap_item", lang, q=labels[r], k=labels[c], d=d) for r, c, d in biggest(delta)]
-    st.markdown(t("swap_said", lang, old=old, new=new or "—", items=t("item_sep", lang).join(items)))
+    said = t("swap_said", lang, old=old, new=new) if new else t("swap_removed_said", lang, old=old)
+    st.markdown(said + t("swap_moved", lang, items=t("item_sep", lang).join(items)))
     left, right = st.columns(2)
     matrix(delta, labels, labels, name="swap-weights", lang=lang, where=left, title=t("swap_weights_m", lang),
            x_title=t("key_word", lang), y_title=t("query_word", lang))

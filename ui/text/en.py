@@ -840,7 +840,9 @@ STRINGS = {
         "Type any word the vectors know, for example one of its nearest neighbours: “tea” for “milk”. The link "
         "keeps the change."),
     "swap_unknown": "“{word}” is not in the vectors, so nothing can be swapped in; try another word.",
-    "swap_said": "With “{old}” changed to “{new}”, the weights that moved most: {items}.",
+    "swap_said": "With “{old}” changed to “{new}”",
+    "swap_removed_said": "With “{old}” removed",
+    "swap_moved": ", the weights that moved most: {items}.",
     "swap_item": "“{q}” → “{k}” {d:+.3f}",
     "swap_weights_m": "Change in the attention weights (after − before)",
     "swap_z_m": "Change in Z (after − before)",
