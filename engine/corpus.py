@@ -12,7 +12,7 @@ from gensim.models import KeyedVectors
 from engine.attention import score, score_grads
 from engine.errors import CodedError
 from engine.positional import WEIGHT, sinusoidal
-from engine.training import Fit, cross_entropy, descend, initial_weights
+from engine.training import Fit, cross_entropy, descend, flatten, initial_weights
 from engine.vectors import MAX_TOKENS, TooManyTokens, tokenize
 
 BUILT_IN = Path(__file__).resolve().parent.parent / "data" / "relevance.csv"
@@ -202,9 +202,9 @@ def fit(kv: KeyedVectors, examples: list[Example], *, d_k=16, steps=DEFAULT_STEP
         raise CorpusError("no_known")
     tb, hb = batch(kv, train, position), batch(kv, test, position) if test else None
     d, d_k = kv.vector_size, min(d_k, kv.vector_size)
-    w_q, w_k, _ = initial_weights(d, d_k, seed, 1.0)
-    theta = np.concatenate([w_q.ravel(), w_k.ravel()])
-    w_q, w_k = theta[:d * d_k].reshape(d, d_k), theta[d * d_k:].reshape(d, d_k)  # views into theta
+    params = dict(zip(("w_q", "w_k"), initial_weights(d, d_k, seed, 1.0)))
+    theta = flatten(params, ["w_q", "w_k"])
+    w_q, w_k = params["w_q"], params["w_k"]  # views into theta
     curves = np.full((3, steps + 1), np.nan)
 
     def evaluate(step: int) -> np.ndarray | None:

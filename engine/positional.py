@@ -1,7 +1,8 @@
 """Sinusoidal positional encoding (Vaswani et al., 2017)."""
 import numpy as np
 
-WEIGHT = 2.0  # the default position weight: positional rows at twice their unit size (see README, "The real sentences and the learned head")
+# the default position weight: positional rows at twice their unit size (README, "The real sentences and the learned head")
+WEIGHT = 2.0
 
 
 def sinusoidal(n: int, d: int) -> np.ndarray:  # -> [n, d]

@@ -1,5 +1,6 @@
 """Real English sentences with each word's grammatical head (UD English EWT): read them, batch them, and measure a
 head that should point every word at the word it belongs to."""
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -10,7 +11,7 @@ from gensim.models import KeyedVectors
 from engine.attention import score, score_grads
 from engine.positional import WEIGHT, sinusoidal
 from engine.corpus import CorpusError
-from engine.training import Fit, cross_entropy, descend, initial_weights
+from engine.training import Fit, cross_entropy, descend, flatten, initial_weights
 
 BUILT_IN = Path(__file__).resolve().parent.parent / "data" / "treebank.tsv"
 SHIPPED = BUILT_IN.with_name("head-glove.npz")  # the default head on GloVe 400k, as data/make_head.py wrote it
@@ -45,6 +46,12 @@ def write(path: Path, sentences: list[Sentence], comments: list[str]) -> None:
     lines += ["\t".join((s.split, s.sent_id, " ".join(s.tokens), " ".join(map(str, s.heads)), " ".join(s.relations)))
               for s in sentences]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+@functools.cache
+def built_in() -> tuple[Sentence, ...]:
+    """data/treebank.tsv, read once per process (the sentences are frozen)."""
+    return tuple(read())
 
 
 def read(path: Path = BUILT_IN) -> list[Sentence]:
@@ -231,9 +238,9 @@ def fit(kv: KeyedVectors, sentences: list[Sentence], recipe: Recipe = Recipe(), 
     batches = minibatches(kv, train, recipe.position, recipe.batch_words)
     held = batch(kv, test, recipe.position) if test else None
     d, d_k = kv.vector_size, min(recipe.d_k, kv.vector_size)
-    w_q, w_k, _ = initial_weights(d, d_k, recipe.seed, 1.0)
-    theta = np.concatenate([w_q.ravel(), w_k.ravel()])
-    w_q, w_k = theta[:d * d_k].reshape(d, d_k), theta[d * d_k:].reshape(d, d_k)  # views into theta
+    params = dict(zip(("w_q", "w_k"), initial_weights(d, d_k, recipe.seed, 1.0)))
+    theta = flatten(params, ["w_q", "w_k"])
+    w_q, w_k = params["w_q"], params["w_k"]  # views into theta
     rng, order = np.random.default_rng(recipe.seed), []
     curves = np.full((3, recipe.steps + 1), np.nan)
 

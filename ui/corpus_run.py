@@ -45,7 +45,7 @@ class Reference:
 
 def reference(kv: KeyedVectors) -> Reference:
     """Sizes and baselines of the live run on these vectors; the rules see raw vectors, no position, no layers."""
-    found = weights.sentences()
+    found = treebank.built_in()
     usable = treebank.known(kv, found)
     train = treebank.split(usable, "train")[:treebank.LIVE.sentences]
     test = treebank.split(usable, "test")
@@ -88,7 +88,7 @@ def choose(ctx) -> Data | None:
         if not ref.train:
             st.error(error_text(corpus.CorpusError("no_known"), lang))
             return None
-        return Data(which, weights.sentences(), ref.words)
+        return Data(which, treebank.built_in(), ref.words)
     if which == "templates":
         found = weights.templates()
     else:

@@ -16,8 +16,8 @@ from ui.state import DEFAULTS, Settings, to_query
 from ui.text import error_text, t
 
 
-CHALLENGES = ("factor", "relevance", "kinds", "real")
-STORY_TOKENS = tokenize(DEFAULTS.sentence)  # texts about the story sentence appear only while it is on the page  # pages that can hide their answer until the learner guesses
+CHALLENGES = ("factor", "relevance", "kinds", "real")  # pages that can hide their answer until the learner guesses
+STORY_TOKENS = tokenize(DEFAULTS.sentence)  # texts about the story sentence appear only while it is on the page
 
 
 @dataclass(frozen=True)

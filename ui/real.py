@@ -46,7 +46,7 @@ class Scored:
 
 def find_known(kv: KeyedVectors, position: float) -> Known | None:
     """The held-out sentences kv knows, batched at this position weight; None when it knows none."""
-    found = treebank.known(kv, treebank.split(weights.sentences(), "test"))
+    found = treebank.known(kv, treebank.split(treebank.built_in(), "test"))
     if not found:
         return None
     b = treebank.batch(kv, found, position)

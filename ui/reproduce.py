@@ -17,7 +17,8 @@ def recipe(ctx: Context) -> dict:
     queries, keys, causal, heads = sentences(ctx)
     return {"source": source(s, ctx.kv), "chinese": knows_cjk(ctx.kv), "queries": queries, "keys": keys,
             "position": s.position, "d_k": int(ctx.w["w_q"].shape[1]), "scaled": s.scaled, "softmax": s.softmax,
-            "causal": causal, "own": s.own or s.tab == "cross" and ctx.enc is None, "heads": heads, "layers": {name: layer(ctx, name) for name in ("q", "k", "v")}}
+            "causal": causal, "own": s.own or (ctx.enc is None and s.tab == "cross"),  # cross: no word of its own
+            "heads": heads, "layers": {name: layer(ctx, name) for name in ("q", "k", "v")}}
 
 
 def sentences(ctx: Context) -> tuple[str, str, bool, int]:

@@ -141,7 +141,7 @@ def parse(name: str, raw) -> object:
 @functools.cache
 def held_out_ids() -> frozenset[str]:
     """The ids of the treebank's held-out sentences, read once per process."""
-    return frozenset(s.sent_id for s in treebank.split(treebank.read(), "test"))
+    return frozenset(s.sent_id for s in treebank.split(treebank.built_in(), "test"))
 
 
 def from_values(values: dict) -> tuple[Settings, list[tuple[str, str, "Invalid"]]]:

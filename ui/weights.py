@@ -34,16 +34,10 @@ def templates() -> list[corpus.Example]:
 
 
 @st.cache_resource(show_spinner=False)
-def sentences() -> list[treebank.Sentence]:
-    """The treebank's sentences, read once per server."""
-    return treebank.read()
-
-
-@st.cache_resource(show_spinner=False)
 def sizes(data: str) -> dict[str, int]:
     """Sentences per split and the words of the training sentences (what one step of a full fit reads)."""
     if data == "treebank":
-        found = sentences()
+        found = treebank.built_in()
         return {name: len(treebank.split(found, name)) for name in ("train", "test")} | {
             "words": sum(len(s.tokens) for s in treebank.split(found, "train"))}
     found = templates()
@@ -79,7 +73,7 @@ def compute(kv: KeyedVectors, args: tuple) -> Fit:
     """The fit itself."""
     data, d_k, position, steps, lr, seed, n = args
     if data == "treebank":
-        return treebank.fit(kv, sentences(), treebank.Recipe(d_k, position, steps, lr, seed, n),
+        return treebank.fit(kv, treebank.built_in(), treebank.Recipe(d_k, position, steps, lr, seed, n),
                             every=max(1, steps // 40))
     return corpus.fit(kv, templates(), d_k=d_k, position=position, steps=steps, lr=lr, seed=seed)
 
@@ -97,6 +91,14 @@ def shared_fit(_kv: KeyedVectors, source: tuple, args: tuple) -> Fit:
     return load_fit(path) if path else compute(_kv, args)
 
 
+def kept(key: tuple, fit: Fit) -> Fit:
+    """The fit, found from now on under `key` in FITTED, which keeps the last FITS_KEPT."""
+    FITTED[key] = fit
+    while len(FITTED) > FITS_KEPT:
+        FITTED.pop(next(iter(FITTED)), None)  # another session may have let it go meanwhile
+    return fit
+
+
 def warm(kv: KeyedVectors) -> Fit:
     """The default head on the built-in GloVe, as the first page will ask for it (run at server start)."""
     source = (DEFAULTS.source, len(kv), kv.vector_size)
@@ -112,10 +114,7 @@ def corpus_fit(s: Settings, kv: KeyedVectors, which: str) -> Fit:
         return FITTED[key]
     with st.spinner(t(f"fitting_{args[0]}", s.lang, n=sizes(args[0])["train"])):
         if s.source != "upload":
-            fit = FITTED[key] = shared_fit(kv, source, args)
-            while len(FITTED) > FITS_KEPT:
-                FITTED.pop(next(iter(FITTED)), None)  # another session may have let it go meanwhile
-            return fit
+            return kept(key, shared_fit(kv, source, args))
         # an upload is the visitor's own, so are its fits; a weak reference names the vectors they were fitted on
         # without keeping them alive once the upload is released
         fitted_on, fits = st.session_state.get("_upload_fits", (None, {}))
@@ -133,9 +132,7 @@ def remember(s: Settings, kv: KeyedVectors, which: str, fit: Fit) -> None:
     using it costs no second fit; a fit on built-in vectors only (an upload's fits are the visitor's own)."""
     if s.source != "upload":
         source = (s.source, len(kv), kv.vector_size)
-        FITTED[source, job(s, which, source)] = fit
-        while len(FITTED) > FITS_KEPT:
-            FITTED.pop(next(iter(FITTED)), None)
+        kept((source, job(s, which, source)), fit)
 
 
 def layers(s: Settings, kv: KeyedVectors) -> tuple[dict[str, np.ndarray], Provenance]:
