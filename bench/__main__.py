@@ -1,6 +1,6 @@
 """Every benchmark with its budget, as one Markdown table and a JSON file under bench/results/.
 
-python -m bench            the full suite (about 22 minutes on 2 cores; capacity alone takes about 9, hosting 7)
+python -m bench            the full suite (about 22 minutes on 2 cores; capacity alone takes about 9, hosting 10)
 python -m bench --quick    fewer repeats, the slowest parts skipped (about 4 minutes on an idle machine)
 """
 import json
@@ -139,7 +139,7 @@ def server_rerun(quick: bool) -> list[Row]:
 
 def main() -> None:
     quick = "--quick" in sys.argv
-    from bench import browser, capacity, corpus, growth, heads, hostile, hosting, memory
+    from bench import attack, browser, capacity, corpus, growth, heads, hostile, hosting, memory
 
     # AppTest runs pages outside a server, and Streamlit warns about that on every run and cache clearing; the warnings
     # would bury the table. Filters, as Streamlit resets its loggers' levels.
@@ -148,7 +148,7 @@ def main() -> None:
         logging.getLogger(f"streamlit.runtime.{name}").addFilter(lambda r: not str(r.msg).startswith(noise))
 
     suites = [browser.run, server_rerun, hostile.run, growth.run, memory.run, vectors, training, corpus.run,
-              heads.run, capacity.run, hosting.run]
+              heads.run, capacity.run, hosting.run, attack.run]
     start, load = time.perf_counter(), os.getloadavg()
     rows = []
     for suite in suites:

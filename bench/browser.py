@@ -89,8 +89,9 @@ def launch(playwright):
 
 
 def new_page(browser):
-    """A page in a fresh context (empty cache and cookies) with the probe installed."""
-    context = browser.new_context(viewport=VIEWPORT)
+    """A page in a fresh context (empty cache and cookies) with the probe installed, the app's Content-Security-Policy
+    bypassed: it forbids evaluating strings, which Playwright's wait_for_function does."""
+    context = browser.new_context(viewport=VIEWPORT, bypass_csp=True)
     context.add_init_script(PROBE)
     return context.new_page()
 

@@ -1,15 +1,27 @@
-"""Hostile input stays fast: every hostile sentence (harness/hostile.py) typed into every page's sentence box, each a
-warm AppTest rerun of one session per page, timed; the row is the slowest. Run alone: python -m bench.hostile [--quick]
+"""Hostile input stays fast. Every hostile sentence (harness/hostile.py) typed into every page's sentence box, each a
+warm AppTest rerun of one session per page, timed: the first row is the slowest. Every sentence box of a link full of
+emoji, on a real server: the second row is the server's CPU per rerun next to the same length of ASCII.
+Run alone: python -m bench.hostile [--quick]
 """
+import asyncio
 import sys
 import time
+from urllib.parse import urlencode
 
-from bench.common import Row, seconds
+import psutil
+from streamlit.proto.BackMsg_pb2 import BackMsg
+
+from bench.capacity import EDIT_TIMEOUT_S, Student
+from bench.common import Row, Server, median, ratio, seconds
 from harness.apptest import PAGES, run_page
 from harness.hostile import TEXTS
 from ui.state import MAX_TEXT
 
 BUDGET_S = 1.0  # a rerun the learner still reads as an answer to what they typed
+EMOJI_BUDGET = 1.3  # × the same length of ASCII
+SENTENCE_FIELDS = ("sentence", "source_sentence", "target_sentence")
+# As long as a text box takes (an emoji counts two characters there) and 1,000 tokens each: refused alike, as too many
+LONGEST = {"emoji": "😀" * (MAX_TEXT // 2), "ASCII": "a " * (MAX_TEXT // 2)}
 QUICK_PAGES = ("pages/2_Factor_matrix.py",)
 FIELD = {"pages/6_Three_kinds.py": "target_sentence"}  # the sentence box on the page itself; elsewhere the sidebar's
 
@@ -27,6 +39,11 @@ def rerun_s(at, field: str, text: str) -> float:
 
 
 def run(quick: bool) -> list[Row]:
+    """The slowest rerun of any hostile sentence, and the emoji rerun next to ASCII."""
+    return [slowest(quick), emoji_row(quick)]
+
+
+def slowest(quick: bool) -> Row:
     """The slowest rerun of any hostile sentence on any page (home included), and where it was."""
     pages = QUICK_PAGES if quick else (None, *PAGES)
     times = {}
@@ -37,10 +54,67 @@ def run(quick: bool) -> list[Row]:
             rerun_s(at, FIELD.get(page, "sentence"), "The black cat drank the milk")  # back, so each case is a change
     (page, name), worst = max(times.items(), key=lambda item: item[1])
     label = page.removeprefix("pages/").removesuffix(".py").replace("_", " ")
-    return [Row("hostile input · slowest rerun", f"each of {len(TEXTS)} hostile sentences typed on "
-                f"{len(pages)} page(s), a warm AppTest rerun each ({len(times)} in all); the slowest: “{name}” on "
-                f"{label}", seconds(worst), f"median {seconds(sorted(times.values())[len(times) // 2])}", "—",
-                f"≤ {BUDGET_S:g} s", worst <= BUDGET_S, {"s": {f"{p} · {n}": t for (p, n), t in times.items()}})]
+    return Row("hostile input · slowest rerun", f"each of {len(TEXTS)} hostile sentences typed on "
+               f"{len(pages)} page(s), a warm AppTest rerun each ({len(times)} in all); the slowest: “{name}” on "
+               f"{label}", seconds(worst), f"median {seconds(sorted(times.values())[len(times) // 2])}", "—",
+               f"≤ {BUDGET_S:g} s", worst <= BUDGET_S, {"s": {f"{p} · {n}": t for (p, n), t in times.items()}})
+
+
+class Browser(Student):
+    """A session opened with a link, that keeps what Streamlit's frontend keeps: the URL the app writes and the
+    messages it marks cacheable, whose hashes every rerun sends back, so the server refers to them instead of sending
+    them again."""
+
+    def __init__(self, url: str, query: str):
+        super().__init__(url, seed=0)
+        self.query, self.cached = query, set()
+
+    def note(self, fwd) -> None:
+        super().note(fwd)
+        if fwd.metadata.cacheable:
+            self.cached.add(fwd.hash)
+
+    async def rerun(self, msg: BackMsg, timeout: float = EDIT_TIMEOUT_S) -> float:
+        msg.rerun_script.cached_message_hashes.extend(sorted(self.cached))
+        return await super().rerun(msg, timeout)
+
+
+async def rerun_costs(url: str, pid: int, rounds: int) -> dict[str, dict]:
+    """Per kind of text in LONGEST, a session opened with a link that holds it in every sentence box, rerun in blocks of
+    five, the kinds taking turns: the server's CPU seconds per rerun, the reruns' wall-clock seconds, what it said."""
+    server, sessions = psutil.Process(pid), {}
+    for kind, text in LONGEST.items():
+        sessions[kind] = Browser(url, urlencode(dict.fromkeys(SENTENCE_FIELDS, text)))
+        await sessions[kind].open()
+        for _ in range(3):
+            await sessions[kind].rerun(BackMsg())
+    cpu, wall = dict.fromkeys(sessions, 0.0), {kind: [] for kind in sessions}
+    for _ in range(rounds):
+        for kind, session in sessions.items():
+            before = sum(server.cpu_times()[:2])
+            wall[kind] += [await session.rerun(BackMsg()) for _ in range(5)]
+            cpu[kind] += sum(server.cpu_times()[:2]) - before
+    for session in sessions.values():
+        await session.close()
+    return {kind: {"cpu_s": cpu[kind] / len(wall[kind]), "wall_s": wall[kind], "alerts": sessions[kind].alerts[:3],
+                   "errors": sessions[kind].errors} for kind in sessions}
+
+
+def emoji_row(quick: bool) -> Row:
+    """A rerun of the home page opened with a link whose sentences are full of emoji, next to the same with ASCII."""
+    rounds = 8 if quick else 40
+    with Server("dashboard.py") as server:
+        costs = asyncio.run(rerun_costs(server.url, server.proc.pid, rounds))
+    emoji, ascii_ = costs["emoji"]["cpu_s"], costs["ASCII"]["cpu_s"]
+    refused_alike = all(any("tokens" in a for a in c["alerts"]) and not c["errors"] for c in costs.values())
+    return Row("hostile input · emoji rerun", f"the home page opened with a link of {MAX_TEXT // 2:,} emoji in each "
+               f"of its {len(SENTENCE_FIELDS)} sentences (all a text box takes; an emoji counts two characters), next "
+               f"to “a a a …” of the same {MAX_TEXT:,} characters; both 1,000 tokens, refused as too many; a real "
+               f"server, sessions that keep what the browser keeps, {5 * rounds} reruns each, taking turns; server "
+               f"CPU per rerun (wall clock median {seconds(median(costs['emoji']['wall_s']))} vs "
+               f"{seconds(median(costs['ASCII']['wall_s']))})", seconds(emoji), f"ASCII {seconds(ascii_)}",
+               ratio(emoji, ascii_), f"≤ {EMOJI_BUDGET:g}× ASCII", refused_alike and emoji <= EMOJI_BUDGET * ascii_,
+               costs)
 
 
 if __name__ == "__main__":

@@ -30,7 +30,7 @@ DEFAULT_DECAY = 1e-2  # L2 pull towards 0: keeps the weights from memorising the
 CODES = (
     "columns", "header", "empty", "too_big", "too_many", "not_utf8", "no_sentence", "long_sentence",
     "query_missing", "query_twice", "target_format", "target_word", "target_query", "target_twice", "target_value",
-    "few_targets", "flat_targets", "split", "no_split", "no_known",
+    "few_targets", "flat_targets", "split", "no_split", "no_known", "no_room",
 )
 
 

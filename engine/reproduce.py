@@ -12,14 +12,17 @@ A recipe is a plain dict of everything that decides the numbers:
                its scale applied) and "fit" ({"data", "steps", "lr", "seed", "d_k", "position", "sentences", "train"}
                of the fit: data "treebank" or "templates")
     title      optional: the page the numbers come from
+    lang       optional: "zh" writes the script's comments and printed texts in Chinese (engine.reproduce_zh)
 """
 import inspect
 import json
 
 from engine import attention, layers, pipeline, positional
+from engine.reproduce_zh import in_chinese
 from engine.vectors import GENSIM_DATA_URL, HAN, TOKEN
 
 PLACEHOLDER = "FILL IN: the path of your vectors file"  # what a learner replaces in the script of an upload
+KINDS = ("opening", "settings", "vectors", "rows", "layers", "learned", "attention", "heads", "printout")  # of cells
 PRINT_OPTIONS = 'np.set_printoptions(precision=17, floatmode="unique", linewidth=200, threshold=10**6)'
 
 OPENING = '''"""Attention, word by word: {title}, rebuilt with numpy and gensim.
@@ -176,17 +179,34 @@ if HEADS > 1:
 
 def script(recipe: dict) -> str:
     """The recipe's view as one runnable Python file: the cells, two blank lines apart."""
-    return "\n\n\n".join(cells(recipe)) + "\n"
+    return "\n\n\n".join(worded(recipe)) + "\n"
 
 
-def notebook(recipe: dict) -> str:
-    """The same cells as a Jupyter notebook (nbformat 4.5 JSON)."""
-    code = [{"cell_type": "code", "execution_count": None, "id": f"cell-{i}", "metadata": {}, "outputs": [],
-             "source": text.splitlines(keepends=True)} for i, text in enumerate(cells(recipe), 1)]
+def notebook(recipe: dict, notes: dict[str, str] | None = None) -> str:
+    """The same cells as a Jupyter notebook (nbformat 4.5 JSON), each code cell after a text cell that says what it
+    does: notes[kind] for each of KINDS (the reader's language), when given."""
+    book = []
+    for i, (kind, text) in enumerate(zip(kinds(recipe), worded(recipe)), 1):
+        if notes:
+            book.append({"cell_type": "markdown", "id": f"note-{i}", "metadata": {},
+                         "source": notes[kind].splitlines(keepends=True)})
+        book.append({"cell_type": "code", "execution_count": None, "id": f"cell-{i}", "metadata": {}, "outputs": [],
+                     "source": text.splitlines(keepends=True)})
     meta = {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
             "language_info": {"name": "python"}}
-    return json.dumps({"cells": code, "metadata": meta, "nbformat": 4, "nbformat_minor": 5}, indent=1,
+    return json.dumps({"cells": book, "metadata": meta, "nbformat": 4, "nbformat_minor": 5}, indent=1,
                       ensure_ascii=False) + "\n"
+
+
+def worded(recipe: dict) -> list[str]:
+    """cells(recipe), in the recipe's language."""
+    return [in_chinese(cell) for cell in cells(recipe)] if recipe.get("lang") == "zh" else cells(recipe)
+
+
+def kinds(recipe: dict) -> list[str]:
+    """What each of cells(recipe) is, one of KINDS: a learned layer's weights are one "learned" cell each."""
+    learned = ["learned" for layer in recipe["layers"].values() if "weights" in layer]
+    return ["opening", "settings", "vectors", "rows", "layers", *learned, "attention", "heads", "printout"]
 
 
 def cells(recipe: dict) -> list[str]:

@@ -1,16 +1,50 @@
 """Running pages in Streamlit's AppTest, as the tests and the rerun benchmarks do."""
+from contextlib import contextmanager
 from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
+from ui import fair
+
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "pages").glob("*.py"))
+FIT_TIMEOUT_S = 300  # the longest a run waits for the fits its page asked for
+settling = True  # whether a run waits for its page's fits and runs again (see arrive)
 
 
 def run_page(page: str | None = None, query: dict | None = None, timeout: float = 60) -> AppTest:
-    """A fresh session on `page` (home when None), opened with URL parameters `query`."""
-    at = AppTest.from_file(str(ROOT / "home.py"), default_timeout=timeout)
+    """A fresh session on `page` (home when None), opened with URL parameters `query`; each of its runs ends with the
+    fits its page asked for drawn (arrive)."""
+    at = arrive(AppTest.from_file(str(ROOT / "home.py"), default_timeout=timeout))
     at.query_params.update(query or {})
     if page:
         at.switch_page(page)
     return at.run()
+
+
+def arrive(at: AppTest) -> AppTest:
+    """Make each run of `at` that asked for a fit, or left one queued or running, wait for the fits to end and run
+    again, as the page's waiting notice reruns it in a browser once its fit has arrived."""
+    once = at._run
+
+    def run(widget_state=None, timeout=None):
+        asks = fair.asks
+        done = once(widget_state, timeout)
+        while settling and (fair.pending() or fair.asks != asks):
+            fair.idle(FIT_TIMEOUT_S)
+            asks = fair.asks
+            done = once(at._tree.get_widget_states(), timeout)
+        return done
+    at._run = run
+    return at
+
+
+@contextmanager
+def as_it_ends():
+    """Inside: runs end when their script does, their fits still queued or running (to see the waiting notice)."""
+    global settling
+    settling = False
+    try:
+        yield
+    finally:
+        settling = True

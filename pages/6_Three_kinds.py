@@ -1,6 +1,7 @@
 import streamlit as st
 
 from ui import kinds, page, reproduce
+from ui.state import MAX_TEXT
 from ui.text import t
 
 ctx = page.context("kinds", sentence=None)
@@ -12,7 +13,7 @@ with left:
     st.markdown(t("kinds_source", lang, text=page.code(shown)))
     src = page.sentence_rows(ctx.kv, s.source_sentence, s)
 with right:
-    st.text_input(t("target_sentence", lang), key="target_sentence", max_chars=2000)
+    st.text_input(t("target_sentence", lang), key="target_sentence", max_chars=MAX_TEXT)
     tgt = page.sentence_rows(ctx.kv, s.target_sentence, s) if s.target_sentence.strip() else None
     if tgt is None and not s.target_sentence.strip():
         st.info(t("empty_target", lang))

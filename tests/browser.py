@@ -67,8 +67,9 @@ def chromium():
 
 def new_page(browser):
     """A page in a fresh context (no shared cookies or storage) that counts script runs and records dialogs and
-    console messages."""
-    context = browser.new_context(viewport=VIEWPORT)
+    console messages. The app's Content-Security-Policy forbids evaluating strings, which Playwright's
+    wait_for_function does, so the page ignores it here; tests/test_headers.py opens every page under it."""
+    context = browser.new_context(viewport=VIEWPORT, bypass_csp=True)
     context.add_init_script(COUNT_RUNS)
     page = context.new_page()
     page.set_default_timeout(TIMEOUT_MS)

@@ -55,10 +55,9 @@ def test_a_huge_layer_scale_keeps_numbers_short_and_the_sum_check_relative():
     factor = heatmaps(at)[0]
     rect, numbers = factor["layer"]
     assert rect["encoding"]["color"]["legend"]["labelExpr"] == builders.COMPACT
-    assert numbers["transform"] == [{"calculate": builders.CELL, "as": "label"}]
+    assert numbers["transform"][-1] == {"calculate": builders.CELL, "as": "label"}
     (check,) = [m.value for m in at.success if "add up" in m.value]
-    assert "within a relative 1e-12" in check
-    assert float(re.search(r"relative difference ([0-9.e+-]+)", check).group(1)) <= 1e-12
+    assert int(re.search(r"agree in their first (\d+) digits", check).group(1)) >= 12
 
 
 def sum_check_app(off: float):
@@ -79,9 +78,10 @@ def sum_check_app(off: float):
 def test_the_sum_check_says_truthfully_whether_the_contributions_add_up(off, holds):
     at = ok(AppTest.from_function(sum_check_app, args=(off,), default_timeout=60).run())
     if holds:
-        assert at.success[0].value.startswith("Check: the contributions add up to row “c” of Z within a relative")
+        assert at.success[0].value.startswith("Check: the contributions add up to row “c” of Z. The two agree in")
+        assert not re.search(r"\de-\d|relative", at.success[0].value)  # said without powers of ten or jargon
     else:
-        assert not at.success and "differ by up to 1.0e-09" in messages(at)
+        assert not at.success and "agree only in their first 8 digits" in messages(at)
 
 
 def pair_app():
@@ -102,9 +102,10 @@ def test_pairs_side_by_side_share_their_scales_and_the_running_sum_has_its_own_a
     at = ok(AppTest.from_function(pair_app, default_timeout=60).run())
     first, second = charts(at)
     for spec in (first, second):
-        bars, line = spec["layer"]
+        bars, line, end = spec["layer"]
         assert spec["resolve"] == {"scale": {"y": "independent"}}
         assert line["encoding"]["y"]["axis"]["orient"] == "right" and "strokeDash" in line["encoding"]
+        assert end["encoding"]["y"]["scale"] == line["encoding"]["y"]["scale"]  # the dot product on the line's scale
     domains = [[layer["encoding"]["y"]["scale"]["domain"] for layer in spec["layer"]] for spec in (first, second)]
     assert domains[0] == domains[1]
     ranges = [df[["product_lo", "product_hi", "running_lo", "running_hi"]].drop_duplicates() for df in chart_data(at)]

@@ -282,8 +282,8 @@ def test_group_colours_match_the_signed_scale():
 @pytest.mark.parametrize("by_size", [False, True])
 def test_alignment_bars_group_colours_order_and_running_sum(by_size):
     spec = alignment(by_size).to_dict()
-    (bar, bars), (line, lines) = units(spec)
-    assert (bar, line) == ("bar", "line")
+    (bar, bars), (line, lines), (text, _) = units(spec)
+    assert (bar, line, text) == ("bar", "line", "text")
     colour = bars["color"]
     assert colour["field"] == "group" and colour["type"] == "nominal"
     assert colour["scale"] == {"domain": list(charts.GROUP_COLOURS), "range": list(charts.GROUP_COLOURS.values())}
@@ -323,7 +323,7 @@ def test_heatmap_without_mask_or_selection_has_no_conditions():
 
 
 def test_heatmap_labels_given_ticks_of_dimensions_and_every_word():
-    ((_, r),) = units(heatmap(annotate=False, int_cols=True, x_ticks=[5, 10]).to_dict())
+    ((_, r), _) = units(heatmap(annotate=False, int_cols=True, x_ticks=[5, 10]).to_dict())
     assert r["x"]["axis"]["values"] == [5, 10]
     assert "values" not in r["y"]["axis"] and r["y"]["axis"]["labelOverlap"] is False
 
@@ -339,7 +339,7 @@ def test_clickable_heatmap_has_the_pick_selection():
 def test_heatmap_thins_overlapping_dimension_labels_but_keeps_every_word():
     n = charts.MAX_ANNOTATED + 1
     spec = heatmap(n_cols=n, int_cols=True, annotate=False, x_ticks=list(range(1, n + 1))).to_dict()
-    ((rect, r),) = units(spec)
+    ((rect, r), _) = units(spec)
     assert rect == "rect"
     assert r["x"]["axis"]["labelOverlap"] is True and r["y"]["axis"]["labelOverlap"] is False
 
@@ -372,7 +372,7 @@ def test_contribution_bars_stack_in_key_order_with_z_ticks():
     spec = SAMPLES["contribution_bars"]().to_dict()
     (bar, bars), (tick, ticks) = units(spec)
     assert (bar, tick) == ("bar", "tick")
-    assert bars["color"]["sort"] == {"field": "k", "op": "min"} and bars["order"]["field"] == "k"
+    assert bars["color"]["sort"] == {"field": "rank", "op": "min"} and bars["order"]["field"] == "k"
     assert {k: bars["y"][k] for k in ("aggregate", "field", "title", "type")} == {
         "aggregate": "sum", "field": "contribution", "title": "w·v", "type": "quantitative"}
     assert ticks["y"]["field"] == "z"
@@ -381,7 +381,7 @@ def test_contribution_bars_stack_in_key_order_with_z_ticks():
 def test_sign_strips_keep_the_vectors_in_order():
     chart = SAMPLES["sign_strips"]()
     spec = chart.to_dict()
-    ((rect, e),) = units(spec)
+    ((rect, e), _) = units(spec)
     assert rect == "rect"
     assert e["y"]["sort"] == {"field": "v", "op": "min"}  # k₁ · drank, q · milk, k₂ · black: their data's order
     assert centred_on_zero(e["color"]["scale"])
@@ -480,7 +480,7 @@ def test_heatmap_shows_every_word_upright_at_a_size_its_columns_fit():
     assert y["labelOverlap"] is False and "values" not in x and "values" not in y
     assert t["text"]["field"] == "label"
     numbers = heatmap().to_dict()["vconcat"][0]["layer"][1]
-    assert numbers["transform"] == [{"calculate": charts.CELL, "as": "label"}]
+    assert numbers["transform"][-1] == {"calculate": charts.CELL, "as": "label"}
     assert numbers["mark"]["fontSize"] == {"expr": "clamp(bandwidth('x') / 3.5, 7, 11)"}
     assert numbers["mark"]["aria"] is False  # screen readers read the cell, not its number twice
 
@@ -497,14 +497,14 @@ def test_heatmaps_fit_the_page_width_in_a_column_of_one_and_contributions_the_he
     assert SAMPLES["contribution_bars"]().to_dict()["height"] == "container"
     few, many = (tables.contributions(np.ones(n) / n, np.ones((n, 4)), [f"w{i}" for i in range(n)]) for n in (6, 64))
     z = pd.DataFrame({"dim": [1, 2, 3, 4], "z": [1.0] * 4})
-    assert charts.contribution_bars_height(many, z) - charts.contribution_bars_height(few, z) == 7 * 20
+    assert charts.contribution_bars_height(many, z) == charts.contribution_bars_height(few, z)  # one row of legend
     legend = units(SAMPLES["contribution_bars"]().to_dict()).__next__()[1]["color"]["legend"]
-    assert legend == {"orient": "bottom", "columns": charts.KEY_COLUMNS, "symbolLimit": 0}  # every word, none dropped
+    assert legend == {"orient": "bottom", "columns": charts.KEY_COLUMNS, "symbolLimit": 0}  # every entry shown
 
 
 def test_alignment_running_sum_has_its_own_axis_and_a_legend_entry():
     spec = alignment().to_dict()
-    (_, bars), (_, line) = units(spec)
+    (_, bars), (_, line), _ = units(spec)
     assert spec["resolve"] == {"scale": {"y": "independent"}}
     assert line["y"]["axis"]["orient"] == "right" and line["y"]["title"] == "running"
     assert line["strokeDash"]["field"] == "line" and line["strokeDash"]["legend"]["symbolType"] == "stroke"
@@ -524,7 +524,7 @@ def test_alignment_charts_side_by_side_share_scales_with_zero_level():
     charts_ = [charts.alignment_bars(df, title="p", x_title="d", y_title="q·k", group_title="g", group_names=NAMES,
                                      running_title="running").to_dict() for df in shown]
     for spec, df in zip(charts_, shown):
-        (_, bars), (_, line) = units(spec)
+        (_, bars), (_, line), _ = units(spec)
         for field, scale in (("product", bars["y"]["scale"]), ("running", line["y"]["scale"])):
             first = f"data('{charts.dataset()}')[0]"
             assert scale["domain"] == {"expr": f"[{first}.{field}_lo, {first}.{field}_hi]"}  # read from the data
@@ -538,3 +538,70 @@ def test_vector_plane_colour_and_shape_share_one_legend():
     legends = [(e[c]["title"], json.dumps(e[c]["legend"], sort_keys=True))
                for e in encodings for c in ("color", "shape") if c in e and "field" in e[c]]
     assert len(legends) >= 2 and len(set(legends)) == 1 and '"null"' not in legends[0][1]
+
+
+def drawn_texts(builder: str, *frames, **options) -> list[str]:
+    """Every text the chart draws, as vl-convert draws it from the spec a saved file holds."""
+    import vl_convert
+
+    svg = vl_convert.vegalite_to_svg(render.export_spec(builder, *frames, **options), allowed_base_urls=[])
+    return re.findall(r"<text[^>]*>([^<]*)</text>", svg)
+
+
+def test_the_running_sum_ends_in_the_dot_product_written_beside_its_last_point():
+    for by_size in (False, True):
+        pair = pair_alignment(Q_ROW, K_ROW)
+        texts = drawn_texts("alignment_bars", tables.alignment_frame(pair, by_size=by_size), title="p", x_title="dim",
+                            y_title="q·k", group_title="g", group_names=NAMES, running_title="running")
+        assert f"{pair.dot:.2f}".replace("-", "−") in texts  # −2.08, which no axis tick says
+
+
+def test_heatmap_cells_write_tiny_numbers_as_about_zero_not_powers_of_ten():
+    df = tables.matrix_long(np.array([[-5.4e-4, 0.3], [0.0, -0.12]]), ["a", "b"], ["a", "b"])
+    texts = drawn_texts("heatmap", df, title="d", x_title="k", y_title="q", value_title="v")
+    assert {"≈ 0", "0.30", "0.00", "−0.12"} <= set(texts) and not any("e-" in x for x in texts)
+    tiny = tables.matrix_long(np.array([[-5.4e-4, 3e-4], [0.0, -1.2e-3]]), ["a", "b"], ["a", "b"])
+    texts = drawn_texts("heatmap", tiny, title="d", x_title="k", y_title="q", value_title="v")
+    assert "−5.4e-4" in texts and "≈ 0" not in texts  # every number that small (a tiny layer scale): still told apart
+
+
+def signs_shown(spec: dict) -> list[dict]:
+    """The text marks of a spec that write each cell's sign, with their calculated sign expression."""
+    found = []
+    for view in [spec, *spec.get("vconcat", [])]:
+        for layer in view.get("layer", []):
+            calcs = [t["calculate"] for t in layer.get("transform", []) if t.get("as") == "sign"]
+            if calcs and layer["encoding"]["text"]["field"] == "sign":
+                found.append({"calculate": calcs[0], "aria": layer["mark"].get("aria")})
+    return found
+
+
+@pytest.mark.parametrize("make", [
+    lambda: SAMPLES["sign_strips"]().to_dict(),
+    lambda: heatmap(n_cols=charts.MAX_ANNOTATED + 1, annotate=False, masked=False).to_dict(),
+    lambda: heatmap(n_cols=charts.MAX_ANNOTATED + 1, annotate=False).to_dict(),
+])
+def test_signed_cells_without_numbers_write_their_sign(make):
+    """WCAG 1.4.1: the sign of a product or weight is not told by red and blue alone."""
+    (sign,) = signs_shown(make())
+    assert charts.SIGN in sign["calculate"] and "'+'" in charts.SIGN and "'−'" in charts.SIGN
+    assert sign["aria"] is False  # screen readers read the cell's signed value once
+
+
+def test_weight_heatmaps_and_annotated_ones_write_no_extra_signs():
+    assert signs_shown(heatmap(annotate=False, weights=True).to_dict()) == []  # weights are never negative
+    assert signs_shown(heatmap().to_dict()) == []  # the numbers carry their sign
+
+
+def test_contribution_legend_gives_no_colour_twice_however_many_words():
+    """42 key words: the six most weighted each have a colour of their own, most weighted first; the rest are grey
+    together, named once. Drawn by vl-convert, as a saved chart."""
+    n = 42
+    df = tables.contributions(np.ones(n) / n + np.arange(n) * 1e-4, np.ones((n, 2)), [f"w{i}" for i in range(n)])
+    z = pd.DataFrame({"dim": [1, 2], "z": [1.0, 1.0]})
+    options = {"title": "z", "x_title": "dim", "y_title": "w·v", "key_title": "key", "z_title": "z",
+               "weight_title": "weight", "other_title": "other words"}
+    svg = render.saved("svg", "contribution_bars", (df, z), options).decode()
+    legend = re.findall(r'role-legend-symbol.*?fill="(#[0-9a-f]+)".*?role-legend-label.*?>([^<]*)</text>', svg, re.S)
+    top = [f"w{i}" for i in range(n - 1, n - 1 - len(charts.HEAD_COLOURS), -1)]
+    assert legend == list(zip([*charts.HEAD_COLOURS, charts.GREY], [*top, "other words"]))

@@ -1,74 +1,200 @@
-"""Training takes turns and stays bounded: one run at a time per process, the rest queue; Stop leaves the queue."""
+"""Every fit goes through the one queue: one at a time per process in the worker, in the order asked, bounded in steps
+and per step by its work (d, d_k, steps and words), with its place shown and Stop, which keeps the steps reached."""
 import threading
 import time
 
+import numpy as np
 import pytest
+from streamlit.proto.BackMsg_pb2 import BackMsg
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+from websockets.sync.client import connect
 
+from engine import treebank
 from harness.apptest import run_page
-from ui import fair
+from harness.chromium import free_port, start_server, stop_server
+from tests.app import chart_data, messages, uploader
+from ui import fair, weights
+from ui.text import t
+
+RUN_LINK = "q_preset=run&k_preset=run&run_steps=2000&d_k=50"  # a fit no server has: ~10 s of CPU
 
 
-def test_runs_take_turns_in_the_order_they_asked():
-    order, seen_ahead = [], []
-    first_in = threading.Event()
+def counting(steps: int, gate: threading.Event | None = None, log: list | None = None):
+    """A fit's work: `steps` steps, each reported (and noted in `log`), held at the first until `gate` opens."""
+    def work(report):
+        for step in range(steps + 1):
+            if log is not None:
+                log.append(step)
+            if gate is not None:
+                gate.wait(10)
+            if report(step) is False:
+                return ("stopped", step)
+        return ("done", steps)
+    return work
 
-    def run(name, hold):
-        with fair.turn(lambda n: seen_ahead.append((name, n))):
+
+def test_fits_run_one_at_a_time_in_the_worker_in_the_order_asked():
+    gate, order, threads = threading.Event(), [], []
+
+    def work(name):
+        def run(report):
             order.append(name)
-            first_in.set()
-            time.sleep(hold)
+            threads.append(threading.current_thread())
+            gate.wait(10)
+            report(0)
+            return name
+        return run
 
-    a = threading.Thread(target=run, args=("a", 0.5))
-    a.start()
-    first_in.wait(5)
-    b = threading.Thread(target=run, args=("b", 0))
-    c = threading.Thread(target=run, args=("c", 0))
-    b.start()
-    time.sleep(0.05)
-    c.start()
-    for thread in (a, b, c):
-        thread.join(10)
-    assert order == ["a", "b", "c"]
-    assert ("b", 1) in seen_ahead and ("c", 2) in seen_ahead  # c waited behind b and the run of a
-    assert fair.running == 0 and not fair.waiting
-
-
-def test_leaving_the_queue_frees_the_place():
-    class Stopped(Exception):
-        pass
-
-    def stop(_):
-        raise Stopped  # what Streamlit raises at the next drawing call after Stop
-    with fair.turn(lambda n: None):
-        with pytest.raises(Stopped):
-            with fair.turn(stop):
-                pass
-        assert not fair.waiting
-    assert fair.running == 0
+    jobs = [fair.ask(fair.Job(work(name), 1, 0), name) for name in "abc"]
+    while fair.ahead(jobs[0]) or not jobs[0].started:
+        time.sleep(0.01)
+    assert [fair.ahead(j) for j in jobs] == [0, 1, 2]  # the second waits behind the running one, the third behind both
+    gate.set()
+    assert all(j.ended.wait(10) for j in jobs)
+    assert order == ["a", "b", "c"] and [j.result for j in jobs] == ["a", "b", "c"]
+    assert {th.name for th in threads} == {"fits"} and threading.current_thread() not in threads
+    assert fair.idle(5)
 
 
-@pytest.mark.parametrize("words, dims, steps", [(6, 50, 53_333), (64, 50, 5_000), (64, 1000, 250), (64, 300, 833)])
-def test_a_run_is_bounded_by_its_work(words, dims, steps):
-    assert fair.max_steps(words, dims) == steps
+def test_asking_for_a_fit_that_is_queued_or_running_joins_it():
+    gate = threading.Event()
+    first = fair.ask(fair.Job(counting(3, gate), 3, 0, key=("same",)), "a")
+    again = fair.ask(fair.Job(counting(3), 3, 0, key=("same",)), "b")
+    other = fair.ask(fair.Job(counting(3), 3, 0, key=("other",)), "c")
+    assert again is first and first.waiting == {"a", "b"} and other is not first
+    gate.set()
+    assert first.ended.wait(10) and other.ended.wait(10) and first.result == ("done", 3)
+
+
+def test_stop_keeps_the_steps_reached_and_the_next_fit_starts_only_after():
+    gate, log, later = threading.Event(), [], []
+    job = fair.ask(fair.Job(counting(1000, gate, log), 1000, 0), "me")
+    nxt = fair.ask(fair.Job(counting(2, log=later), 2, 0), "you")
+    while not job.started:
+        time.sleep(0.01)
+    fair.leave(job, "me", wait=0)  # Stop, pressed while the fit is at its first step
+    assert not later  # the next fit waits for this one's step to end
+    gate.set()
+    assert job.ended.wait(10) and job.result == ("stopped", 0) and log == [0]  # that step once, none again
+    assert nxt.ended.wait(10) and later == [0, 1, 2]
+
+
+def test_stop_by_one_of_two_visitors_leaves_the_fit_to_the_other():
+    gate = threading.Event()
+    job = fair.ask(fair.Job(counting(5, gate), 5, 0, key=("shared",)), "a")
+    fair.ask(fair.Job(counting(5), 5, 0, key=("shared",)), "b")
+    fair.leave(job, "a", wait=0)
+    assert not job.stop.is_set()
+    gate.set()
+    assert job.ended.wait(10) and job.result == ("done", 5)
+
+
+def test_leaving_the_queue_before_the_fit_begins_frees_the_place():
+    gate = threading.Event()
+    first = fair.ask(fair.Job(counting(1, gate), 1, 0), "a")
+    queued = fair.ask(fair.Job(counting(1), 1, 0), "b")
+    fair.leave(queued, "b")
+    assert queued.ended.is_set() and queued.result is None and not queued.started
+    assert queued not in fair.line
+    gate.set()
+    assert first.ended.wait(10) and fair.idle(5)
+
+
+def test_a_failing_fit_keeps_its_error_for_the_page():
+    def broken(report):
+        raise ValueError("numbers too large")
+    job = fair.ask(fair.Job(broken, 1, 0), "me")
+    assert job.ended.wait(10) and isinstance(job.error, ValueError) and job.result is None
+    assert fair.idle(5)
+
+
+def test_a_fit_runs_only_with_room_for_its_working_memory_in_the_ledger(monkeypatch):
+    from engine.corpus import CorpusError
+    from ui import uploads
+    monkeypatch.setenv(uploads.BUDGET_ENV, "1")  # 1 MiB for every visitor's uploads and fits
+    ran = []
+    too_big = fair.ask(fair.Job(lambda report: ran.append(1), 1, 2**21), "me")
+    assert too_big.ended.wait(10) and isinstance(too_big.error, CorpusError) and too_big.error.code == "no_room"
+    assert ran == [] and not uploads.reserved  # never started, nothing left counted
+    seen = []
+    fits = fair.ask(fair.Job(lambda report: seen.append(dict(uploads.reserved)) or "done", 1, 2**19), "me")
+    assert fits.ended.wait(10) and fits.result == "done" and list(seen[0].values()) == [2**19]  # counted while it ran
+    assert not uploads.reserved and fair.idle(5)
+
+
+def test_a_fit_for_a_closed_tab_stops_and_one_others_wait_for_goes_on(monkeypatch):
+    from ui import uploads
+    monkeypatch.setattr(uploads, "connected", lambda session: session != "closed")
+    gate, steps = threading.Event(), []
+    first = fair.ask(fair.Job(counting(1, gate), 1, 0, session="open"), "a")  # holds the worker while the rest queue
+    alone = fair.ask(fair.Job(lambda report: steps.append("alone"), 1, 0, session="closed"), "b")
+    shared = fair.ask(fair.Job(lambda report: steps.append("shared") or "done", 1, 0, key=("k",), session="closed"), "c")
+    fair.ask(fair.Job(counting(1), 1, 0, key=("k",)), "d")  # another visitor waits for the same fit
+    gate.set()
+    assert alone.ended.wait(10) and shared.ended.wait(10) and fair.idle(5)
+    assert alone.stop.is_set() and alone.result is None and steps == ["shared"] and shared.result == "done"
+
+
+def test_a_page_whose_fit_has_no_room_says_so_and_shows_random_weights(monkeypatch):
+    from ui import uploads
+    monkeypatch.setenv(uploads.BUDGET_ENV, "1")
+    at = run_page(None, {"d_k": "8"})  # a head the project does not ship: fitted in the queue, if there is room
+    assert "working memory" in messages(at) and not at.exception
+    assert t("weights_random", q=1, k=2) in " ".join(m.value for m in at.markdown)
+
+
+@pytest.mark.parametrize("words, d, d_k, steps", [
+    (6, 50, 16, 124_223), (64, 50, 16, 67_934), (64, 1000, 300, 1_031), (4_508, 50, 16, 1_901),
+    (4_508, 50, 50, 1_590), (4_508, 1000, 300, 28)])
+def test_a_fit_is_bounded_by_its_work_which_counts_words_d_and_d_k(words, d, d_k, steps):
+    assert fair.max_steps(words, d, d_k) == steps
+
+
+def test_one_step_is_bounded_too_and_says_the_widest_d_k_that_would_do():
+    step = fair.reads(4_000, 37_650, every=40)  # a treebank minibatch, held-out accuracy every 40th step
+    assert fair.step_work(step, 1000, 261) <= fair.STEP_WORK < fair.step_work(step, 1000, 262)
+    assert fair.max_d_k(step, 1000) == 261 and fair.max_d_k(150_000, 1000) == 0  # nothing is narrow enough
+
+
+def test_working_memory_counts_rows_scores_and_kept_snapshots():
+    assert fair.fit_bytes(50, 16, 1_000) == 8 * (1_000 * 50 + 1_000 * (32 + fair.SCORE_COLUMNS) + 6 * 50 * 16)
+    rows = fair.fit_bytes(1000, 300, 141_575, at_once=37_650)  # the treebank on 1,000 dimensions: over 1 GB
+    assert 1.0e9 < rows < 1.5e9
+    snapshots = fair.fit_bytes(1000, 300, 6, snapshots=51) - fair.fit_bytes(1000, 300, 6)
+    assert 450e6 < snapshots < 550e6  # live training keeps 51 copies of W_Q and W_K
+
+
+def vectors_text(words: list[str], d: int) -> bytes:
+    rows = np.random.default_rng(0).normal(size=(len(words), d))
+    return "\n".join(w + " " + " ".join(f"{x:.3f}" for x in r) for w, r in zip(words, rows)).encode()
 
 
 def test_a_link_asking_for_more_steps_than_a_run_may_take_is_capped():
-    import numpy as np
-    from tests.app import messages, uploader
     words = [f"w{i}" for i in range(20)]
-    rows = np.random.default_rng(0).normal(size=(20, 300))
-    text = "\n".join(w + " " + " ".join(f"{x:.3f}" for x in r) for w, r in zip(words, rows)).encode()
     at = run_page("pages/5_Learning.py", {"steps": "5000", "source": "upload", "sentence": " ".join(words),
-                                          "targets": "w0 w1 1; w0 w2 0"})
-    uploader(at).set_value([("v.txt", text, "text/plain")])
+                                          "targets": "w0 w1 1; w0 w2 0", "d_k": "300", "q_preset": "random",
+                                          "k_preset": "random"})
+    uploader(at).set_value([("v.txt", vectors_text(words, 1000), "text/plain")])
     at.run()
-    bound = fair.max_steps(20, 300)
-    assert bound == 2666 and not at.exception
+    bound = fair.max_steps(20, 1000, 300)
+    assert bound == 1571 and not at.exception
     assert at.number_input(key="steps").value == bound
     assert "5,000 steps is more than one run may take" in messages(at)
 
 
-def test_the_run_with_the_turn_waits_while_another_page_is_drawn(monkeypatch):
+def test_a_fit_whose_one_step_takes_too_long_is_refused_with_a_sentence():
+    words = [f"w{i}" for i in range(20)]
+    at = run_page("pages/2_Factor_matrix.py", {"source": "upload", "sentence": "w0 w1 w2"})
+    uploader(at).set_value([("v.txt", vectors_text(words, 1000), "text/plain")])
+    at.run()
+    at.session_state["d_k"] = 300
+    at.run()
+    assert not at.exception and not fair.pending()  # refused before it was queued
+    assert t("fit_too_large", d=1000, d_k=300, max=261) in messages(at)
+    assert any(m.value.startswith("**W_Q and W_K are random**") for m in at.markdown)
+
+
+def test_the_worker_waits_while_another_visitor_s_page_is_drawn(monkeypatch):
     monkeypatch.setattr(fair, "GIVE_WAY_S", 30.0)
     page_done, page_started, order = threading.Event(), threading.Event(), []
 
@@ -78,50 +204,123 @@ def test_the_run_with_the_turn_waits_while_another_page_is_drawn(monkeypatch):
         page_done.wait(10)
         order.append("page")
 
-    def run():
-        with fair.turn(lambda n: None):
-            fair.give_way()
-            order.append("run")
+    def work(report):
+        report(0)
+        order.append("fit")
 
     other = threading.Thread(target=page)
     other.start()
     page_started.wait(5)
-    fair.give_way()  # not in a turn: never waits
-    trainer = threading.Thread(target=run)
-    trainer.start()
-    trainer.join(0.3)
-    assert trainer.is_alive() and order == []  # still giving way
+    fair.give_way()  # not the worker: never waits
+    job = fair.ask(fair.Job(work, 0, 0), "me")
+    assert not job.ended.wait(0.3) and order == []  # still giving way
     page_done.set()
-    for thread in (other, trainer):
-        thread.join(10)
-    assert order == ["page", "run"]
+    other.join(10)
+    assert job.ended.wait(10) and order == ["page", "fit"]
 
 
-def test_a_run_does_not_give_way_to_runs_in_the_queue_nor_past_its_limit(monkeypatch):
-    queued_in, release, done = threading.Event(), threading.Event(), []
+def test_the_worker_gives_way_no_longer_than_its_limit(monkeypatch):
+    monkeypatch.setattr(fair, "GIVE_WAY_S", 0.0)
+    release = threading.Event()
 
-    def queued():  # a second run: it waits in the queue, so it is not a page being drawn
+    def page():
         fair.drawing()
-        with fair.turn(lambda n: queued_in.set()):
-            pass
+        release.wait(10)
+    drawer = threading.Thread(target=page)
+    drawer.start()
+    job = fair.ask(fair.Job(counting(3), 3, 0), "me")
+    assert job.ended.wait(10) and job.result == ("done", 3)  # a page is drawn, but the limit has passed
+    release.set()
+    drawer.join(10)
 
-    with fair.turn(lambda n: None):
-        second = threading.Thread(target=queued)
-        second.start()
-        queued_in.wait(5)
-        monkeypatch.setattr(fair, "GIVE_WAY_S", 30.0)
-        fair.give_way()  # returns: the only other thread is queued
-        done.append("no wait")
 
-        def page():
-            fair.drawing()
-            release.wait(10)
-        drawer = threading.Thread(target=page)
-        drawer.start()
-        monkeypatch.setattr(fair, "GIVE_WAY_S", 0.0)
-        fair.give_way()  # a page is drawn, but the limit has passed: the run moves on
-        done.append("limit")
-        release.set()
-    for thread in (second, drawer):
-        thread.join(10)
-    assert done == ["no wait", "limit"] and fair.running == 0 and not fair.waiting
+# --- a real server: a "run" link's fit is the queue's, with its place, progress and Stop ---
+
+class Visitor:
+    """One session over a bare websocket, as Streamlit's frontend speaks to the server."""
+
+    def __init__(self, ws, query: str):
+        self.ws, self.query, self.fragment, self.buttons, self.alerts, self.text = ws, query, "", {}, [], []
+
+    def run(self, fragment: str = "", press: str = "") -> str:
+        """A run of the page (or of its fragment), pressing the button labelled `press`; how it finished."""
+        msg = BackMsg()
+        msg.rerun_script.query_string, msg.rerun_script.fragment_id = self.query, fragment
+        if press:
+            state = msg.rerun_script.widget_states.widgets.add()
+            state.id, state.trigger_value = self.buttons[press], True
+        self.alerts, self.text = [], []
+        self.ws.send(msg.SerializeToString())
+        while True:
+            fwd = ForwardMsg()
+            fwd.ParseFromString(self.ws.recv(timeout=120))
+            kind = fwd.WhichOneof("type")
+            if kind == "auto_rerun":
+                self.fragment = fwd.auto_rerun.fragment_id
+            elif kind == "delta" and fwd.delta.WhichOneof("type") == "new_element":
+                element = fwd.delta.new_element
+                which = element.WhichOneof("type")
+                if which == "alert":
+                    self.alerts.append(element.alert.body)
+                elif which == "button":
+                    self.buttons[element.button.label] = element.button.id
+                elif which == "markdown":
+                    self.text.append(element.markdown.body)
+                elif which == "exception":
+                    raise AssertionError(element.exception.message)
+            elif kind == "script_finished" and fwd.script_finished != ForwardMsg.FINISHED_EARLY_FOR_RERUN:
+                return ForwardMsg.ScriptFinishedStatus.Name(fwd.script_finished)
+
+    def look(self) -> str:
+        """What the waiting notice's next look shows (a run of its fragment, as the frontend sends every POLL s)."""
+        self.run(self.fragment)
+        return " ".join(self.alerts)
+
+
+def stream(url: str):
+    """A websocket to the server, as the page opens it."""
+    return connect(url.replace("http", "ws") + "/_stcore/stream", subprotocols=["streamlit"], origin=url, max_size=None)
+
+
+@pytest.fixture(scope="module")
+def server():
+    port = free_port()
+    proc = start_server(port)
+    yield f"http://127.0.0.1:{port}"
+    stop_server(proc)
+
+
+def test_a_run_link_fits_in_the_queue_with_its_place_and_stop_and_stop_keeps_the_step(server):
+    with stream(server) as one, stream(server) as two:
+        visit(Visitor(one, RUN_LINK), Visitor(two, RUN_LINK + "&run_seed=1"))
+
+
+def visit(first: Visitor, second: Visitor):
+    """The first visitor's fit queued, shown, running; the second's queued behind it; Stop on the first."""
+    assert first.run() == "FINISHED_SUCCESSFULLY"  # the page's run ends without the fit
+    assert first.fragment and t("learn_stop") in first.buttons
+    assert any(a.startswith(t("queue_wait", n=1)[:30]) or a.startswith(t("fit_running", step=0, total=0)[:20])
+               for a in first.alerts)
+    end = time.monotonic() + 60
+    while not (first.look().startswith(t("fit_running", step=0, total=0)[:20]) and "step 0 of" not in first.alerts[0]):
+        assert time.monotonic() < end
+        time.sleep(0.2)  # until it runs, at a step past the first
+    second.run()
+    assert any(a.startswith(t("queue_wait", n=1)) for a in second.alerts)  # one fit ahead of it: the first
+    assert first.run(first.fragment, press=t("learn_stop")) == "FINISHED_SUCCESSFULLY"  # the page drawn again
+    stopped = " ".join(first.text)
+    assert "**W_Q and W_K come from your training run**" in stopped and "The fit was stopped at step" in stopped
+    assert "cut to that" in stopped  # 2,000 steps asked, fewer allowed with d_k = 50
+    while not second.look().startswith(t("fit_running", step=0, total=0)[:20]):
+        assert time.monotonic() < end
+        time.sleep(0.2)  # the second fit runs once the first has ended
+
+
+def test_a_fit_on_built_in_vectors_is_made_once_and_shared_by_every_session(monkeypatch):
+    calls, real = [], treebank.fit
+    monkeypatch.setattr(treebank, "fit", lambda *a, **k: calls.append(1) or real(*a, **k))
+    weights.FITTED.clear()  # a fresh server: nothing fitted yet
+    link = {"q_preset": "run", "k_preset": "run", "run_steps": "40", "run_seed": "7"}
+    first, second = (run_page("pages/2_Factor_matrix.py", link) for _ in range(2))
+    assert len(calls) == 1 and not first.exception and not second.exception
+    assert chart_data(first)[0].equals(chart_data(second)[0])

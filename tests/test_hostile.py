@@ -12,7 +12,7 @@ from engine.layers import PRESETS
 from engine.vectors import MAX_TOKENS, MAX_UPLOAD_BYTES
 from harness.hostile import TEXTS
 from tests.app import PAGES, ROOT, messages, open_layers, run_page, uploader
-from ui.state import DEFAULTS, MAX_TEXT
+from ui.state import DEFAULTS, LIMITS, MAX_TEXT, cut, length
 
 ALL = [None, *PAGES]  # None is the home page
 FACTOR = "pages/2_Factor_matrix.py"
@@ -20,6 +20,7 @@ SENTENCE_FIELDS = ("sentence", "source_sentence", "target_sentence")
 STORY = "The black cat drank the milk"
 NORMAL = "The small cat drank the warm milk"
 NOTICE = "Some settings in the link were not understood"
+CUT_NOTICE = "Some text in the link was longer than the dashboard keeps and was cut"
 
 
 
@@ -52,8 +53,8 @@ def recovers(at, context=""):
     return at
 
 
-def notice(at) -> str:
-    return " ".join(w.value for w in at.warning if NOTICE in w.value)
+def notice(at, sentence: str = NOTICE) -> str:
+    return " ".join(w.value for w in at.warning if sentence in w.value)
 
 
 # --- sentences: typed into the sidebar, and given in the URL ---
@@ -71,8 +72,9 @@ def test_typed_sentence(text):
 @pytest.mark.parametrize("text", TEXTS.values(), ids=TEXTS.keys())
 def test_sentence_in_the_url(text):
     at = sane(run_page(FACTOR, {"sentence": text}), "url")
-    if len(text) > MAX_TEXT:
-        assert "sentence=" in notice(at) and f"longer than {MAX_TEXT}" in notice(at)
+    if length(text) > MAX_TEXT:
+        assert "sentence=" in notice(at, CUT_NOTICE) and f"cut to its first {MAX_TEXT:,}" in notice(at, CUT_NOTICE)
+        assert at.sidebar.text_input(key="sentence").value == cut(text, MAX_TEXT) and not notice(at)
     else:
         assert at.sidebar.text_input(key="sentence").value == text and not notice(at)
     recovers(at, "url")
@@ -131,9 +133,7 @@ REFUSED = {
     "unknown-key-case": {"SENTENCE": STORY},
     "private-state-key": {"_settings": "x"},
     "proto-key": {"__proto__": "1"},
-    "long-query-100k": {"query": "x" * 100_000},
     "long-lang-100k": {"lang": "x" * 100_000},
-    "long-sentence-100k": {"sentence": "milk " * 20_000},
     "long-key-100k": {"k" * 100_000: "1"},
     "position-negative": {"position": "-0.5"},
     "position-over-three": {"position": "3.5"},
@@ -163,6 +163,26 @@ def test_refused_url_value_gets_a_short_notice_and_the_default(query):
     assert at.get("vega_lite_chart")
     sane(at.run())
     assert not notice(at), "the notice should be shown once, not on every rerun"
+    recovers(at, query)
+
+
+CUT = {
+    "long-query-100k": {"query": "x" * 100_000},
+    "long-sentence-100k": {"sentence": "milk " * 20_000},
+    "long-targets-emoji": {"targets": "🥛" * 5_000},
+    "long-expected": {"expected": "drank > cat > black > " * 100},
+}
+
+
+@pytest.mark.parametrize("query", CUT.values(), ids=CUT.keys())
+def test_a_text_longer_than_its_limit_is_cut_there_with_a_short_notice_once(query):
+    at = sane(run_page(FACTOR, query), query)
+    (key, value), = query.items()
+    shown = notice(at, CUT_NOTICE)
+    assert f"{key}=" in shown and len(shown) < 1000 and not notice(at), shown[:300]
+    assert at.query_params[key] == cut(value, LIMITS.get(key, MAX_TEXT))
+    sane(at.run())
+    assert not notice(at, CUT_NOTICE), "the notice should be shown once, not on every rerun"
     recovers(at, query)
 
 
@@ -210,7 +230,7 @@ def test_odd_but_valid_url_values_draw_a_stable_view(page, query):
 
 @pytest.mark.parametrize("values, expected", [
     (["<script>alert(1)</script>", STORY], STORY),
-    ([STORY, "x" * 100_000], DEFAULTS.sentence),
+    ([STORY, "x" * 100_000], "x" * MAX_TEXT),
     (["a", "b", "milk"], "milk"),
 ], ids=["script-then-story", "story-then-too-long", "three"])
 def test_repeated_sentence_key_uses_the_last_value(values, expected):

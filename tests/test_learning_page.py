@@ -1,18 +1,21 @@
 """The Learning page: targets text <-> table <-> triples, the one 2-D projection, its charts, and the page itself."""
 import json
 import re
+import threading
 from dataclasses import replace
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pytest
-import streamlit as st
+from streamlit.testing.v1.element_tree import HeadingBase
 
 from engine import corpus, training, treebank
 from engine.attention import attend, score
 from engine.pipeline import encode
 from engine.projection import fit_plane, pair_cosines, project
+
+from harness.apptest import as_it_ends
 from tests.app import PAGES, chart_data, charts, messages, run_page
 from tests.test_text import KEEP, visible_text
 from ui import charts as builders
@@ -214,23 +217,37 @@ def test_pair_curves_mark_the_order_step():
     assert plain["mark"]["type"] == "line"
 
 
+def plane_spec(q: np.ndarray, steps) -> dict:
+    df = tables.plane_frame(q, -q, ["a", "b", "c"], np.asarray(steps), ["a"], ["b"])
+    return builders.vector_plane(df, title="V", x_title="1", y_title="2", role_title="vector",
+                                 role_names={"q": "query", "k": "key"}, word_title="word", step_title="step",
+                                 slider_label="training step", size=400).to_dict()
+
+
 def test_vector_plane_scrubs_the_snapshots_on_fixed_square_axes():
     q = rotating(m=5, n=3, d=2) + [3.0, -1.0]
     df = tables.plane_frame(q, -q, ["a", "b", "c"], np.arange(0, 50, 10), ["a"], ["b"])
-    spec = builders.vector_plane(df, title="V", x_title="1", y_title="2", role_title="vector",
-                                 role_names={"q": "query", "k": "key"}, word_title="word", step_title="step",
-                                 slider_label="snapshot", size=400).to_dict()
+    spec = plane_spec(q, np.arange(0, 50, 10))
     (param,) = spec["params"]
-    assert param["name"] == builders.FRAME and param["value"] == 4
-    assert param["bind"] == {"input": "range", "min": 0, "max": 4, "step": 1, "name": "snapshot"}
+    # the slider speaks in training steps, as the plot's "step 40" does, moving from snapshot to snapshot
+    assert param["name"] == builders.SHOWN and param["value"] == 40
+    assert param["bind"] == {"input": "range", "min": 0, "max": 40, "step": 10, "name": "training step"}
     text = json.dumps(spec)
-    assert text.count(f"datum.{builders.FRAME} == {builders.FRAME}") == 4  # arrows, points, labels, step caption
+    assert text.count(builders.AT_SHOWN) == 4  # arrows, points, labels, step caption
     domains = {ax: spec["layer"][3]["encoding"][ax]["scale"]["domain"] for ax in ("x", "y")}
     spans = [hi - lo for lo, hi in domains.values()]
     assert spans[0] == pytest.approx(spans[1])  # one unit is as long on both axes: angles look true
     for ax, (lo, hi) in domains.items():
         assert lo < min(0, df[ax].min()) and hi > max(0, df[ax].max())  # every frame and the origin fit
     assert spec["width"] == spec["height"] == 400 and "tooltip" in text
+
+
+def test_a_step_between_uneven_snapshots_shows_the_one_taken_before_it():
+    spec = plane_spec(rotating(m=4, n=3, d=2), [0, 3, 6, 8])  # a run stopped at step 8
+    (param,) = spec["params"]
+    assert param["bind"]["max"] == 8 and param["bind"]["step"] == 1  # every step, so each snapshot can be reached
+    until = {row["step"]: row["until"] for rows in spec["datasets"].values() for row in rows if "until" in row}
+    assert until == {0: 3, 3: 6, 6: 8, 8: 9}  # step 5 shows the snapshot of step 3; step 8, the last
 
 
 # --- the page ---
@@ -318,26 +335,39 @@ def test_changing_a_setting_changes_the_run(key, value):
     assert "settings have changed since" not in " ".join(c.value for c in at.caption)
 
 
-def stopping_at(monkeypatch, n):
-    """Make the next run end at step n exactly as a click on Stop does: Streamlit stops the script at its next call."""
-    real, done = training.train, []
+class Held:
+    """The calls of a fit function, the first of them held in the queue's worker at step n until Stop is pressed."""
 
-    def train(*args, callback=None, **kwargs):
-        def report(step, loss):
-            out = callback(step, loss)
-            if step == n and not done:
-                done.append(step)
-                st.stop()
-            return out
-        return real(*args, callback=report if callback else None, **kwargs)
-    monkeypatch.setattr(training, "train", train)
+    def __init__(self, monkeypatch, module, name: str, n: int):
+        self.calls, self.reached, real = [], threading.Event(), getattr(module, name)
+
+        def held(*args, callback=None, **kwargs):
+            self.calls.append(threading.current_thread().name)
+
+            def report(step, *values):
+                if step == n and len(self.calls) == 1:
+                    self.reached.set()
+                    fair.running.stop.wait(60)
+                return callback(step, *values)
+            return real(*args, callback=report if callback else None, **kwargs)
+        monkeypatch.setattr(module, name, held)
 
 
-def test_stop_keeps_the_steps_reached(monkeypatch, glove):
-    stopping_at(monkeypatch, 30)
-    at = ok(run_page(PAGE, RANDOM_START))
-    ok(at.button(key="train").click().run())  # the run that Stop interrupts
-    ok(at.run())  # the run the click starts
+def stopped_at_the_step(at, held: Held, start: str, stop: str):
+    """Press `start`, see the waiting notice with Stop while the fit is held, then press Stop."""
+    with as_it_ends():
+        ok(at.button(key=start).click().run())  # the page's run ends at once: the fit is the queue's
+        assert at.button(key=stop).label == t("learn_stop")
+        assert held.reached.wait(60)
+        ok(at.run())  # as the notice's next look does
+        assert at.button(key=stop).label == t("learn_stop") and at.get("progress")  # how far it got, and Stop
+    return ok(at.button(key=stop).click().run())
+
+
+def test_stop_keeps_the_steps_reached_without_running_them_again(monkeypatch, glove):
+    held = Held(monkeypatch, training, "train", 30)
+    at = stopped_at_the_step(ok(run_page(PAGE, RANDOM_START)), held, "train", "stop")
+    assert held.calls == ["fits"]  # once, in the queue's worker: no second run up to the step reached
     assert "stopped at step 30 of 200" in " ".join(w.value for w in at.warning)
     (verdict,) = at.success
     assert "until training was stopped (step 30)" in verdict.value
@@ -454,9 +484,36 @@ def test_corpus_section_offers_three_corpora_and_numbers_the_sections_without_ga
     intro = " ".join(m.value for m in at.markdown)
     assert "the first 2,000 of the treebank's 7,479 training sentences" in intro and "**belongs to**" in intro
     assert "1,255 held-out sentences that training never used" in intro
-    words = sum(len(s.tokens) for s in treebank.split(treebank.read(), "train")[:treebank.LIVE.sentences])
-    bound = fair.max_steps(words, 50, fair.CORPUS_WORK)  # the words of the 2,000 sentences trained on, not all
+    step = fair.reads(treebank.LIVE.batch_words, weights.sizes("treebank")["held_out"])  # a minibatch, all held out
+    bound = fair.max_steps(step, 50, DEFAULTS.d_k)
     assert at.number_input(key="run_steps").max == bound >= treebank.LIVE.steps
+
+
+def in_page_order(block):
+    """Every element under `block`, top to bottom."""
+    yield block
+    for i in sorted(getattr(block, "children", {})):
+        yield from in_page_order(block.children[i])
+
+
+def section_numbers(at) -> list[int]:
+    """The numbers of the page's numbered section titles, top to bottom."""
+    titles = [node.value for node in in_page_order(at.main) if isinstance(node, HeadingBase)]
+    return [int(title.split(" · ")[0]) for title in titles if re.match(r"\d+ · ", title)]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_sections_are_numbered_one_by_one_before_and_after_training(lang):
+    at = ok(run_page(PAGE, {**RANDOM_START, "lang": lang, "run_steps": "40"}))
+    assert section_numbers(at) == [1, 2, 3, 4]
+    ok(at.button(key="train").click().run())
+    assert section_numbers(at) == [1, 2, 3, 4]
+    (plane,) = [spec for spec in charts(at) if builders.SHOWN in json.dumps(spec)]
+    (param,) = plane["params"]
+    # the slider says steps, as the plot's "step 200" does
+    assert param["bind"]["max"] == 200 and param["bind"]["name"] == t("learn_slider", lang, m=200)
+    ok(at.button(key="corpus_train").click().run())
+    assert section_numbers(at) == [1, 2, 3, 4]
 
 
 def test_the_default_treebank_run_beats_the_simple_rules_on_held_out_sentences():
@@ -494,20 +551,9 @@ def test_a_treebank_run_is_the_engines_fit_with_the_baselines_beside_it(glove):
 
 
 def test_stop_ends_a_treebank_run_early_and_keeps_the_steps_reached(monkeypatch, glove):
-    real, done = treebank.fit, []
-
-    def fit(*args, callback=None, **kwargs):
-        def report(step, *values):
-            out = callback(step, *values)
-            if step == 25 and not done:
-                done.append(step)
-                st.stop()  # what a click on Stop does: Streamlit ends the script at its next call
-            return out
-        return real(*args, callback=report if callback else None, **kwargs)
-    monkeypatch.setattr(treebank, "fit", fit)
-    at = ok(run_page(PAGE, {"run_steps": "60"}))
-    ok(at.button(key="corpus_train").click().run())  # the run that Stop interrupts
-    ok(at.run())  # the run the click starts
+    held = Held(monkeypatch, treebank, "fit", 25)
+    at = stopped_at_the_step(ok(run_page(PAGE, {"run_steps": "60"})), held, "corpus_train", "corpus_stop")
+    assert held.calls == ["fits"]  # once, in the queue's worker: no second run up to the step reached
     assert "stopped at step 25 of 60" in " ".join(w.value for w in at.warning)
     monkeypatch.undo()
     whole = treebank.fit(glove, treebank.read(), replace(treebank.LIVE, steps=60))
@@ -528,7 +574,6 @@ def test_use_on_every_page_puts_the_recipe_in_the_url_and_a_fresh_session_rederi
     ok(at.switch_page(PAGES[1]).run())
     here = factor_row(at)
     weights.FITTED.clear()  # a fresh server: nothing fitted yet
-    weights.shared_fit.clear()
     fresh = ok(run_page(PAGES[1], dict(at.query_params)))
     assert factor_row(fresh) == pytest.approx(here, abs=1e-9)
     fit = treebank.fit(glove, treebank.read(), replace(LIVE_40, seed=3))
@@ -562,15 +607,35 @@ def test_an_uploaded_corpus_trains_but_stays_on_the_page():
     at.radio(key="_corpus_which").set_value("upload")
     ok(at.run())
     assert t("corpus_upload_none") in messages(at) and not [b for b in at.button if b.key == "corpus_train"]
-    at.file_uploader(key="corpus_file").set_value(("mine.csv", UPLOAD, "text/csv"))
+    corpus_uploader(at).set_value(("mine.csv", UPLOAD, "text/csv"))
     ok(at.run())
     assert t("corpus_loaded", name="mine.csv", n=3) in " ".join(c.value for c in at.caption)
     ok(at.button(key="corpus_train").click().run())
     assert any("After 20 steps" in m.value for m in at.success)
     assert t("corpus_share_upload") in " ".join(c.value for c in at.caption)
-    at.file_uploader(key="corpus_file").set_value(("bad.csv", b"sentence,query\n", "text/csv"))
+    corpus_uploader(at).set_value(("bad.csv", b"sentence,query\n", "text/csv"))
     ok(at.run())
     assert "could not be used" in messages(at)
+
+
+def test_a_corpus_file_over_the_limit_is_refused_by_its_size_unread_once_and_let_go(monkeypatch):
+    from engine import corpus
+    reads = []
+    monkeypatch.setattr(corpus, "load", lambda *a, **k: reads.append(a) or [])
+    at = ok(run_page(PAGE))
+    at.radio(key="_corpus_which").set_value("upload")
+    ok(at.run())
+    corpus_uploader(at).set_value(("big.csv", b"x" * (corpus.MAX_BYTES + 1), "text/csv"))
+    ok(at.run())
+    assert "could not be used" in messages(at) and "2,097,152" in messages(at) and reads == []
+    assert corpus_uploader(at).value is None  # read once, then a new, empty uploader: Streamlit lets go of the file
+    ok(at.run())
+    assert reads == []
+
+
+def corpus_uploader(at):
+    """Page 5's corpus uploader (a fresh one after every upload, so its key changes)."""
+    return next(u for u in at.file_uploader if u.key.startswith("corpus_file"))
 
 
 def test_changed_choices_mark_the_last_run_as_stale():

@@ -125,14 +125,22 @@ def test_each_head_has_its_colour():
 
 
 def test_rows_line_up_and_grow_with_the_words():
-    for n in (6, 64):
+    for n, per_word in ((6, 30), (64, charts.LINE_STEP)):
         spec = spec_of(frame(n=n))
         named = views(spec)
         assert spec["bounds"] == "flush"  # parts aligned by plot area: heatmap row i level with query word i
         heights = {named[v]["height"] for v in ("heatmap_0", "query_words", "lines", "key_words")}
-        assert heights == {charts.LINE_STEP * n}
+        assert heights == {per_word * n}
         assert named["query_words"]["encoding"]["y"]["scale"]["domain"] == [-0.5, n - 0.5]
         assert named["heatmap_0"]["encoding"]["y"]["scale"] == {"paddingInner": 0, "paddingOuter": 0}
+
+
+def test_a_short_sentence_gives_each_word_room_and_a_long_one_stays_compact():
+    for n, per_word in ((2, 30), (4, 30), (6, 30), (12, 20), (64, 18)):
+        named = views(spec_of(frame(n=n)))
+        for view in ("heatmap_0", "query_words", "lines", "key_words"):
+            assert named[view]["height"] == per_word * n  # a hovered word's 14-pixel label and its lines, well apart
+    assert views(spec_of(frame(n=4)))["lines"]["height"] >= 120  # not 4 words in 72 pixels
 
 
 def test_many_heads_wrap_below_the_lines():

@@ -1,8 +1,10 @@
 """Reproduce in code: the script a page's download button holds, run on its own in a clean folder, prints the very
 numbers the page draws; the notebook holds the same cells."""
 import ast
+import itertools
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -190,9 +192,9 @@ def test_the_notebook_holds_the_scripts_cells(files):
     assert not at.exception
     text, book = script_of(kept, PAGES[1]), json.loads(kept["attention-factor.ipynb"][0]())
     assert book["nbformat"] == 4 and book["metadata"]["kernelspec"]["language"] == "python"
-    assert all(c["cell_type"] == "code" and c["outputs"] == [] for c in book["cells"])
+    assert all(c["outputs"] == [] for c in book["cells"] if c["cell_type"] == "code")
     assert len({c["id"] for c in book["cells"]}) == len(book["cells"])
-    assert "\n\n\n".join("".join(c["source"]) for c in book["cells"]) + "\n" == text
+    assert "\n\n\n".join("".join(c["source"]) for c in book["cells"] if c["cell_type"] == "code") + "\n" == text
     assert "W_Q = np.array([" in text and "steps=60" in text and "seed=3" in text
 
 
@@ -241,3 +243,72 @@ def test_uploaded_vectors_are_named_by_the_learner(form, tmp_path):
     for name, a in (("X_Q", queries.x), ("X_KV", keys.x), ("F", one.factor), ("weights", one.weights),
                     ("Z", one.z), ("weights, head 2", two.weights[1]), ("Z, heads side by side", merge_heads(two.z))):
         np.testing.assert_allclose(out[name][1], a, rtol=1e-9, atol=1e-9)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_notebook_says_before_each_code_cell_what_it_does(files, lang):
+    kept = files(PAGES[1])
+    at = open_menus(run_page(PAGES[1], {**VIEWS["run"], "lang": lang}))
+    assert not at.exception
+    book = json.loads(kept["attention-factor.ipynb"][0]())
+    kinds = [c["cell_type"] for c in book["cells"]]
+    assert kinds == ["markdown", "code"] * (len(kinds) // 2) and len(kinds) >= 20  # a text cell before each code cell
+    notes = ["".join(c["source"]) for c in book["cells"][::2]]
+    assert notes[0] == t("notebook_opening", lang) and t("notebook_learned", lang) in notes
+    assert len({c["id"] for c in book["cells"]}) == len(book["cells"])
+
+
+def test_a_learned_layer_says_once_how_to_fit_it_again(files):
+    kept = files(PAGES[1])
+    at = open_menus(run_page(PAGES[1]))
+    assert not at.exception
+    lines = script_of(kept, PAGES[1]).splitlines()
+    assert lines.count("# then W_Q = 1.0 * fit.w_q") == 1 and "#     W_Q = 1.0 * fit.w_q" not in lines
+    assert not [a for a, b in itertools.pairwise(lines) if a == b and a.startswith("#")]  # no comment line twice running
+
+
+LEARNED = {"preset": "learned", "seed": 1, "scale": 1.0, "weights": [[0.5, -0.25]] * 50,
+           "fit": {"data": "treebank", "steps": 3, "lr": 0.1, "seed": 0, "d_k": 2, "position": 0.3, "sentences": 10,
+                   "train": 8}}
+TEMPLATES = {**LEARNED, "preset": "templates", "fit": {**LEARNED["fit"], "data": "templates"}}
+
+
+def every_kind_of_script(lang: str) -> list[str]:
+    """Scripts of every vectors source, one and two sentences, learned layers of both fits and presets, in `lang`."""
+    layers = {"q": LEARNED, "k": TEMPLATES, "v": {"preset": "random", "seed": 3, "scale": 1.0}}
+    return [reproduce.script({"source": source, "chinese": chinese, "queries": "the black cat drank the milk",
+                              "keys": keys, "position": 0.5, "d_k": 2, "scaled": True, "softmax": True,
+                              "causal": False, "heads": 2, "layers": layers, "lang": lang})
+            for source, chinese, keys in (("glove", False, "the black cat drank the milk"),
+                                          ("upload", True, "the milk"), ("glove-wiki-gigaword-100", False, "milk"))]
+
+
+def test_every_english_text_the_chinese_script_replaces_is_still_written():
+    from engine.reproduce_zh import PAIRS
+
+    english = "\n".join(every_kind_of_script("en"))
+    assert [e for e, _ in PAIRS if e not in english and e != "the current view"] == []
+
+
+def test_the_chinese_script_says_everything_in_chinese():
+    cjk = re.compile(r"[\u4e00-\u9fff]")
+    for text in every_kind_of_script("zh"):
+        comments = [line.split("#", 1)[1] for line in text.splitlines() if "#" in line and '"#' not in line]
+        words = [c for c in comments if re.search(r"[a-z]{3,} [a-z]{3,}", c) and not c.startswith("     ")]
+        docstrings = re.findall(r'"""(.*?)"""', text, flags=re.DOTALL)
+        assert [c for c in words if not cjk.search(c)] == []  # code quoted in a comment may stay as it is
+        assert docstrings and [d for d in docstrings if not cjk.search(d)] == []
+        assert 'show("权重", weights' in text and "已略去" in text
+
+
+def test_the_chinese_script_prints_the_same_numbers(tmp_path):
+    recipe = {"source": "glove", "chinese": False, "queries": "the black cat drank the milk",
+              "keys": "the black cat drank the milk", "position": 0.5, "d_k": 4, "scaled": True, "softmax": True,
+              "causal": False, "heads": 2, "layers": {n: {"preset": "random", "seed": i, "scale": 1.0}
+                                                      for i, n in enumerate("qkv")}}
+    (tmp_path / "en").mkdir()
+    (tmp_path / "zh").mkdir()
+    english = run_script(reproduce.script(recipe), tmp_path / "en")
+    chinese = run_script(reproduce.script(recipe | {"lang": "zh"}), tmp_path / "zh")
+    for en, zh in (("F", "F"), ("scores", "分数"), ("weights", "权重"), ("Z", "Z"), ("weights, head 2", "权重，第 2 个头")):
+        same(english[en], chinese[zh])

@@ -58,7 +58,7 @@ def test_warm_up_readies_the_default_learned_weights_without_fitting(monkeypatch
     monkeypatch.setattr(treebank, "fit", lambda *a, **k: fits.append(k))
     real = weights.load_fit
     monkeypatch.setattr(weights, "load_fit", lambda path: loads.append(path) or real(path))
-    weights.shared_fit.clear()
+    weights.shipped_fit.clear()
     server.warm_up()
     gc.unfreeze()
     assert loads == [treebank.SHIPPED] and not fits  # the shipped file, read once

@@ -1,10 +1,12 @@
 """Settings <-> URL values: parsing, refusals with reasons, and the round trip through to_query."""
 import math
 from dataclasses import fields, replace
+from urllib.parse import quote_plus, urlencode
 
 import pytest
 
-from ui.state import DEFAULTS, MAX_TEXT, NAMES, SPEC, Invalid, Settings, from_values, held_out_ids, parse, to_query
+from ui.state import (DEFAULTS, LIMITS, MAX_TEXT, NAMES, SPEC, Invalid, Settings, cut, from_values, held_out_ids,
+                      length, longest_query, parse, to_query)
 from ui.text import t
 
 
@@ -110,11 +112,45 @@ def test_language_and_new_page_settings():
     assert parse("expected", "black > cat") == "black > cat"
 
 
-def test_text_is_kept_verbatim_up_to_the_limit():
+def test_text_is_kept_verbatim_up_to_the_limit_and_cut_there_with_a_notice():
     text = "<script>alert(1)</script> 🐱 牛奶 " + "x" * 100
     assert parse("sentence", text) == text
     assert parse("sentence", "a" * MAX_TEXT) == "a" * MAX_TEXT
-    assert f"longer than {MAX_TEXT}" in refusal("sentence", "a" * (MAX_TEXT + 1))
+    s, notices = from_values({"sentence": "牛奶" * MAX_TEXT, "d_k": "8"})
+    assert (s.sentence, s.d_k) == ("牛奶" * (MAX_TEXT // 2), 8)
+    (name, shown, reason), = notices
+    assert (name, reason.code, len(shown)) == ("sentence", "cut", 60)
+    assert t("url_cut", **reason.values) == f"cut to its first {MAX_TEXT:,} characters"
+
+
+def test_an_emoji_counts_two_characters_as_in_the_browsers_text_box_and_is_never_cut_in_half():
+    assert [length(x) for x in ("a", "牛", "😀", "🐈‍⬛", "\ud800")] == [1, 1, 2, 4, 1]
+    assert parse("sentence", "😀" * MAX_TEXT) == "😀" * (MAX_TEXT // 2)
+    assert parse("sentence", "a" + "😀" * MAX_TEXT) == "a" + "😀" * (MAX_TEXT // 2 - 1)
+    assert cut("ab😀", 3) == "ab" and cut("ab😀", 4) == "ab😀"
+
+
+@pytest.mark.parametrize("name", [n for n in NAMES if isinstance(getattr(DEFAULTS, n), str) and n not in SPEC
+                                  and n != "real"])
+def test_every_text_is_cut_at_its_own_limit(name):
+    limit = LIMITS.get(name, MAX_TEXT)
+    assert parse(name, "x" * limit) == "x" * limit and parse(name, "x" * (limit + 1)) == "x" * limit
+
+
+def test_word_picks_hold_any_word_of_glove_with_its_position(glove):
+    longest = max(glove.index_to_key, key=len)
+    assert parse("query", f"{longest} (64)") == f"{longest} (64)"
+
+
+def test_longest_query_is_the_longest_link_to_a_view():
+    texts = [n for n in NAMES if isinstance(getattr(DEFAULTS, n), str) and n not in SPEC and n != "real"]
+    longest_view = replace(DEFAULTS, **{name: "中" * LIMITS.get(name, MAX_TEXT) for name in texts},
+                           real=max(held_out_ids(), key=len), **{n: max(SPEC[n], key=len) for n in SPEC
+                                                                 if isinstance(getattr(DEFAULTS, n), str)})
+    assert from_values(to_query(longest_view)) == (longest_view, [])
+    written = len(urlencode(to_query(longest_view)))
+    assert written <= longest_query() < written + 1000  # numbers are counted at 24 characters each, as floats
+    assert all(len(quote_plus(c)) <= 9 * length(c) for c in ("😀", "é", "中", "!", " ", "🐈‍⬛"))
 
 
 def test_from_values_keeps_the_good_and_reports_the_bad():

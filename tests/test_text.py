@@ -42,7 +42,7 @@ def test_every_error_code_the_engine_raises_has_a_sentence():
         assert f"err_corpus_{code}" in ENGLISH
     assert error_text(vectors.TooManyTokens(70), "zh") == LANGS["zh"].STRINGS["err_too_many_tokens"].format(
         count=70, max=vectors.MAX_TOKENS)
-    for code in ("bool", "number", "whole", "choice", "long", "unknown"):
+    for code in ("bool", "number", "whole", "choice", "cut", "unknown"):
         assert f"url_{code}" in ENGLISH
 
 
@@ -101,3 +101,11 @@ def test_no_key_is_written_twice_in_a_catalogue(lang):
     (strings,) = [n.value for n in tree.body if isinstance(n, ast.Assign) and n.targets[0].id == "STRINGS"]
     keys = [k.value for k in strings.keys]
     assert len(keys) == len(set(keys)), sorted({k for k in keys if keys.count(k) > 1})
+
+
+def test_page_5s_chinese_order_sentence_reads_as_one_sentence():
+    order = t("learn_order_row", "zh", q="milk", keys="drank 0.68 > cat 0.10")
+    for key in ("learn_start_missed", "learn_start_held", "learn_verdict_missed"):
+        said = t(key, "zh", order=order, end=200)
+        assert "为 对" not in said and "而言" not in said  # no clause spliced into another
+        assert "“milk” 的各分数从高到低为 drank 0.68 > cat 0.10" in said

@@ -1,4 +1,5 @@
-"""Uploads share one memory budget per server: least recently used released first, each released with its session."""
+"""The memory ledger: uploads, stored and arriving files and working memory share one budget per server; idle visitors'
+uploads are released least recently used first, a visitor's own never, and each is released with its session."""
 import gc
 
 import numpy as np
@@ -12,14 +13,18 @@ def vectors(rows: int, dims: int = 100) -> object:
     return keyed_vectors([f"w{i}" for i in range(rows)], np.zeros((rows, dims), dtype=np.float32))
 
 
+REGISTRIES = (uploads.held, uploads.evicted, uploads.away, uploads.in_flight, uploads.reserved)
+
+
 @pytest.fixture
 def budget(monkeypatch):
-    """A budget of 1 MB, and nothing held before or after."""
+    """A budget of 1 MB in which every upload counts as idle at once, and nothing held before or after."""
     monkeypatch.setenv(uploads.BUDGET_ENV, "1")
-    for registry in (uploads.held, uploads.evicted, uploads.away):
+    monkeypatch.setattr(uploads, "IDLE_S", 0.0)
+    for registry in REGISTRIES:
         registry.clear()
     yield
-    for registry in (uploads.held, uploads.evicted, uploads.away):
+    for registry in REGISTRIES:
         registry.clear()
 
 
@@ -38,6 +43,7 @@ def session(monkeypatch):
     files.add_file("s", UploadedFileRec("f2", "corpus.csv", "text/csv", b"sentence,query\n"))
     monkeypatch.setattr(scriptrunner, "get_script_run_ctx",
                         lambda suppress_warning=False: SimpleNamespace(session_id="s", uploaded_file_mgr=files))
+    monkeypatch.setattr(uploads, "upload_storage", lambda: files.file_storage)
     return files
 
 
@@ -80,6 +86,42 @@ def test_the_page_tells_an_evicted_visitor(budget):
     assert not any("2 words of 3 dimensions" in c.value for c in at.sidebar.caption)
 
 
+def qk_switch(at):
+    """The banner's switch between W_Q's and W_K's presets."""
+    return next(g for g in at.get("button_group") if g.key == "_qk_choice")
+
+
+def weights_shown(at) -> tuple[str, str | None]:
+    """The banner's sentence on W_Q and W_K, and the choice its switch highlights."""
+    (banner,) = [m.value for m in at.markdown if "W_Q and W_K" in m.value]
+    return banner, qk_switch(at).value
+
+
+def test_learned_weights_that_fall_back_to_random_are_said_and_highlighted_as_random():
+    from tests.app import messages, run_page, uploader
+    at = run_page("pages/2_Factor_matrix.py", {"source": "upload", "sentence": "zq xv"})
+    uploader(at).set_value([("v.txt", b"zq 1 2 3\nxv 3 2 1\n", "text/plain")])  # words of no training sentence
+    at.run()
+    assert "know none of the training sentences" in messages(at)
+    for _ in range(2):
+        banner, choice = weights_shown(at)
+        assert banner.startswith("**W_Q and W_K are random** (seeds 1 and 2)") and choice == "random"
+        qk_switch(at).set_value("trained")  # asking for the learned weights again falls back again
+        at.run()
+        assert not at.exception
+
+
+def test_choosing_upload_before_a_file_shows_glove_with_the_shipped_head_and_fits_nothing():
+    from tests.app import messages, run_page
+    from ui import fair
+    asked = fair.asks
+    at = run_page("pages/2_Factor_matrix.py", {"source": "upload"})
+    assert not at.exception and fair.asks == asked and not fair.pending()  # no fit queued, none waited for
+    banner, choice = weights_shown(at)
+    assert banner.startswith("**W_Q and W_K were learned from 7,479 real English sentences**") and choice == "trained"
+    assert "No vectors uploaded yet" in " ".join(i.value for i in at.sidebar.info) and "Learning" not in messages(at)
+
+
 def test_reading_an_upload_lets_go_of_the_file_streamlit_holds_for_the_session(budget, session):
     from ui import sidebar
     assert sidebar.read_upload([("v.txt", b"the 1 2 3\n")], "en") is None and uploads.total() > 0
@@ -87,9 +129,34 @@ def test_reading_an_upload_lets_go_of_the_file_streamlit_holds_for_the_session(b
     assert [f.name for f in session.get_files("s", ["f2"])] == ["corpus.csv"]  # another uploader's file stays
 
 
-def test_an_arriving_file_is_counted_before_the_uploader_copies_it(session):
-    assert uploads.arriving(("txt", "vec", "bin", "npy")) == len(b"the 1 2 3\n")  # the corpus CSV is not vectors
-    assert uploads.arriving(("csv",)) == len(b"sentence,query\n")
+def test_stored_files_count_whether_an_uploader_names_them_or_not(session):
+    assert uploads.stored("s") == len(b"the 1 2 3\n") + len(b"sentence,query\n") == uploads.stored()
+    assert uploads.stored("t") == 0
+
+
+def test_a_session_may_send_one_files_worth_at_a_time(budget, session, monkeypatch):
+    monkeypatch.setattr(uploads, "session_cap", lambda: 100)
+    held = uploads.stored("s")  # 25 bytes already stored
+    assert uploads.admit("s", 100 - held)  # fits the session's share
+    assert uploads.in_flight == {"s": uploads.FLIGHT * (100 - held)}
+    assert not uploads.admit("s", 1)  # a second file while the first arrives: refused
+    assert uploads.admit("t", 100)  # another session has its own share
+    uploads.landed("s", 100 - held)
+    uploads.landed("t", 100)
+    assert uploads.in_flight == {}
+
+
+def test_a_file_arriving_is_counted_against_the_budget_and_releases_only_idle_uploads(budget, session, monkeypatch):
+    idle, busy = uploads.Token(), uploads.Token()
+    assert uploads.keep(idle, vectors(1000), ("idle.txt", 1))  # 0.5 MiB
+    monkeypatch.setattr(uploads, "IDLE_S", 60.0)
+    assert uploads.keep(busy, vectors(600), ("busy.txt", 1))  # 0.3 MiB, just used
+    uploads.held[id(idle)].used -= 120  # not used for two minutes
+    assert uploads.admit("x", 150_000)  # 2 × 0.14 MiB: only the idle upload can make room, and does
+    assert uploads.get(idle) is None and uploads.was_evicted(idle) and uploads.get(busy) is not None
+    assert not uploads.admit("y", 250_000)  # no idle upload left: refused, the busy one stays
+    assert uploads.get(busy) is not None and "y" not in uploads.in_flight
+    uploads.landed("x", 150_000)
 
 
 def test_an_upload_is_read_from_streamlits_copy_and_the_uploaders_copy_is_closed(session):
@@ -111,30 +178,49 @@ def test_room_for_a_file_is_made_before_it_is_read(budget):
     a, b, me = uploads.Token(), uploads.Token(), uploads.Token()
     assert uploads.keep(a, vectors(900), ("a.txt", 1)) and uploads.keep(b, vectors(900), ("b.txt", 1))
     assert uploads.keep(me, vectors(100), ("mine.txt", 1))
+    for token, session in ((a, "a"), (b, "b"), (me, "me")):
+        uploads.held[id(token)].session = session
     uploads.get(a)  # b is now the least recently used
-    uploads.make_room(me, 300_000)  # 2 × 0.45 + 0.05 + 0.29 MiB > 1 MiB: one of the others must go, b first
+    assert uploads.make_room(me, 300_000, "me")  # 2 × 0.45 + 0.05 + 0.29 MiB > 1 MiB: one of the others goes, b
     assert uploads.get(b) is None and uploads.get(a) is not None and uploads.get(me) is not None
-    assert uploads.was_evicted(b)
+    assert uploads.was_evicted(b) and uploads.reserved == {me: 300_000}
     assert uploads.total() + 300_000 <= uploads.budget()
-    uploads.make_room(me, 2**21)  # more than the budget: every other upload goes, the visitor's own stays until read
-    assert uploads.get(a) is None and uploads.get(me) is not None
-    uploads.make_room(me, 0)  # nothing arriving: nothing happens
-    assert uploads.get(me) is not None
+    uploads.unreserve(me)
+    assert not uploads.make_room(me, 2**21, "me")  # more than the budget: refused, yet every other upload went
+    assert uploads.get(a) is None and uploads.get(me) is not None and not uploads.reserved
+
+
+def test_a_selection_that_will_be_refused_releases_no_one(budget, session):
+    from ui import sidebar
+    other = uploads.Token()
+    assert uploads.keep(other, vectors(1900), ("other.txt", 1))  # 0.95 MiB of the 1 MiB budget
+    big = [(f"v{i}.txt", b"x" * 200_000) for i in range(3)]  # three files: "upload one vectors file"
+    assert "one" in sidebar.read_upload(big, "en")
+    assert uploads.get(other) is not None and not uploads.reserved
 
 
 def test_a_closed_tabs_upload_is_released_once_it_can_no_longer_reconnect(budget, session, monkeypatch):
     monkeypatch.setattr(uploads, "reconnect_s", lambda: 60.0)
     token = uploads.Token()  # kept alive, as Streamlit keeps an ended session until its store next changes
     assert uploads.keep(token, vectors(10), (("v.txt", 10),))
+    uploads.held[id(token)].session = "s"
     gone, back = (lambda session_id: False), (lambda session_id: session_id == "s")
-    uploads.sweep(gone, now=1000.0)  # the tab closed
+    ended = []
+    assert uploads.sweep(gone, now=1000.0, end=ended.append) == []  # the tab closed
     uploads.sweep(back, now=1030.0)  # and came back within the TTL
     uploads.sweep(gone, now=1040.0)  # closed again
-    uploads.sweep(gone, now=1099.0)
-    assert uploads.get(token) is not None  # it may still reconnect
-    uploads.sweep(gone, now=1100.0)
+    uploads.sweep(gone, now=1099.0, end=ended.append)
+    assert uploads.get(token) is not None and not ended  # it may still reconnect
+    assert uploads.sweep(gone, now=1100.0, end=ended.append) == ["s"] == ended  # its session ended: files and all
     assert uploads.get(token) is None and uploads.total() == 0 and not uploads.away
     assert not uploads.was_evicted(token)  # no one is left to tell
+
+
+def test_a_closed_tabs_unclaimed_files_are_let_go_with_its_session(budget, session, monkeypatch):
+    monkeypatch.setattr(uploads, "reconnect_s", lambda: 60.0)
+    gone, ended = (lambda session_id: False), []
+    uploads.sweep(gone, now=0.0, end=ended.append)  # files stored for "s", never named in an uploader; tab closed
+    assert uploads.sweep(gone, now=60.0, end=ended.append) == ["s"] == ended
 
 
 def test_a_refused_upload_lets_go_of_the_file_too(budget, session):

@@ -12,10 +12,16 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-AGREE = {"++": "#2166ac", "--": "#67a9cf"}  # signs agree: blues, as positive values on every heatmap
-DISAGREE = {"+-": "#ef8a62", "-+": "#b2182b"}  # signs differ: reds, as negative values
+# Every colour of a mark reaches 3:1 against the white background (WCAG 1.4.11); tests/test_palettes.py checks them.
+AGREE = {"++": "#2166ac", "--": "#4393c3"}  # signs agree: blues, as positive values on every heatmap
+DISAGREE = {"+-": "#d6604d", "-+": "#b2182b"}  # signs differ: reds, as negative values
 GROUP_COLOURS = {**AGREE, **DISAGREE}
 MASKED = "#d9d9d9"
+GREY = "#767676"  # a baseline or "other" beside coloured marks: 4.5:1 on white
+# Okabe–Ito's and Tol's colours, told apart under deuteranopia and protanopia too; the line view draws as many heads
+# as there are colours, and says so
+HEAD_COLOURS = ["#0072b2", "#d55e00", "#009e73", "#cc79a7", "#882255", "#332288"]
+SIGN = "datum.value > 0 ? '+' : datum.value < 0 ? '−' : ''"  # a sign as text, not by colour alone (WCAG 1.4.1)
 PICK = "pick"
 MAX_ANNOTATED = 12  # columns up to which heatmap cells carry their numbers
 ROW_STEP = 26  # pixels per heatmap row
@@ -30,8 +36,13 @@ DATA_FREE = frozenset({"heatmap", "weight_bars", "contribution_bars", "relevance
 # ones with an SI suffix (7.86T), small ones as powers of ten; the rest as Vega writes them.
 COMPACT = ("abs(datum.value) >= 1000 ? format(datum.value, '.3~s') : "
            "datum.value != 0 && abs(datum.value) < 0.001 ? format(datum.value, '.3~e') : datum.label")
+# A heatmap cell's number in two decimals; one that two decimals would write as 0.00 reads "≈ 0", unless every number
+# of the chart is that small (a tiny layer scale): then in powers of ten. Reads the chart's extent, field lo and hi.
 CELL = ("abs(datum.value) >= 1000 ? format(datum.value, '.3~s') : "
-        "datum.value != 0 && abs(datum.value) < 0.001 ? format(datum.value, '.1~e') : format(datum.value, '.2f')")
+        "datum.value == 0 || abs(datum.value) >= 0.005 ? format(datum.value, '.2f') : "
+        "max(abs(datum.lo), abs(datum.hi)) >= 0.005 ? '≈ 0' : format(datum.value, '.1~e')")
+# The running sum's last value, as the dot product is written beside the chart: two decimals, big ones compact.
+END_LABEL = "abs(datum.running) >= 1000 ? format(datum.running, '.3~s') : format(datum.running, '.2f')"
 
 
 def dataset(i: int = 0) -> str:
@@ -123,7 +134,8 @@ def heatmap(df: pd.DataFrame, *, title: str, x_title: str, y_title: str, value_t
                            strokeWidth=_when(alt.StrokeWidthValue, "datum.selected", 2, 0))
     if clickable:
         rect = rect.add_params(alt.selection_point(name=PICK, fields=["row", "col"], on="click", clear=False))
-    layers = [rect] + ([_cell_numbers(base, masked, masked_label)] if annotate else [])
+    signs = [] if weights else [_cell_signs(base, "datum.strong", masked)]
+    layers = [rect] + ([_cell_numbers(base, masked, masked_label)] if annotate else signs)
     return _described(_fit_width(alt.layer(*layers).properties(height=height or alt.Step(ROW_STEP))), description)
 
 
@@ -152,11 +164,20 @@ def _cell_numbers(base: alt.Chart, masked: bool, masked_label: str) -> alt.Chart
     """Each cell's number, compact, dark or white to stand out from its colour, at a size its column fits. Hidden from
     screen readers, which read the cell itself."""
     number = alt.Text("label:N")
-    return base.transform_calculate(label=CELL).mark_text(
+    return base.transform_joinaggregate(lo="min(value)", hi="max(value)").transform_calculate(label=CELL).mark_text(
         fontSize=alt.ExprRef("clamp(bandwidth('x') / 3.5, 7, 11)"), aria=False).encode(
         text=alt.condition("datum.masked", alt.value(masked_label), number) if masked else number,
         color=_when(alt.ColorValue, "datum.strong && !datum.masked" if masked else "datum.strong", "white", "#222"),
     )
+
+
+def _cell_signs(base: alt.Chart, strong: str, masked: bool = False) -> alt.Chart:
+    """Each cell's sign, + or −, where its number is not written: a sign is readable without telling red from blue.
+    White where `strong` holds, else dark, to stand out from the cell; none in masked cells or in cells too narrow
+    for it; hidden from screen readers, which read the cell's signed value."""
+    return base.transform_calculate(sign=f"datum.masked ? '' : {SIGN}" if masked else SIGN).mark_text(
+        fontSize=alt.ExprRef("clamp(bandwidth('x') - 2, 8, 12)"), opacity=alt.ExprRef("bandwidth('x') >= 10 ? 1 : 0"),
+        aria=False).encode(text=alt.Text("sign:N"), color=_when(alt.ColorValue, strong, "white", "#222"))
 
 
 def weight_bars(df: pd.DataFrame, *, title: str | None, x_title: str, y_title: str, weights: bool = True,
@@ -172,14 +193,21 @@ def weight_bars(df: pd.DataFrame, *, title: str | None, x_title: str, y_title: s
 
 
 def contribution_bars(df: pd.DataFrame, z_row: pd.DataFrame, *, title: str | None, x_title: str, y_title: str,
-                      key_title: str, z_title: str, weight_title: str, description: str | None = None) -> alt.Chart:
+                      key_title: str, z_title: str, weight_title: str, other_title: str = "…",
+                      description: str | None = None) -> alt.Chart:
     """Stacked weighted value rows per dimension in sentence order (field k), with the query's row of Z as ticks; as
-    high as the page makes it (render.chart makes it contribution_bars_height)."""
-    bars = alt.Chart(df, title=title).mark_bar().encode(
+    high as the page makes it (render.chart makes it contribution_bars_height). The key words of the largest weights
+    (as many as HEAD_COLOURS) each have a colour, most weighted first in the legend; the others are grey together
+    under `other_title`, so no two words share a colour however long the sentence."""
+    bars = alt.Chart(df, title=title).transform_window(
+        rank="dense_rank()", sort=[alt.SortField("weight", "descending"), alt.SortField("k")],
+    ).transform_calculate(
+        shown=f"datum.rank <= {len(HEAD_COLOURS)} ? datum.key : {json.dumps(other_title)}",
+    ).mark_bar().encode(
         x=alt.X("dim:O", title=x_title),
         y=alt.Y("sum(contribution):Q", title=y_title, axis=_level_title(labelExpr=COMPACT)),
-        color=alt.Color("key:N", sort=alt.EncodingSortField("k", op="min"), title=key_title,
-                        scale=alt.Scale(scheme="tableau10"),  # every key word in rows below the bars, none dropped
+        color=alt.Color("shown:N", sort=alt.EncodingSortField("rank", op="min"), title=key_title,
+                        scale=alt.Scale(range=[*HEAD_COLOURS, GREY]),  # no colour twice: the other words grey
                         legend=alt.Legend(orient="bottom", columns=KEY_COLUMNS, symbolLimit=0)),
         order=alt.Order("k:Q", title=key_title),  # titled as the key word: screen readers then read the word, not k
         tooltip=[alt.Tooltip("key:N", title=key_title), alt.Tooltip("dim:O", title=x_title),
@@ -195,8 +223,8 @@ def contribution_bars(df: pd.DataFrame, z_row: pd.DataFrame, *, title: str | Non
 
 def contribution_bars_height(df: pd.DataFrame, z_row: pd.DataFrame) -> int:
     """The page height of contribution_bars: a 260-pixel plot, its title and axes, and a row of legend for every
-    KEY_COLUMNS key words (field k)."""
-    return 380 + 20 * -(-df["k"].nunique() // KEY_COLUMNS)
+    KEY_COLUMNS entries (a key word of field k each, up to HEAD_COLOURS, and one for the other words)."""
+    return 380 + 20 * -(-min(df["k"].nunique(), len(HEAD_COLOURS) + 1) // KEY_COLUMNS)
 
 
 def alignment_bars(df: pd.DataFrame, *, title: str, x_title: str, y_title: str, group_title: str,
@@ -227,8 +255,24 @@ def alignment_bars(df: pd.DataFrame, *, title: str, x_title: str, y_title: str, 
         tooltip=[alt.Tooltip("dim:N", title=x_title), alt.Tooltip("running:Q", title=running_title, format=".4f")],
     )
     # Data on the layer, not on each mark: Altair then neither hashes nor deep-copies it once per mark.
-    chart = alt.layer(bars, line, data=df, title=title).resolve_scale(y="independent")
+    chart = alt.layer(bars, line, _running_end(base, x_title, running_title), data=df, title=title).resolve_scale(
+        y="independent")
     return _described(chart.properties(width="container", height=260), description)
+
+
+def _running_end(base: alt.Chart, x_title: str, running_title: str) -> alt.Chart:
+    """The running sum's last value (the dot product) written beside the line's last point, so it reads off without
+    the axis: above the point in the lower half of the plot, below it in the upper half, ending at the point so it
+    stays inside the plot. On the running sum's scale, without an axis of its own."""
+    middle = "(datum.running_lo + datum.running_hi) / 2"
+    gap = "(datum.running_hi - datum.running_lo) * 0.09"
+    return base.transform_window(place="row_number()").transform_joinaggregate(points="count()").transform_filter(
+        "datum.place == datum.points").transform_calculate(
+        end=f"datum.running + ({gap}) * (datum.running > {middle} ? -1 : 1)", label=END_LABEL).mark_text(
+        align="right", baseline="middle", fontSize=13, fontWeight="bold", color="#222").encode(
+        y=alt.Y("end:Q", scale=alt.Scale(domain=data_range("running"), nice=False), axis=None),
+        text=alt.Text("label:N"),
+        tooltip=[alt.Tooltip("dim:N", title=x_title), alt.Tooltip("running:Q", title=running_title, format=".4f")])
 
 
 def data_range(field: str) -> alt.ExprRef:
@@ -262,15 +306,20 @@ def alignment_domains(frames: list[pd.DataFrame]) -> dict[str, list[float]]:
 def sign_strips(df: pd.DataFrame, *, title: str, x_title: str, value_title: str, vector_title: str,
                 description: str | None = None) -> alt.Chart:
     """Vectors as coloured strips, one above the other in table order (field v), dimension by dimension, so matching
-    signs line up; STRIP_STEP pixels a vector."""
-    return _described(_fit_width(alt.Chart(df, title=title).mark_rect().encode(
+    signs line up, each cell with its sign written in it; STRIP_STEP pixels a vector."""
+    base = alt.Chart(df).encode(
         x=alt.X("dim:O", title=x_title),
         y=alt.Y("vector:N", sort=alt.EncodingSortField("v", op="min"), title=vector_title,
                 axis=alt.Axis(title=None, labelOverlap=False)),
-        color=signed("value", value_title, gradientLength=alt.ExprRef(f"max({PLOT_HEIGHT}, 50)")),
         tooltip=[alt.Tooltip("vector:N", title=vector_title), alt.Tooltip("dim:O", title=x_title),
                  alt.Tooltip("value:Q", title=value_title, format=".3f")],
-    ).properties(height=alt.Step(STRIP_STEP))), description)
+    )
+    rect = base.mark_rect().encode(
+        color=signed("value", value_title, gradientLength=alt.ExprRef(f"max({PLOT_HEIGHT}, 50)")))
+    top = symmetric_domain("value").expr + "[1]"
+    signs = _cell_signs(base, f"abs(datum.value) > 0.6 * {top}")  # white on the darker cells, as heatmap numbers
+    return _described(_fit_width(alt.layer(rect, signs, title=title).properties(height=alt.Step(STRIP_STEP))),
+                      description)
 
 
 def relevance_bars(df: pd.DataFrame, *, title: str, x_title: str, y_title: str, rank_title: str,
@@ -289,6 +338,7 @@ def relevance_bars(df: pd.DataFrame, *, title: str, x_title: str, y_title: str, 
 
 ROLE_COLOURS = {"q": "#7b3294", "k": "#1b7837"}  # query purple, key green: apart from the agree/disagree colours
 FRAME = "frame"
+SHOWN = "shown_step"  # the training step the vector plane's slider picks
 
 
 def loss_curve(df: pd.DataFrame, *, title: str, x_title: str, y_title: str, steps: int | None = None,
@@ -309,7 +359,7 @@ def pair_curves(df: pd.DataFrame, *, title: str, x_title: str, y_title: str, pai
     lines = alt.Chart(df, title=title).mark_line().encode(
         x=alt.X("step:Q", title=x_title, axis=_number_axis()),
         y=alt.Y("value:Q", title=y_title, axis=_level_title(labelExpr=COMPACT)),
-        color=alt.Color("pair:N", sort=pairs, title=pair_title, scale=alt.Scale(scheme="tableau10"),
+        color=alt.Color("pair:N", sort=pairs, title=pair_title, scale=alt.Scale(range=HEAD_COLOURS),
                         legend=alt.Legend(orient="bottom", columns=2, labelLimit=260)),
         tooltip=[alt.Tooltip("pair:N", title=pair_title), alt.Tooltip("step:Q", title=x_title),
                  alt.Tooltip("value:Q", title=y_title, format=".4f")],
@@ -334,7 +384,7 @@ def accuracy_curves(df: pd.DataFrame, levels: pd.DataFrame, *, title: str, x_tit
     first = f"datum.line == {json.dumps(names[0] if names else '')}"
     lines = alt.Chart(df).mark_line().encode(
         x=alt.X("step:Q", title=x_title, scale=x_scale, axis=_number_axis()), y=y,
-        color=alt.Color("line:N", sort=names, title=line_title, scale=alt.Scale(domain=names, scheme="tableau10"),
+        color=alt.Color("line:N", sort=names, title=line_title, scale=alt.Scale(domain=names, range=HEAD_COLOURS),
                         legend=alt.Legend(orient="bottom", labelLimit=260)),
         strokeWidth=_when(alt.StrokeWidthValue, first, 2.5, 1.0),
         opacity=_when(alt.OpacityValue, first, 1.0, 0.45),
@@ -350,13 +400,17 @@ def accuracy_curves(df: pd.DataFrame, levels: pd.DataFrame, *, title: str, x_tit
                       description)  # the lines drawn last, over the levels
 
 
+# The snapshot shown: the last one taken at or before the slider's step (field until: the next one's step).
+AT_SHOWN = f"datum.step <= {SHOWN} && {SHOWN} < datum.until"
+
+
 def vector_plane(df: pd.DataFrame, *, title: str, x_title: str, y_title: str, role_title: str,
                  role_names: dict[str, str], word_title: str, step_title: str, slider_label: str,
                  size: int = 440, description: str | None = None) -> alt.Chart:
-    """Query and key vectors as arrows from the origin at the snapshot a slider picks, the highlighted ones labelled and
-    trailed by their path. Both axes share one fixed range, so angles look true and frames compare."""
-    last = int(df[FRAME].max())
-    frame = alt.param(name=FRAME, value=last, bind=alt.binding_range(min=0, max=last, step=1, name=slider_label))
+    """Query and key vectors as arrows from the origin at the training step a slider picks (in steps of the snapshots'
+    common spacing; between two snapshots, the earlier one), the highlighted ones labelled and trailed by their path.
+    Both axes share one fixed range, so angles look true and frames compare."""
+    frame, df = _step_slider(df, slider_label)
     (x_scale, y_scale), roles = _square_scales(df), list(ROLE_COLOURS)
     tooltip = [alt.Tooltip("word:N", title=word_title), alt.Tooltip("role_name:N", title=role_title),
                alt.Tooltip("step:Q", title=step_title), alt.Tooltip("x:Q", title=x_title, format=".3f"),
@@ -372,7 +426,7 @@ def vector_plane(df: pd.DataFrame, *, title: str, x_title: str, y_title: str, ro
                         legend=legend),
         tooltip=tooltip,
     )
-    now = base.transform_filter(f"datum.{FRAME} == {FRAME}")
+    now = base.transform_filter(AT_SHOWN)
     zero = alt.Chart(pd.DataFrame({"zero": [0.0]})).mark_rule(color="#bbb", aria=False)
     axes = zero.encode(x=alt.X("zero:Q", scale=x_scale), tooltip=[alt.Tooltip("zero:Q", title=x_title)])
     axes_y = zero.encode(y=alt.Y("zero:Q", scale=y_scale), tooltip=[alt.Tooltip("zero:Q", title=y_title)])
@@ -392,9 +446,18 @@ def vector_plane(df: pd.DataFrame, *, title: str, x_title: str, y_title: str, ro
     return _described(chart.add_params(frame).properties(width=size, height=size), description)
 
 
+def _step_slider(df: pd.DataFrame, label: str) -> tuple[alt.Parameter, pd.DataFrame]:
+    """The slider over training steps (in steps of the snapshots' common spacing), and the frames with the step at
+    which each is followed by the next (field until)."""
+    steps = df.groupby(FRAME)["step"].first().sort_index()
+    last, every = int(steps.iloc[-1]), max(1, int(np.gcd.reduce(np.diff(steps.to_numpy(dtype=int)), initial=0)))
+    frame = alt.param(name=SHOWN, value=last, bind=alt.binding_range(min=0, max=last, step=every, name=label))
+    return frame, df.assign(until=df[FRAME].map(steps.shift(-1, fill_value=last + 1)))
+
+
 def _step_label(df: pd.DataFrame, step_title: str) -> alt.Chart:
     """'step 120' in the plane's top left corner: the training step of the snapshot shown."""
-    return alt.Chart(df).transform_filter(f"datum.{FRAME} == {FRAME}").transform_aggregate(
+    return alt.Chart(df).transform_filter(AT_SHOWN).transform_aggregate(
         step="max(step)").transform_calculate(label=f"{json.dumps(step_title)} + ' ' + datum.step").mark_text(
         align="left", baseline="top", fontSize=13, fontWeight="bold", color="#222").encode(
         x=alt.XValue(6), y=alt.YValue(6), text=alt.Text("label:N", title=step_title),
@@ -426,7 +489,7 @@ def length_bars(df: pd.DataFrame, *, title: str | None, x_title: str, y_title: s
                 axis=alt.Axis(title=None, labelOverlap=False)),
         yOffset=alt.YOffset("part:N", title=part_title),
         x=alt.X("length:Q", title=x_title, axis=_number_axis()),
-        color=alt.Color("part:N", title=part_title, scale=alt.Scale(range=["#2166ac", "#999999"]),
+        color=alt.Color("part:N", title=part_title, scale=alt.Scale(range=[AGREE["++"], GREY]),
                         legend=alt.Legend(orient="bottom")),
         tooltip=[alt.Tooltip("row:N", title=y_title), alt.Tooltip("part:N", title=part_title),
                  alt.Tooltip("length:Q", title=x_title, format=".3f")],
@@ -435,9 +498,9 @@ def length_bars(df: pd.DataFrame, *, title: str | None, x_title: str, y_title: s
 
 HOVER = "hover_query"  # the query word under the pointer (by position, as words repeat): its lines and heatmap row
 HOVER_KEY = "hover_key"  # the key word under the pointer: the lines into it and its heatmap column
-HEAD_COLOURS = ["#4c78a8", "#f58518", "#e45756", "#72b7b2", "#54a24b", "#eeca3b", "#b279a2", "#ff9da6", "#9d755d",
-                "#bab0ac"]  # tableau10, one a head, repeating past ten
 LINE_STEP = 18  # pixels per word down the line view: 64 words stay legible
+LINES_HEIGHT = 240  # pixels a short sentence's line view takes at least, up to WIDE_STEP a word
+WIDE_STEP = 30  # pixels per word of a short sentence: its words, and the lines between them, well apart
 LINES_WIDTH = 200  # pixels between the query column and the key column
 HEATMAPS_WIDTH = 420  # pixels the heatmaps' cells share in a row before the heads wrap to a new row
 MIN_CELL = 8  # pixels a heatmap column takes at least: its key word then stays 7 pixels high
@@ -457,11 +520,12 @@ def attention_lines(df: pd.DataFrame, *, title: str, x_title: str, y_title: str,
     do not fit beside the lines (HEATMAPS_WIDTH) wrap to rows below them."""
     heads = list(dict.fromkeys(df.sort_values("h", kind="stable")["head"]))
     titles = {"x_title": x_title, "y_title": y_title, "value_title": value_title, "head_title": head_title}
-    maps, per_row = _head_heatmaps(df, heads, weights=weights, **titles)
+    step = _word_step(max(_count(df, "q_pos"), _count(df, "k_pos")))
+    maps, per_row = _head_heatmaps(df, heads, weights=weights, step=step, **titles)
     hover = [_hover(HOVER, "q_pos", [m.name for m in maps] + ["query_words"]),
              _hover(HOVER_KEY, "k_pos", ["key_words"])]
     # Flush bounds: views line up by plot area alone, so each heatmap's row i sits level with query word i.
-    top = alt.hconcat(*maps[:per_row], *_line_columns(df, heads, **titles), bounds="flush", spacing=8)
+    top = alt.hconcat(*maps[:per_row], *_line_columns(df, heads, step=step, **titles), bounds="flush", spacing=8)
     if len(maps) <= per_row:
         chart = top.properties(data=df, title=title, params=hover)
     else:
@@ -469,6 +533,12 @@ def attention_lines(df: pd.DataFrame, *, title: str, x_title: str, y_title: str,
         chart = alt.vconcat(top, *below, data=df, title=title, params=hover, spacing=16)
     # Streamlit's theme asks every chart to fit the page's width; a chart of charts cannot (Vega-Lite warns).
     return _described(chart.properties(autosize=alt.AutoSizeParams(type="pad")), description)
+
+
+def _word_step(rows: int) -> int:
+    """Pixels per word down the line view: LINE_STEP for a long sentence, more (up to WIDE_STEP) for a short one,
+    whose view then stays LINES_HEIGHT high."""
+    return max(LINE_STEP, min(WIDE_STEP, LINES_HEIGHT // rows))
 
 
 def _hover(name: str, field: str, views: list[str]) -> alt.TopLevelSelectionParameter:
@@ -479,14 +549,14 @@ def _hover(name: str, field: str, views: list[str]) -> alt.TopLevelSelectionPara
 
 
 def _head_heatmaps(df: pd.DataFrame, heads: list[str], *, x_title: str, y_title: str, value_title: str,
-                   head_title: str, weights: bool) -> tuple[list[alt.Chart], int]:
-    """One weights heatmap per head (field h), rows LINE_STEP high to sit level with the query words, masked pairs
+                   head_title: str, weights: bool, step: int) -> tuple[list[alt.Chart], int]:
+    """One weights heatmap per head (field h), rows `step` high to sit level with the query words, masked pairs
     grey, the hovered query's row (or key's column) outlined; and how many fit side by side in HEATMAPS_WIDTH. The
     first of each row names its query words, but for a lone heatmap, whose rows meet the query words beside it. Key
     words as large as the columns fit: bandwidth('x') names no scale in a chart of charts."""
     n_q, n_k = _count(df, "q_pos"), _count(df, "k_pos")
     per_row = max(1, min(len(heads), HEATMAPS_WIDTH // (n_k * MIN_CELL)))
-    cell = max(MIN_CELL, min(LINE_STEP, HEATMAPS_WIDTH // (n_k * per_row)))
+    cell = max(MIN_CELL, min(step, HEATMAPS_WIDTH // (n_k * per_row)))
     tight = alt.Scale(paddingInner=0, paddingOuter=0)
     colour = (sequential if weights else signed)("weight", value_title, gradientLength=120)
     outlined = {"and": [ANY_HOVERED, HOVERED]}
@@ -504,16 +574,16 @@ def _head_heatmaps(df: pd.DataFrame, heads: list[str], *, x_title: str, y_title:
             strokeWidth=_when(alt.StrokeWidthValue, outlined, 1.5, 0),
             tooltip=[alt.Tooltip("head:N", title=head_title), alt.Tooltip("query:N", title=y_title),
                      alt.Tooltip("key:N", title=x_title), alt.Tooltip("weight:Q", title=value_title, format=".3f")],
-        ).properties(width=cell * n_k, height=LINE_STEP * n_q,
+        ).properties(width=cell * n_k, height=step * n_q,
                      view=alt.ViewBackground(fill=MASKED)))  # masked pairs have no cell: grey shows through
     return maps, per_row
 
 
 def _line_columns(df: pd.DataFrame, heads: list[str], *, x_title: str, y_title: str, value_title: str,
-                  head_title: str) -> list[alt.Chart]:
-    """Query words, a line for every row of df, key words: three plain views (not layers, whose names Altair changes
-    in a concat; the hover params list these names). Each head's lines run a little apart, so heads drawn over each
-    other stay visible."""
+                  head_title: str, step: int) -> list[alt.Chart]:
+    """Query words, a line for every row of df, key words, `step` pixels a word: three plain views (not layers, whose
+    names Altair changes in a concat; the hover params list these names). Each head's lines run a little apart, so
+    heads drawn over each other stay visible."""
     rows = max(_count(df, "q_pos"), _count(df, "k_pos"))
     y = alt.Scale(domain=[-0.5, rows - 0.5], reverse=True, nice=False, zero=False)  # row i at i + ½ steps down
     spread, middle = 0.6 / len(heads), (len(heads) - 1) / 2
@@ -531,13 +601,14 @@ def _line_columns(df: pd.DataFrame, heads: list[str], *, x_title: str, y_title: 
         strokeDash=_when(alt.StrokeDashValue, "datum.weight < 0", [4, 3], [1, 0]),
         tooltip=[alt.Tooltip("head:N", title=head_title), alt.Tooltip("query:N", title=y_title),
                  alt.Tooltip("key:N", title=x_title), alt.Tooltip("weight:Q", title=value_title, format=".3f")],
-    ).properties(width=LINES_WIDTH, height=LINE_STEP * rows)
-    return [_word_column(df, "query", "q_pos", y_title, y, rows), lines,
-            _word_column(df, "key", "k_pos", x_title, y, rows)]
+    ).properties(width=LINES_WIDTH, height=step * rows)
+    return [_word_column(df, "query", "q_pos", y_title, y, rows, step), lines,
+            _word_column(df, "key", "k_pos", x_title, y, rows, step)]
 
 
-def _word_column(df: pd.DataFrame, field: str, position: str, title: str, y: alt.Scale, rows: int) -> alt.Chart:
-    """Each word of one column once, at its position, beside the lines (query words to their left, key words to their
+def _word_column(df: pd.DataFrame, field: str, position: str, title: str, y: alt.Scale, rows: int,
+                 step: int = LINE_STEP) -> alt.Chart:
+    """Each word of one column once, at its position, `step` pixels a word, beside the lines (query words to their left, key words to their
     right), under its title, which runs to the right (over the lines, clear of the heatmaps' titles); larger while
     hovered, the others of its column grey."""
     param, width, left = (HOVER if field == "query" else HOVER_KEY), _label_width(df[field]), field == "query"
@@ -548,7 +619,7 @@ def _word_column(df: pd.DataFrame, field: str, position: str, title: str, y: alt
         size=_when(alt.SizeValue, {"param": param, "empty": False}, 14, 12),
         color=_when(alt.ColorValue, {"param": param}, "#222", "#aaa"),
         tooltip=[alt.Tooltip(f"{field}:N", title=title)],
-    ).properties(width=width, height=LINE_STEP * rows)
+    ).properties(width=width, height=step * rows)
 
 
 def _count(df: pd.DataFrame, position: str) -> int:
@@ -607,7 +678,7 @@ def head_lines(df: pd.DataFrame, *, title: str, x_title: str, y_title: str, rela
 def _relation_column(df: pd.DataFrame, relation_title: str, y_title: str, y: alt.Scale, rows: int) -> alt.Chart:
     """Each word's relation, right-aligned in italics left of the word (head_lines)."""
     return alt.Chart(name="relations", title=alt.TitleParams(relation_title, anchor="end")).transform_filter(
-        "datum.kind == 'word'").mark_text(align="right", baseline="middle", color="#777", fontStyle="italic").encode(
+        "datum.kind == 'word'").mark_text(align="right", baseline="middle", color=GREY, fontStyle="italic").encode(
         x=alt.XValue(_label_width(df["relation"]) - 4), y=alt.Y("q_pos:Q", scale=y, axis=None),
         text=alt.Text("relation:N", title=relation_title),
         tooltip=[alt.Tooltip("query:N", title=y_title), alt.Tooltip("relation:N", title=relation_title)],
@@ -625,7 +696,7 @@ def _right_marks(line_title: str, y_title: str, y: alt.Scale, rows: int) -> alt.
 
 
 RELATION_STEP = 36  # pixels a relation: its two bars
-SERIES_COLOURS = [HEAD_COLOURS[0], "#9e9e9e"]  # the head as in the line view, the baseline grey
+SERIES_COLOURS = [HEAD_COLOURS[0], GREY]  # the head as in the line view, the baseline grey
 
 
 def relation_accuracy(df: pd.DataFrame, *, title: str, x_title: str, y_title: str, series_title: str,

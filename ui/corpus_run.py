@@ -1,7 +1,6 @@
 """Page 5's last section: train one attention head live on real sentences (or the template sentences, or the learner's
 CSV), watch held-out accuracy next to simple rules, try the weights on any sentence, use them on every page."""
 import math
-import time
 import weakref
 from dataclasses import dataclass, replace
 
@@ -11,13 +10,12 @@ from gensim.models import KeyedVectors
 
 from engine import corpus, treebank
 from engine.attention import attend, one_key, score, top_keys
-from ui import fair, page, render, tables, weights
+from engine.vectors import tokenize
+from ui import fair, page, render, tables, uploads, waiting, weights
 from ui.text import error_text, plain, t, then
 
-RESULT, RUNNING = "_corpus_result", "_corpus_run"  # the last fit; the fit in progress (see pages/5_Learning.py)
+RESULT, RUNNING = "_corpus_result", "_corpus_run"  # the last fit; the fit queued or running (see pages/5_Learning.py)
 CHOICE, CHOICES = "_corpus_which", ("treebank", "templates", "upload")
-FRAMES = 40  # progress updates per run, each a moment at which Stop can end it
-REDRAW = 0.5  # seconds between redraws of the live accuracy curve
 TRY = "The old fisherman mended the torn net"
 
 
@@ -27,7 +25,9 @@ class Data:
 
     which: str  # "treebank", "templates" or "upload"
     found: list  # treebank.Sentence or corpus.Example, all splits
-    words: int  # words of the training sentences the run reads: what the step bound counts
+    words: int  # words one step of the run reads (fair.reads): what the step bound counts
+    held: int  # word rows the run holds
+    at_once: int  # the most words it scores at once
 
 
 @dataclass(frozen=True)
@@ -88,7 +88,9 @@ def choose(ctx) -> Data | None:
         if not ref.train:
             st.error(error_text(corpus.CorpusError("no_known"), lang))
             return None
-        return Data(which, treebank.built_in(), ref.words)
+        test = weights.sizes("treebank")["held_out"]  # held-out accuracy at every step
+        return Data(which, treebank.built_in(), fair.reads(min(ref.words, treebank.LIVE.batch_words), test),
+                    ref.words + test, test)
     if which == "templates":
         found = weights.templates()
     else:
@@ -101,24 +103,41 @@ def choose(ctx) -> Data | None:
     if not train:
         st.error(error_text(corpus.CorpusError("no_known"), lang))
         return None
-    return Data(which, found, corpus.words(usable))
+    words, held_out = corpus.words(usable), sum(len(tokenize(e.sentence)) for e in usable if e.split == "test")
+    return Data(which, found, fair.reads(words, held_out), words + held_out, words + held_out)
 
 
 def uploaded(lang: str) -> list[corpus.Example] | None:
     """The learner's CSV once it passes the checks (each file read once), else None after saying why."""
     ss = st.session_state
-    file = st.file_uploader(t("corpus_upload", lang), type=["csv"], key="corpus_file", help=t("corpus_format", lang))
-    if file is not None and ss.get("_corpus_upload", (None,))[0] != (file.name, file.size):
-        try:
-            ss["_corpus_upload"] = ((file.name, file.size), corpus.load(file.getvalue()))
-        except corpus.CorpusError as e:
-            st.error(t("corpus_bad", lang, error=error_text(e, lang)))
+    file = st.file_uploader(t("corpus_upload", lang), type=["csv"], key=f"corpus_file_{ss.get('_corpus_round', 0)}",
+                            help=t("corpus_format", lang), max_upload_size=max(1, corpus.MAX_BYTES // 2**20))
+    if file is not None:  # read it, then run again with a new, empty uploader: the examples stay, not the file
+        ss["_corpus_problem"] = read_corpus(file)
+        uploads.drop_files(((file.name, file.size),))
+        ss["_corpus_round"] = ss.get("_corpus_round", 0) + 1
+        st.rerun()
+    problem = ss.pop("_corpus_problem", None)
+    if problem:
+        st.error(t("corpus_bad", lang, error=error_text(problem, lang)))
     if "_corpus_upload" not in ss:
         st.info(t("corpus_upload_none", lang))
         return None
     (name, _), found = ss["_corpus_upload"]
     st.caption(t("corpus_loaded", lang, name=name, n=len(found)))
     return found
+
+
+def read_corpus(file) -> corpus.CorpusError | None:
+    """Read the uploaded CSV into the session's corpus, or the reason it cannot be: a file larger than the corpus
+    limit is refused by its size, unread."""
+    try:
+        if file.size > corpus.MAX_BYTES:
+            raise corpus.CorpusError("too_big", size=file.size, limit=corpus.MAX_BYTES)
+        st.session_state["_corpus_upload"] = ((file.name, file.size), corpus.load(file.getvalue()))
+    except corpus.CorpusError as e:
+        return e
+    return None
 
 
 def offset_name(offset: int, lang: str) -> str:
@@ -129,107 +148,108 @@ def offset_name(offset: int, lang: str) -> str:
 
 
 def section(ctx):
-    """The corpus fit: choose the corpus and recipe, train, read the curves, try a sentence, use the weights."""
+    """The corpus fit: choose the corpus and recipe, train, read the curves, try a sentence, use the weights (the
+    results of a run that has just ended drawn in its turn)."""
+    ended = finish(ctx.lang)
+    with fair.showing(ended):
+        parts(ctx)
+
+
+def parts(ctx):
+    """The section's parts, top to bottom."""
     lang, ss = ctx.lang, st.session_state
-    interrupted = ss.pop(RUNNING, None)
-    if interrupted:
-        keep_stopped(ctx, interrupted)
     st.header(t("corpus_title", lang))
     st.markdown(t("corpus_intro", lang))
     data = choose(ctx)
-    args = None
+    args, running = None, ss.get(RUNNING)
     if data is not None:
         args = recipe(ctx, data)
-        if st.button(t("corpus_train", lang), key="corpus_train", type="primary", icon=":material/play_arrow:"):
-            run(ctx, data, args)
+        pressed = args is not None and st.button(t("corpus_train", lang), key="corpus_train", type="primary",
+                                                 icon=":material/play_arrow:", disabled=running is not None)
+        if pressed and running is None:  # a click sent for a disabled button starts nothing
+            running = start(ctx, data, args)
+    if running is not None:
+        waiting.panel(running["job"], lang, "corpus_stop", progress=progress(running, lang))
     if RESULT in ss:
         result(ctx, ss[RESULT], data, args)
 
 
-def recipe(ctx, data: Data) -> dict:
-    """Steps (bounded by the words trained on), learning rate and seed; returns the fit's arguments."""
+def recipe(ctx, data: Data) -> dict | None:
+    """Steps (bounded by the work of one fit), learning rate and seed; returns the fit's arguments, or None after
+    saying why a step of it would take too long."""
     s, lang, d = ctx.s, ctx.lang, ctx.kv.vector_size
-    bound = min(corpus.MAX_STEPS, fair.max_steps(data.words, d, fair.CORPUS_WORK))
-    if s.run_steps > bound:  # a larger corpus or larger vectors than the link was made with
+    d_k = min(s.d_k, d)
+    if fair.step_work(data.words, d, d_k) > fair.STEP_WORK:
+        st.error(waiting.too_large(lang, d, d_k, fair.max_d_k(data.words, d)))
+        return None
+    bound = min(corpus.MAX_STEPS, fair.max_steps(data.words, d, d_k))
+    if s.run_steps > bound:  # a larger corpus, larger vectors or a wider d_k than the link was made with
         st.session_state["run_steps"] = bound
         st.info(t("learn_steps_capped", lang, asked=s.run_steps, max=bound))
     c1, c2, c3 = st.columns(3)
     c1.number_input(t("learn_steps", lang), min_value=1, max_value=bound, step=50, key="run_steps",
-                    help=t("learn_steps_bound", lang, max=bound, n=data.words, d=d))
+                    help=t("learn_steps_bound", lang, max=bound, n=data.words, d=d, d_k=d_k))
     c2.number_input(t("learn_lr", lang), min_value=1e-4, max_value=1.0, step=0.01, format="%g", key="run_lr")
     c3.number_input(t("learn_seed", lang), min_value=0, max_value=9999, step=1, key="run_seed")
-    args = dict(d_k=min(s.d_k, d), position=s.position, steps=min(s.run_steps, bound), lr=s.run_lr, seed=s.run_seed)
+    args = dict(d_k=d_k, position=s.position, steps=min(s.run_steps, bound), lr=s.run_lr, seed=s.run_seed)
     note = "corpus_note_treebank" if data.which == "treebank" else "corpus_note_templates"
     st.caption(t(note, lang, d_k=args["d_k"], p=s.position))
     return args
 
 
-def fit_on(kv: KeyedVectors, job: dict, callback):
-    """The job's fit: the treebank's live recipe with held-out accuracy at every step, or the template-format fit."""
-    a = job["args"]
-    if job["which"] == "treebank":
+def fit_on(kv: KeyedVectors, which: str, found: list, a: dict, callback):
+    """The run's fit: the treebank's live recipe with held-out accuracy at every step, or the template-format fit."""
+    if which == "treebank":
         live = replace(treebank.LIVE, d_k=a["d_k"], position=a["position"], steps=a["steps"], lr=a["lr"],
                        seed=a["seed"])
-        return treebank.fit(kv, job["found"], live, every=1, callback=callback)
-    return corpus.fit(kv, job["found"], callback=callback, **a)
+        return treebank.fit(kv, found, live, every=1, callback=callback)
+    return corpus.fit(kv, found, callback=callback, **a)
 
 
-def run(ctx, data: Data, args: dict):
-    """Fit with a progress bar, a live accuracy curve and Stop; an interrupted fit is recomputed to the step it reached
-    on the next run."""
-    lang, ss = ctx.lang, st.session_state
-    levels = levels_of(ctx, data.which, data.found)
-    job = dict(args=args, which=data.which, found=data.found, levels=levels, vectors=vectors_of(ctx), reached=0)
-    ss[RUNNING] = job
-    stop, bar, live = st.empty(), st.empty(), st.empty()
-    stop.button(t("learn_stop", lang), key="corpus_stop", icon=":material/stop:")
-    every, total = max(1, args["steps"] // FRAMES), args["steps"]
-    names = line_names(data.which, lang)
-    seen, drawn = {"step": [], "train": [], "test": []}, [time.monotonic()]
-
-    def report(step, loss, train, test):
-        fair.give_way()
-        job["reached"] = step
-        for name, value in zip(seen, (step, train, test)):
-            seen[name].append(value)
-        if step % every == 0 or step == total:
-            key = "learn_progress" if math.isnan(test) else "corpus_progress"
-            bar.progress(step / total, text=t(key, lang, step=step, total=total, loss=loss, test=test))
-        if time.monotonic() - drawn[0] > REDRAW:
-            accuracy_chart(seen["step"], {names["test"]: seen["test"], names["train"]: seen["train"]}, levels,
-                           data.which, lang, where=live, steps=total, saved=False)
-            drawn[0] = time.monotonic()
-
-    try:
-        with fair.turn(lambda n: bar.info(t("queue_wait", lang, n=n), icon=":material/hourglass_top:")):
-            fit = fit_on(ctx.kv, job, report)
-    except corpus.CorpusError as e:
-        ss.pop(RUNNING, None)
-        st.error(error_text(e, lang))
-        return
-    if ss.get(RUNNING) is job:
-        ss[RESULT] = dict(job, fit=fit)
-        ss.pop(RUNNING, None)
-    for slot in (stop, bar, live):
-        slot.empty()
+def start(ctx, data: Data, args: dict) -> dict:
+    """Queue the fit (fair.ask); the run in progress, kept in the session until it ends."""
+    kv, d = ctx.kv, ctx.kv.vector_size
+    job = fair.Job(lambda report: fit_on(kv, data.which, data.found, args, report), args["steps"],
+                   fair.fit_bytes(d, args["d_k"], data.held, data.at_once), hold=True)
+    running = dict(args=args, which=data.which, levels=levels_of(ctx, data.which, data.found),
+                   vectors=vectors_of(ctx), job=fair.ask(job, waiting.me()))
+    st.session_state[RUNNING] = running
+    return running
 
 
-def keep_stopped(ctx, job: dict):
-    """The interrupted fit up to the last step it reached (fits are deterministic), once the run's turn comes."""
-    reached = job["reached"]  # the interrupted run may still be finishing in its own thread: read its step once
-    if not reached:
-        return
+def progress(running: dict, lang: str):
+    """What the waiting notice draws while the fit runs: a progress bar and the accuracy curves so far."""
+    names, levels, which = line_names(running["which"], lang), running["levels"], running["which"]
 
-    def until(step, *_):
-        fair.give_way()
-        return step < reached
+    def draw(job: fair.Job):
+        seen = list(job.values)  # (loss, training accuracy, held-out accuracy) of each step so far
+        if not seen:
+            st.info(t("fit_running", lang, step=0, total=job.steps), icon=":material/model_training:")
+            return
+        loss, _, test = seen[-1]
+        key = "learn_progress" if math.isnan(test) else "corpus_progress"
+        step = len(seen) - 1
+        st.progress(step / job.steps, text=t(key, lang, step=step, total=job.steps, loss=loss, test=test))
+        curves = {names["test"]: [v[2] for v in seen], names["train"]: [v[1] for v in seen]}
+        accuracy_chart(list(range(len(seen))), curves, levels, which, lang, steps=job.steps, saved=False)
+    return draw
 
-    slot = st.empty()
-    with st.spinner(t("corpus_keeping", ctx.lang, step=reached)):
-        with fair.turn(lambda n: slot.info(t("queue_wait", ctx.lang, n=n), icon=":material/hourglass_top:")):
-            fit = fit_on(ctx.kv, job, until)
-    slot.empty()
-    st.session_state[RESULT] = dict(job, fit=fit)
+
+def finish(lang: str) -> fair.Job | None:
+    """The run that has ended since the last look, if any: its fit becomes the result (the steps it reached, when
+    stopped), or the page says why it failed; a run that left the queue before it began leaves nothing."""
+    ss = st.session_state
+    running = ss.get(RUNNING)
+    if running is None or not running["job"].ended.is_set():
+        return None
+    job = ss.pop(RUNNING)["job"]
+    if isinstance(job.error, corpus.CorpusError):
+        st.error(error_text(job.error, lang))
+    elif job.error is not None:
+        raise job.error
+    elif job.result is not None:
+        ss[RESULT] = {name: value for name, value in running.items() if name != "job"} | {"fit": job.result}
+    return job
 
 
 def levels_of(ctx, which: str, found: list) -> dict:

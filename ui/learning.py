@@ -1,25 +1,18 @@
 """Page 5's first sections: train W_Q and W_K (or the word vectors) towards the learner's own targets, and see whether
 the order they reach comes from the angle between q and k or from the lengths."""
-import contextlib
-import time
-
 import streamlit as st
 
-from engine import training
+from engine import corpus, training
 from engine.alignment import GROUPS, pair_alignment
 from engine.attention import attend
 from engine.projection import fit_plane_qk, pair_cosines, project
 from engine.relevance import length_angle, order_by
-from ui import fair, render, tables, targets, views
+from ui import fair, render, tables, targets, views, waiting
 from ui.page import pick_word
-from ui.text import t
+from ui.text import error_text, t
 
 RESULT = "_learning_result"  # the last run, kept on screen across reruns and while the inputs are invalid
-# The run in progress: its inputs and the last step reached. A click on Stop (or anywhere) makes Streamlit end that
-# script run at its next drawing call and start a new one at once; the new run finds this and keeps what was reached.
-RUNNING = "_learning_run"
-LIVE_FRAMES = 40  # progress-bar updates per run; each is also a moment at which Stop can end the run
-REDRAW = 0.25  # seconds between redraws of the live loss curve, so the browser has time to draw each one
+RUNNING = "_learning_run"  # the run queued or running (fair.Job), with its inputs, until it has ended
 
 
 def quoted(words, lang: str) -> str:
@@ -28,24 +21,36 @@ def quoted(words, lang: str) -> str:
 
 
 def section(ctx):
-    """Targets, what learns, where training starts, Train, and the last run's results."""
-    interrupted = st.session_state.pop(RUNNING, None)
-    if interrupted:
-        keep_stopped(interrupted)
+    """Targets, what learns, where training starts, Train, and the last run's results (those of a run that has just
+    ended drawn in its turn)."""
+    ended = finish()
+    with fair.showing(ended):
+        parts(ctx, failed=ended.error if ended is not None else None)
+
+
+def parts(ctx, failed: Exception | None):
+    """The section's parts, top to bottom; `failed`: why the run that has just ended failed (no room for it, or
+    numbers grown too large), if it did."""
+    ss, lang = st.session_state, ctx.lang
     triples, problems = targets_editor(ctx)
     learn = controls(ctx)
     config = start_view(ctx, triples, learn)
-    st.subheader(t("learn_results_title", ctx.lang))
-    with contextlib.ExitStack() as turn:  # a run keeps its turn until its results are drawn: the charts cost as much
-        if st.button(t("learn_train", ctx.lang), key="train", type="primary", icon=":material/play_arrow:",
-                     disabled=not learn or bool(problems)):
-            run(ctx, triples, learn, config, turn)
-        if RESULT in st.session_state:
-            if problems or not learn:
-                st.caption(t("learn_kept_result", ctx.lang))
-            show_result(st.session_state[RESULT], config, ctx.lang)
-        else:
-            st.info(t("learn_not_trained", ctx.lang))
+    st.subheader(t("learn_results_title", lang))
+    running = ss.get(RUNNING)
+    pressed = st.button(t("learn_train", lang), key="train", type="primary", icon=":material/play_arrow:",
+                        disabled=not learn or bool(problems) or running is not None)
+    if pressed and running is None:  # a click sent for a disabled button starts nothing
+        running = start(ctx, triples, learn, config)
+    if failed is not None:
+        st.error(error_text(failed, lang) if isinstance(failed, corpus.CorpusError) else t("learn_overflow", lang))
+    if running is not None:
+        waiting.panel(running["job"], lang, "stop", progress=progress(lang))
+    elif RESULT in ss:
+        if problems or not learn:
+            st.caption(t("learn_kept_result", lang))
+        show_result(ss[RESULT], config, lang)
+    else:
+        st.info(t("learn_not_trained", lang))
 
 
 def targets_editor(ctx) -> tuple[list, list]:
@@ -94,7 +99,7 @@ def save_learn():
 def controls(ctx) -> list[str]:
     """What learns, the learning rate, steps and seed, where training starts, directions only; returns what learns."""
     s, lang = ctx.s, ctx.lang
-    bound = min(training.MAX_STEPS, fair.max_steps(len(ctx.enc.labels), ctx.kv.vector_size))
+    bound = most_steps(ctx)
     if s.steps > bound:  # a link or another sentence asked for more than one run may do here
         st.session_state["steps"] = bound
         st.info(t("learn_steps_capped", lang, asked=s.steps, max=bound))
@@ -106,7 +111,8 @@ def controls(ctx) -> list[str]:
                      on_change=save_learn, format_func=lambda name: t(f"learn_{name}", lang))
     c2.number_input(t("learn_lr", lang), min_value=1e-4, max_value=training.MAX_LR, step=0.005, format="%g", key="lr")
     c3.number_input(t("learn_steps", lang), min_value=1, max_value=bound, step=50, key="steps",
-                    help=t("learn_steps_bound", lang, max=bound, n=len(ctx.enc.labels), d=ctx.kv.vector_size))
+                    help=t("learn_steps_bound", lang, max=bound, n=len(ctx.enc.labels), d=ctx.kv.vector_size,
+                           d_k=min(s.d_k, ctx.kv.vector_size)))
     c4.number_input(t("learn_seed", lang), min_value=0, max_value=9999, step=1, key="train_seed",
                     disabled=s.learn_start == "sidebar")
     left, right = st.columns(2)
@@ -154,59 +160,53 @@ def start_view(ctx, triples, learn) -> dict:
                 weights=(s.q_preset, s.k_preset) if s.learn_start == "sidebar" else None)
 
 
-def run(ctx, triples, learn, config, turn: contextlib.ExitStack) -> None:
-    """Train with a progress bar, a live loss curve and a Stop button, noting each step reached in case of a Stop,
-    once this run's turn comes (fair.turn, entered on `turn`, which the caller closes)."""
-    s, lang, enc, ss = ctx.s, ctx.lang, ctx.enc, st.session_state
+def most_steps(ctx) -> int:
+    """The most steps one run may take on this sentence, these vectors and d_k."""
+    d = ctx.kv.vector_size
+    return min(training.MAX_STEPS, fair.max_steps(len(ctx.enc.labels), d, min(ctx.s.d_k, d)))
+
+
+def start(ctx, triples, learn, config) -> dict:
+    """Queue the run (fair.ask); the run in progress, kept in the session until it ends."""
+    s, enc = ctx.s, ctx.enc
     w_q, w_k, _ = start_weights(ctx)
-    kwargs = dict(learn=learn, lr=s.lr, steps=s.steps, seed=s.train_seed, d_k=config["d_k"], positional=enc.positional,
+    x, steps = enc.embedding, min(s.steps, most_steps(ctx))
+    kwargs = dict(learn=learn, lr=s.lr, steps=steps, seed=s.train_seed, d_k=config["d_k"], positional=enc.positional,
                   cosine=s.cosine, **(dict(w_q=w_q, w_k=w_k) if s.learn_start == "sidebar" else {}))
-    job = ss[RUNNING] = dict(config=config, labels=enc.labels, x=enc.embedding, triples=triples, kwargs=kwargs,
-                             reached=0)
-    slots = [st.empty() for _ in range(3)]
-    slots[0].button(t("learn_stop", lang), key="stop", icon=":material/stop:")
-    turn.enter_context(fair.turn(lambda n: slots[1].info(t("queue_wait", lang, n=n),
-                                                         icon=":material/hourglass_top:")))
-    try:
-        h = training.train(enc.embedding, triples, callback=progress(job, slots, s.steps, lang), **kwargs)
-    except ValueError:
-        ss.pop(RUNNING, None)
-        st.error(t("learn_overflow", lang))
-        return
-    if ss.get(RUNNING) is job:  # otherwise a Stop already kept this run's first steps
-        ss[RESULT] = dict(config, h=h, labels=enc.labels)
-        ss.pop(RUNNING, None)
-    for slot in slots:
-        slot.empty()
+    job = fair.Job(lambda report: training.train(x, triples, callback=report, **kwargs), steps,
+                   fair.fit_bytes(x.shape[1], config["d_k"], len(x), snapshots=training.SNAPSHOTS), hold=True)
+    running = st.session_state[RUNNING] = dict(config=config, labels=enc.labels, job=fair.ask(job, waiting.me()))
+    return running
 
 
-def progress(job: dict, slots, steps: int, lang: str):
-    """The training callback: note the step reached, move the progress bar, redraw the live loss curve."""
-    every, losses, drawn = max(1, steps // LIVE_FRAMES), [], [0.0]
-
-    def report(step, loss):
-        fair.give_way()
-        job["reached"] = step
-        losses.append(loss)
-        if step % every == 0:
-            slots[1].progress(step / steps, text=t("learn_progress", lang, step=step, total=steps, loss=loss))
-        if time.monotonic() - drawn[0] > REDRAW:
-            render.chart("loss_curve", tables.loss_frame(losses, start=1), title=t("learn_live_title", lang),
-                         x_title=t("learn_step", lang), y_title=t("learn_loss", lang), steps=steps, where=slots[2],
-                         lang=lang, saved=False)  # a moment of the run: the finished curve is the one to save
-            drawn[0] = time.monotonic()
-    return report
+def progress(lang: str):
+    """What the waiting notice draws while the run trains: a progress bar and the loss so far."""
+    def draw(job: fair.Job):
+        losses = [loss for loss, in list(job.values)]  # steps 1, 2, …
+        if not losses:
+            st.info(t("fit_running", lang, step=0, total=job.steps), icon=":material/model_training:")
+            return
+        st.progress(len(losses) / job.steps,
+                    text=t("learn_progress", lang, step=len(losses), total=job.steps, loss=losses[-1]))
+        render.chart("loss_curve", tables.loss_frame(losses, start=1), title=t("learn_live_title", lang),
+                     x_title=t("learn_step", lang), y_title=t("learn_loss", lang), steps=job.steps, lang=lang,
+                     saved=False)  # a moment of the run: the finished curve is the one to save
+    return draw
 
 
-def keep_stopped(job: dict):
-    """The part of an interrupted run up to the last step it reached, as the result to show."""
-    # Training is deterministic, so the same call told to stop at that step recomputes exactly the numbers the
-    # interrupted run had; that run may still be finishing in its own thread, so read its step only once.
-    reached = job["reached"]
-    if reached:
-        stop = None if reached == job["kwargs"]["steps"] else lambda step, _: step < reached
-        h = training.train(job["x"], job["triples"], callback=stop, **job["kwargs"])
-        st.session_state[RESULT] = dict(job["config"], h=h, labels=job["labels"])
+def finish() -> fair.Job | None:
+    """The run that has ended since the last look, if any: its History becomes the result (the steps it reached, when
+    stopped); one that failed keeps its error (numbers grown too large), one that left the queue leaves nothing."""
+    ss = st.session_state
+    running = ss.get(RUNNING)
+    if running is None or not running["job"].ended.is_set():
+        return None
+    job = ss.pop(RUNNING)["job"]
+    if job.error is not None and not isinstance(job.error, ValueError):
+        raise job.error
+    if job.result is not None:
+        ss[RESULT] = dict(running["config"], h=job.result, labels=running["labels"])
+    return job
 
 
 def order_text(triples, scores, labels, lang: str) -> str:
@@ -321,7 +321,7 @@ def plane_view(h, i: int, q: str, labels: list[str], keys: list[int], pairs: lis
     axes = {"x_title": t("learn_axis", lang, n=1), "y_title": t("learn_axis", lang, n=2)}
     options = dict(title=t("learn_plane_chart", lang), **axes, role_title=t("learn_role", lang),
                    role_names={"q": t("learn_role_q", lang), "k": t("learn_role_k", lang)}, word_title=t("row", lang),
-                   step_title=t("learn_step", lang), slider_label=t("learn_slider", lang, m=len(h.snapshot_steps) - 1),
+                   step_title=t("learn_step", lang), slider_label=t("learn_slider", lang, m=int(h.snapshot_steps[-1])),
                    description=t("about_vector_plane", lang, title=t("learn_plane_chart", lang), **axes))
     left, right = st.columns(2, gap="large")
     render.chart("vector_plane", frame, **options, where=left, name="plane", width="content")  # square: as drawn

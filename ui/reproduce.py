@@ -18,7 +18,7 @@ def recipe(ctx: Context) -> dict:
     return {"source": source(s, ctx.kv), "chinese": knows_cjk(ctx.kv), "queries": queries, "keys": keys,
             "position": s.position, "d_k": int(ctx.w["w_q"].shape[1]), "scaled": s.scaled, "softmax": s.softmax,
             "causal": causal, "own": s.own or (ctx.enc is None and s.tab == "cross"),  # cross: no word of its own
-            "heads": heads, "layers": {name: layer(ctx, name) for name in ("q", "k", "v")}}
+            "heads": heads, "layers": {name: layer(ctx, name) for name in ("q", "k", "v")}, "lang": ctx.lang}
 
 
 def sentences(ctx: Context) -> tuple[str, str, bool, int]:
@@ -72,7 +72,8 @@ def downloads(ctx: Context, name: str):
     menu.download_button(t("reproduce_script", lang), lambda: reproduce.script(r), file_name=f"attention-{name}.py",
                          mime="text/x-python", key="dl_reproduce_script", on_click="ignore", icon=":material/code:",
                          width="stretch")
-    menu.download_button(t("reproduce_notebook", lang), lambda: reproduce.notebook(r),
+    notes = {kind: t(f"notebook_{kind}", lang) for kind in reproduce.KINDS}
+    menu.download_button(t("reproduce_notebook", lang), lambda: reproduce.notebook(r, notes),
                          file_name=f"attention-{name}.ipynb", mime="application/x-ipynb+json",
                          key="dl_reproduce_notebook", on_click="ignore", icon=":material/description:",
                          width="stretch")

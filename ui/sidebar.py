@@ -9,7 +9,7 @@ from gensim.models import KeyedVectors
 from engine.layers import PRESETS
 from engine.vectors import VectorsError, load_gensim_data, load_glove, load_upload
 from ui import uploads
-from ui.state import NAMES, QK_PRESETS, SPEC, Settings, from_values, to_query
+from ui.state import MAX_TEXT, NAMES, QK_PRESETS, SPEC, UNREAD, Settings, from_values, to_query
 from ui.text import LANGS, error_text, t
 from ui.text import name as language_name
 
@@ -27,6 +27,7 @@ LAYERS = ("q", "k", "v")
 # containers that stay open across pages and page 6's tabs once opened: the sidebar's layers, page 6's line views
 KEPT_OPEN = ("layers_open", "encoder-lines_open", "decoder-lines_open", "cross-lines_open")
 NARROW = 768  # px: below this Streamlit starts with the sidebar closed
+LINKED = 8192  # characters: page links carry the view's URL parameters up to this length (see query)
 
 
 @st.cache_resource(show_spinner=False)
@@ -92,7 +93,6 @@ def upload_widget(lang: str):
     """The uploader; a new file is read, checked, held, and then cleared from the uploader so it is not kept twice."""
     ss = st.session_state
     key = f"upload_files_{ss.get('_upload_round', 0)}"
-    uploads.make_room(visitor(), uploads.arriving(VECTOR_FILES))  # before the uploader hands out a copy of a new file
     files = st.file_uploader(t("upload_files", lang), type=list(VECTOR_FILES), accept_multiple_files=True, key=key,
                              help=t("upload_help", lang))
     if files:  # read it, then run again with a new, empty uploader: Streamlit lets go of the file just read
@@ -106,18 +106,26 @@ def upload_widget(lang: str):
 
 def read_upload(files: list[tuple[str, bytes]], lang: str) -> str | None:
     """Read, check and hold the uploaded files, (name, bytes); a sentence for the learner when that fails. Either way
-    Streamlit's copy of the files is let go (uploads.drop_files)."""
-    name = tuple((n, len(data)) for n, data in files)
+    Streamlit's copy of the files is let go (uploads.drop_files). A selection refused for its files never releases
+    anyone's upload; one that will be read first makes room in the memory ledger for the vectors it holds."""
+    name, token, kv = tuple((n, len(data)) for n, data in files), visitor(), None
+    budget = uploads.budget() / 2**20
     try:
         if len(files) > 2:
             raise VectorsError("upload_one")
+        # a file is about as long as the vectors it holds or longer (text spells each number out): room for them
+        if not uploads.make_room(token, sum(size for _, size in name), uploads.session_of()):
+            return t("upload_no_room", lang, budget=budget)
         kv = load_upload(files)
     except VectorsError as e:
         return t("upload_error", lang, error=error_text(e, lang))
     finally:
         uploads.drop_files(name)
-    if not uploads.keep(visitor(), kv, name):
-        return t("upload_over_budget", lang, size=uploads.size_of(kv) / 2**20, budget=uploads.budget() / 2**20)
+        if kv is None:
+            uploads.unreserve(token)
+    if not uploads.keep(token, kv, name):  # keep() takes the room made, whether it holds kv or not
+        size = uploads.size_of(kv) / 2**20
+        return t("upload_over_budget" if size > budget else "upload_no_room", lang, size=size, budget=budget)
     return None
 
 
@@ -126,6 +134,7 @@ def current() -> Settings:
     ss = st.session_state
     if "_settings" not in ss:
         values = {k: st.query_params.get_all(k)[-1] for k in st.query_params}
+        ss["_unread"] = values.pop(UNREAD, None) is not None
         base, refused = from_values({"lang": browser_language()} | values)
         ss["_notices"] = refused
     else:
@@ -144,7 +153,7 @@ def keep(s: Settings, name: str):
     """A setting that has no widget of its own, changed by the page: into the session and the URL."""
     st.session_state["_settings"] = s
     st.session_state[name] = getattr(s, name)
-    st.query_params.from_dict(query(s))
+    write_url(s)
 
 
 def browser_language() -> str:
@@ -153,13 +162,21 @@ def browser_language() -> str:
     return next((code for code in LANGS if locale.split("-")[0] == code), "en")
 
 
+# A control with the keyboard's focus gets a 2 px ring in the theme's primary colour: Streamlit marks a focused text or
+# select box only by a faint border (WCAG 2.4.7, tests/test_accessibility.py)
+FOCUS = ("[data-testid=stTextInputRootElement]:focus-within, [data-testid=stNumberInputContainer]:focus-within, "
+         "[data-baseweb=select]:focus-within, :is(button, a, [role=radio], [role=checkbox], [role=tab], "
+         "[role=slider], summary):focus-visible { outline: 2px solid #a8303c; outline-offset: 2px; }")
+
+
 def sentence_here(s: Settings, field: str):
     """On a narrow screen the sidebar starts closed, so the sentence box also stands on the page itself, kept in step
     with the sidebar's; on a wide screen, where the sidebar is open, CSS hides it."""
     st.session_state[f"_{field}_here"] = getattr(s, field)
-    st.html(f"<style>@media (min-width: {NARROW}px) {{ .st-key-narrow-{field} {{ display: none; }} }}</style>")
+    st.html(f"<style>@media (min-width: {NARROW}px) {{ .st-key-narrow-{field} {{ display: none; }} }}{FOCUS}</style>")
     with st.container(key=f"narrow-{field}"):
-        st.text_input(t(field, s.lang), key=f"_{field}_here", max_chars=2000, on_change=copy_sentence, args=(field,))
+        st.text_input(t(field, s.lang), key=f"_{field}_here", max_chars=MAX_TEXT, on_change=copy_sentence,
+                      args=(field,))
 
 
 def copy_sentence(field: str):
@@ -167,9 +184,20 @@ def copy_sentence(field: str):
     st.session_state[field] = st.session_state[f"_{field}_here"]
 
 
+def write_url(s: Settings):
+    """The view's parameters into the address bar, unless it holds them already: Streamlit would encode them and send
+    them to the browser again, which for long texts is much of a rerun's work."""
+    wanted = dict(query_items(s))
+    if {k: st.query_params.get_all(k) for k in st.query_params} != {k: [v] for k, v in wanted.items()}:
+        st.query_params.from_dict(wanted)
+
+
 def query(s: Settings) -> dict[str, str]:
-    """The URL parameters of the view, carried along by every page link (a page has up to thirteen)."""
-    return dict(query_items(s))
+    """The URL parameters page links carry (a page has up to thirteen): the view's, so that a page opened in a new tab
+    shows it too; none when they are longer than LINKED characters, which only texts near their limits make them.
+    Every link would encode such parameters and send them to the browser again on every rerun, more work than the
+    rest of the run; moving between pages keeps the view all the same, from the session."""
+    return dict(linked_items(s))
 
 
 @functools.lru_cache(maxsize=64)
@@ -178,17 +206,20 @@ def query_items(s: Settings) -> tuple[tuple[str, str], ...]:
     return tuple(to_query(s).items())
 
 
+@functools.lru_cache(maxsize=64)
+def linked_items(s: Settings) -> tuple[tuple[str, str], ...]:
+    """query_items when page links carry them, else none; measured once per Settings."""
+    items = query_items(s)
+    return items if len(urlencode(items)) <= LINKED else ()
+
+
 def render(sentence_field: str = "sentence", *, challenge: bool = False) -> Settings:
     """Page config, URL notices, navigation and the shared controls (with `challenge`, a page that can hide its answer
     until the learner guesses, also its challenge link); returns the current Settings."""
     st.set_page_config(page_title=t("app_title"), page_icon="🔍", layout="wide")
     s = current()
     lang = s.lang
-    notices = st.session_state.pop("_notices", [])
-    if notices:
-        items = "; ".join(t("url_item", lang, name=n, value=v, reason=t(f"url_{r.code}", lang, **r.values))
-                          for n, v, r in notices)
-        st.warning(t("url_notice", lang, items=items), icon=":material/warning:")
+    url_notices(st.session_state.pop("_notices", []), st.session_state.pop("_unread", False), lang)
     with st.sidebar:
         st.markdown(f"### {t('app_title', lang)}")
         for path, key in PAGES:
@@ -197,7 +228,7 @@ def render(sentence_field: str = "sentence", *, challenge: bool = False) -> Sett
         st.segmented_control(t("language", lang), list(LANGS), key="lang", format_func=language_name)
         st.selectbox(t("source", lang), SPEC["source"], key="source", format_func=lambda v: t(f"source_{v}", lang))
         source_status(s)
-        st.text_input(t(sentence_field, lang), key=sentence_field, max_chars=2000)
+        st.text_input(t(sentence_field, lang), key=sentence_field, max_chars=MAX_TEXT)
         # The layer widgets and the link are built only while shown: hidden, they would cost every run and redraw.
         with st.expander(t("layers", lang), key="layers_open", on_change="rerun") as layers:
             if layers.open:
@@ -209,8 +240,20 @@ def render(sentence_field: str = "sentence", *, challenge: bool = False) -> Sett
                 st.code(share_url(s), language=None, wrap_lines=True)
         if challenge:
             challenge_link(s)
-    st.query_params.from_dict(query(s))
+    write_url(s)
     return s
+
+
+def url_notices(notices: list, unread: bool, lang: str):
+    """What the link could not give: read only in part, values refused (their defaults used), texts cut."""
+    if unread:
+        st.warning(t("url_unread", lang), icon=":material/link_off:")
+    refused, shortened = [n for n in notices if n[2].code != "cut"], [n for n in notices if n[2].code == "cut"]
+    for sentence, items in (("url_notice", refused), ("url_cut_notice", shortened)):
+        if items:
+            said = "; ".join(t("url_item", lang, name=n, value=v, reason=t(f"url_{r.code}", lang, **r.values))
+                             for n, v, r in items)
+            st.warning(t(sentence, lang, items=said), icon=":material/warning:")
 
 
 def challenge_link(s: Settings):

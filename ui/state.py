@@ -1,6 +1,7 @@
 """One Settings dataclass, mirrored in the URL and kept across pages."""
 import functools
 from dataclasses import asdict, dataclass, fields, replace
+from urllib.parse import urlencode
 
 from engine import corpus, treebank
 from engine.layers import PRESETS
@@ -13,7 +14,15 @@ from ui.text import LANGS
 LEARNED = ("trained", "templates", "run")
 QK_PRESETS = LEARNED + PRESETS
 
-MAX_TEXT = 2000
+# How long a text may be, in characters as the browser's text box counts them (UTF-16 code units: an emoji counts two)
+MAX_TEXT = 1000  # a sentence or the targets: 64 words of 15 letters (a longer sentence has too many words)
+MAX_WORD = 100  # a word picked from the sentence (GloVe's longest has 68 letters) with its " (12)" position
+LIMITS = {
+    **dict.fromkeys(("query", "key", "key2", "dec_query", "cross_query", "real_query", "real_key"), MAX_WORD),
+    "expected": 200, "real_find": 100,  # their text boxes on pages 4 and 7
+    "swap": 43,  # "63:" and the new word's 40 characters
+    "learn": 100,  # what learns, "w_q, w_k, w_v, x" at most, with room to spare
+}
 
 
 @dataclass(frozen=True)
@@ -98,6 +107,8 @@ DEFAULTS = Settings()
 RENAMED = {"pair_sentence": "sentence"}  # links shared before a setting was renamed still open the same view
 IGNORED = ("fbclid", "gclid", "utm_")  # tracking added by the sites a link passes through: not settings
 NAMES = tuple(f.name for f in fields(Settings))
+KNOWN = (*NAMES, *RENAMED, "positional")  # what from_values reads from a link
+UNREAD = "unread"  # marks a link Streamlit would not read whole, rewritten by ui/links.py: the page says so
 
 
 class Invalid(ValueError):
@@ -131,11 +142,25 @@ def parse(name: str, raw) -> object:
     raw = str(raw)
     if name in SPEC and raw not in SPEC[name]:
         raise Invalid("choice", options=", ".join(SPEC[name]))
-    if len(raw) > MAX_TEXT:
-        raise Invalid("long", max=MAX_TEXT)
     if name == "real" and raw and raw not in held_out_ids():
         raise Invalid("held_out")
-    return raw
+    return cut(raw, LIMITS.get(name, MAX_TEXT))
+
+
+def length(text: str) -> int:
+    """The text's length as the browser's text box counts it (UTF-16 code units: an emoji counts two)."""
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2
+
+
+def cut(text: str, limit: int) -> str:
+    """The text's first `limit` characters as length() counts them."""
+    units = text.encode("utf-16-le", "surrogatepass")
+    if len(units) <= 2 * limit:
+        return text
+    kept = units[:2 * limit]
+    if 0xD8 <= kept[-1] <= 0xDB:  # the first half of an emoji's pair: the emoji goes whole
+        kept = kept[:-2]
+    return kept.decode("utf-16-le", "surrogatepass")
 
 
 @functools.cache
@@ -145,7 +170,8 @@ def held_out_ids() -> frozenset[str]:
 
 
 def from_values(values: dict) -> tuple[Settings, list[tuple[str, str, "Invalid"]]]:
-    """Settings from raw values, and (name, value, reason) for every value that was refused."""
+    """Settings from raw values, and (name, value, reason) for every value that was refused, or cut to its limit (the
+    reason's code 'cut')."""
     good, bad = {}, []
     for name, raw in values.items():
         if name.startswith(IGNORED):
@@ -160,7 +186,40 @@ def from_values(values: dict) -> tuple[Settings, list[tuple[str, str, "Invalid"]
             good[name] = parse(name, raw)
         except Invalid as e:
             bad.append((name, str(raw)[:60], e))
+            continue
+        if isinstance(good[name], str) and good[name] != str(raw):
+            bad.append((name, str(raw)[:60], Invalid("cut", max=f"{LIMITS.get(name, MAX_TEXT):,}")))
     return replace(DEFAULTS, **good), bad
+
+
+def readable(pairs: list[tuple[str, str]]) -> dict[str, str]:
+    """A link's (name, value) pairs cut down to what from_values reads: the last value of each setting, at most one
+    character longer than its limit (so that from_values still says which were cut), and the UNREAD mark."""
+    kept = {name: cut(value, LIMITS.get(name, MAX_TEXT) + 1) for name, value in pairs if name in KNOWN}
+    return kept | {UNREAD: "1"}
+
+
+def longest_query() -> int:
+    """The length of the longest query string a link to a view can have: urlencode(to_query(settings)) with every
+    setting at its longest, each text at its limit in characters of three UTF-8 bytes (nine characters each once
+    percent-encoded, the most per character as length() counts them: an emoji's four bytes count two)."""
+    return len(urlencode({name: longest(name) for name in NAMES}))
+
+
+def longest(name: str) -> str:
+    """A value of setting `name` as long, once percent-encoded, as any to_query can write."""
+    default = getattr(DEFAULTS, name)
+    if isinstance(default, bool):
+        return "1"
+    if isinstance(default, float):
+        return "1" * 24  # number() writes a float in at most 24 characters ('-2.2250738585072014e-308')
+    if isinstance(default, int):
+        return max((str(end) for end in SPEC[name]), key=len)
+    if name in SPEC:
+        return max(SPEC[name], key=len)
+    if name == "real":
+        return max(held_out_ids(), key=len)
+    return "中" * LIMITS.get(name, MAX_TEXT)
 
 
 def to_query(settings: Settings) -> dict[str, str]:

@@ -1,11 +1,15 @@
-"""Uploaded vectors, held for their visitors within one memory budget that the whole server process shares.
+"""The process's memory ledger: every byte a visitor can make the server hold, within one budget.
 
-A visitor's session keeps only a Token; the vectors sit here, and the file they were read from is let go. When the
-tab has been closed for longer than Streamlit's disconnected-session TTL, a sweeper releases its vectors (and when the
-session ends, the token is collected and they go with it); when a new upload would pass the budget, the least
-recently used uploads of other visitors are released and their owners told on their next run.
+It counts the uploaded vectors held for their visitors, the files Streamlit stores for each session (claimed or not),
+the files still arriving (ui/upload_gate.py admits each before its body is read, at most one file's worth per
+session), and the working memory reserved for a parse or a fit. A visitor's session keeps only a Token; the vectors
+sit here, and the file they were read from is let go. When something new would pass the budget, the least recently
+used uploads of idle visitors (not used for IDLE_S) are released and their owners told on their next run; a visitor's
+own upload never is, and what does not fit then is refused. When a tab has been closed for longer than Streamlit's
+disconnected-session TTL, a sweeper ends its session, which lets go of its files, its vectors and its fits.
 """
 import ctypes
+import gc
 import os
 import threading
 import time
@@ -18,6 +22,8 @@ from streamlit.runtime.memory_uploaded_file_manager import MemoryUploadedFileMan
 
 BUDGET_ENV = "ATTENTION_UPLOAD_BUDGET_MB"
 WORD_BYTES = 128  # a vocabulary entry: its Python string, list slot and dict entry (tests/test_uploads.py counts them)
+IDLE_S = 2.0  # an upload not used for this long (no run of its page in progress) may be released for another's
+FLIGHT = 2  # bytes a file costs while it arrives, per byte of its body: the parsed form and the copy it is read into
 
 
 class Token:
@@ -35,7 +41,10 @@ class Held:
 
 held: dict[int, Held] = {}  # id(token) -> its upload
 evicted: set[int] = set()  # tokens whose upload was released for others; told once
-away: dict[int, float] = {}  # id(token) -> time.monotonic() its session was first seen disconnected
+in_flight: dict[str, int] = {}  # session id -> bytes counted for the files it is sending
+reserved: dict[object, int] = {}  # a parse's or a fit's key -> the working memory counted for it
+away: dict[str, float] = {}  # session id -> time.monotonic() it was first seen disconnected
+server_loop: list = []  # the server's event loop, as the upload gate found it (ui/upload_gate.py)
 sweeper: list[threading.Thread] = []  # the one thread per process that looks for them
 lock = threading.Lock()
 SWEEP_S = 5.0  # seconds between its looks
@@ -63,46 +72,116 @@ def size_of(kv: KeyedVectors) -> int:
     return int(kv.vectors.nbytes) + WORD_BYTES * len(kv.index_to_key)
 
 
-def make_room(token: Token, size: int) -> None:
-    """Before a file of `size` bytes is read for the token's visitor: release other visitors' least recently used
-    uploads until everything held and that many bytes fit the budget, so that reading it never stands on top of a full
-    budget. A vectors file is about as long as the vectors it holds or longer (text spells each number out), so its
-    size stands for them; keep() checks the real size once they are read."""
-    if not size:
-        return
+def session_of() -> str:
+    """The running script's session id ('' outside a server)."""
+    ctx = scriptrunner.get_script_run_ctx(suppress_warning=True)
+    return ctx.session_id if ctx else ""
+
+
+def make_room(key: object, size: int, session: str) -> bool:
+    """Count `size` bytes of working memory for `key` (a file about to be parsed, a fit about to run) for the session,
+    releasing idle visitors' least recently used uploads if need be; False (nothing counted) when they do not fit.
+    unreserve(key) gives them back."""
     with lock:
-        evict_for(token, size)
+        fits = evict_for(session, size)
+        if fits:
+            reserved[key] = reserved.get(key, 0) + size
     give_back()
+    return fits
+
+
+def unreserve(key: object) -> None:
+    """Give back what make_room counted for `key`."""
+    with lock:
+        reserved.pop(key, None)
 
 
 def keep(token: Token, kv: KeyedVectors, name: tuple) -> bool:
-    """Hold kv for the token's visitor, releasing other visitors' least recently used uploads to stay in budget;
-    False (nothing held) when this upload alone is larger than the budget."""
-    ctx = scriptrunner.get_script_run_ctx(suppress_warning=True)
-    size = size_of(kv)
-    if size > budget():
-        return False
+    """Hold kv for the token's visitor, releasing idle visitors' least recently used uploads to stay in budget; False
+    (nothing held) when it does not fit."""
+    session, size = session_of(), size_of(kv)
     with lock:
+        reserved.pop(token, None)  # the parse's room, now taken by what it made
         if id(token) not in held:
             weakref.finalize(token, release, id(token))
-        held[id(token)] = Held(kv, name, size, time.monotonic(), ctx.session_id if ctx else "")
-        evict_for(token, 0)
+        held.pop(id(token), None)  # the upload it replaces
+        if size > budget() or not evict_for(session, size):
+            return False
+        held[id(token)] = Held(kv, name, size, time.monotonic(), session)
     give_back()
     watch()
     return True
 
 
-def evict_for(token: Token, extra: int) -> None:
-    """Release other visitors' least recently used uploads until all held and `extra` bytes fit the budget (under
-    lock); their owners are told on their next run."""
-    while held and sum(h.size for h in held.values()) + extra > budget():
-        others = [k for k in held if k != id(token)]
-        if not others:
-            return
-        oldest = min(others, key=lambda k: held[k].used)
+def used() -> int:
+    """Every byte the ledger counts (under lock): uploads held, files stored and arriving, working memory reserved."""
+    return sum(h.size for h in held.values()) + stored() + sum(in_flight.values()) + sum(reserved.values())
+
+
+def evict_for(session: str, extra: int) -> bool:
+    """Release idle visitors' least recently used uploads until everything counted and `extra` bytes fit the budget
+    (under lock); whether they fit. The session's own upload is never released (outside a server, where there are no
+    session ids, every upload is another's); the owners of those released are told on their next run."""
+    now = time.monotonic()
+    while used() + extra > budget():
+        idle = [k for k, h in held.items() if (h.session != session or not session) and now - h.used >= IDLE_S]
+        if not idle:
+            return False
+        oldest = min(idle, key=lambda k: held[k].used)
         del held[oldest]
-        away.pop(oldest, None)
         evicted.add(oldest)
+    return True
+
+
+def admit(session: str, size: int) -> bool:
+    """Whether a file of `size` bytes may start arriving for the session (called before its body is read): at most
+    one file's worth (server.maxUploadSize) stored and arriving per session, and room in the budget for FLIGHT times
+    its size, made by releasing idle visitors' uploads if need be. When True, it is counted until landed()."""
+    with lock:
+        before = len(held)
+        mine = stored(session) + in_flight.get(session, 0) // FLIGHT
+        admitted = mine + size <= session_cap() and evict_for(session, FLIGHT * size)
+        if admitted:
+            in_flight[session] = in_flight.get(session, 0) + FLIGHT * size
+        released = len(held) < before
+    if released:
+        give_back()
+    watch()
+    return admitted
+
+
+def landed(session: str, size: int) -> None:
+    """The file admitted for the session has arrived (stored, and counted there) or failed."""
+    with lock:
+        left = in_flight.get(session, 0) - FLIGHT * size
+        if left > 0:
+            in_flight[session] = left
+        else:
+            in_flight.pop(session, None)
+
+
+def session_cap() -> int:
+    """Bytes of files one session may have stored and arriving: one file of Streamlit's largest upload size."""
+    from streamlit import config
+
+    return int(config.get_option("server.maxUploadSize")) * 2**20
+
+
+def stored(session: str | None = None) -> int:
+    """Bytes of the files Streamlit stores for the session (for every session when None): claimed or not."""
+    storage = upload_storage()
+    sessions = list(storage.values()) if session is None else [storage.get(session, {})]
+    return sum(len(rec.data) for files in sessions for rec in list(files.values()))
+
+
+def upload_storage() -> dict:
+    """Streamlit's uploaded files, session id -> file id -> record ({} where no server runs)."""
+    from streamlit.runtime import Runtime
+
+    if not Runtime.exists():
+        return {}
+    files = Runtime.instance().uploaded_file_mgr
+    return files.file_storage if isinstance(files, MemoryUploadedFileManager) else {}
 
 
 def map_large_blocks() -> None:
@@ -116,19 +195,16 @@ def map_large_blocks() -> None:
 
 
 def give_back() -> None:
-    """Return freed memory to the system at once. glibc keeps what a thread frees in that thread's heap for its next
-    use, and each script run is a new thread: after an upload is read or released, ~150 MB would stay with the process
-    (measured in bench/hosting.py). Nothing happens where the C library has no malloc_trim (not glibc)."""
+    """Collect what the released vectors leave in reference cycles, and return freed memory to the system at once.
+    The runner's collection after every run is off (.streamlit/config.toml), so a released upload caught in a cycle
+    would wait for the next full collection (measured in bench/attack.py: 35 MB kept per upload released). glibc
+    keeps what a thread frees in that thread's heap for its next use, and each script run is a new thread: after an
+    upload is read or released, ~150 MB would stay with the process (measured in bench/hosting.py). The trim is
+    skipped where the C library has no malloc_trim (not glibc)."""
+    gc.collect()
     trim = getattr(LIBC, "malloc_trim", None)
     if trim is not None:
         trim(0)
-
-
-def arriving(types: tuple[str, ...]) -> int:
-    """Bytes of the files with these extensions that have reached the running session and that Streamlit holds for it:
-    a new upload, before the uploader hands it to the script (as a copy, which is why room is made first)."""
-    storage = session_files()
-    return sum(len(rec.data) for rec in storage.values() if rec.name.lower().endswith(tuple(f".{t}" for t in types)))
 
 
 def file_bytes(files) -> list[tuple[str, bytes]]:
@@ -172,7 +248,7 @@ def watch() -> None:
 
 
 def sweep_forever() -> None:
-    """Every SWEEP_S seconds, release the uploads of sessions gone for good."""
+    """Every SWEEP_S seconds, end the sessions gone for good that hold files or uploads."""
     from streamlit.runtime import Runtime
 
     while True:
@@ -181,24 +257,54 @@ def sweep_forever() -> None:
             runtime = Runtime.instance()
         except RuntimeError:  # the server stopped (or, in tests, its runtime was torn down): nothing left to sweep
             return
-        sweep(runtime.is_active_session, time.monotonic())
+        sweep(runtime.is_active_session, time.monotonic(), lambda session: end_session(runtime, session))
 
 
-def sweep(connected, now: float) -> None:
-    """Release the uploads of sessions disconnected for longer than a reconnect may take. Streamlit forgets such a
-    session only at the next write to its session store (another tab closing): on a quiet server the session, its
-    token and the upload it holds would otherwise stay for as long as no one else leaves."""
-    gone = False
+def sweep(connected, now: float, end=lambda session: None) -> list[str]:
+    """Release the uploads and files of sessions disconnected for longer than a reconnect may take, and end(session)
+    each; the sessions ended. Streamlit forgets such a session only at the next write to its session store (another
+    tab closing): on a quiet server the session, its files, its token and the upload it holds would otherwise stay for
+    as long as no one else leaves."""
     with lock:
-        for key, h in list(held.items()):
-            if not h.session or connected(h.session):
-                away.pop(key, None)
-            elif now - away.setdefault(key, now) >= reconnect_s():
-                del held[key]
-                away.pop(key)
-                gone = True
+        sessions = {h.session for h in held.values() if h.session} | set(upload_storage())
+        for session in set(away) - sessions:
+            del away[session]
+        gone = [s for s in sessions if not connected(s) and now - away.setdefault(s, now) >= reconnect_s()]
+        for session in sessions - set(gone):
+            if connected(session):
+                away.pop(session, None)
+        for key in [k for k, h in held.items() if h.session in gone]:
+            del held[key]
+        for session in gone:
+            del away[session]
+    for session in gone:
+        end(session)
     if gone:
         give_back()
+    return gone
+
+
+def end_session(runtime, session: str) -> None:
+    """Let go of a session's files and have Streamlit end the session (its state) on the server's event loop, unless
+    it came back. The files go here: Streamlit's store of disconnected sessions forgets them at the same TTL without
+    ending them, and a session it forgot keeps its files for as long as the server runs."""
+    runtime.uploaded_file_mgr.remove_session_files(session)
+    loop = server_loop[0] if server_loop else None
+    if loop is None or loop.is_closed():
+        return
+
+    def close() -> None:
+        if not runtime.is_active_session(session):
+            runtime.close_session(session)
+
+    loop.call_soon_threadsafe(close)
+
+
+def connected(session: str) -> bool:
+    """Whether the session's tab is open (always, outside a server or for no session)."""
+    from streamlit.runtime import Runtime
+
+    return not session or not Runtime.exists() or Runtime.instance().is_active_session(session)
 
 
 def reconnect_s() -> float:
@@ -230,7 +336,6 @@ def release(key: int) -> None:
     """Drop an upload: its session has ended."""
     with lock:
         held.pop(key, None)
-        away.pop(key, None)
         evicted.discard(key)
     give_back()
 

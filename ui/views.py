@@ -20,6 +20,8 @@ ROUNDING = 1e-12  # float64 sums of up to 64 terms stay far below this share of 
 
 SIDE_BY_SIDE = 20  # key words up to which two charts over them fit side by side with readable labels
 ORDERED = 3  # keys a learner puts in order when predicting on the relevance page (fewer when the sentence has fewer)
+ORDER_SHOWN = 5  # keys each order of the length-and-angle view lists
+DIGITS = 16  # significant digits a float64 holds, about: two numbers that agree in all of them agree to rounding
 
 
 def matrix(a: np.ndarray, rows: list[str], cols: list, *, name: str, title: str, x_title: str, lang: str,
@@ -122,13 +124,19 @@ def contribution_view(att: Attention, i: int, q: str, k_labels: list[str], lang:
     z_row = pd.DataFrame({"dim": tables.dims(att.v.shape[1]), "z": att.z[i]})
     render.chart("contribution_bars", tables.contributions(att.weights[i], att.v, k_labels), z_row, title=None,
                  label=contributed, x_title=t("dim", lang), y_title=t("contribution", lang),
-                 key_title=t("key_word", lang), z_title=t("z_row", lang), weight_title=t("weight", lang), where=right,
+                 key_title=t("key_word", lang), z_title=t("z_row", lang), weight_title=t("weight", lang),
+                 other_title=t("contrib_other", lang), where=right,
                  lang=lang)
     gap = relative_gap(contributions(att.weights[i], att.v), att.z[i])
     if gap <= ROUNDING:
-        st.success(t("sum_check", lang, q=q, diff=gap, tol=ROUNDING))
+        st.success(t("sum_check", lang, q=q, digits=agreeing_digits(gap)))
     else:
-        st.warning(t("sum_check_off", lang, q=q, diff=gap, tol=ROUNDING))
+        st.warning(t("sum_check_off", lang, q=q, digits=agreeing_digits(gap), need=agreeing_digits(ROUNDING)))
+
+
+def agreeing_digits(gap: float) -> int:
+    """The leading digits two numbers share when they differ by `gap` of the larger (all DIGITS when equal)."""
+    return DIGITS if gap <= 0 else min(DIGITS, max(0, int(np.floor(-np.log10(gap) + 1e-9))))
 
 
 def heads_view(multi: Attention, q_labels: list[str], k_labels: list[str], q: str, lang: str, *, softmax: bool,
@@ -179,9 +187,19 @@ def length_angle_view(q_row: np.ndarray, k_rows, q: str, keys: list[str], lang: 
         "dot_rank": number(t("la_rank", lang, by="q·k"), format="%d"),
         "cos_rank": number(t("la_rank", lang, by="cos θ"), format="%d"),
         "len_rank": number(t("la_rank", lang, by="|k|"), format="%d")})
-    by = {name: " > ".join(f"“{keys[j]}”" for j in order_by(values))
-          for name, values in (("dot", la.dot), ("cos", la.cos), ("len", la.k_len))}
-    st.markdown(t(f"la_{la.decides}", lang, q=q, order=by["dot"], cos_order=by["cos"], len_order=by["len"]))
+    st.markdown(t(f"la_{la.decides}", lang, q=q))
+    if la.decides != "tie":
+        st.markdown(order_list(la, keys, lang))
+
+
+def order_list(la, keys: list[str], lang: str) -> str:
+    """Markdown bullets: the keys in order by q·k, by cos θ alone and by |k| alone, the first ORDER_SHOWN of each, so
+    that a long sentence's orders stay three short lines."""
+    n = min(ORDER_SHOWN, len(keys))
+    cut = " > …" if len(keys) > n else ""
+    lines = [f"- {t(f'la_order_{name}', lang, order=' > '.join(f'“{plain(keys[j])}”' for j in order_by(v)[:n]) + cut)}"
+             for name, v in (("dot", la.dot), ("cos", la.cos), ("len", la.k_len))]
+    return "\n".join(lines) + (f"\n\n{t('la_first', lang, n=n, total=len(keys))}" if cut else "")
 
 
 def pair_products(pairs: list, q: str, keys: list[str], lang: str, *, by_size: bool, fields: list[str], wheres: list):
@@ -227,12 +245,27 @@ def ranking(scores: dict[str, np.ndarray], names: dict[str, str], keys: list[str
     """Every key's score and rank under each measure, side by side, with its download."""
     st.subheader(t("ranking", lang, q=q))
     table = tables.ranking_table(scores, keys)
-    config = {"word": t("word", lang)}
-    for m in scores:
-        config[m] = st.column_config.NumberColumn(names[m], format="%.4f")
-        config[f"{m}_rank"] = st.column_config.NumberColumn(f"{t('rank', lang)} · {names[m]}", format="%d")
-    st.dataframe(table, hide_index=True, width="stretch", column_config=config)
+    st.dataframe(table, hide_index=True, width="stretch", column_config=ranking_columns(names, lang))
+    shown = t("item_sep", lang).join(t("ranking_name", lang, short=short_name(m, names, lang), name=names[m])
+                                   for m in scores)
+    st.caption(t("ranking_legend", lang, columns=shown))
     download_table(table, t("file_ranking", lang), lang, key="ranking")
+
+
+def ranking_columns(names: dict[str, str], lang: str) -> dict:
+    """The ranking table's columns under short names, so that seven fit a phone's width: each measure's score, then
+    its rank as "#"; the full names in each column's help and in the caption below the table."""
+    config = {"word": t("word", lang)}
+    for m, name in names.items():
+        config[m] = st.column_config.NumberColumn(short_name(m, names, lang), help=name, format="%.3f")
+        config[f"{m}_rank"] = st.column_config.NumberColumn(t("rank_short", lang), format="%d",
+                                                            help=f"{t('rank', lang)} · {name}")
+    return config
+
+
+def short_name(m: str, names: dict[str, str], lang: str) -> str:
+    """A measure's short column name (its full name where it has none)."""
+    return t(f"measure_{m}_short", lang) if has(f"measure_{m}_short") else names[m]
 
 
 def guess_first(q_row: np.ndarray, k_rows: np.ndarray, q: str, keys: list[str], lang: str, *, key: str,

@@ -1,4 +1,8 @@
-"""The layer weights a page uses, where they came from, and the banner that says so."""
+"""The layer weights a page uses, where they came from, and the banner that says so. The fit behind a learned preset
+is read from the project's files, found among the fits this server made, or asked of the one queue (ui/fair.py);
+until it arrives the page shows its place in the queue and Stop instead of the weights."""
+import functools
+import threading
 import weakref
 from dataclasses import dataclass, replace
 
@@ -9,10 +13,14 @@ from gensim.models import KeyedVectors
 from engine import corpus, treebank
 from engine.layers import preset
 from engine.training import Fit, load_fit
+from engine.vectors import tokenize
+from ui import fair, sidebar, waiting
 from ui.state import DEFAULTS, LEARNED, Settings
-from ui.text import t
+from ui.text import error_text, t
 
 CHOICES = ("trained", "templates", "random", "identity", "run")  # one click away on every page
+EVERY = 40  # steps between a treebank fit's measures of its held-out accuracy (and at its end)
+WAITS = "_fit_waits"  # the fits this session asked the queue for, by key: queued, running or ended
 
 
 @dataclass(frozen=True)
@@ -25,6 +33,23 @@ class Provenance:
     data: str  # what that fit learned from: "treebank" or "templates"
     train: int  # training sentences of that fit
     test: int  # held-out sentences of that fit
+    args: tuple | None  # that fit's recipe (job), when W_Q and W_K share it
+
+
+class Waiting(Exception):
+    """The fit behind a learned preset is in the queue or running."""
+
+    def __init__(self, job: fair.Job):
+        super().__init__()
+        self.job = job
+
+
+class TooLarge(Exception):
+    """One step of the fit would take longer than a shared server allows."""
+
+    def __init__(self, d: int, d_k: int, most: int):
+        super().__init__()
+        self.d, self.d_k, self.most = d, d_k, most
 
 
 @st.cache_resource(show_spinner=False)
@@ -33,30 +58,61 @@ def templates() -> list[corpus.Example]:
     return corpus.load()
 
 
-@st.cache_resource(show_spinner=False)
+@functools.cache
 def sizes(data: str) -> dict[str, int]:
-    """Sentences per split and the words of the training sentences (what one step of a full fit reads)."""
+    """Sentences per split; words of the training sentences (all, and the treebank's first LIVE.sentences) and of the
+    held-out ones as a fit holds them (the treebank's padded to the longest)."""
     if data == "treebank":
         found = treebank.built_in()
-        return {name: len(treebank.split(found, name)) for name in ("train", "test")} | {
-            "words": sum(len(s.tokens) for s in treebank.split(found, "train"))}
+        train, test = treebank.split(found, "train"), treebank.split(found, "test")
+        return {"train": len(train), "test": len(test), "words": words(train),
+                "live_words": words(train[:treebank.LIVE.sentences]),
+                "held_out": len(test) * max(len(s.tokens) for s in test)}
     found = templates()
-    return {name: sum(e.split == name for e in found) for name in corpus.SPLITS} | {"words": corpus.words(found)}
+    return {name: sum(e.split == name for e in found) for name in corpus.SPLITS} | {
+        "words": corpus.words(found), "held_out": sum(len(tokenize(e.sentence)) for e in found if e.split == "test")}
 
 
-def job(s: Settings, which: str, source: tuple) -> tuple:
-    """(data, d_k, position, steps, lr, seed, sentences) of the fit behind a learned preset; `source` (name, size,
-    dimensions) names the vectors. The default head ships fitted with the full recipe; for other vectors, d_k or
-    position weight a shorter one is fitted once per server."""
+def words(sentences) -> int:
+    """Tokens in these treebank sentences."""
+    return sum(len(s.tokens) for s in sentences)
+
+
+def load(args: tuple) -> tuple[int, int, int]:
+    """(words one step reads, word rows held, most words scored at once) of the fit with these arguments."""
+    data, n = args[0], args[-1]
+    size = sizes(data)
+    if data == "treebank":
+        train = size["live_words"] if n else size["words"]
+        step = fair.reads(min(train, treebank.LIVE.batch_words), size["held_out"], EVERY)
+        return step, train + size["held_out"], size["held_out"]
+    held = size["words"] + size["held_out"]
+    return fair.reads(size["words"], size["held_out"]), held, held
+
+
+def recipe(s: Settings, which: str, source: tuple) -> tuple:
+    """(data, d_k, position, steps, lr, seed, sentences) the settings ask of the fit behind a learned preset; `source`
+    (name, size, dimensions) names the vectors. The default head ships fitted with the full recipe; for other vectors,
+    d_k or position weight a shorter one is fitted once per server."""
     d_k = min(s.d_k, source[2])
     if which == "run":
         n = treebank.LIVE.sentences if s.run_on == "treebank" else None
         return s.run_on, d_k, s.position, s.run_steps, s.run_lr, s.run_seed, n
     if which == "templates":
         return "templates", d_k, s.position, corpus.DEFAULT_STEPS, corpus.DEFAULT_LR, 0, None
-    shipped = source == ("glove", 400_000, 50) and (d_k, s.position) == (DEFAULTS.d_k, DEFAULTS.position)
-    r = treebank.Recipe() if shipped else treebank.QUICK
+    shipped_recipe = source == ("glove", 400_000, 50) and (d_k, s.position) == (DEFAULTS.d_k, DEFAULTS.position)
+    r = treebank.Recipe() if shipped_recipe else treebank.QUICK
     return "treebank", d_k, s.position, r.steps, r.lr, r.seed, None
+
+
+def job(s: Settings, which: str, source: tuple) -> tuple:
+    """The recipe of the fit behind a learned preset, its steps cut to what one fit may take (fair.max_steps) unless
+    the project ships it."""
+    args = recipe(s, which, source)
+    if shipped(source, args):
+        return args
+    data, d_k, position, steps, lr, seed, n = args
+    return data, d_k, position, min(steps, fair.max_steps(load(args)[0], source[2], d_k)), lr, seed, n
 
 
 def shipped(source: tuple, args: tuple) -> str | None:
@@ -64,109 +120,204 @@ def shipped(source: tuple, args: tuple) -> str | None:
     if source != ("glove", 400_000, 50):
         return None
     for which, path in (("trained", treebank.SHIPPED), ("templates", corpus.SHIPPED)):
-        if args == job(DEFAULTS, which, source):
+        if args == recipe(DEFAULTS, which, source):
             return path
     return None
 
 
-def compute(kv: KeyedVectors, args: tuple) -> Fit:
-    """The fit itself."""
+def compute(kv: KeyedVectors, args: tuple, found: list, report=None) -> Fit:
+    """The fit itself, on the treebank's sentences or the template examples `found`; report(step, loss, training
+    accuracy, held-out accuracy) is told each step and stops the fit by returning False."""
     data, d_k, position, steps, lr, seed, n = args
     if data == "treebank":
-        return treebank.fit(kv, treebank.built_in(), treebank.Recipe(d_k, position, steps, lr, seed, n),
-                            every=max(1, steps // 40))
-    return corpus.fit(kv, templates(), d_k=d_k, position=position, steps=steps, lr=lr, seed=seed)
+        return treebank.fit(kv, found, treebank.Recipe(d_k, position, steps, lr, seed, n), every=EVERY,
+                            callback=report)
+    return corpus.fit(kv, found, d_k=d_k, position=position, steps=steps, lr=lr, seed=seed, callback=report)
 
 
-FITTED: dict[tuple, Fit] = {}  # shared_fit's fits by its arguments but the vectors, the last FITS_KEPT made
+FITTED: dict[tuple, Fit] = {}  # fits on built-in vectors by (source, arguments), the last FITS_KEPT made
 FITS_KEPT = 32
+kept_lock = threading.Lock()  # the worker keeps fits too
 
 
-@st.cache_resource(show_spinner=False, max_entries=32)
-def shared_fit(_kv: KeyedVectors, source: tuple, args: tuple) -> Fit:
-    """A fit on a built-in vector source, computed once per server and shared by every session; `source` (name, size,
-    dimensions) stands in for the vectors. The default fits on GloVe 400k ship with the project (tests check they are
-    what the fits give), so no visitor waits for them."""
-    path = shipped(source, args)
-    return load_fit(path) if path else compute(_kv, args)
+@st.cache_resource(show_spinner=False)
+def shipped_fit(path) -> Fit:
+    """A fit the project ships (tests check it is what the fit gives), read once per server and shared by every
+    session, so no visitor waits for it."""
+    return load_fit(path)
 
 
 def kept(key: tuple, fit: Fit) -> Fit:
     """The fit, found from now on under `key` in FITTED, which keeps the last FITS_KEPT."""
-    FITTED[key] = fit
-    while len(FITTED) > FITS_KEPT:
-        FITTED.pop(next(iter(FITTED)), None)  # another session may have let it go meanwhile
+    with kept_lock:
+        FITTED[key] = fit
+        while len(FITTED) > FITS_KEPT:
+            FITTED.pop(next(iter(FITTED)))
     return fit
 
 
 def warm(kv: KeyedVectors) -> Fit:
     """The default head on the built-in GloVe, as the first page will ask for it (run at server start)."""
     source = (DEFAULTS.source, len(kv), kv.vector_size)
-    return shared_fit(kv, source, job(DEFAULTS, "trained", source))
+    args = job(DEFAULTS, "trained", source)
+    return kept((source, args), shipped_fit(shipped(source, args)))
+
+
+def source_of(s: Settings, kv: KeyedVectors) -> str:
+    """The name of the vectors in use: the built-in GloVe's while it stands in for an upload or a download."""
+    if s.source in ("glove", "glove50k") or kv is not sidebar.glove():
+        return s.source
+    return "glove"
+
+
+def key_of(s: Settings, kv: KeyedVectors, which: str) -> tuple:
+    """What names the fit behind a learned preset: its vectors and recipe; an upload by the vectors themselves, as its
+    fits are its visitor's own."""
+    source = (source_of(s, kv), len(kv), kv.vector_size)
+    args = job(s, which, source)
+    return ("upload", id(kv), args) if source[0] == "upload" else (source, args)
+
+
+def upload_fits(kv: KeyedVectors) -> dict:
+    """The fits made on this session's upload (a new upload starts with none); a weak reference names the vectors
+    they were fitted on without keeping them alive once the upload is released."""
+    fitted_on, fits = st.session_state.get("_upload_fits", (None, {}))
+    if fitted_on is None or fitted_on() is not kv:
+        fits = {}
+        st.session_state["_upload_fits"] = (weakref.ref(kv), fits)
+    return fits
 
 
 def corpus_fit(s: Settings, kv: KeyedVectors, which: str) -> Fit:
-    """The fit behind a learned preset for the current vectors, d_k and position weight."""
-    source = (s.source, len(kv), kv.vector_size)
-    args = job(s, which, source)
-    key = source, args
-    if s.source != "upload" and key in FITTED:  # neither a spinner (a timer thread) nor the cache's own lookup
-        return FITTED[key]
-    with st.spinner(t(f"fitting_{args[0]}", s.lang, n=sizes(args[0])["train"])):
-        if s.source != "upload":
-            return kept(key, shared_fit(kv, source, args))
-        # an upload is the visitor's own, so are its fits; a weak reference names the vectors they were fitted on
-        # without keeping them alive once the upload is released
-        fitted_on, fits = st.session_state.get("_upload_fits", (None, {}))
-        if fitted_on is None or fitted_on() is not kv:
-            fits = {}
-            st.session_state["_upload_fits"] = (weakref.ref(kv), fits)
-        if args not in fits:
-            fits.clear()
-            fits[args] = compute(kv, args)
-        return fits[args]
+    """The fit behind a learned preset for the current vectors, d_k and position weight; Waiting while the queue fits
+    it, TooLarge when one of its steps would take too long."""
+    key = key_of(s, kv, which)
+    args, ss, upload = key[-1], st.session_state, key[0] == "upload"
+    mine = upload_fits(kv) if upload else FITTED
+    if key in mine:
+        return mine[key]
+    path = None if upload else shipped(key[0], args)
+    if path:
+        return kept(key, shipped_fit(path))
+    asked = ss.setdefault(WAITS, {}).get(key)
+    if asked is not None and asked.ended.is_set() and (asked.error or asked.result):
+        if asked.error:
+            raise asked.error
+        return asked.result  # a stopped fit, or one FITTED has let go since
+    if asked is None or asked.ended.is_set():
+        ss[WAITS][key] = fair.ask(new_job(kv, key, mine), waiting.me())
+    raise Waiting(ss[WAITS][key])
+
+
+def new_job(kv: KeyedVectors, key: tuple, mine: dict) -> fair.Job:
+    """The queue's job for the fit named `key`, kept in `mine` once it has run to its end; TooLarge when one of its
+    steps would take too long."""
+    args, d = key[-1], kv.vector_size
+    step, held, at_once = load(args)
+    if fair.step_work(step, d, args[1]) > fair.STEP_WORK:
+        raise TooLarge(d, args[1], fair.max_d_k(step, d))
+    found = treebank.built_in() if args[0] == "treebank" else templates()
+
+    def keep(fit: Fit):
+        if mine is FITTED:
+            kept(key, fit)
+        else:  # one fit per upload: the last one made
+            mine.clear()
+            mine[key] = fit
+    return fair.Job(lambda report: compute(kv, args, found, report), args[3], fair.fit_bytes(d, args[1], held, at_once),
+                    key, keep)
+
+
+def forget(asked: set) -> None:
+    """Leave the fits this session waits for that the page no longer asks for, and forget those."""
+    waits = st.session_state.get(WAITS, {})
+    for key in [key for key in waits if key not in asked]:
+        fair.leave(waits.pop(key), waiting.me(), wait=0)
 
 
 def remember(s: Settings, kv: KeyedVectors, which: str, fit: Fit) -> None:
     """A fit made elsewhere with exactly the arguments of `which` (page 5's live run) as the one behind it, so that
     using it costs no second fit; a fit on built-in vectors only (an upload's fits are the visitor's own)."""
-    if s.source != "upload":
-        source = (s.source, len(kv), kv.vector_size)
-        kept((source, job(s, which, source)), fit)
+    key = key_of(s, kv, which)
+    if key[0] != "upload":
+        kept(key, fit)
 
 
 def layers(s: Settings, kv: KeyedVectors) -> tuple[dict[str, np.ndarray], Provenance]:
-    """W_Q, W_K, W_V ([d, d_k]) from the sidebar's settings, and where W_Q and W_K came from."""
+    """W_Q, W_K, W_V ([d, d_k]) from the sidebar's settings, and where W_Q and W_K came from. While a learned preset's
+    fit is queued or running, the page shows where it is and stops here."""
     d = kv.vector_size
     d_k = min(s.d_k, d)
-    w, fit, data, unavailable = {}, None, "treebank", False
+    w, fit, args, problems, pending = {}, None, None, [], []
+    forget({key_of(s, kv, name) for name in {s.q_preset, s.k_preset} & set(LEARNED)})
     for layer in ("q", "k", "v"):
         name, seed, scale = (getattr(s, f"{layer}_{field}") for field in ("preset", "seed", "scale"))
         if name in LEARNED:
             try:
                 fit = corpus_fit(s, kv, name)
-                data = job(s, name, (s.source, len(kv), d))[0]
+                args = key_of(s, kv, name)[-1]
                 w[f"w_{layer}"] = scale * getattr(fit, f"w_{layer}")
                 continue
-            except corpus.CorpusError:  # the vectors know no training sentence: nothing to learn from
-                s, name, unavailable = replace(s, **{f"{layer}_preset": "random"}), "random", True
+            except Waiting as e:
+                pending.append(e.job)
+                continue
+            except corpus.CorpusError as e:  # no room for the fit now, or the vectors know no training sentence
+                problems.append(error_text(e, s.lang) if e.code == "no_room" else t("trained_unavailable", s.lang))
+            except TooLarge as e:
+                problems.append(waiting.too_large(s.lang, e.d, e.d_k, e.most))
+            s, name = replace(s, **{f"{layer}_preset": "random"}), "random"
         w[f"w_{layer}"] = preset(name, d, d_k, seed=seed, scale=scale)
-    if unavailable:
-        st.warning(t("trained_unavailable", s.lang))
+    for problem in dict.fromkeys(problems):
+        st.warning(problem)
+    if st.session_state.pop("_fit_left", False):
+        st.info(t("fit_left", s.lang))
+    if pending:
+        wait_for(s, pending[0], d)
+        st.stop()
     learned = s.q_preset in LEARNED or s.k_preset in LEARNED
-    test = sizes(data)["test"]
-    return w, Provenance(s.q_preset, s.k_preset, fit if learned else None, data, fit.used if fit else 0, test)
+    data = args[0] if args else "treebank"
+    return w, Provenance(s.q_preset, s.k_preset, fit if learned else None, data, fit.used if fit else 0,
+                         sizes(data)["test"], args if s.q_preset == s.k_preset else None)
+
+
+def wait_for(s: Settings, job: fair.Job, d: int):
+    """In place of the banner: which fit the page waits for, its place in the queue or progress, Stop, and the switch
+    to other weights."""
+    data = job.key[-1][0]
+    n = treebank.LIVE.sentences if job.key[-1][-1] else sizes(data)["train"]
+    box = st.container(border=True)
+    box.markdown(t(f"fitting_{data}", s.lang, n=n))
+    with box:
+        waiting.panel(job, s.lang, "_fit_stop", stopped=unfitted)
+    switch_control(s, None, d, box)
+
+
+def unfitted(job: fair.Job):
+    """After Stop: a fit that gives no weights (it had not begun, or others still wait for it) leaves random ones; one
+    that was running gives the steps it reached."""
+    if job.stop.is_set():
+        return
+    ss = st.session_state
+    for layer in ("q", "k"):
+        if ss.get(f"{layer}_preset", getattr(DEFAULTS, f"{layer}_preset")) in LEARNED:
+            ss[f"{layer}_preset"] = "random"
+    ss["_fit_left"] = True
 
 
 def describe(s: Settings, p: Provenance, d: int) -> str:
-    """One sentence on what W_Q and W_K are."""
+    """One sentence on what W_Q and W_K are (and, for a fit, whether it was stopped or its steps cut)."""
     lang, d_k = s.lang, min(s.d_k, d)
     if p.q != p.k:
         return t("weights_mixed", lang, q=t(f"preset_{p.q}", lang), k=t(f"preset_{p.k}", lang))
     if p.q in LEARNED:
-        _, _, _, steps, lr, seed, _ = job(s, p.q, (s.source, 0, d))
+        _, _, _, steps, lr, seed, _ = p.args
         key = f"weights_run_{p.data}" if p.q == "run" else f"weights_{p.q}"
-        return t(key, lang, train=p.train, test=p.test, acc=p.fit.test_accuracy[-1], steps=steps, lr=lr, seed=seed)
+        said = t(key, lang, train=p.train, test=p.test, acc=p.fit.test_accuracy[-1], steps=steps, lr=lr, seed=seed)
+        if p.q == "run" and steps < s.run_steps:
+            said += " " + t("weights_capped", lang, asked=s.run_steps, max=steps)
+        if p.fit.stopped:
+            said += " " + t("weights_stopped", lang, step=p.fit.steps, total=steps)
+        return said
     if p.q == "random":
         return t("weights_random", lang, q=s.q_seed, k=s.k_seed)
     if p.q == "identity":
@@ -176,14 +327,19 @@ def describe(s: Settings, p: Provenance, d: int) -> str:
 
 def banner(s: Settings, p: Provenance, d: int):
     """Near the top of every page: what W_Q and W_K are, and one click to switch."""
-    ss = st.session_state
-    choices = CHOICES if "run" in (s.q_preset, s.k_preset) or job(s, "run", (s.source, 0, d)) != \
-        job(DEFAULTS, "run", (s.source, 0, d)) else CHOICES[:4]
-    ss["_qk_choice"] = p.q if p.q == p.k and p.q in choices else None
     box = st.container(border=True, horizontal=True, vertical_alignment="center")  # one element, not four
     box.markdown(describe(s, p, d), width="stretch")
-    box.segmented_control(t("weights_switch", s.lang), choices, key="_qk_choice", on_change=switch,
-                          format_func=lambda c: t(f"choice_{c}", s.lang), label_visibility="collapsed")
+    switch_control(s, p, d, box)
+
+
+def switch_control(s: Settings, p: Provenance | None, d: int, where):
+    """The choice of W_Q's and W_K's preset, showing the one in use (none while a fit is awaited or they differ)."""
+    ss = st.session_state
+    choices = CHOICES if "run" in (s.q_preset, s.k_preset) or recipe(s, "run", (s.source, 0, d)) != \
+        recipe(DEFAULTS, "run", (s.source, 0, d)) else CHOICES[:4]
+    ss["_qk_choice"] = p.q if p is not None and p.q == p.k and p.q in choices else None
+    where.segmented_control(t("weights_switch", s.lang), choices, key="_qk_choice", on_change=switch,
+                            format_func=lambda c: t(f"choice_{c}", s.lang), label_visibility="collapsed")
 
 
 def switch():

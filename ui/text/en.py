@@ -50,7 +50,11 @@ STRINGS = {
     "url_number": "expected a number from {lo} to {hi}",
     "url_whole": "expected a whole number from {lo} to {hi}",
     "url_choice": "expected one of {options}",
-    "url_long": "longer than {max} characters",
+    "url_cut_notice": "Some text in the link was longer than the dashboard keeps and was cut: {items}.",
+    "url_cut": "cut to its first {max} characters",
+    "url_unread": "This link was too long for the server to read whole (Streamlit reads at most 1,000 parameters and "
+                  "524,288 characters), so only the dashboard's own settings were taken from it. Check the view, or "
+                  "make a new link with “Copy link to this view”.",
     "url_unknown": "unknown setting",
     "empty_sentence": "Type a sentence in the sidebar to begin — for example “The ball is blue”.",
     "no_known_words": (
@@ -122,14 +126,15 @@ STRINGS = {
     "weight": "weight",
     "chosen_weights": "How much “{q}” attends to each word",
     "contrib_title": "Row “{q}” of Z = Σ weight × value row",
+    "contrib_other": "other words",
     "contribution": "weight × value",
     "z_row": "Z row",
     "sum_check": (
-        "Check: the contributions add up to row “{q}” of Z within a relative {tol:.0e} (largest relative difference "
-        "{diff:.1e}, a share of the largest number in the sum)."),
+        "Check: the contributions add up to row “{q}” of Z. The two agree in their first {digits} digits; a "
+        "computer keeps about 16 digits of each number, so what is left is rounding."),
     "sum_check_off": (
-        "Check failed: the contributions and row “{q}” of Z differ by up to {diff:.1e} of the largest number in the "
-        "sum, more than the relative {tol:.0e} that rounding explains."),
+        "Check failed: the contributions and row “{q}” of Z agree only in their first {digits} digits. Rounding "
+        "leaves at least {need} in agreement, so something other than rounding differs."),
     "click_hint": "Click a cell of the heatmap to choose the query word.",
     # --- page 3: why a dot product measures relevance ---
     "dot_title": "Why a dot product measures relevance",
@@ -185,6 +190,12 @@ STRINGS = {
     "measure_cosine": "{source} cosine similarity",
     "measure_qk": "Q·K, current layers",
     "measure_qk_scaled": "Q·K / √d_k, current layers",
+    "measure_dot_short": "dot",
+    "measure_cosine_short": "cos",
+    "measure_qk_short": "Q·K",
+    "rank_short": "#",
+    "ranking_legend": "{columns}. **#**: the rank under the measure to its left (1 = most relevant).",
+    "ranking_name": "**{short}**: {name}",
     "word": "word",
     "score": "score",
     "rank": "rank",
@@ -351,7 +362,7 @@ STRINGS = {
     "learn_role": "vector",
     "learn_role_q": "query q",
     "learn_role_k": "key k",
-    "learn_slider": "training snapshot (0–{m}) ",
+    "learn_slider": "training step (0–{m}) ",
     "learn_plane_note": (
         "The view is the plane through the origin that fits the vectors of all snapshots best (PCA by SVD), "
         "fitted once so that every snapshot uses the same axes; it keeps {kept:.0%} of their squared length. "
@@ -505,7 +516,6 @@ STRINGS = {
         "cross-entropy over every training example, with a small pull of the weights towards 0."),
     "corpus_train": "Train on these sentences",
     "corpus_progress": "Step {step} of {total} · loss {loss:.3f} · held-out accuracy {test:.1%}",
-    "corpus_keeping": "Keeping the first {step} steps of the stopped run…",
     "corpus_done_treebank": (
         "After {steps} steps on {train:,} sentences: in the {test:,} held-out sentences, each word's largest "
         "attention weight falls on the word it belongs to **{acc:.1%} of the time**. Always picking {offset} "
@@ -745,14 +755,18 @@ STRINGS = {
     "la_title": "Length or angle? q·k = |q|·|k|·cos θ for “{q}”",
     "la_rank": "rank by {by}",
     "la_angle": (
-        "**The angle decides.** cos θ alone ranks the keys {order}, just as q·k does; the key lengths |k| do not "
-        "change the order. The query's length |q| is the same for every key, so it never does."),
+        "**The angle decides.** cos θ alone ranks the keys just as q·k does; the key lengths |k| do not change the "
+        "order. The query's length |q| is the same for every key, so it never does."),
     "la_length": (
-        "**Length decides.** By angle alone the order would be {cos_order}, but q·k ranks {order}: the longer "
-        "keys win. The vectors did not align better; they grew."),
+        "**Length decides.** By angle alone the order would differ, but the longer keys win: the vectors did not "
+        "align better; they grew."),
     "la_both": (
-        "**Both matter.** By angle alone the order would be {cos_order}, by key length alone {len_order}; their "
-        "product |k|·cos θ gives q·k's order {order}."),
+        "**Both matter.** Neither the angle nor the key length alone gives q·k's order; their product |k|·cos θ "
+        "does."),
+    "la_order_dot": "by q·k: {order}",
+    "la_order_cos": "by cos θ alone: {order}",
+    "la_order_len": "by key length |k| alone: {order}",
+    "la_first": "(the first {n} of {total} keys)",
     "la_tie": "With fewer than two different scores there is no order to explain.",
     "short_glove": "GloVe",
     "short_glove50k": "GloVe",
@@ -794,12 +808,28 @@ STRINGS = {
     "upload_over_budget": (
         "These vectors take {size:.0f} MB in memory, more than the {budget:.0f} MB this server keeps for all "
         "uploads together. Upload fewer words or fewer dimensions."),
+    "upload_no_room": (
+        "The server cannot take these vectors right now: the {budget:.0f} MB it keeps for all visitors' uploads is "
+        "in use by visitors who are still working with theirs. Try again in a minute, or upload a smaller file."),
     "queue_wait": (
         "Waiting for the server's training slot: {n} run(s) ahead of yours. Runs take turns so that every page "
         "stays quick; Stop leaves the queue."),
     "learn_steps_bound": (
-        "One run may take at most {max:,} steps here ({n} words of {d} dimensions), so that the server stays "
-        "quick for everyone."),
+        "One run may take at most {max:,} steps here ({n} words of {d} dimensions through d_k = {d_k}), so that "
+        "the server stays quick for everyone."),
+    "fit_running": "Your fit is running: step {step:,} of {total:,}. Stop keeps the steps so far.",
+    "fit_stopping": "Stopping after step {step:,}…",
+    "fit_too_large": (
+        "One step of this fit would take too long on a shared server: with {d} dimensions, d_k may be at most "
+        "{max} here, not {d_k}. Lower d_k in the sidebar."),
+    "fit_too_large_any": (
+        "One step of this fit would take too long on a shared server with {d} dimensions, whatever d_k (now "
+        "{d_k}). Use vectors with fewer dimensions or a smaller corpus."),
+    "fit_left": (
+        "You stopped the fit before it gave any weights: W_Q and W_K are random now. Choose learned weights in the "
+        "box at the top to queue it again."),
+    "weights_capped": "One fit may take {max:,} steps here, so the link's {asked:,} were cut to that.",
+    "weights_stopped": "The fit was stopped at step {step:,} of {total:,}: these are its weights at that step.",
     "learn_steps_capped": (
         "{asked:,} steps is more than one run may take on these words and vectors; the steps are set to {max:,}."),
     "relevance_takeaway_other": (
@@ -815,6 +845,15 @@ STRINGS = {
     "reproduce_menu_help": "A Python script or a Jupyter notebook that rebuilds this view's numbers.",
     "reproduce_script": "Python script (.py)",
     "reproduce_notebook": "Jupyter notebook (.ipynb)",
+    "notebook_opening": "## What this notebook rebuilds\nWhat the notebook is and what it needs; the imports, and numbers printed in full.",
+    "notebook_settings": "## The view's settings\nThe sentence and the switches of the page. Change a value here and run the cells below again.",
+    "notebook_vectors": "## 1. Word vectors\nLoad the pretrained vectors: one row of numbers per word.",
+    "notebook_rows": "## 2. Words become rows\nCut the sentence into words, look up each word's vector and add the positional encoding: the matrix X.",
+    "notebook_layers": "## 3. The linear layers\nW_Q, W_K and W_V, each d × d_k: a preset with its seed, times the layer's scale.",
+    "notebook_learned": "## 3, continued. Learned weights\nA layer learned from sentences, every number written in full, with the recipe of the fit that made it.",
+    "notebook_attention": "## 4. Attention\nQ, K and V; the factor matrix F = Q·Kᵀ; the scores; the weights (softmax of each row); Z = weights · V.",
+    "notebook_heads": "## 5. Several heads\nEach head takes its own share of the columns of Q, K and V and attends on its own.",
+    "notebook_printout": "## 6. The numbers, in full\nPrint every matrix the page draws, a line per row, to compare with the page's CSV downloads.",
     "predict": "Predict first",
     "predict_help": (
         "Hide the answer until you have guessed which word the query attends to most. A link copied in this mode "
@@ -951,6 +990,9 @@ STRINGS = {
     "err_corpus_flat_targets": "Line {line}: the targets must not all be equal, or they say nothing about order.",
     "err_corpus_split": "Line {line}: the split is '{split}'; use train or test.",
     "err_corpus_no_split": "The corpus needs at least one train and one test example.",
+    "err_corpus_no_room": (
+        "This fit needs about {mb} MB of working memory, more than the server can spare right now: it keeps {budget} "
+        "MB for all visitors' uploads and fits together. Try again in a minute, or with a smaller d_k."),
     "err_corpus_no_known": (
         "None of the training sentences has all its words in these vectors, so there is nothing to fit."),
 }
