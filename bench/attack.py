@@ -1,13 +1,13 @@
-"""Attacks on the memory budget, replayed against a real server: each row starts a fresh server, rehearses the whole
-scene once and waits for its sessions to end (idle is taken then: what the pages load once per server and the
-allocator's high-water mark are in it; the fresh server's idle is shown too), lets two bystanders upload a vectors file
-each, runs the attack, has the bystanders rerun (an upload released for others is told then),
-closes every tab and watches the server's RSS until it is back near idle.
+"""Attacks on the memory budget, replayed against a real server: each row starts a fresh server, lets two bystanders
+upload a vectors file each, runs the attack, has the bystanders rerun (an upload released for others is told then),
+closes every tab, watches the server's RSS for SETTLE_S seconds (the reconnect window is 60 s) and takes it once more
+after the next visitor has come and gone: Streamlit's runtime keeps the sessions it served last referenced until it
+next sends a message, so on a server nobody visits their state stays (bench rows show both).
 
 Rows: eight files PUT to one session's upload endpoint and never named in its uploader; seven files chosen at once in
 the vectors uploader; three CSV files of UPLOAD_MB chosen in page 5's corpus uploader; three vectors uploads at once;
 ten visitors uploading once each, one after another. Budgets: peak RSS ≤ idle + the upload budget + PEAK_MARGIN_MB,
-RSS ≤ idle + FINAL_MARGIN_MB within SETTLE_S of the tabs closing, and no bystander's upload released.
+RSS ≤ idle + FINAL_MARGIN_MB after SETTLE_S and the next visit, and no bystander's upload released.
 Run alone: python -m bench.attack [eight_puts] [seven_files] [corpus_csvs] [concurrent] [ten]   (no name: every row)
 """
 import asyncio
@@ -21,12 +21,11 @@ import requests
 from streamlit.proto.BackMsg_pb2 import BackMsg
 
 from bench.capacity import HOME, Student, open_all, warm
-from bench.common import Row, Server, seconds
+from bench.common import Row, Server
 from bench.hosting import (BUDGET_MB, EVICTED, UPLOAD_MB, UPLOAD_TIMEOUT_S, XSRF, Peak, close_all, glove_text, holds,
                            open_uploaders, to_learning, upload)
 
-PEAK_MARGIN_MB, FINAL_MARGIN_MB, SETTLE_S, SAMPLE_S = 100, 30, 120, 5
-REHEARSAL_SETTLE_S = 70  # the reconnect window (60 s) and the sweeper's look (5 s): the rehearsal's sessions end
+PEAK_MARGIN_MB, FINAL_MARGIN_MB, SETTLE_S, SAMPLE_S = 100, 30, 90, 5
 BYSTANDERS = 2
 
 
@@ -145,23 +144,9 @@ ATTACKS = {"eight_puts": (eight_puts, "one session PUTs eight files to its uploa
            "ten": (ten, "ten visitors upload a vectors file each, one after another")}
 
 
-async def rehearse(server: Server, attack, data: bytes) -> None:
-    """The whole scene once, its tabs then closed and their sessions let go: idle is then taken on a server that has
-    served such a scene, so that final against idle shows what departed visitors leave behind (a freshly started
-    server's idle is kept too: the first such scene raises the allocator's high-water mark once)."""
-    bystanders, _ = await open_uploaders(server.url, BYSTANDERS)
-    for s in bystanders:
-        await upload(s, "mine.txt", data)
-    v = await attack(server.url, data)
-    await close_all(bystanders + v["sessions"])
-    await asyncio.sleep(REHEARSAL_SETTLE_S)
-
-
 async def scene(server: Server, attack, data: bytes) -> dict:
-    """A rehearsal; then bystanders upload, the attack runs, bystanders rerun, every tab closes; RSS until it
-    settles."""
-    fresh = server.rss_mb()
-    await rehearse(server, attack, data)
+    """Bystanders upload, the attack runs, bystanders rerun, every tab closes; RSS every SAMPLE_S seconds for SETTLE_S
+    seconds, then once more after the next visitor has opened and closed the home page."""
     idle = server.rss_mb()
     with Peak(server) as peak:
         bystanders, errors = await open_uploaders(server.url, BYSTANDERS)
@@ -180,10 +165,20 @@ async def scene(server: Server, attack, data: bytes) -> dict:
     while time.monotonic() - start < SETTLE_S:
         await asyncio.sleep(SAMPLE_S)
         samples.append((round(time.monotonic() - start), server.rss_mb()))
-        if samples[-1][1] <= idle + FINAL_MARGIN_MB:
-            break
-    return v | {"fresh_mb": fresh, "idle_mb": idle, "peak_mb": peak.mb, "during_mb": during, "samples": samples,
-                "released": released, "errors": errors}
+    visitor = Student(server.url, seed=999)  # Streamlit's runtime keeps the sessions it last served until it next runs
+    await visitor.open()
+    await visitor.close()
+    await asyncio.sleep(SAMPLE_S)
+    return v | {"idle_mb": idle, "peak_mb": peak.mb, "during_mb": during, "samples": samples,
+                "final_mb": server.rss_mb(), "released": released, "errors": errors + visitor.errors}
+
+
+async def visit_learning(url: str) -> None:
+    """One visitor opens page 5's corpus section and leaves, as the server's warm-up does for the home page."""
+    visitor = Student(url, seed=998)
+    await visitor.open()
+    await to_learning(visitor)
+    await visitor.close()
 
 
 def attack_row(name: str, path: Path) -> Row:
@@ -191,23 +186,24 @@ def attack_row(name: str, path: Path) -> Row:
     attack, what = ATTACKS[name]
     with Server(HOME) as server:
         warm(server.url)
+        if name == "corpus_csvs":  # page 5's first visit loads what every later one shares (references, the treebank)
+            asyncio.run(visit_learning(server.url))
         v = asyncio.run(scene(server, attack, path.read_bytes()))
-    final_s, final = v["samples"][-1]
-    ceiling = v["idle_mb"] + BUDGET_MB + PEAK_MARGIN_MB
+    ceiling, final = v["idle_mb"] + BUDGET_MB + PEAK_MARGIN_MB, v["final_mb"]
     released = sum(v["released"])
     met = (v["peak_mb"] <= ceiling and final <= v["idle_mb"] + FINAL_MARGIN_MB and (name == "ten" or not released)
            and not v["errors"])
-    how = (f"fresh server {v['fresh_mb']:.0f} MB, after one rehearsal of the scene {v['idle_mb']:.0f} MB (idle); "
-           f"{BYSTANDERS} bystanders each upload the {UPLOAD_MB} MB GloVe text file, then {what} ({v['taken']} "
+    how = (f"{BYSTANDERS} bystanders each upload the {UPLOAD_MB} MB GloVe text file, then {what} ({v['taken']} "
            f"taken{'' if 'codes' not in v else ', HTTP ' + ' '.join(map(str, v['codes']))}); RSS during "
            f"{v['during_mb']:.0f} MB; {released} of the bystanders' uploads released; every tab closed, RSS "
-           f"{', '.join(f'{s} s {mb:.0f}' for s, mb in v['samples'])} MB; {len(v['errors'])} errors"
+           f"{', '.join(f'{s} s {mb:.0f}' for s, mb in v['samples'])} MB, then {final:.0f} MB once the next visitor "
+           f"has opened and closed the home page; {len(v['errors'])} errors"
            + (f" (first: {v['errors'][0]})" if v["errors"] else ""))
     return Row(f"attack · {name.replace('_', ' ')}", how,
-               f"peak {v['peak_mb']:.0f} MB, {final:.0f} MB {seconds(final_s)} after closing",
-               f"idle {v['idle_mb']:.0f} MB", f"+{v['peak_mb'] - v['idle_mb']:.0f} MB",
-               f"peak ≤ idle + {BUDGET_MB} + {PEAK_MARGIN_MB} MB; ≤ idle + {FINAL_MARGIN_MB} MB within {SETTLE_S} s"
-               + ("" if name == "ten" else "; no bystander released"), met, v)
+               f"peak {v['peak_mb']:.0f} MB, final {final:.0f} MB", f"idle {v['idle_mb']:.0f} MB",
+               f"+{v['peak_mb'] - v['idle_mb']:.0f} MB",
+               f"peak ≤ idle + {BUDGET_MB} + {PEAK_MARGIN_MB} MB; final ≤ idle + {FINAL_MARGIN_MB} MB {SETTLE_S} s "
+               "after closing" + ("" if name == "ten" else "; no bystander released"), met, v)
 
 
 def run(quick: bool = False, only: tuple[str, ...] = ()) -> list[Row]:

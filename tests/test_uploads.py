@@ -13,7 +13,8 @@ def vectors(rows: int, dims: int = 100) -> object:
     return keyed_vectors([f"w{i}" for i in range(rows)], np.zeros((rows, dims), dtype=np.float32))
 
 
-REGISTRIES = (uploads.held, uploads.evicted, uploads.away, uploads.in_flight, uploads.reserved)
+REGISTRIES = (uploads.held, uploads.evicted, uploads.away, uploads.in_flight, uploads.reserved, uploads.refused,
+              uploads.results)
 
 
 @pytest.fixture
@@ -129,6 +130,28 @@ def test_reading_an_upload_lets_go_of_the_file_streamlit_holds_for_the_session(b
     assert [f.name for f in session.get_files("s", ["f2"])] == ["corpus.csv"]  # another uploader's file stays
 
 
+def test_the_page_says_why_a_file_was_turned_away_at_the_door(budget, monkeypatch):
+    from tests.app import messages, run_page
+    monkeypatch.setattr(uploads, "session_of", lambda: "s")
+    at = run_page("pages/2_Factor_matrix.py", {"source": "upload", "sentence": "the cat"})
+    uploads.refused["s"] = "share"  # as the upload gate leaves it
+    at.run()
+    assert "That file was not taken" in messages(at) and "50 MB of files per visitor" in messages(at)
+    at.run()
+    assert "That file was not taken" not in messages(at)  # said once
+
+
+def test_a_kept_result_counts_in_the_ledger_until_its_session_ends(budget, monkeypatch):
+    from engine.training import Fit
+    monkeypatch.setattr(uploads, "reconnect_s", lambda: 60.0)
+    fit = Fit(np.zeros((50, 16)), np.zeros((50, 16)), np.zeros(3), np.zeros(3), np.zeros(3), 2, False, 10, 0)
+    uploads.keep_result("s", "corpus", fit)
+    uploads.keep_result("s", "corpus", fit)  # a new run's result replaces the last one
+    assert uploads.used() == 2 * 50 * 16 * 8 + 3 * 3 * 8
+    uploads.sweep(lambda session: False, now=0.0)
+    assert uploads.sweep(lambda session: False, now=60.0) == ["s"] and uploads.used() == 0
+
+
 def test_stored_files_count_whether_an_uploader_names_them_or_not(session):
     assert uploads.stored("s") == len(b"the 1 2 3\n") + len(b"sentence,query\n") == uploads.stored()
     assert uploads.stored("t") == 0
@@ -140,6 +163,7 @@ def test_a_session_may_send_one_files_worth_at_a_time(budget, session, monkeypat
     assert uploads.admit("s", 100 - held)  # fits the session's share
     assert uploads.in_flight == {"s": uploads.FLIGHT * (100 - held)}
     assert not uploads.admit("s", 1)  # a second file while the first arrives: refused
+    assert uploads.refusal("s") == "share" and uploads.refusal("s") is None  # told once, on the visitor's next run
     assert uploads.admit("t", 100)  # another session has its own share
     uploads.landed("s", 100 - held)
     uploads.landed("t", 100)
@@ -155,6 +179,7 @@ def test_a_file_arriving_is_counted_against_the_budget_and_releases_only_idle_up
     assert uploads.admit("x", 150_000)  # 2 × 0.14 MiB: only the idle upload can make room, and does
     assert uploads.get(idle) is None and uploads.was_evicted(idle) and uploads.get(busy) is not None
     assert not uploads.admit("y", 250_000)  # no idle upload left: refused, the busy one stays
+    assert uploads.refusal("y") == "room"
     assert uploads.get(busy) is not None and "y" not in uploads.in_flight
     uploads.landed("x", 150_000)
 

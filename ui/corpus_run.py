@@ -249,6 +249,7 @@ def finish(lang: str) -> fair.Job | None:
         raise job.error
     elif job.result is not None:
         ss[RESULT] = {name: value for name, value in running.items() if name != "job"} | {"fit": job.result}
+        uploads.keep_result(uploads.session_of(), "corpus", job.result)
     return job
 
 

@@ -7,7 +7,7 @@ from engine.alignment import GROUPS, pair_alignment
 from engine.attention import attend
 from engine.projection import fit_plane_qk, pair_cosines, project
 from engine.relevance import length_angle, order_by
-from ui import fair, render, tables, targets, views, waiting
+from ui import fair, render, tables, targets, uploads, views, waiting
 from ui.page import pick_word
 from ui.text import error_text, t
 
@@ -206,6 +206,7 @@ def finish() -> fair.Job | None:
         raise job.error
     if job.result is not None:
         ss[RESULT] = dict(running["config"], h=job.result, labels=running["labels"])
+        uploads.keep_result(uploads.session_of(), "live", job.result)  # its snapshots, in the memory ledger
     return job
 
 

@@ -100,6 +100,10 @@ def upload_widget(lang: str):
         ss["_upload_round"] = ss.get("_upload_round", 0) + 1
         st.rerun()
     problem = ss.pop("_upload_problem", None)
+    refused = uploads.refusal(uploads.session_of())  # a file the server turned away before it arrived
+    if refused:
+        problem = t(f"upload_refused_{refused}", lang, mb=uploads.session_cap() / 2**20,
+                    budget=uploads.budget() / 2**20)
     if problem:
         st.error(problem)
 
@@ -163,10 +167,13 @@ def browser_language() -> str:
 
 
 # A control with the keyboard's focus gets a 2 px ring in the theme's primary colour: Streamlit marks a focused text or
-# select box only by a faint border (WCAG 2.4.7, tests/test_accessibility.py)
+# select box only by a faint border (WCAG 2.4.7, tests/test_accessibility.py). Also on every page: the banner's switch
+# wraps on a narrow screen.
 FOCUS = ("[data-testid=stTextInputRootElement]:focus-within, [data-testid=stNumberInputContainer]:focus-within, "
          "[data-baseweb=select]:focus-within, :is(button, a, [role=radio], [role=checkbox], [role=tab], "
-         "[role=slider], summary):focus-visible { outline: 2px solid #a8303c; outline-offset: 2px; }")
+         "[role=slider], summary):focus-visible { outline: 2px solid #a8303c; outline-offset: 2px; }"
+         # the weights switch's choices wrap onto a second line on a phone rather than scroll out of sight
+         ".st-key-_qk_choice [data-testid=stButtonGroup] > div { flex-wrap: wrap; row-gap: 4px; }")
 
 
 def sentence_here(s: Settings, field: str):

@@ -16,6 +16,8 @@ import time
 import weakref
 from dataclasses import dataclass
 
+import numpy as np
+
 from gensim.models import KeyedVectors
 from streamlit.runtime import scriptrunner
 from streamlit.runtime.memory_uploaded_file_manager import MemoryUploadedFileManager
@@ -43,6 +45,9 @@ held: dict[int, Held] = {}  # id(token) -> its upload
 evicted: set[int] = set()  # tokens whose upload was released for others; told once
 in_flight: dict[str, int] = {}  # session id -> bytes counted for the files it is sending
 reserved: dict[object, int] = {}  # a parse's or a fit's key -> the working memory counted for it
+results: dict[tuple[str, str], int] = {}  # (session id, what) -> bytes of a fit's result the session keeps
+refused: dict[str, str] = {}  # session id -> why its last file was refused at the door ("share" or "room"), until told
+REFUSALS_KEPT = 1000
 away: dict[str, float] = {}  # session id -> time.monotonic() it was first seen disconnected
 server_loop: list = []  # the server's event loop, as the upload gate found it (ui/upload_gate.py)
 sweeper: list[threading.Thread] = []  # the one thread per process that looks for them
@@ -90,6 +95,26 @@ def make_room(key: object, size: int, session: str) -> bool:
     return fits
 
 
+def keep_result(session: str, what: str, result) -> None:
+    """Count the arrays of a fit's result that the session keeps (its last live run, corpus run or upload's fit) in
+    place of the last one it kept as `what`; let go with the session."""
+    with lock:
+        results[(session, what)] = nbytes(result)
+
+
+def nbytes(found) -> int:
+    """Bytes of the numpy arrays in a result: its fields, lists, tuples and dicts, walked through."""
+    if isinstance(found, np.ndarray):
+        return int(found.nbytes)
+    if isinstance(found, dict):
+        return sum(nbytes(v) for v in found.values())
+    if isinstance(found, (list, tuple)):
+        return sum(nbytes(v) for v in found)
+    if hasattr(found, "__dataclass_fields__"):
+        return sum(nbytes(getattr(found, name)) for name in found.__dataclass_fields__)
+    return 0
+
+
 def unreserve(key: object) -> None:
     """Give back what make_room counted for `key`."""
     with lock:
@@ -115,7 +140,8 @@ def keep(token: Token, kv: KeyedVectors, name: tuple) -> bool:
 
 def used() -> int:
     """Every byte the ledger counts (under lock): uploads held, files stored and arriving, working memory reserved."""
-    return sum(h.size for h in held.values()) + stored() + sum(in_flight.values()) + sum(reserved.values())
+    return (sum(h.size for h in held.values()) + stored() + sum(in_flight.values()) + sum(reserved.values())
+            + sum(results.values()))
 
 
 def evict_for(session: str, extra: int) -> bool:
@@ -140,14 +166,26 @@ def admit(session: str, size: int) -> bool:
     with lock:
         before = len(held)
         mine = stored(session) + in_flight.get(session, 0) // FLIGHT
-        admitted = mine + size <= session_cap() and evict_for(session, FLIGHT * size)
+        within_share = mine + size <= session_cap()
+        admitted = within_share and evict_for(session, FLIGHT * size)
         if admitted:
             in_flight[session] = in_flight.get(session, 0) + FLIGHT * size
+        else:
+            refused[session] = "room" if within_share else "share"
+            while len(refused) > REFUSALS_KEPT:
+                refused.pop(next(iter(refused)))
         released = len(held) < before
     if released:
         give_back()
     watch()
     return admitted
+
+
+def refusal(session: str) -> str | None:
+    """Why the session's last file was refused at the door, if it was since last asked ("share": one file's worth per
+    visitor; "room": the budget is in use by active visitors); then forgotten."""
+    with lock:
+        return refused.pop(session, None)
 
 
 def landed(session: str, size: int) -> None:
@@ -266,7 +304,7 @@ def sweep(connected, now: float, end=lambda session: None) -> list[str]:
     tab closing): on a quiet server the session, its files, its token and the upload it holds would otherwise stay for
     as long as no one else leaves."""
     with lock:
-        sessions = {h.session for h in held.values() if h.session} | set(upload_storage())
+        sessions = {h.session for h in held.values() if h.session} | set(upload_storage()) | {s for s, _ in results}
         for session in set(away) - sessions:
             del away[session]
         gone = [s for s in sessions if not connected(s) and now - away.setdefault(s, now) >= reconnect_s()]
@@ -275,6 +313,8 @@ def sweep(connected, now: float, end=lambda session: None) -> list[str]:
                 away.pop(session, None)
         for key in [k for k, h in held.items() if h.session in gone]:
             del held[key]
+        for key in [k for k in results if k[0] in gone]:
+            del results[key]
         for session in gone:
             del away[session]
     for session in gone:

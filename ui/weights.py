@@ -14,7 +14,7 @@ from engine import corpus, treebank
 from engine.layers import preset
 from engine.training import Fit, load_fit
 from engine.vectors import tokenize
-from ui import fair, sidebar, waiting
+from ui import fair, sidebar, uploads, waiting
 from ui.state import DEFAULTS, LEARNED, Settings
 from ui.text import error_text, t
 
@@ -218,12 +218,15 @@ def new_job(kv: KeyedVectors, key: tuple, mine: dict) -> fair.Job:
         raise TooLarge(d, args[1], fair.max_d_k(step, d))
     found = treebank.built_in() if args[0] == "treebank" else templates()
 
+    session = uploads.session_of()
+
     def keep(fit: Fit):
         if mine is FITTED:
             kept(key, fit)
-        else:  # one fit per upload: the last one made
+        else:  # one fit per upload: the last one made, counted in the memory ledger as the session's
             mine.clear()
             mine[key] = fit
+            uploads.keep_result(session, "upload_fit", fit)
     return fair.Job(lambda report: compute(kv, args, found, report), args[3], fair.fit_bytes(d, args[1], held, at_once),
                     key, keep)
 

@@ -678,8 +678,8 @@ STRINGS = {
         "to and to the {x_title} it attends to most, marked ✓ where they are the same word and ✗ where not."),
     "about_relation_accuracy": "{title} — bar chart: for each {y_title}, the {x_title} of each {series_title}, side by side.",
     # --- weights: where W_Q and W_K came from ---
-    "fitting_treebank": "Learning W_Q and W_K from {n} real English sentences…",
-    "fitting_templates": "Learning W_Q and W_K from the template sentences ({n} sentences)…",
+    "fitting_treebank": "Learning W_Q and W_K from {n:,} real English sentences…",
+    "fitting_templates": "Learning W_Q and W_K from the template sentences ({n:,} sentences)…",
     "weights_trained": (
         "**W_Q and W_K were learned from {train:,} real English sentences** of web text, each word pointed at the "
         "word it belongs to: its grammatical head, such as the noun that “the” or an adjective describes, or the "
@@ -808,6 +808,12 @@ STRINGS = {
     "upload_over_budget": (
         "These vectors take {size:.0f} MB in memory, more than the {budget:.0f} MB this server keeps for all "
         "uploads together. Upload fewer words or fewer dimensions."),
+    "upload_refused_share": (
+        "That file was not taken: the server holds at most {mb:.0f} MB of files per visitor at a time, and a file "
+        "still being sent or read counts. Wait until the first file is read, or choose one file of at most that size."),
+    "upload_refused_room": (
+        "That file was not taken: the {budget:.0f} MB this server keeps for all visitors' uploads is in use by "
+        "visitors who are still working with theirs. Try again in a minute, or with a smaller file."),
     "upload_no_room": (
         "The server cannot take these vectors right now: the {budget:.0f} MB it keeps for all visitors' uploads is "
         "in use by visitors who are still working with theirs. Try again in a minute, or upload a smaller file."),

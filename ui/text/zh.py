@@ -553,8 +553,8 @@ STRINGS = {
         "两者相同处标 ✓，不同处标 ✗。"),
     "about_relation_accuracy": "{title}——条形图：对每种{y_title}，并排显示各{series_title}的{x_title}。",
     # --- weights: where W_Q and W_K came from ---
-    "fitting_treebank": "正在用 {n} 句真实英文句子学习 W_Q 和 W_K……",
-    "fitting_templates": "正在用模板句子（{n} 句）学习 W_Q 和 W_K……",
+    "fitting_treebank": "正在用 {n:,} 句真实英文句子学习 W_Q 和 W_K……",
+    "fitting_templates": "正在用模板句子（{n:,} 句）学习 W_Q 和 W_K……",
     "weights_trained": (
         "**W_Q 和 W_K 是从 {train:,} 句真实英文网络文本中学出来的**：每个词都被指向它所属的那个词，也就是"
         "它的句法中心词，比如 “the” 或形容词所修饰的名词、主语或宾语所依附的动词。在 {test:,} 句它从未见过的"
@@ -642,6 +642,8 @@ STRINGS = {
     "about_length_bars": "条形图：每个词的{part_title}{x_title}并排显示。",
     "upload_evicted": "为了给其他访客的上传腾出空间，你上传的词向量已被释放（服务器能保存的总量有限）。现在显示的是内置的 GloVe；重新上传文件即可继续使用。",
     "upload_over_budget": "这组词向量在内存中占 {size:.0f} MB，超过了本服务器为所有上传共同保留的 {budget:.0f} MB。请减少词数或维数后再上传。",
+    "upload_refused_share": "这个文件没有被接收：服务器同一时间为每位访客最多保存 {mb:.0f} MB 的文件，正在发送或读取的文件也算在内。请等第一个文件读完，或只选一个不超过这个大小的文件。",
+    "upload_refused_room": "这个文件没有被接收：服务器为所有访客的上传共同保留的 {budget:.0f} MB 正被仍在使用各自词向量的访客占用。请过一分钟再试，或换一个更小的文件。",
     "upload_no_room": "服务器现在放不下这组词向量：它为所有访客的上传共同保留的 {budget:.0f} MB 正被仍在使用各自词向量的访客占用。请过一分钟再试，或上传更小的文件。",
     "queue_wait": "正在等待服务器的训练名额：你前面还有 {n} 个训练。训练轮流进行，好让每个人的页面都保持流畅；点击“停止”即可退出排队。",
     "learn_steps_bound": "在这里一次训练最多 {max:,} 步（{n} 个词、{d} 维、d_k = {d_k}），好让服务器对每个人都保持流畅。",
