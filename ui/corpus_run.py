@@ -110,12 +110,14 @@ def choose(ctx) -> Data | None:
 def uploaded(lang: str) -> list[corpus.Example] | None:
     """The learner's CSV once it passes the checks (each file read once), else None after saying why."""
     ss = st.session_state
-    file = st.file_uploader(t("corpus_upload", lang), type=["csv"], key=f"corpus_file_{ss.get('_corpus_round', 0)}",
-                            help=t("corpus_format", lang), max_upload_size=max(1, corpus.MAX_BYTES // 2**20))
+    key = f"corpus_file_{ss.get('_corpus_round', 0)}"
+    file = st.file_uploader(t("corpus_upload", lang), type=["csv"], key=key, help=t("corpus_format", lang),
+                            max_upload_size=max(1, corpus.MAX_BYTES // 2**20))
     if file is not None:  # read it, then run again with a new, empty uploader: the examples stay, not the file
         ss["_corpus_problem"] = read_corpus(file)
         uploads.drop_files(((file.name, file.size),))
         ss["_corpus_round"] = ss.get("_corpus_round", 0) + 1
+        del ss[key]  # the widget's value: a file object over the bytes, kept for as long as the session lives
         st.rerun()
     problem = ss.pop("_corpus_problem", None)
     if problem:

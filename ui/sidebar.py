@@ -98,6 +98,7 @@ def upload_widget(lang: str):
     if files:  # read it, then run again with a new, empty uploader: Streamlit lets go of the file just read
         ss["_upload_problem"] = read_upload(uploads.file_bytes(files), lang)
         ss["_upload_round"] = ss.get("_upload_round", 0) + 1
+        del ss[key]  # the widget's value: file objects over the bytes, which the session would keep as long as it lives
         st.rerun()
     problem = ss.pop("_upload_problem", None)
     refused = uploads.refusal(uploads.session_of())  # a file the server turned away before it arrived
