@@ -1,4 +1,5 @@
-"""Running pages in AppTest, and reading what they drew."""
+"""Running pages in AppTest, and reading what they drew; the data/ scripts as modules."""
+import importlib.util
 import json
 
 import pandas as pd
@@ -9,6 +10,14 @@ from streamlit.runtime.media_file_manager import MediaFileManager
 
 from harness.apptest import PAGES, ROOT, run_page  # noqa: F401 (the tests' way to open a page)
 from ui.text import error_text, t
+
+
+def data_script(name: str):
+    """data/<name>.py imported as a module (the scripts that write the shipped data are not a package)."""
+    spec = importlib.util.spec_from_file_location(name, ROOT / "data" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def open_layers(at: AppTest) -> AppTest:

@@ -1,4 +1,5 @@
-"""Shared fixtures: the real GloVe vectors once per session, and small hand-built vector sets."""
+"""Shared fixtures: the real GloVe vectors once per session, small hand-built vector sets, and one Chromium and one
+dashboard server for the browser tests."""
 import numpy as np
 import pytest
 
@@ -25,3 +26,11 @@ def chromium():
     b.require_chromium()
     with b.chromium() as browser:
         yield browser
+
+
+@pytest.fixture(scope="session")
+def app_url(chromium):
+    """Base URL of a Streamlit server started for this run and stopped afterwards."""
+    from tests import browser as b
+    with b.server() as url:
+        yield url

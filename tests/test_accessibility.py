@@ -14,13 +14,6 @@ THREE_KINDS = "pages/6_Three_kinds.py"
 THEME = tomllib.loads((Path(__file__).resolve().parents[1] / ".streamlit" / "config.toml").read_text())["theme"]
 
 
-@pytest.fixture(scope="module")
-def app_url(chromium):
-    """Base URL of a Streamlit server started for this module and stopped afterwards."""
-    with b.server() as url:
-        yield url
-
-
 @pytest.fixture
 def page(chromium, app_url):
     """A fresh visitor: a new browser context with its own Streamlit session. axe-core is injected as a script, which

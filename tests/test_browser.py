@@ -17,13 +17,6 @@ HUGE_LAYERS = {"q_scale": 1000000, "k_scale": 1000000, "q_preset": "random", "k_
 HOSTILE = "<script>alert(1)</script> <img src=x onerror=alert(2)> milk **bold** [go](javascript:alert(3))"
 
 
-@pytest.fixture(scope="session")
-def app_url(chromium):
-    """Base URL of a Streamlit server started for this run and stopped afterwards."""
-    with b.server() as url:
-        yield url
-
-
 @pytest.fixture
 def page(chromium, app_url):
     """A fresh visitor: a new browser context with its own Streamlit session."""

@@ -1,6 +1,4 @@
 """The relevance corpus: the file, its split, its checks, the fit on it and what the fit reaches on held-out sentences."""
-import importlib.util
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -13,19 +11,11 @@ from engine.positional import WEIGHT
 from engine.training import load_fit
 from engine.treebank import key_only_share
 from engine.vectors import tokenize
-from tests.app import said
+from tests.app import data_script, said
 
-ROOT = Path(__file__).resolve().parents[1]
 ARTICLE = {"milk", "drank", "cat", "black", "ball", "blue"}
 FUNCTION_WORDS = {"the", "a", "this", "that", "his", "her", "on", "in", "under", "near", "behind", "beside", "by", "at",
                   "across", "into", "over", "through"}
-
-
-def generator():
-    spec = importlib.util.spec_from_file_location("make_relevance", ROOT / "data" / "make_relevance.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.fixture(scope="module")
@@ -44,7 +34,7 @@ def split_words(examples, split):
 
 class TestBuiltInCorpus:
     def test_the_file_is_what_the_generator_writes(self, tmp_path):
-        generator().main(tmp_path / "relevance.csv")
+        data_script("make_relevance").main(tmp_path / "relevance.csv")
         assert (tmp_path / "relevance.csv").read_bytes() == corpus.BUILT_IN.read_bytes()
 
     def test_size_and_targets(self, examples):
@@ -66,8 +56,9 @@ class TestBuiltInCorpus:
 
     @pytest.mark.parametrize("query, related", [("O", "V"), ("S", "aS"), ("V", "O"), ("L", "P"), ("P", "L")])
     def test_covers_the_relations(self, query, related):
+        templates = data_script("make_relevance").TEMPLATES
         assert any(q == query and relevance[related] == max(relevance.values())
-                   or q == query and relevance[related] > 0 for _, q, relevance in generator().TEMPLATES)
+                   or q == query and relevance[related] > 0 for _, q, relevance in templates)
 
     def test_articles_and_other_nouns_adjectives_are_zero(self, examples):
         for e in examples:

@@ -1,6 +1,5 @@
 """The treebank sentences and the head learned on them: the file and its script, batches, the measures, the fit, and
 what the shipped head reaches on sentences it never saw."""
-import importlib.util
 from collections import Counter
 from dataclasses import fields
 from pathlib import Path
@@ -16,18 +15,11 @@ from engine.positional import WEIGHT
 from engine.training import Fit, initial_weights, load_fit
 from engine.treebank import Sentence
 from engine.vectors import tokenize
+from tests.app import data_script
 
-ROOT = Path(__file__).resolve().parents[1]
 ARTICLE = "The black cat drank the milk"
 COUNTS = {"train": 7479, "dev": 1204, "test": 1255}
 SEEN = {"train": 12544, "dev": 2001, "test": 2077}
-
-
-def script(name: str):
-    spec = importlib.util.spec_from_file_location(name, ROOT / "data" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.fixture(scope="module")
@@ -142,7 +134,7 @@ def checkout(folder: Path) -> Path:
 class TestMakeTreebank:
     def test_a_tiny_checkout_gives_the_expected_rows(self, tmp_path, capsys):
         out = tmp_path / "treebank.tsv"
-        script("make_treebank").main(str(checkout(tmp_path / "ewt")), out)
+        data_script("make_treebank").main(str(checkout(tmp_path / "ewt")), out)
         assert treebank.read(out) == [
             Sentence("train", "b-1", ("i", "do", "n't", "know", "."), (4, 4, 4, 0, 4),
                      ("nsubj", "aux", "advmod", "root", "punct")),
@@ -279,7 +271,7 @@ class TestFit:
 
 class TestShippedHead:
     def test_the_full_refit_is_the_shipped_head(self, glove, sentences, shipped):
-        fit = treebank.fit(glove, sentences, treebank.Recipe(), every=script("make_head").EVERY)
+        fit = treebank.fit(glove, sentences, treebank.Recipe(), every=data_script("make_head").EVERY)
         for f in fields(Fit):
             ours, theirs = getattr(fit, f.name), getattr(shipped, f.name)
             assert np.shape(ours) == np.shape(theirs)

@@ -305,12 +305,10 @@ def sweep(connected, now: float, end=lambda session: None) -> list[str]:
     as long as no one else leaves."""
     with lock:
         sessions = {h.session for h in held.values() if h.session} | set(upload_storage()) | {s for s, _ in results}
-        for session in set(away) - sessions:
+        offline, ttl = {s for s in sessions if not connected(s)}, reconnect_s()
+        for session in set(away) - offline:  # back, or holding nothing any more
             del away[session]
-        gone = [s for s in sessions if not connected(s) and now - away.setdefault(s, now) >= reconnect_s()]
-        for session in sessions - set(gone):
-            if connected(session):
-                away.pop(session, None)
+        gone = [s for s in offline if now - away.setdefault(s, now) >= ttl]
         for key in [k for k, h in held.items() if h.session in gone]:
             del held[key]
         for key in [k for k in results if k[0] in gone]:
