@@ -21,7 +21,7 @@ def vectors(quick: bool) -> list[Row]:
     import numpy as np
 
     from bench import load_vectors
-    from engine.vectors import load_glove
+    from engine.sources import load_glove
 
     runs = 1 if quick else 5
     if not quick:
@@ -67,8 +67,8 @@ def timed(f) -> float:
 def training(quick: bool) -> list[Row]:
     """The default learning run (bench/training.py's first sentence) next to the same objective in PyTorch."""
     from bench.training import SENTENCES, sentence_rows, torch_losses
+    from engine.sources import load_glove
     from engine.training import DEFAULT_LR, DEFAULT_STEPS, train
-    from engine.vectors import load_glove
 
     runs = 3 if quick else 9
     x, targets = sentence_rows(load_glove(), *SENTENCES[0])
@@ -121,7 +121,7 @@ def server_rerun(quick: bool) -> list[Row]:
     rows = []
     for name in [n for n in sessions if n not in (pages.FLOOR, pages.WORST)]:
         w, c = median(wall[name]), median(cpu[name])
-        label = "home" if name == "home.py" else name.removeprefix("pages/").removesuffix(".py").replace("_", " ")
+        label = "home" if name == "home.py" else name.removeprefix("steps/").removesuffix(".py").replace("_", " ")
         rows.append(Row(f"server rerun · {label}", f"warm AppTest rerun of the page next to {pages.FLOOR} (one small "
                         f"chart), interleaved; median of {runs}; wall clock (CPU time {seconds(c)} vs "
                         f"{seconds(floor_cpu)}, {ratio(c, floor_cpu)})", seconds(w), f"floor {seconds(floor_wall)}",
@@ -131,7 +131,8 @@ def server_rerun(quick: bool) -> list[Row]:
                          "floor_cpu_s": cpu[pages.FLOOR]}))
     worst = median(wall[pages.WORST])
     rows.append(Row("server rerun · worst input", "page 2 with 64 unknown 12-letter words (each gets spelling "
-                    f"suggestions), warm AppTest rerun; median of {runs}", seconds(worst), f"floor {seconds(floor_wall)}",
+                    f"suggestions), warm AppTest rerun; median of {runs}", seconds(worst),
+                    f"floor {seconds(floor_wall)}",
                     ratio(worst, floor_wall), f"≤ {WORST_RERUN_MS} ms", worst * 1e3 <= WORST_RERUN_MS,
                     {"wall_s": wall[pages.WORST]}))
     return rows

@@ -90,11 +90,12 @@ def compare(rev: str, edits: int, chosen: list[str] | None, query: str = "") -> 
 
 def report(rev: str, results: list[tuple]) -> str:
     """One Markdown table: per page and figure, the medians and the median paired ratio."""
-    lines = [f"| page | figure | this tree | {rev} | ratio of medians | median paired ratio |", "|---|---|---:|---:|---:|---:|"]
+    lines = [f"| page | figure | this tree | {rev} | ratio of medians | median paired ratio |",
+             "|---|---|---:|---:|---:|---:|"]
     for label, ours, theirs in results:
         for i, figure in enumerate(("edit to redrawn charts", "main-thread time")):
             x, y = [s[i] for s in ours], [s[i] for s in theirs]
-            paired = median([p / q for p, q in zip(x, y)])
+            paired = median([p / q for p, q in zip(x, y, strict=False)])
             lines.append(f"| {label} | {figure} | {median(x) * 1e3:.1f} ms | {median(y) * 1e3:.1f} ms | "
                          f"{median(x) / median(y):.2f}× | {paired:.2f}× |")
     return "\n".join(lines)

@@ -22,8 +22,20 @@ from streamlit.proto.BackMsg_pb2 import BackMsg
 
 from bench.capacity import HOME, Student, open_all, warm
 from bench.common import Row, Server
-from bench.hosting import (BUDGET_MB, EVICTED, UPLOAD_MB, UPLOAD_TIMEOUT_S, XSRF, Peak, close_all, glove_text, holds,
-                           open_uploaders, to_learning, upload)
+from bench.hosting import (
+    BUDGET_MB,
+    EVICTED,
+    UPLOAD_MB,
+    UPLOAD_TIMEOUT_S,
+    XSRF,
+    Peak,
+    close_all,
+    glove_text,
+    holds,
+    open_uploaders,
+    to_learning,
+    upload,
+)
 
 PEAK_MARGIN_MB, FINAL_MARGIN_MB, SETTLE_S, SAMPLE_S = 100, 30, 90, 5
 BYSTANDERS = 2
@@ -63,7 +75,7 @@ async def choose(student: Student, widget: str, urls, names: list[str], sizes: l
     msg = BackMsg()
     state = msg.rerun_script.widget_states.widgets.add()
     state.id = next(i for i in reversed(student.ids) if widget in i)
-    for u, name, size in zip(urls, names, sizes):
+    for u, name, size in zip(urls, names, sizes, strict=False):
         info = state.file_uploader_state_value.uploaded_file_info.add()
         info.file_id, info.name, info.size = u.file_id, name, size
         info.file_urls.CopyFrom(u)
@@ -85,7 +97,7 @@ async def seven_files(url: str, data: bytes) -> dict:
     names = [f"v{i}.txt" for i in range(7)]
     urls = await file_urls(attacker, names)
     codes = await asyncio.gather(*(asyncio.to_thread(put, attacker, u.upload_url, n, data)
-                                   for u, n in zip(urls, names)))
+                                   for u, n in zip(urls, names, strict=False)))
     await choose(attacker, "-upload_files_", urls, names, [len(data)] * 7)
     return {"sessions": [attacker], "taken": sum(c == 204 for c in codes), "codes": list(codes)}
 

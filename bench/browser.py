@@ -118,7 +118,7 @@ def settle(page) -> int:
 def pages() -> list[tuple[str, str]]:
     """(label, URL path) of the home page and every page in pages/, found now."""
     found = [("home", "")]
-    for path in sorted((ROOT / "pages").glob("*.py")):
+    for path in sorted((ROOT / "steps").glob("*.py")):
         found.append((path.stem.replace("_", " "), re.sub(r"^\d+_", "", path.stem)))
     return found
 
@@ -227,7 +227,8 @@ def run(quick: bool) -> list[Row]:
             continue
         m, h = median(times), median(hello_times)
         rows.append(Row(f"interaction · {label}", f"{control} until its {n} charts have redrawn; "
-                        f"median of {len(times)}", seconds(m), f"hello app {seconds(h)}", ratio(m, h), f"≤ {BUDGET_INTERACTION:g}× hello",
+                        f"median of {len(times)}", seconds(m), f"hello app {seconds(h)}", ratio(m, h),
+                        f"≤ {BUDGET_INTERACTION:g}× hello",
                         m <= BUDGET_INTERACTION * h, {"page_s": times, "hello_s": hello_times, "charts": n}))
     return rows
 

@@ -66,7 +66,7 @@ class Student:
         self.url, self.rng = url, random.Random(seed)
         self.ws, self.widget, self.query, self.upstream = None, None, "", None
         self.session_id, self.cookie = "", ""
-        self.page, self.pages = "", {}  # the page to run ('' the home page), and every page's hash by its name
+        self.page, self.pages = "", {}  # the page to run ('' the home page), and every page's hash by its URL path
         self.ids: list[str] = []  # every widget id the session's runs have shown, in order
         self.alerts: list[str] = []  # the text of every st.info/warning/error, in order
         self.latencies: list[float] = []
@@ -109,7 +109,8 @@ class Student:
             self.query = fwd.page_info_changed.query_string
         elif kind == "new_session":
             self.session_id = fwd.new_session.initialize.session_id
-            self.pages.update({p.page_name: p.page_script_hash for p in fwd.new_session.app_pages if p.page_name})
+        elif kind == "navigation":  # the entry's st.navigation lists the pages
+            self.pages.update({p.url_pathname: p.page_script_hash for p in fwd.navigation.app_pages if p.url_pathname})
         elif kind == "delta" and fwd.delta.WhichOneof("type") == "new_element":
             element = fwd.delta.new_element
             which = element.WhichOneof("type")

@@ -52,7 +52,7 @@ with connect("ws://127.0.0.1:8501/_stcore/stream", subprotocols=["streamlit"], o
             break
 print(json.dumps({"elements": elements, "errors": errors}))
 """
-VECTORS = ("from engine.vectors import load_glove; kv = load_glove(); "
+VECTORS = ("from engine.sources import load_glove; kv = load_glove(); "
            "print(len(kv), 'words; milk:', ', '.join(w for w, _ in kv.most_similar('milk', topn=3)))")
 
 

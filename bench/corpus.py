@@ -1,6 +1,6 @@
 """Held-out order accuracy of every kind of W_Q, W_K on the built-in corpus, and the fit's time.
 
-Run: python -m bench.corpus (prints a Markdown table; the README quotes it). python -m bench includes its rows."""
+Run: python -m bench.corpus (prints a Markdown table; bench/README.md quotes it). python -m bench includes its rows."""
 import statistics
 import sys
 import time
@@ -10,7 +10,7 @@ import numpy as np
 from bench.common import Row, seconds
 from engine import corpus
 from engine.layers import preset
-from engine.vectors import load_glove
+from engine.sources import load_glove
 
 FIT_BUDGET_S = 2.0
 RANDOM_SEEDS = 20
@@ -68,7 +68,8 @@ def main():
     fit = corpus.fit(kv, examples)
     test = [e for e in examples if e.split == "test"]
     pairs = len(corpus.batch(kv, test).pairs[0])
-    print(f"Held-out: {len(test)} sentences, {pairs} labelled pairs; training: {len(examples) - len(test)} sentences.\n")
+    print(f"Held-out: {len(test)} sentences, {pairs} labelled pairs; "
+          f"training: {len(examples) - len(test)} sentences.\n")
     print("| W_Q, W_K | held-out order accuracy |\n|---|---:|")
     for name, value in accuracies(kv, examples, fit).items():
         print(f"| {name} | {value:.1%} |")

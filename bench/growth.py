@@ -1,7 +1,8 @@
 """Growth with sentence length: each page's rerun with every sentence 6, 16, 32 and 64 tokens long.
 
-The page's data caches (st.cache_data: the heatmap specs) are cleared before every timed rerun, so each one builds
-its charts anew, as after an edit of the sentence; a warm rerun with the caches full costs the same at every length.
+The caches a rerun could reuse (st.cache_data's neighbour searches, render's kept specs and Arrow bytes, views' heatmap
+cells) are cleared before every timed rerun, so each one builds its charts anew, as after an edit of the sentence; a
+warm rerun with the caches full costs the same at every length.
 
 Run alone: python -m bench.growth [--quick]
 """
@@ -27,7 +28,7 @@ def sentence(n: int) -> str:
 def query(n: int) -> dict[str, str]:
     """URL parameters that make every sentence on every page n tokens long."""
     text = sentence(n)
-    return {"sentence": text, "pair_sentence": text, "target_sentence": text}
+    return {"sentence": text, "source_sentence": text, "target_sentence": text}
 
 
 def run(quick: bool) -> list[Row]:
@@ -35,8 +36,8 @@ def run(quick: bool) -> list[Row]:
     import streamlit as st
 
     from bench.pages import TIMEOUT, rerun_ms
-    from ui import render, views
     from harness.apptest import PAGES, run_page
+    from ui import render, views
 
     runs = 3 if quick else 9
     lengths = (LENGTHS[0], LENGTHS[-1]) if quick else LENGTHS
@@ -57,8 +58,8 @@ def run(quick: bool) -> list[Row]:
         w, c = {n: median(v) for n, v in wall.items()}, {n: median(v) for n, v in cpu.items()}
         short, long = lengths[0], lengths[-1]
         steps = ", ".join(f"{n}: {seconds(m)}" for n, m in w.items())
-        name = "home" if page is None else page.removeprefix("pages/").removesuffix(".py").replace("_", " ")
-        rows.append(Row(f"growth · {name}", f"AppTest rerun, charts rebuilt, every sentence n tokens long, interleaved; "
+        name = "home" if page is None else page.removeprefix("steps/").removesuffix(".py").replace("_", " ")
+        rows.append(Row(f"growth · {name}", "AppTest rerun, charts rebuilt, every sentence n tokens long, interleaved; "
                         f"median of {runs}; wall clock ({steps}; CPU time ratio {ratio(c[long], c[short])})",
                         f"{seconds(w[long])} at {long}", f"{seconds(w[short])} at {short}", ratio(w[long], w[short]),
                         f"≤ {BUDGET:g}× at {short}", max(w[long] / w[short], c[long] / c[short]) <= BUDGET,

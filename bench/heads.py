@@ -2,7 +2,7 @@
 much of its scores one number per key explains, per relation next to the best BERT-base heads (Clark et al. 2019),
 and how long the fits take.
 
-Run: python -m bench.heads [--refit] (prints Markdown tables; the README quotes them). --refit also runs
+Run: python -m bench.heads [--refit] (prints Markdown tables; bench/README.md quotes them). --refit also runs
 data/make_head.py into a temporary file and exits non-zero unless it equals data/head-glove.npz. python -m bench
 includes its rows (the refit in the full run only)."""
 import importlib.util
@@ -20,8 +20,8 @@ from engine import corpus, treebank
 from engine.attention import attend, score
 from engine.pipeline import encode
 from engine.positional import WEIGHT
+from engine.sources import load_glove
 from engine.training import Fit, initial_weights, load_fit
-from engine.vectors import load_glove
 
 ARTICLE = "The black cat drank the milk"
 ARTICLE_TREE = treebank.Sentence("test", "article", ("the", "black", "cat", "drank", "the", "milk"),
@@ -108,17 +108,21 @@ def spread(values: list, fmt) -> str:
     return fmt(values[0]) if len(values) == 1 else f"{fmt(np.mean(values))} ({fmt(min(values))}–{fmt(max(values))})"
 
 
+def values(runs: list[dict], where: str, key: str) -> list:
+    """One figure of every run."""
+    return [r[where].get(key) for r in runs]
+
+
 def kinds_table(found: dict[str, list[dict]]) -> str:
     """The kinds as a Markdown table."""
     lines = ["| W_Q, W_K | held-out top-1 | key-only share, held-out mean | "
              f"“{ARTICLE}”: heads right of {len(ARTICLE_TREE.targets())} | its key-only share |",
              "|---|---:|---:|---:|---:|"]
     for kind, runs in found.items():
-        get = lambda where, key: [r[where].get(key) for r in runs]  # noqa: E731
-        lines.append(f"| {LABELS[kind].format(**runs[0])} | {spread(get('held', 'top1'), '{:.1%}'.format)} | "
-                     f"{spread(get('held', 'share'), '{:.2f}'.format)} | "
-                     f"{spread(get('article', 'right'), lambda v: f'{round(v, 1):g}')} | "
-                     f"{spread(get('article', 'share'), '{:.2f}'.format)} |")
+        lines.append(f"| {LABELS[kind].format(**runs[0])} | {spread(values(runs, 'held', 'top1'), '{:.1%}'.format)} | "
+                     f"{spread(values(runs, 'held', 'share'), '{:.2f}'.format)} | "
+                     f"{spread(values(runs, 'article', 'right'), lambda v: f'{round(v, 1):g}')} | "
+                     f"{spread(values(runs, 'article', 'share'), '{:.2f}'.format)} |")
     return "\n".join(lines)
 
 
@@ -146,7 +150,7 @@ def article_picks(kv, head: Fit) -> str:
     """Where each word of the article's sentence puts its largest weight under the head, and milk's row."""
     e = encode(kv, ARTICLE, position=WEIGHT)
     w = attend(e.x, e.x, head.w_q, head.w_k, np.eye(kv.vector_size), own=False).weights
-    picks = ", ".join(f"{label} → {e.labels[j]}" for label, j in zip(e.labels, w.argmax(axis=1)))
+    picks = ", ".join(f"{label} → {e.labels[j]}" for label, j in zip(e.labels, w.argmax(axis=1), strict=False))
     milk = w[e.labels.index("milk")]
     order = " > ".join(f"{e.labels[j]} {milk[j]:.2f}" for j in np.argsort(-milk)[:3])
     return f"{picks}; milk's weights: {order}"

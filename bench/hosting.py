@@ -184,7 +184,7 @@ def uploads_row(server: Server, path: Path, plan: Plan) -> Row:
     v = asyncio.run(uploads_held(server, path, plan.uploaders))
     ceiling = v["idle_mb"] + BUDGET_MB + MARGIN_MB
     evicted, told = sum(not h for h in v["held_at_end"]), sum(v["told"])
-    fair_told = all(told_ == (not held) for told_, held in zip(v["told"], v["held_at_end"]))
+    fair_told = all(told_ == (not held) for told_, held in zip(v["told"], v["held_at_end"], strict=False))
     how = (f"{plan.uploaders} bare sessions on source=upload each upload a {path.stat().st_size / MB:.0f} MB GloVe "
            f"text file ({DIMS} dims), one after another, through Streamlit's upload endpoint; server RSS after each "
            f"({', '.join(f'{x:.0f}' for x in v['after_mb'])} MB), peak sampled every {PEAK_EVERY_S:g} s, final after "

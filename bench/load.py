@@ -19,8 +19,17 @@ from pathlib import Path
 
 import psutil
 
-from harness.chromium import (CHROMIUM, CHROMIUM_ARGS, COUNT_RUNS, PENDING, SETTLED, VIEWPORT, free_port, start_server,
-                           stop_server)
+from harness.chromium import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    COUNT_RUNS,
+    PENDING,
+    SETTLED,
+    VIEWPORT,
+    free_port,
+    start_server,
+    stop_server,
+)
 
 MB = 2**20
 LOG = Path(__file__).resolve().parent / "results" / "load-server.log"
@@ -114,7 +123,8 @@ class Session:
         self.times.append(time.perf_counter() - start)
 
     async def link(self, label: str):
-        await self.page.locator("[data-testid=stSidebar] [data-testid=stPageLink-NavLink]").filter(has_text=label).first.click()
+        links = self.page.locator("[data-testid=stSidebar] [data-testid=stPageLink-NavLink]")
+        await links.filter(has_text=label).first.click()
 
     async def type(self, text: str):
         box = self.page.locator("[data-testid=stSidebar] [data-testid=stTextInput] input").first
@@ -182,7 +192,8 @@ async def main_async(sessions: int, steps: int) -> dict:
             sampler = Sampler(server.pid)
             sampler.start()
             crowd = [Session(browser, url, i + 1) for i in range(sessions)]
-            started, server_cpu, own_cpu = time.perf_counter(), cpu_seconds(server.pid), cpu_seconds(psutil.Process().pid)
+            started = time.perf_counter()
+            server_cpu, own_cpu = cpu_seconds(server.pid), cpu_seconds(psutil.Process().pid)
             await asyncio.gather(*(s.open() for s in crowd))
             await asyncio.wait_for(asyncio.gather(*(s.visit(steps) for s in crowd)), timeout=DEADLINE_S)
             result["wall"] = time.perf_counter() - started
@@ -229,7 +240,8 @@ def table(r: dict) -> str:
          f"≤ {budget:.1f}", "yes" if r["after_closed"]["rss"] <= budget else "**no**"),
         ("Growth per open session (MB)", f"{(r['after_open']['rss'] - r['one']['rss']) / r['sessions']:.2f}",
          f"≤ {PER_SESSION_MB}", ""),
-        ("Server USS, one session → after the run (MB)", f"{r['one']['uss']:.1f} → {r['after_open']['uss']:.1f}", "", ""),
+        ("Server USS, one session → after the run (MB)", f"{r['one']['uss']:.1f} → {r['after_open']['uss']:.1f}",
+         "", ""),
         ("Interaction time, median / p95 (s)", f"{statistics.median(times):.2f} / {p95:.2f}" if times else "–", "", ""),
         ("Wall time of the concurrent run (s)", f"{r['wall']:.1f}", "", ""),
         ("CPU time during the run: server / browser (s)", f"{r['server_cpu']:.1f} / {r['browser_cpu']:.1f}", "", ""),

@@ -26,7 +26,8 @@ PARSE_TARGET_S = 1.0
 UPLOAD_MB = 46
 MB = 2**20
 ROOT = Path(__file__).resolve().parents[1]
-MODULES = ("engine.vectors", "engine.positional", "engine.layers", "engine.attention", "engine.alignment")
+MODULES = ("engine.sources", "engine.tokens", "engine.spelling", "engine.formats", "engine.positional",
+           "engine.layers", "engine.attention", "engine.alignment")
 
 
 def memory() -> dict[str, float]:
@@ -51,9 +52,9 @@ def timed(f):
 def measure() -> dict[str, float]:
     """One run in this (fresh) process."""
     memory()  # import psutil before the baseline so it is not counted as load memory
-    import_s, (vectors, *_) = timed(lambda: [importlib.import_module(m) for m in MODULES])
+    import_s, (sources, _, spelling, formats, *_) = timed(lambda: [importlib.import_module(m) for m in MODULES])
     base = memory()
-    load_s, kv = timed(vectors.load_glove)
+    load_s, kv = timed(sources.load_glove)
     loaded = memory()
     first_s, _ = timed(lambda: kv.most_similar("milk", topn=10))
     searched = memory()
@@ -64,19 +65,19 @@ def measure() -> dict[str, float]:
         "load_rss": loaded["rss"] - base["rss"], "load_uss": loaded["uss"] - base["uss"],
         "search_rss": searched["rss"] - base["rss"], "search_uss": searched["uss"] - base["uss"],
         "first_ms": first_s * 1000, "warm_ms": statistics.median(warm) * 1000,
-        **worst_suggestions(vectors, kv), **upload_parse(vectors, kv),
+        **worst_suggestions(spelling, kv), **upload_parse(formats, kv),
     }
 
 
-def worst_suggestions(vectors, kv) -> dict[str, float]:
+def worst_suggestions(spelling, kv) -> dict[str, float]:
     """suggest() for a sentence of 64 unknown 12-letter words: the first time (the spelling index is built then) and
     again (from the cache), as on a rerun."""
     import numpy as np
 
     rng = np.random.default_rng(0)
     words = ["".join(rng.choice(list("abcdefghijklmnopqrstuvwxyz"), 12)) for _ in range(64)]
-    cold, _ = timed(lambda: [vectors.suggest(kv, w) for w in words])
-    warm = [timed(lambda: [vectors.suggest(kv, w) for w in words])[0] for _ in range(WARM_CALLS)]
+    cold, _ = timed(lambda: [spelling.suggest(kv, w) for w in words])
+    warm = [timed(lambda: [spelling.suggest(kv, w) for w in words])[0] for _ in range(WARM_CALLS)]
     return {"suggest_cold_ms": cold * 1000, "suggest_warm_ms": statistics.median(warm) * 1000}
 
 
@@ -85,7 +86,7 @@ def upload_text(kv) -> bytes:
     path = Path(tempfile.gettempdir()) / f"bench-glove-{UPLOAD_MB}mb.txt"
     if not path.exists():
         lines, size = [], 0
-        for word, row in zip(kv.index_to_key, kv.vectors):
+        for word, row in zip(kv.index_to_key, kv.vectors, strict=False):
             lines.append(f"{word} " + " ".join(f"{x:.5f}" for x in row) + "\n")
             size += len(lines[-1].encode())
             if size >= UPLOAD_MB * 2**20:
@@ -94,25 +95,25 @@ def upload_text(kv) -> bytes:
     return path.read_bytes()
 
 
-def upload_parse(vectors, kv) -> dict[str, float]:
+def upload_parse(formats, kv) -> dict[str, float]:
     """load_text_vectors() on the upload (pandas imported beforehand, as the app has it), next to its line-by-line
     fallback on the same bytes."""
     import numpy as np
     import pandas  # noqa: F401
 
     data = upload_text(kv)
-    parse_s, parsed = timed(lambda: vectors.load_text_vectors(data, max_bytes=len(data)))
+    parse_s, parsed = timed(lambda: formats.load_text_vectors(data, max_bytes=len(data)))
     matrix = np.empty(parsed.vectors.shape, dtype=np.float32)
-    careful_s, words = timed(lambda: vectors.careful_rows(vectors.text_lines(data), matrix, None))
+    careful_s, words = timed(lambda: formats.careful_rows(formats.text_lines(data), matrix, None))
     assert words == parsed.index_to_key and np.array_equal(matrix, parsed.vectors)
     return {"parse_s": parse_s, "careful_s": careful_s}
 
 
 def profile_load() -> None:
     """cProfile of load_glove() in this (fresh) process, after the engine imports."""
-    vectors, *_ = [importlib.import_module(m) for m in MODULES]
+    sources, *_ = [importlib.import_module(m) for m in MODULES]
     profiler = cProfile.Profile()
-    profiler.runcall(vectors.load_glove)
+    profiler.runcall(sources.load_glove)
     pstats.Stats(profiler, stream=sys.stdout).sort_stats("cumulative").print_stats(20)
 
 

@@ -35,7 +35,7 @@ def switch_all(sessions, path: str) -> None:
     titles = [page.evaluate("document.querySelector('h1')?.innerText ?? ''") for page in sessions]
     for page in sessions:
         page.locator(link).click()
-    for page, title in zip(sessions, titles):
+    for page, title in zip(sessions, titles, strict=False):
         page.wait_for_function(SWITCHED, arg=[path, title], polling=50, timeout=120_000)
         loaded(page)
 

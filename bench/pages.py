@@ -14,8 +14,8 @@ import os
 import platform
 import pstats
 import random
-import string
 import statistics
+import string
 import time
 from pathlib import Path
 
@@ -38,7 +38,7 @@ def sessions() -> dict[str, AppTest]:
     out = {FLOOR: AppTest.from_file(str(ROOT / FLOOR), default_timeout=TIMEOUT).run(),
            "home.py": run_page(None, timeout=TIMEOUT)}
     out.update({p: run_page(p, timeout=TIMEOUT) for p in PAGES})
-    out[WORST] = run_page("pages/2_Factor_matrix.py", {"sentence": WORST_SENTENCE}, timeout=TIMEOUT)
+    out[WORST] = run_page("steps/2_Factor_matrix.py", {"sentence": WORST_SENTENCE}, timeout=TIMEOUT)
     for name, at in out.items():
         if at.exception:
             raise RuntimeError(f"{name} raised: {at.exception[0].value}")
@@ -53,7 +53,8 @@ def rerun_ms(at: AppTest) -> tuple[float, float]:
 
 
 def profile(at: AppTest, top: int = 30) -> str:
-    """cProfile of one rerun inside the script thread (AppTest runs the page there), top functions by cumulative time."""
+    """cProfile of one rerun inside the script thread (AppTest runs the page there), top functions by cumulative
+    time."""
     profiler = cProfile.Profile()
     original = script_runner.exec_func_with_error_handling
     script_runner.exec_func_with_error_handling = lambda *a, **kw: profiler.runcall(original, *a, **kw)

@@ -5,8 +5,9 @@ import time
 
 import numpy as np
 
+from engine.sources import load_glove
+from engine.tokens import embed, tokenize
 from engine.training import DEFAULT_LR, DEFAULT_STEPS, initial_weights, make_goal, positional_rows, train
-from engine.vectors import embed, load_glove, tokenize
 
 SENTENCES = [
     ("The black cat drank the milk", "milk", [("drank", 1.0), ("cat", 0.5), ("black", 0.0)]),
@@ -67,7 +68,7 @@ def main() -> None:
     kv = load_glove()
     cases = [(sentence, query, keys, *sentence_rows(kv, sentence, query, keys)) for sentence, query, keys in SENTENCES]
     table = [("measure", "value", "target")]
-    for sentence, query, keys, x, targets in cases:
+    for _sentence, query, keys, x, targets in cases:
         order = " > ".join(f"{query}→{key}" for key, _ in keys)
         reached = order_rate(x, targets)
         rate = f"{reached}/{SEEDS} ({reached / SEEDS:.0%})"
@@ -97,7 +98,7 @@ def main() -> None:
         table.append(("largest loss difference ours vs PyTorch over the run", f"{same.max():.1e}", "same objective"))
     widths = [max(len(row[i]) for row in table) for i in range(3)]
     for i, row in enumerate(table):
-        print("| " + " | ".join(cell.ljust(w) for cell, w in zip(row, widths)) + " |")
+        print("| " + " | ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=False)) + " |")
         if i == 0:
             print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
 

@@ -1,6 +1,6 @@
 """Writes data/head-glove.npz: the default W_Q, W_K, one attention head fitted on the treebank's training sentences
 (data/treebank.tsv) on the built-in GloVe 400k, so that no server fits it before its first page. Run
-`python data/make_head.py` (about 15 s on two cores); tests/test_treebank.py and `python -m bench.heads --refit`
+`python data/make_head.py` (about 15 s on two cores); tests/engine/test_treebank.py and `python -m bench.heads --refit`
 refit it and compare."""
 import sys
 from pathlib import Path
@@ -9,8 +9,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from threadpoolctl import threadpool_limits  # noqa: E402
 
 from engine import treebank  # noqa: E402
+from engine.sources import load_glove  # noqa: E402
 from engine.training import save_fit  # noqa: E402
-from engine.vectors import load_glove  # noqa: E402
 
 EVERY = 250  # held-out accuracy every this many steps: the curve, without measuring all 6,000
 

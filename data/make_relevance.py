@@ -1,6 +1,6 @@
 """Writes data/relevance.csv: the built-in relevance corpus, drawn from templates over word pools.
 
-Run `python data/make_relevance.py`; tests/test_corpus.py checks the committed file is exactly what this writes.
+Run `python data/make_relevance.py`; tests/engine/test_corpus.py checks the committed file is exactly what this writes.
 Every content word (noun, verb, adjective, adverb) belongs to one split: held-out sentences use only held-out
 words, so a held-out score shows what the weights learned about kinds of words, not about these words.
 """

@@ -1,13 +1,14 @@
 """Writes data/treebank.tsv from a checkout of UD English EWT (CC BY-SA 4.0): each sentence's tokens as
-engine.vectors.tokenize writes them, each token's grammatical head and relation, and the treebank's split.
+engine.tokens.tokenize writes them, each token's grammatical head and relation, and the treebank's split.
 Run `python data/make_treebank.py PATH_TO_UD_English-EWT`. Only sentences whose tokens the tokenizer reproduces
 exactly, that GloVe 6B knows, with at most MAX_TOKENS tokens and at least one word with a head, are kept."""
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from engine.sources import load_glove  # noqa: E402
+from engine.tokens import TooManyTokens, tokenize  # noqa: E402
 from engine.treebank import HEADER, MAX_TOKENS, Sentence, write  # noqa: E402
-from engine.vectors import TooManyTokens, load_glove, tokenize  # noqa: E402
 
 OUT = Path(__file__).with_name("treebank.tsv")
 SPLITS = ("train", "dev", "test")

@@ -80,7 +80,7 @@ def merge_heads(x: np.ndarray) -> np.ndarray:  # [h, n, d/h] -> [n, h·d/h]
 
 def own_mask(mask: np.ndarray) -> np.ndarray:  # [n, n] -> [n, n]
     """The mask without each word's own cell, except in a row where the word would then see nothing at all."""
-    others = mask & ~np.eye(*mask.shape, dtype=bool)
+    others = mask & ~np.eye(*mask.shape, dtype=np.bool_)
     return np.where(others.any(axis=-1, keepdims=True), others, mask)
 
 

@@ -2,9 +2,9 @@
 import csv
 import io
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 import numpy as np
 from gensim.models import KeyedVectors
@@ -12,8 +12,8 @@ from gensim.models import KeyedVectors
 from engine.attention import score, score_grads
 from engine.errors import CodedError
 from engine.positional import WEIGHT, sinusoidal
-from engine.training import Fit, cross_entropy, descend, flatten, initial_weights
-from engine.vectors import MAX_TOKENS, TooManyTokens, tokenize
+from engine.tokens import MAX_TOKENS, TooManyTokens, tokenize
+from engine.training import Fit, cross_entropy, descend, flatten, initial_weights, target_problems, written_relevance
 
 BUILT_IN = Path(__file__).resolve().parent.parent / "data" / "relevance.csv"
 SHIPPED = BUILT_IN.with_name("templates-glove.npz")  # the default fit on GloVe 400k, as data/make_templates.py wrote it
@@ -104,26 +104,37 @@ def example(line: int, sentence: str, query: str, targets: str, split: str) -> E
 
 
 def relevances(line: int, text: str, tokens: list[str], query: str) -> dict[str, float]:
-    """'drank=1; cat=0.5' -> {'drank': 1.0, 'cat': 0.5}, each word checked against the sentence."""
-    found = {}
+    """'drank=1; cat=0.5' -> {'drank': 1.0, 'cat': 0.5}, each word checked against the sentence and each relevance (0 to
+    1) by the one target check; example() asks more of the whole row (three targets, not all equal)."""
+    written: list[tuple[str, str]] = []
+    wrong = None
     for item in filter(str.strip, text.split(";")):
         word, eq, value = (part.strip() for part in item.partition("="))
-        word = word.lower()
-        if not eq or not word:
-            raise CorpusError("target_format", line=line, item=item.strip()[:40])
-        if word == query:
-            raise CorpusError("target_query", line=line, word=word[:40])
-        if word not in tokens:
-            raise CorpusError("target_word", line=line, word=word[:40])
-        if word in found:
-            raise CorpusError("target_twice", line=line, word=word[:40])
-        try:
-            found[word] = float(value)
-        except ValueError:
-            found[word] = math.nan
-        if not 0 <= found[word] <= 1:  # also NaN
+        wrong = target_word_error(line, item, word.lower(), eq, tokens, query)
+        if wrong is not None:
+            break
+        written.append((word.lower(), value))
+    given = [(query, word, written_relevance(value)) for word, value in written]  # the items before a wrong one
+    for code, where in target_problems(given, high=1):
+        if "i" in where:
+            word, value = written[where["i"]]
+            if code == "duplicate":
+                raise CorpusError("target_twice", line=line, word=word[:40])
             raise CorpusError("target_value", line=line, word=word[:40], value=value[:20])
-    return found
+    if wrong is not None:
+        raise wrong
+    return {word: float(value) for word, value in written}
+
+
+def target_word_error(line: int, item: str, word: str, eq: str, tokens: list[str], query: str) -> CorpusError | None:
+    """Why one 'word=relevance' item names no other word of the sentence, if it does not."""
+    if not eq or not word:
+        return CorpusError("target_format", line=line, item=item.strip()[:40])
+    if word == query:
+        return CorpusError("target_query", line=line, word=word[:40])
+    if word not in tokens:
+        return CorpusError("target_word", line=line, word=word[:40])
+    return None
 
 
 def load(path=None) -> list[Example]:
@@ -148,16 +159,17 @@ def batch(kv: KeyedVectors, examples: list[Example], position: float = WEIGHT) -
     n, length, d = len(examples), max(map(len, tokens)), kv.vector_size
     x = np.zeros((n, length, d))
     target, mask = np.zeros((n, length)), np.zeros((n, length), dtype=bool)
-    query = np.array([ts.index(e.query) for e, ts in zip(examples, tokens)], dtype=np.intp)
+    query = np.array([ts.index(e.query) for e, ts in zip(examples, tokens, strict=False)], dtype=np.intp)
     pe = position * sinusoidal(length, d)
-    for i, (e, ts) in enumerate(zip(examples, tokens)):
+    for i, (e, ts) in enumerate(zip(examples, tokens, strict=False)):
         x[i, :len(ts)] = kv.vectors[[kv.key_to_index[t] for t in ts]] + pe[:len(ts)]
         for j, t in enumerate(ts):
             if t in e.targets:
                 mask[i, j], target[i, j] = True, e.targets[t]
     p = target / target.sum(axis=1, keepdims=True)
     higher = (target[:, :, None] > target[:, None, :]) & mask[:, :, None] & mask[:, None, :]  # [E, L, L]
-    return Batch(x, query, mask, target, p, tuple(np.nonzero(higher)))
+    which, more, less = np.nonzero(higher)  # [P] ×3: the example, its more relevant key, its less relevant key
+    return Batch(x, query, mask, target, p, (which, more, less))
 
 
 def query_scores(b: Batch, w_q, w_k, cosine=False):  # -> q [E, 1, d_k], k [E, L, d_k], s [E, L]
@@ -202,7 +214,7 @@ def fit(kv: KeyedVectors, examples: list[Example], *, d_k=16, steps=DEFAULT_STEP
         raise CorpusError("no_known")
     tb, hb = batch(kv, train, position), batch(kv, test, position) if test else None
     d, d_k = kv.vector_size, min(d_k, kv.vector_size)
-    params = dict(zip(("w_q", "w_k"), initial_weights(d, d_k, seed, 1.0)))
+    params = dict(zip(("w_q", "w_k"), initial_weights(d, d_k, seed, 1.0), strict=False))
     theta = flatten(params, ["w_q", "w_k"])
     w_q, w_k = params["w_q"], params["w_k"]  # views into theta
     curves = np.full((3, steps + 1), np.nan)
@@ -216,7 +228,9 @@ def fit(kv: KeyedVectors, examples: list[Example], *, d_k=16, steps=DEFAULT_STEP
         return np.concatenate([g_q.ravel(), g_k.ravel()])
 
     done, stopped = descend(theta, evaluate, steps=steps, lr=lr)
-    return Fit(w_q.copy(), w_k.copy(), *curves[:, :done + 1], done, stopped, len(usable), len(examples) - len(usable))
+    loss, train_accuracy, test_accuracy = curves[:, :done + 1]
+    return Fit(w_q.copy(), w_k.copy(), loss, train_accuracy, test_accuracy, done, stopped, len(usable),
+               len(examples) - len(usable))
 
 
 def words(examples: list[Example]) -> int:

@@ -5,7 +5,7 @@ import numpy as np
 from gensim.models import KeyedVectors
 
 from engine.positional import sinusoidal
-from engine.vectors import embed, tokenize
+from engine.tokens import embed, tokenize
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,8 @@
 """Sinusoidal positional encoding (Vaswani et al., 2017)."""
 import numpy as np
 
-# the default position weight: positional rows at twice their unit size (README, "The real sentences and the learned head")
+# the default position weight: positional rows at twice their unit size
+# (README, "The real sentences and the learned head")
 WEIGHT = 2.0
 
 

@@ -19,7 +19,8 @@ import json
 
 from engine import attention, layers, pipeline, positional
 from engine.reproduce_zh import in_chinese
-from engine.vectors import GENSIM_DATA_URL, HAN, TOKEN
+from engine.sources import GENSIM_DATA_URL
+from engine.tokens import HAN, TOKEN
 
 PLACEHOLDER = "FILL IN: the path of your vectors file"  # what a learner replaces in the script of an upload
 KINDS = ("opening", "settings", "vectors", "rows", "layers", "learned", "attention", "heads", "printout")  # of cells
@@ -185,8 +186,8 @@ def script(recipe: dict) -> str:
 def notebook(recipe: dict, notes: dict[str, str] | None = None) -> str:
     """The same cells as a Jupyter notebook (nbformat 4.5 JSON), each code cell after a text cell that says what it
     does: notes[kind] for each of KINDS (the reader's language), when given."""
-    book = []
-    for i, (kind, text) in enumerate(zip(kinds(recipe), worded(recipe)), 1):
+    book: list[dict[str, object]] = []
+    for i, (kind, text) in enumerate(zip(kinds(recipe), worded(recipe), strict=False), 1):
         if notes:
             book.append({"cell_type": "markdown", "id": f"note-{i}", "metadata": {},
                          "source": notes[kind].splitlines(keepends=True)})

@@ -1,7 +1,7 @@
 """The reproduce script's words in Chinese: each English comment, docstring and printed text of engine.reproduce's
 cells (and of the engine functions they copy) with its Chinese, replaced in order. Code stays as it is, so the Chinese
-script computes and prints the very same numbers; tests/test_reproduce.py checks every English text here still occurs
-in some script and that none is left untranslated."""
+script computes and prints the very same numbers; tests/app/test_reproduce.py checks every English text here still
+occurs in some script and that none is left untranslated."""
 
 PAIRS = [
     # the opening

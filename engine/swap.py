@@ -20,4 +20,4 @@ def change(before: np.ndarray, after: np.ndarray, removed: int | None, *, cols_t
 def biggest(delta: np.ndarray, k: int = 3) -> list[tuple[int, int, float]]:  # [n, m] -> (row, column, change) × k
     """The k largest changes by size, largest first."""
     flat = np.argsort(-np.abs(delta), axis=None, kind="stable")[:k]
-    return [(int(r), int(c), float(delta[r, c])) for r, c in zip(*np.unravel_index(flat, delta.shape))]
+    return [(int(r), int(c), float(delta[r, c])) for r, c in zip(*np.unravel_index(flat, delta.shape), strict=False)]

@@ -1,8 +1,9 @@
 """Learn query/key weights (and embeddings) so chosen word pairs reach target relevances."""
 import math
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, fields
 from numbers import Integral, Real
-from typing import Callable, Collection, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -61,41 +62,101 @@ class History:
     k: np.ndarray  # [m, n, d_k]
 
 
+def target_problems(triples, high: float = math.inf) -> list[tuple[str, dict]]:  # t (query, key, relevance)
+    """The one check of targets: why (query, key, relevance) triples cannot all be targets, as (code, values) in their
+    order. A triple's pair may be a 'duplicate' of an earlier usable triple `first` (not checked where its query or key
+    is None: a word not found); then its relevance may be 'missing' (None), 'not_number' (or not finite), 'negative'
+    or 'above' `high`. Each of these names its triple `i`. Only when none is found (and no word is None): 'empty'
+    without triples, or 'all_zero' for each `query` whose relevances are all 0."""
+    problems: list[tuple[str, dict]] = []
+    seen: dict = {}
+    for i, (query, key, value) in enumerate(triples):
+        pair = None if query is None or key is None else (query, key)
+        if pair in seen:
+            problems.append(("duplicate", {"i": i, "first": seen[pair]}))
+        wrong = relevance_problem(value, high)
+        if wrong is not None:
+            problems.append((wrong, {"i": i}))
+        elif pair is not None:
+            seen.setdefault(pair, i)
+    if problems or any(query is None or key is None for query, key, _ in triples):
+        return problems
+    if not triples:
+        return [("empty", {})]
+    queries = dict.fromkeys(query for query, _, _ in triples)
+    return [("all_zero", {"query": q}) for q in queries if all(v == 0 for p, _, v in triples if p == q)]
+
+
+def relevance_problem(value, high: float) -> str | None:
+    """Why `value` is no relevance from 0 to `high` (target_problems' codes), if it is not."""
+    if value is None:
+        return "missing"
+    if not isinstance(value, Real) or not math.isfinite(value):
+        return "not_number"
+    if float(value) < 0:
+        return "negative"
+    return "above" if float(value) > high else None
+
+
+def written_relevance(text: str) -> float | None:
+    """A relevance as written, for target_problems: None when blank, NaN when it is no number."""
+    if not text.strip():
+        return None
+    try:
+        return float(text)
+    except ValueError:
+        return math.nan
+
+
+GOAL_ERRORS = {  # target_problems' codes, as make_goal says them
+    "empty": "Add at least one target: a (query word, key word, relevance) triple.",
+    "missing": "Target {i} has relevance {value!r}; use a finite number such as 1, 0.5 or 0.",
+    "not_number": "Target {i} has relevance {value!r}; use a finite number such as 1, 0.5 or 0.",
+    "negative": "Target {i} has relevance {value}; relevances cannot be negative. Use 0 for 'not relevant'.",
+    "duplicate": "The pair (query word {query}, key word {key}) has more than one target; give each pair one target.",
+    "all_zero": "Every target of query word {query} is 0; give at least one of its key words a relevance above 0.",
+}
+
+
 def make_goal(targets: Sequence[tuple[int, int, float]], n: int) -> Goal:  # t triples, n words
     """Validate (query, key, target) triples and group them by query row."""
-    if len(targets) == 0:
-        raise ValueError("Add at least one target: a (query word, key word, relevance) triple.")
-    seen = set()
-    for i, triple in enumerate(targets, 1):
-        if len(triple) != 3:
-            raise ValueError(f"Target {i} should be (query word, key word, relevance), got {tuple(triple)}.")
-        query, key, value = triple
-        for position in (query, key):
-            if not isinstance(position, Integral) or isinstance(position, bool):
-                raise ValueError(f"Target {i} names word position {position!r}; positions are whole numbers.")
-            if not 0 <= position < n:
-                raise ValueError(f"Target {i} names word position {position}, but the sentence has {n} words "
-                                 f"(positions 0 to {n - 1}).")
-        if (query, key) in seen:
-            raise ValueError(f"The pair (query word {query}, key word {key}) has more than one target; "
-                             "give each pair one target.")
-        seen.add((query, key))
-        if not isinstance(value, Real) or not math.isfinite(value):
-            raise ValueError(f"Target {i} has relevance {value!r}; use a finite number such as 1, 0.5 or 0.")
-        if value < 0:
-            raise ValueError(f"Target {i} has relevance {value}; relevances cannot be negative. "
-                             "Use 0 for 'not relevant'.")
-    query, key = (np.array([t[j] for t in targets], dtype=np.intp) for j in (0, 1))
-    rows, pair_row = np.unique(query, return_inverse=True)
+    triples = list(targets)
+    errors = (position_error(i, triple, n) for i, triple in enumerate(triples, 1))
+    end, error = next(((i, e) for i, e in enumerate(errors) if e is not None), (len(triples), None))
+    problems = target_problems(triples[:end])  # the triples before the first one that names no word
+    if problems and (error is None or "i" in problems[0][1]):
+        raise goal_error(problems, triples)
+    if error is not None:
+        raise error
+    queries, keys = (np.array([t[j] for t in triples], dtype=np.intp) for j in (0, 1))
+    rows, pair_row = np.unique(queries, return_inverse=True)
     mask = np.zeros((len(rows), n), dtype=bool)
-    mask[pair_row, key] = True
+    mask[pair_row, keys] = True
     p = np.zeros((len(rows), n))
-    p[pair_row, key] = [t[2] for t in targets]
-    total = p.sum(axis=1, keepdims=True)
-    if (total == 0).any():
-        raise ValueError(f"Every target of query word {rows[np.argmin(total[:, 0])]} is 0; give at least one of "
-                         "its key words a relevance above 0.")
-    return Goal(rows, mask, p / total, pair_row, key)
+    p[pair_row, keys] = [t[2] for t in triples]
+    return Goal(rows, mask, p / p.sum(axis=1, keepdims=True), pair_row, keys)
+
+
+def position_error(i: int, triple, n: int) -> ValueError | None:
+    """Why target i is not (query position, key position, relevance) in a sentence of n words, if it is not."""
+    if len(triple) != 3:
+        return ValueError(f"Target {i} should be (query word, key word, relevance), got {tuple(triple)}.")
+    for position in triple[:2]:
+        if not isinstance(position, Integral) or isinstance(position, bool):
+            return ValueError(f"Target {i} names word position {position!r}; positions are whole numbers.")
+        if not 0 <= int(position) < n:
+            return ValueError(f"Target {i} names word position {position}, but the sentence has {n} words "
+                              f"(positions 0 to {n - 1}).")
+    return None
+
+
+def goal_error(problems: list[tuple[str, dict]], triples: list) -> ValueError:
+    """The first of target_problems' problems as make_goal says it (for 'all_zero', the lowest such query row)."""
+    code, where = problems[0]
+    if code == "all_zero":
+        return ValueError(GOAL_ERRORS[code].format(query=min(w["query"] for _, w in problems)))
+    query, key, value = triples[where["i"]] if "i" in where else (None, None, None)
+    return ValueError(GOAL_ERRORS[code].format(i=where.get("i", 0) + 1, query=query, key=key, value=value))
 
 
 def forward(x, w_q, w_k, goal: Goal, cosine=False):  # [n, d], [d, d_k] ×2 -> q, k [n, d_k], s [r, n], probs, loss
@@ -185,9 +246,9 @@ def check_settings(learn, lr, steps) -> tuple[str, ...]:
         raise ValueError(f"Cannot learn '{unknown[0]}'. Choose from: {', '.join(PARAMETERS)}.")
     if not learn:
         raise ValueError(f"Choose at least one thing to learn: {', '.join(PARAMETERS)}.")
-    if not isinstance(lr, Real) or not 0 < lr <= MAX_LR:
+    if not isinstance(lr, Real) or not 0 < float(lr) <= MAX_LR:
         raise ValueError(f"The learning rate must be above 0 and at most {MAX_LR}, got {lr}.")
-    if not isinstance(steps, Integral) or isinstance(steps, bool) or not 1 <= steps <= MAX_STEPS:
+    if not isinstance(steps, Integral) or isinstance(steps, bool) or not 1 <= int(steps) <= MAX_STEPS:
         raise ValueError(f"The number of steps must be a whole number from 1 to {MAX_STEPS}, got {steps}.")
     return tuple(name for name in PARAMETERS if name in learn)
 
@@ -196,8 +257,8 @@ def starting_weights(d: int, d_k, seed: int, scale: float, given) -> list[np.nda
     """The given W_Q, W_K, W_V, or for each one left None a draw from the seeded 'random' preset."""
     if d_k is not None and (not isinstance(d_k, Integral) or d_k < 1):
         raise ValueError(f"d_k must be a whole number of at least 1, got {d_k}.")
-    drawn = initial_weights(d, d if d_k is None else d_k, seed, scale)
-    w_q, w_k, w_v = (np.array(a if w is None else w, dtype=np.float64) for a, w in zip(drawn, given))
+    drawn = initial_weights(d, d if d_k is None else int(d_k), seed, scale)
+    w_q, w_k, w_v = (np.array(a if w is None else w, dtype=np.float64) for a, w in zip(drawn, given, strict=False))
     if w_q.ndim != 2 or w_q.shape[0] != d or w_q.shape != w_k.shape or w_v.ndim != 2 or w_v.shape[0] != d:
         raise ValueError(f"W_Q and W_K must both be [{d}, d_k] and W_V [{d}, d_v], got "
                          f"{w_q.shape}, {w_k.shape} and {w_v.shape}.")
@@ -253,7 +314,8 @@ def load_fit(path) -> Fit:
 
 def save_fit(fit: Fit, path) -> None:
     """The fit's fields as plain arrays (load_fit reads them back)."""
-    np.savez_compressed(path, **{f.name: np.asarray(getattr(fit, f.name)) for f in fields(fit)})
+    arrays: dict[str, Any] = {f.name: np.asarray(getattr(fit, f.name)) for f in fields(fit)}  # Any: numpy's stub
+    np.savez_compressed(path, **arrays)  # would otherwise match a str key to its allow_pickle: bool
 
 
 def train(x, targets, *, learn=DEFAULT_LEARN, lr=DEFAULT_LR, steps=DEFAULT_STEPS, seed=0, d_k=None,
@@ -266,7 +328,7 @@ def train(x, targets, *, learn=DEFAULT_LEARN, lr=DEFAULT_LR, steps=DEFAULT_STEPS
     learn, x = check_settings(learn, lr, steps), embeddings(x)
     n, d = x.shape
     goal = make_goal(targets, n)
-    params = dict(zip(("w_q", "w_k", "w_v"), starting_weights(d, d_k, seed, scale, (w_q, w_k, w_v))), x=x)
+    params = dict(zip(("w_q", "w_k", "w_v"), starting_weights(d, d_k, seed, scale, (w_q, w_k, w_v)), strict=False), x=x)
     # W_V's gradient is exactly 0, so Adam would never move it; the others become views of one flat vector
     moving = [name for name in learn if name != "w_v"]
     theta = flatten(params, moving)
@@ -276,7 +338,7 @@ def train(x, targets, *, learn=DEFAULT_LEARN, lr=DEFAULT_LR, steps=DEFAULT_STEPS
     snapshot_at = np.zeros(steps + 1, dtype=bool)
     snapshot_at[np.round(np.linspace(0, steps, min(SNAPSHOTS, steps + 1))).astype(int)] = True
     loss, row_scores = np.empty(steps + 1), np.empty((steps + 1, len(goal.rows), n))
-    snaps = {name: [] for name in ("steps", "x", "w_q", "w_k", "q", "k")}
+    snaps: dict[str, list[Any]] = {name: [] for name in ("steps", "x", "w_q", "w_k", "q", "k")}  # steps, arrays
 
     def evaluate(step: int) -> np.ndarray | None:
         if "x" in moving:
@@ -342,7 +404,7 @@ def history(targets, learn, pe, goal: Goal, loss, row_scores, snaps: dict, w_v, 
 
 def loss_floor(h: History) -> float:
     """The lowest loss a run can reach: the mean entropy of each query's target shares, where the weights equal them."""
-    shares = {}
-    for (query, _, _), p in zip(h.targets, h.goal):
+    shares: dict[int, list[float]] = {}
+    for (query, _, _), p in zip(h.targets, h.goal, strict=False):
         shares.setdefault(query, []).append(p)
     return float(np.mean([-sum(p * math.log(p) for p in ps if p > 0) for ps in shares.values()]))

@@ -1,16 +1,16 @@
 """Real English sentences with each word's grammatical head (UD English EWT): read them, batch them, and measure a
 head that should point every word at the word it belongs to."""
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 import numpy as np
 from gensim.models import KeyedVectors
 
 from engine.attention import score, score_grads
-from engine.positional import WEIGHT, sinusoidal
 from engine.corpus import CorpusError
+from engine.positional import WEIGHT, sinusoidal
 from engine.training import Fit, cross_entropy, descend, flatten, initial_weights
 
 BUILT_IN = Path(__file__).resolve().parent.parent / "data" / "treebank.tsv"
@@ -21,7 +21,7 @@ COLUMNS = ("split", "sent_id", "tokens", "heads", "relations")
 HEADER = [
     "Derived from UD English EWT (Universal Dependencies English Web Treebank), licence CC BY-SA 4.0,",
     "https://github.com/UniversalDependencies/UD_English-EWT; written by data/make_treebank.py and shared alike",
-    "under CC BY-SA 4.0. Columns: split, sent_id, tokens (as engine.vectors.tokenize writes them, space-separated),",
+    "under CC BY-SA 4.0. Columns: split, sent_id, tokens (as engine.tokens.tokenize writes them, space-separated),",
     "heads (1-based position of each token's head, 0 for the root), relations (UD dependency relations).",
 ]
 
@@ -36,7 +36,7 @@ class Sentence:
 
     def targets(self) -> list[tuple[int, int]]:  # -> (query, head) 0-based
         """Each word that has a head in our sense, and that head."""
-        return [(i, h - 1) for i, (h, r) in enumerate(zip(self.heads, self.relations))
+        return [(i, h - 1) for i, (h, r) in enumerate(zip(self.heads, self.relations, strict=False))
                 if h > 0 and r.split(":")[0] not in NO_TARGET]
 
 
@@ -213,7 +213,7 @@ def minibatches(kv: KeyedVectors, sentences: list[Sentence], position: float, wo
             cuts.append(i)
             total = 0
     cuts += [len(ordered)] if cuts[-1] < len(ordered) else []
-    return [batch(kv, ordered[a:b], position) for a, b in zip(cuts, cuts[1:])]
+    return [batch(kv, ordered[a:b], position) for a, b in zip(cuts, cuts[1:], strict=False)]
 
 
 def known(kv: KeyedVectors, sentences: list[Sentence]) -> list[Sentence]:
@@ -238,10 +238,11 @@ def fit(kv: KeyedVectors, sentences: list[Sentence], recipe: Recipe = Recipe(), 
     batches = minibatches(kv, train, recipe.position, recipe.batch_words)
     held = batch(kv, test, recipe.position) if test else None
     d, d_k = kv.vector_size, min(recipe.d_k, kv.vector_size)
-    params = dict(zip(("w_q", "w_k"), initial_weights(d, d_k, recipe.seed, 1.0)))
+    params = dict(zip(("w_q", "w_k"), initial_weights(d, d_k, recipe.seed, 1.0), strict=False))
     theta = flatten(params, ["w_q", "w_k"])
     w_q, w_k = params["w_q"], params["w_k"]  # views into theta
-    rng, order = np.random.default_rng(recipe.seed), []
+    rng = np.random.default_rng(recipe.seed)
+    order: list[int] = []  # the minibatches' order in this pass
     curves = np.full((3, recipe.steps + 1), np.nan)
 
     def evaluate(step: int) -> np.ndarray | None:
@@ -259,4 +260,6 @@ def fit(kv: KeyedVectors, sentences: list[Sentence], recipe: Recipe = Recipe(), 
     done, stopped = descend(theta, evaluate, steps=recipe.steps, lr=recipe.lr, anneal=True)
     if held is not None and np.isnan(curves[2, done]):
         curves[2, done] = accuracy(held, scores(held, w_q, w_k)[2])
-    return Fit(w_q.copy(), w_k.copy(), *curves[:, :done + 1], done, stopped, len(train), len(sentences) - len(usable))
+    loss, train_accuracy, test_accuracy = curves[:, :done + 1]
+    return Fit(w_q.copy(), w_k.copy(), loss, train_accuracy, test_accuracy, done, stopped, len(train),
+               len(sentences) - len(usable))

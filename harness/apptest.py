@@ -4,10 +4,11 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from ui import fair
+from ui import fair, pages
 
 ROOT = Path(__file__).resolve().parents[1]
-PAGES = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "pages").glob("*.py"))
+ENTRY = ROOT / "app.py"  # every run starts here and runs the page asked for
+PAGES = [p.path for p in pages.PAGES[1:]]  # every page but home, in menu order
 FIT_TIMEOUT_S = 300  # the longest a run waits for the fits its page asked for
 settling = True  # whether a run waits for its page's fits and runs again (see arrive)
 
@@ -15,7 +16,7 @@ settling = True  # whether a run waits for its page's fits and runs again (see a
 def run_page(page: str | None = None, query: dict | None = None, timeout: float = 60) -> AppTest:
     """A fresh session on `page` (home when None), opened with URL parameters `query`; each of its runs ends with the
     fits its page asked for drawn (arrive)."""
-    at = arrive(AppTest.from_file(str(ROOT / "home.py"), default_timeout=timeout))
+    at = arrive(AppTest.from_file(str(ENTRY), default_timeout=timeout))
     at.query_params.update(query or {})
     if page:
         at.switch_page(page)

@@ -18,7 +18,11 @@ VIEWPORT = {"width": 1400, "height": 900}
 COUNT_RUNS = """
 window.__runs = 0; window.__changed = performance.now();
 (() => {
-  const varint = (b, i) => { let v = 0, s = 0, x; do { x = b[i++]; v += (x & 0x7f) * 2 ** s; s += 7; } while (x & 0x80); return [v, i]; };
+  const varint = (b, i) => {
+    let v = 0, s = 0, x;
+    do { x = b[i++]; v += (x & 0x7f) * 2 ** s; s += 7; } while (x & 0x80);
+    return [v, i];
+  };
   const finished = buffer => {
     const b = new Uint8Array(buffer); let i = 0;
     while (i < b.length) {
@@ -34,7 +38,9 @@ window.__runs = 0; window.__changed = performance.now();
   window.WebSocket = class extends Native {
     constructor(...args) {
       super(...args);
-      this.addEventListener('message', e => { if (e.data instanceof ArrayBuffer && finished(e.data)) window.__runs++; });
+      this.addEventListener('message', e => {
+        if (e.data instanceof ArrayBuffer && finished(e.data)) window.__runs++;
+      });
     }
   };
   new MutationObserver(() => { window.__changed = performance.now(); })
@@ -43,11 +49,14 @@ window.__runs = 0; window.__changed = performance.now();
 """
 SETTLED = """() => {
   const app = document.querySelector('[data-testid=stApp]');
-  if (!app || app.dataset.testScriptState !== 'notRunning' || app.dataset.testConnectionState !== 'CONNECTED') return false;
+  if (!app || app.dataset.testScriptState !== 'notRunning') return false;
+  if (app.dataset.testConnectionState !== 'CONNECTED') return false;
   if (!document.querySelector('[data-testid=stMain] [data-testid=stElementContainer]')) return false;
-  if (document.querySelector('[data-stale=true], [data-testid=stSkeleton]')) return false;  // skeletons: charts still loading
+  // skeletons: charts still loading
+  if (document.querySelector('[data-stale=true], [data-testid=stSkeleton]')) return false;
   if (performance.now() - window.__changed < 300) return false;  // the last message may not be drawn yet
-  return [...document.querySelectorAll('[data-testid=stVegaLiteChart]')].every(c => !c.checkVisibility() || c.querySelector('svg, canvas'));
+  return [...document.querySelectorAll('[data-testid=stVegaLiteChart]')]
+    .every(c => !c.checkVisibility() || c.querySelector('svg, canvas'));
 }"""
 
 PENDING = """() => ({
@@ -55,7 +64,8 @@ PENDING = """() => ({
   connection: document.querySelector('[data-testid=stApp]')?.dataset.testConnectionState,
   stale: document.querySelectorAll('[data-stale=true]').length,
   loading: document.querySelectorAll('[data-testid=stSkeleton]').length,
-  undrawn: [...document.querySelectorAll('[data-testid=stVegaLiteChart]')].filter(c => c.checkVisibility() && !c.querySelector('svg, canvas')).length,
+  undrawn: [...document.querySelectorAll('[data-testid=stVegaLiteChart]')]
+    .filter(c => c.checkVisibility() && !c.querySelector('svg, canvas')).length,
 })"""
 
 

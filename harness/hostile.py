@@ -1,6 +1,6 @@
-"""Hostile sentences, shared by tests/test_hostile.py (a message or a sane view, never a crash) and bench/hostile.py
+"""Hostile sentences, shared by tests/app/test_hostile.py (a message or a sane view, never a crash) and bench/hostile.py
 (how long a rerun with each takes)."""
-from engine.vectors import MAX_TOKENS
+from engine.tokens import MAX_TOKENS
 from ui.state import MAX_TEXT
 
 TEXTS = {

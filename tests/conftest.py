@@ -1,9 +1,66 @@
 """Shared fixtures: the real GloVe vectors once per session, small hand-built vector sets, and one Chromium and one
-dashboard server for the browser tests."""
+dashboard server per process for the tests that drive a browser. Each test is marked with its folder's kind, and
+pytest-xdist gives its workers whole units of tests."""
+import itertools
+import os
+import re
+
 import numpy as np
 import pytest
 
-from engine.vectors import keyed_vectors, load_glove
+from engine.formats import keyed_vectors
+from engine.sources import load_glove
+
+KINDS = ("engine", "app", "browser", "deploy")  # tests/<kind>/, each a marker registered in pytest.ini
+SECONDS = {"engine": 0.05, "app": 0.4, "deploy": 1.0}  # about what one test of a kind takes (measured, 2 workers)
+ODD_VALUE = re.compile(r"::test_odd_but_valid_url_values_draw_a_stable_view\[(?:home|steps/.+?\.py)-(.+)\]$")
+
+
+def pytest_configure(config):
+    """With pytest-xdist's workers, one BLAS thread per process: the workers already take every CPU, and OpenBLAS's
+    threads on top of them fight over the same cores (two fits at once took four times as long). The workers and the
+    servers they start inherit it."""
+    if config.getoption("numprocesses", None):
+        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+
+def pytest_collection_modifyitems(items):
+    """Mark each test with its folder's kind. In a pytest-xdist worker, spread the tests that drive Chromium evenly in
+    time through the rest: a browser test waits for its page much of the time, which another worker's CPU-bound tests
+    fill, where two browser tests at once would leave the CPUs idle."""
+    for item in items:
+        if item.path.parent.name in KINDS:
+            item.add_marker(item.path.parent.name)
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        browser = [item for item in items if "chromium" in item.fixturenames]
+        items[:] = spread(browser, [item for item in items if "chromium" not in item.fixturenames])
+
+
+def spread(few: list, many: list) -> list:
+    """`few` placed at even intervals of the time `many` take (by SECONDS), each list's own order kept."""
+    starts = list(itertools.accumulate((SECONDS.get(x.path.parent.name, 1) for x in many), initial=0.0))
+    step = starts[-1] / max(1, len(few))
+    keyed = [((i + 0.5) * step, x) for i, x in enumerate(few)] + list(zip(starts[:-1], many, strict=True))
+    return [x for _, x in sorted(keyed, key=lambda pair: pair[0])]
+
+
+def unit(nodeid: str) -> str:
+    """The tests that run on one pytest-xdist worker: a deploy module's (the servers its fixtures start once); the
+    pages of one odd URL value in tests/app/test_hostile.py (a fit it asks for is made once per process); else one."""
+    path = nodeid.split("::")[0]
+    odd = ODD_VALUE.search(nodeid)
+    return path if path.startswith("tests/deploy/") else f"{path}[{odd[1]}]" if odd else nodeid
+
+
+@pytest.hookimpl(optionalhook=True)  # pytest-xdist's hook
+def pytest_xdist_make_scheduler(config, log):
+    """Units of tests (unit) go to the next free worker, the biggest first."""
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ByUnit(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return unit(nodeid)
+    return ByUnit(config, log)
 
 
 @pytest.fixture(scope="session")
@@ -22,7 +79,7 @@ def make_kv():
 def chromium():
     """One headless Chromium for the whole run, shared by every test that drives a browser (Playwright's sync API
     allows one at a time per process)."""
-    from tests import browser as b
+    from tests import browser_helpers as b
     b.require_chromium()
     with b.chromium() as browser:
         yield browser
@@ -31,6 +88,6 @@ def chromium():
 @pytest.fixture(scope="session")
 def app_url(chromium):
     """Base URL of a Streamlit server started for this run and stopped afterwards."""
-    from tests import browser as b
+    from tests import browser_helpers as b
     with b.server() as url:
         yield url

@@ -12,7 +12,8 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-# Every colour of a mark reaches 3:1 against the white background (WCAG 1.4.11); tests/test_palettes.py checks them.
+# Every colour of a mark reaches 3:1 against the white background (WCAG 1.4.11); tests/engine/test_palettes.py checks
+# them.
 AGREE = {"++": "#2166ac", "--": "#4393c3"}  # signs agree: blues, as positive values on every heatmap
 DISAGREE = {"+-": "#d6604d", "-+": "#b2182b"}  # signs differ: reds, as negative values
 GROUP_COLOURS = {**AGREE, **DISAGREE}
@@ -46,7 +47,7 @@ END_LABEL = "abs(datum.running) >= 1000 ? format(datum.running, '.3~s') : format
 
 
 def dataset(i: int = 0) -> str:
-    """The name a chart's i-th DataFrame travels under (page.vega_lite names them so); expressions read it by name."""
+    """The name a chart's i-th DataFrame travels under (render.vega_lite names them so); expressions read it by name."""
     return f"data-{i}"
 
 
@@ -608,11 +609,12 @@ def _line_columns(df: pd.DataFrame, heads: list[str], *, x_title: str, y_title: 
 
 def _word_column(df: pd.DataFrame, field: str, position: str, title: str, y: alt.Scale, rows: int,
                  step: int = LINE_STEP) -> alt.Chart:
-    """Each word of one column once, at its position, `step` pixels a word, beside the lines (query words to their left, key words to their
-    right), under its title, which runs to the right (over the lines, clear of the heatmaps' titles); larger while
-    hovered, the others of its column grey."""
+    """Each word of one column once, at its position, `step` pixels a word, beside the lines (query words to their left,
+    key words to their right), under its title, which runs to the right (over the lines, clear of the heatmaps'
+    titles); larger while hovered, the others of its column grey."""
     param, width, left = (HOVER if field == "query" else HOVER_KEY), _label_width(df[field]), field == "query"
-    return alt.Chart(name=f"{field}_words", title=alt.TitleParams(title, anchor="start")).transform_aggregate(groupby=[field, position]).mark_text(
+    chart = alt.Chart(name=f"{field}_words", title=alt.TitleParams(title, anchor="start"))
+    return chart.transform_aggregate(groupby=[field, position]).mark_text(
         align="right" if left else "left", baseline="middle", limit=LABEL_LIMIT).encode(
         x=alt.XValue(width if left else 0), y=alt.Y(f"{position}:Q", scale=y, axis=None),
         text=alt.Text(f"{field}:N", title=title),

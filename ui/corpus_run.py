@@ -10,11 +10,12 @@ from gensim.models import KeyedVectors
 
 from engine import corpus, treebank
 from engine.attention import attend, one_key, score, top_keys
-from engine.vectors import tokenize
-from ui import fair, page, render, tables, uploads, waiting, weights
+from engine.tokens import tokenize
+from ui import fair, jobs, page, render, tables, uploads, waiting, weights
 from ui.text import error_text, plain, t, then
 
-RESULT, RUNNING = "_corpus_result", "_corpus_run"  # the last fit; the fit queued or running (see pages/5_Learning.py)
+# the fit queued or running, and the last fit
+RUN = jobs.Runner("_corpus_run", "_corpus_result", "fit", "corpus", corpus.CorpusError)
 CHOICE, CHOICES = "_corpus_which", ("treebank", "templates", "upload")
 TRY = "The old fisherman mended the torn net"
 
@@ -76,11 +77,11 @@ def references(s, kv: KeyedVectors) -> Reference:
 
 def choose(ctx) -> Data | None:
     """The corpus radio and what the chosen corpus is; None while an upload is awaited or the vectors know none."""
-    lang, ss = ctx.lang, st.session_state
-    if ss.get(CHOICE) not in CHOICES:
-        ss[CHOICE] = ctx.s.run_on  # a link to weights of a run opens on the corpus they came from
-    which = st.radio(t("corpus_which", lang), CHOICES, key=CHOICE, horizontal=True,
-                     format_func=lambda v: t(f"corpus_choice_{v}", lang))
+    lang = ctx.lang
+    # a link to weights of a run opens on the corpus they came from; the radio's key alone names it, so the learner's
+    # pick holds while it is drawn
+    which = st.radio(t("corpus_which", lang), CHOICES, index=CHOICES.index(ctx.s.run_on), key=CHOICE,
+                     horizontal=True, format_func=lambda v: t(f"corpus_choice_{v}", lang))
     if which == "treebank":
         ref = references(ctx.s, ctx.kv)
         st.markdown(t("corpus_about_treebank", lang, train=ref.train, total=ref.total, test=ref.test,
@@ -152,28 +153,26 @@ def offset_name(offset: int, lang: str) -> str:
 def section(ctx):
     """The corpus fit: choose the corpus and recipe, train, read the curves, try a sentence, use the weights (the
     results of a run that has just ended drawn in its turn)."""
-    ended = finish(ctx.lang)
-    with fair.showing(ended):
-        parts(ctx)
+    RUN.section(lambda ended: parts(ctx, ended))
 
 
-def parts(ctx):
-    """The section's parts, top to bottom."""
+def parts(ctx, ended: fair.Job | None):
+    """The section's parts, top to bottom, after why the fit that has just `ended` failed, if it did."""
     lang, ss = ctx.lang, st.session_state
+    if ended is not None and ended.error is not None:
+        st.error(error_text(ended.error, lang))
     st.header(t("corpus_title", lang))
     st.markdown(t("corpus_intro", lang))
     data = choose(ctx)
-    args, running = None, ss.get(RUNNING)
+    args, running = None, RUN.current()
     if data is not None:
         args = recipe(ctx, data)
-        pressed = args is not None and st.button(t("corpus_train", lang), key="corpus_train", type="primary",
-                                                 icon=":material/play_arrow:", disabled=running is not None)
-        if pressed and running is None:  # a click sent for a disabled button starts nothing
+        if args is not None and RUN.pressed(t("corpus_train", lang), "corpus_train"):
             running = start(ctx, data, args)
     if running is not None:
         waiting.panel(running["job"], lang, "corpus_stop", progress=progress(running, lang))
-    if RESULT in ss:
-        result(ctx, ss[RESULT], data, args)
+    if RUN.result in ss:
+        result(ctx, ss[RUN.result], data, args)
 
 
 def recipe(ctx, data: Data) -> dict | None:
@@ -181,16 +180,15 @@ def recipe(ctx, data: Data) -> dict | None:
     saying why a step of it would take too long."""
     s, lang, d = ctx.s, ctx.lang, ctx.kv.vector_size
     d_k = min(s.d_k, d)
-    if fair.step_work(data.words, d, d_k) > fair.STEP_WORK:
-        st.error(waiting.too_large(lang, d, d_k, fair.max_d_k(data.words, d)))
+    try:
+        fair.check_step(data.words, d, d_k)
+    except fair.TooLarge as e:
+        st.error(error_text(e, lang))
         return None
     bound = min(corpus.MAX_STEPS, fair.max_steps(data.words, d, d_k))
-    if s.run_steps > bound:  # a larger corpus, larger vectors or a wider d_k than the link was made with
-        st.session_state["run_steps"] = bound
-        st.info(t("learn_steps_capped", lang, asked=s.run_steps, max=bound))
+    jobs.cap_steps("run_steps", s.run_steps, bound, lang)  # a larger corpus, vectors or d_k than the link's
     c1, c2, c3 = st.columns(3)
-    c1.number_input(t("learn_steps", lang), min_value=1, max_value=bound, step=50, key="run_steps",
-                    help=t("learn_steps_bound", lang, max=bound, n=data.words, d=d, d_k=d_k))
+    jobs.steps_input(c1, "run_steps", bound, lang, data.words, d, d_k)
     c2.number_input(t("learn_lr", lang), min_value=1e-4, max_value=1.0, step=0.01, format="%g", key="run_lr")
     c3.number_input(t("learn_seed", lang), min_value=0, max_value=9999, step=1, key="run_seed")
     args = dict(d_k=d_k, position=s.position, steps=min(s.run_steps, bound), lr=s.run_lr, seed=s.run_seed)
@@ -209,14 +207,11 @@ def fit_on(kv: KeyedVectors, which: str, found: list, a: dict, callback):
 
 
 def start(ctx, data: Data, args: dict) -> dict:
-    """Queue the fit (fair.ask); the run in progress, kept in the session until it ends."""
+    """Queue the fit; the run in progress, kept in the session until it ends."""
     kv, d = ctx.kv, ctx.kv.vector_size
-    job = fair.Job(lambda report: fit_on(kv, data.which, data.found, args, report), args["steps"],
-                   fair.fit_bytes(d, args["d_k"], data.held, data.at_once), hold=True)
-    running = dict(args=args, which=data.which, levels=levels_of(ctx, data.which, data.found),
-                   vectors=vectors_of(ctx), job=fair.ask(job, waiting.me()))
-    st.session_state[RUNNING] = running
-    return running
+    return RUN.start(lambda report: fit_on(kv, data.which, data.found, args, report), args["steps"],
+                     fair.fit_bytes(d, args["d_k"], data.held, data.at_once), args=args, which=data.which,
+                     levels=levels_of(ctx, data.which, data.found), vectors=vectors_of(ctx))
 
 
 def progress(running: dict, lang: str):
@@ -235,24 +230,6 @@ def progress(running: dict, lang: str):
         curves = {names["test"]: [v[2] for v in seen], names["train"]: [v[1] for v in seen]}
         accuracy_chart(list(range(len(seen))), curves, levels, which, lang, steps=job.steps, saved=False)
     return draw
-
-
-def finish(lang: str) -> fair.Job | None:
-    """The run that has ended since the last look, if any: its fit becomes the result (the steps it reached, when
-    stopped), or the page says why it failed; a run that left the queue before it began leaves nothing."""
-    ss = st.session_state
-    running = ss.get(RUNNING)
-    if running is None or not running["job"].ended.is_set():
-        return None
-    job = ss.pop(RUNNING)["job"]
-    if isinstance(job.error, corpus.CorpusError):
-        st.error(error_text(job.error, lang))
-    elif job.error is not None:
-        raise job.error
-    elif job.result is not None:
-        ss[RESULT] = {name: value for name, value in running.items() if name != "job"} | {"fit": job.result}
-        uploads.keep_result(uploads.session_of(), "corpus", job.result)
-    return job
 
 
 def levels_of(ctx, which: str, found: list) -> dict:

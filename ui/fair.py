@@ -10,12 +10,14 @@ so it always moves on)."""
 import threading
 import time
 import weakref
+from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from engine.corpus import CorpusError
-from ui import uploads
+from engine.errors import CodedError
+from ui import runtime, uploads
 
 # One unit of work is about 0.26 ns of one core on the machine of the README's figures: FIT_WORK is about 10 s of
 # CPU, STEP_WORK about 0.3 s, so that Stop ends a fit within half a second
@@ -52,6 +54,7 @@ class Job:
     ended: threading.Event = field(default_factory=threading.Event)
     shown: threading.Event = field(default_factory=threading.Event)  # its page has drawn the result
     session: str = field(default_factory=uploads.session_of)  # the session that asked first: its upload stays
+    inputs: Callable[[], bool] = lambda: True  # whether what it fits on is still there (a released upload is not)
 
 
 lock = threading.Condition()
@@ -78,6 +81,19 @@ def max_d_k(words: int, d: int) -> int:
     MIN_WIDTH, every d_k costs the same)."""
     most = (STEP_WORK // (words + UPDATE_WORDS) - PER_WORD) // d
     return most if most >= MIN_WIDTH else 0
+
+
+class TooLarge(CodedError):
+    """One step of a fit would take longer than a shared server allows: d, d_k and the widest d_k that would do."""
+
+    CODES, TEXT_PREFIX = ("too_large", "too_large_any"), "fit_"
+
+
+def check_step(words: int, d: int, d_k: int) -> None:
+    """TooLarge when one step on `words` words of d dimensions through W_Q, W_K [d, d_k] exceeds STEP_WORK."""
+    if step_work(words, d, d_k) > STEP_WORK:
+        most = max_d_k(words, d)
+        raise TooLarge("too_large" if most else "too_large_any", d=d, d_k=d_k, max=most)
 
 
 def reads(train: int, held_out: int = 0, every: int = 1) -> int:
@@ -164,7 +180,7 @@ def run(job: Job) -> None:
         return not job.stop.is_set()
 
     try:
-        if abandoned(job):  # queued for a tab closed since: nobody would see it
+        if abandoned(job):  # queued for a tab closed since, or for an upload released since: nobody would see it
             job.stop.set()
             return
         if not uploads.make_room(job, job.bytes, job.session):  # idle visitors' uploads may make room, no one else's
@@ -182,11 +198,11 @@ def run(job: Job) -> None:
 
 
 def abandoned(job: Job) -> bool:
-    """Whether the fit is for one visitor only, whose tab has closed: it would hold the queue, and the vectors it fits
-    (an upload's), for a page nobody sees."""
+    """Whether the fit is for one visitor only, whose tab has closed, or its inputs are gone (an upload released for
+    others, whose page now shows the built-in vectors): it would hold the queue for a page nobody sees."""
     with lock:
         alone = len(job.waiting) == 1
-    return alone and not uploads.connected(job.session)
+    return not job.inputs() or (alone and not runtime.connected(job.session))
 
 
 def pending() -> bool:

@@ -26,7 +26,7 @@ def heads_choice(ctx) -> int:
     c3.toggle(t("predict", lang), key="predict", help=t("predict_help", lang))
     if s.heads not in divisors:
         st.warning(t("heads_fallback", lang, h=s.heads, d_k=d_k))
-        st.session_state["heads"] = 1
+        sidebar.keep(replace(s, heads=1), "heads")
     return c4.selectbox(t("heads", lang), divisors, key="heads", help=t("heads_help", lang, d_k=d_k))
 
 
@@ -41,7 +41,7 @@ def tabs(ctx, src, tgt, heads: int):
     opened = st.tabs(list(names), key="kinds_tab", on_change="rerun")
     rows = {"enc": (src, src, "need_source"), "dec": (tgt, tgt, "need_target"),
             "cross": (tgt, src, "need_source" if src is None else "need_target")}
-    for tab, name in zip(opened, TABS):
+    for tab, name in zip(opened, TABS, strict=False):
         if tab.open:
             with tab:
                 section(ctx, name, *rows[name], heads)

@@ -7,12 +7,12 @@ from engine.alignment import GROUPS, pair_alignment
 from engine.attention import attend
 from engine.projection import fit_plane_qk, pair_cosines, project
 from engine.relevance import length_angle, order_by
-from ui import fair, render, tables, targets, uploads, views, waiting
+from ui import fair, jobs, render, tables, targets, views, waiting
 from ui.page import pick_word
 from ui.text import error_text, t
 
-RESULT = "_learning_result"  # the last run, kept on screen across reruns and while the inputs are invalid
-RUNNING = "_learning_run"  # the run queued or running (fair.Job), with its inputs, until it has ended
+# the run queued or running, and the last run, kept on screen across reruns and while the inputs are invalid
+LIVE = jobs.Runner("_learning_run", "_learning_result", "h", "live", ValueError)
 
 
 def quoted(words, lang: str) -> str:
@@ -23,9 +23,7 @@ def quoted(words, lang: str) -> str:
 def section(ctx):
     """Targets, what learns, where training starts, Train, and the last run's results (those of a run that has just
     ended drawn in its turn)."""
-    ended = finish()
-    with fair.showing(ended):
-        parts(ctx, failed=ended.error if ended is not None else None)
+    LIVE.section(lambda ended: parts(ctx, failed=ended.error if ended is not None else None))
 
 
 def parts(ctx, failed: Exception | None):
@@ -36,19 +34,17 @@ def parts(ctx, failed: Exception | None):
     learn = controls(ctx)
     config = start_view(ctx, triples, learn)
     st.subheader(t("learn_results_title", lang))
-    running = ss.get(RUNNING)
-    pressed = st.button(t("learn_train", lang), key="train", type="primary", icon=":material/play_arrow:",
-                        disabled=not learn or bool(problems) or running is not None)
-    if pressed and running is None:  # a click sent for a disabled button starts nothing
+    running = LIVE.current()
+    if LIVE.pressed(t("learn_train", lang), "train", disabled=not learn or bool(problems)):
         running = start(ctx, triples, learn, config)
     if failed is not None:
         st.error(error_text(failed, lang) if isinstance(failed, corpus.CorpusError) else t("learn_overflow", lang))
     if running is not None:
         waiting.panel(running["job"], lang, "stop", progress=progress(lang))
-    elif RESULT in ss:
+    elif LIVE.result in ss:
         if problems or not learn:
             st.caption(t("learn_kept_result", lang))
-        show_result(ss[RESULT], config, lang)
+        show_result(ss[LIVE.result], config, lang)
     else:
         st.info(t("learn_not_trained", lang))
 
@@ -100,19 +96,17 @@ def controls(ctx) -> list[str]:
     """What learns, the learning rate, steps and seed, where training starts, directions only; returns what learns."""
     s, lang = ctx.s, ctx.lang
     bound = most_steps(ctx)
-    if s.steps > bound:  # a link or another sentence asked for more than one run may do here
-        st.session_state["steps"] = bound
-        st.info(t("learn_steps_capped", lang, asked=s.steps, max=bound))
+    jobs.cap_steps("steps", s.steps, bound, lang)
     st.subheader(t("learn_how_title", lang))
     chosen = [name.strip() for name in s.learn.split(",") if name.strip()]
-    st.session_state["learn_pick"] = [name for name in training.PARAMETERS if name in chosen]
     c1, c2, c3, c4 = st.columns([3, 1, 1, 1])
+    # Settings.learn changes only through save_learn, and the pills' key alone names them, so the default is read
+    # where they start: on arrival at the page
     learn = c1.pills(t("learn_what", lang), training.PARAMETERS, selection_mode="multi", key="learn_pick",
-                     on_change=save_learn, format_func=lambda name: t(f"learn_{name}", lang))
+                     default=[name for name in training.PARAMETERS if name in chosen], on_change=save_learn,
+                     format_func=lambda name: t(f"learn_{name}", lang))
     c2.number_input(t("learn_lr", lang), min_value=1e-4, max_value=training.MAX_LR, step=0.005, format="%g", key="lr")
-    c3.number_input(t("learn_steps", lang), min_value=1, max_value=bound, step=50, key="steps",
-                    help=t("learn_steps_bound", lang, max=bound, n=len(ctx.enc.labels), d=ctx.kv.vector_size,
-                           d_k=min(s.d_k, ctx.kv.vector_size)))
+    jobs.steps_input(c3, "steps", bound, lang, len(ctx.enc.labels), ctx.kv.vector_size, min(s.d_k, ctx.kv.vector_size))
     c4.number_input(t("learn_seed", lang), min_value=0, max_value=9999, step=1, key="train_seed",
                     disabled=s.learn_start == "sidebar")
     left, right = st.columns(2)
@@ -167,16 +161,15 @@ def most_steps(ctx) -> int:
 
 
 def start(ctx, triples, learn, config) -> dict:
-    """Queue the run (fair.ask); the run in progress, kept in the session until it ends."""
+    """Queue the run; the run in progress, kept in the session until it ends."""
     s, enc = ctx.s, ctx.enc
     w_q, w_k, _ = start_weights(ctx)
     x, steps = enc.embedding, min(s.steps, most_steps(ctx))
     kwargs = dict(learn=learn, lr=s.lr, steps=steps, seed=s.train_seed, d_k=config["d_k"], positional=enc.positional,
                   cosine=s.cosine, **(dict(w_q=w_q, w_k=w_k) if s.learn_start == "sidebar" else {}))
-    job = fair.Job(lambda report: training.train(x, triples, callback=report, **kwargs), steps,
-                   fair.fit_bytes(x.shape[1], config["d_k"], len(x), snapshots=training.SNAPSHOTS), hold=True)
-    running = st.session_state[RUNNING] = dict(config=config, labels=enc.labels, job=fair.ask(job, waiting.me()))
-    return running
+    return LIVE.start(lambda report: training.train(x, triples, callback=report, **kwargs), steps,
+                      fair.fit_bytes(x.shape[1], config["d_k"], len(x), snapshots=training.SNAPSHOTS),
+                      **config, labels=enc.labels)
 
 
 def progress(lang: str):
@@ -194,22 +187,6 @@ def progress(lang: str):
     return draw
 
 
-def finish() -> fair.Job | None:
-    """The run that has ended since the last look, if any: its History becomes the result (the steps it reached, when
-    stopped); one that failed keeps its error (numbers grown too large), one that left the queue leaves nothing."""
-    ss = st.session_state
-    running = ss.get(RUNNING)
-    if running is None or not running["job"].ended.is_set():
-        return None
-    job = ss.pop(RUNNING)["job"]
-    if job.error is not None and not isinstance(job.error, ValueError):
-        raise job.error
-    if job.result is not None:
-        ss[RESULT] = dict(running["config"], h=job.result, labels=running["labels"])
-        uploads.keep_result(uploads.session_of(), "live", job.result)  # its snapshots, in the memory ledger
-    return job
-
-
 def order_text(triples, scores, labels, lang: str) -> str:
     """'for “milk”, black 0.68 > drank 0.10 > cat 0.09': each query's targeted keys from the highest score down, so
     the line always reads true; the sentence around it says whether that is the target order."""
@@ -218,7 +195,7 @@ def order_text(triples, scores, labels, lang: str) -> str:
         items = sorted(((scores[j], labels[k]) for j, (q, k, _) in enumerate(triples) if q == query),
                        key=lambda item: -item[0])
         text = f"{items[0][1]} {items[0][0]:.2f}"
-        for (prev, _), (score, key) in zip(items, items[1:]):
+        for (prev, _), (score, key) in zip(items, items[1:], strict=False):
             text += f"{' > ' if prev > score else ' = '}{key} {score:.2f}"
         rows.append(t("learn_order_row", lang, q=labels[query], keys=text))
     return t("item_sep", lang).join(rows)
@@ -304,7 +281,7 @@ def before_after(h, i: int, q: str, labels: list[str], shown: list[int], lang: s
     names = {g: t(f"group_{g}", lang) for g in GROUPS}
     for j in shown:
         for where, snap, title in zip(st.columns(2), (0, -1), (t("learn_before", lang, q=q, k=labels[j]),
-                                      t("learn_after", lang, step=h.steps, q=q, k=labels[j]))):
+                                      t("learn_after", lang, step=h.steps, q=q, k=labels[j])), strict=False):
             pa = pair_alignment(h.q[snap, i], h.k[snap, j])
             render.chart("alignment_bars", tables.alignment_frame(pa), title=title, x_title=t("dim", lang),
                          y_title=t("product", lang), group_title=t("group", lang), group_names=names,

@@ -10,7 +10,8 @@ from starlette.responses import RedirectResponse
 
 from ui.state import readable
 
-# What Streamlit 1.67 reads of a query string (runtime/state/query_params.py); tests/test_links.py fails when it changes
+# What Streamlit 1.67 reads of a query string (runtime/state/query_params.py); tests/deploy/test_links.py fails when
+# it changes
 MAX_CHARS, MAX_FIELDS = 512 * 1024, 1000
 
 

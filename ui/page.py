@@ -1,5 +1,7 @@
-"""The one opening of every page, and what pages share around it: the sentence with learner-friendly messages,
-word pickers bound to Settings, the expected order read from text."""
+"""The one opening of every page, made by the entry (app.py) once per run and read by the page with current(); and
+what pages share around it: the sentence with learner-friendly messages, word pickers bound to Settings, the expected
+order read from text."""
+from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from urllib.parse import urlencode
 
@@ -10,13 +12,13 @@ from gensim.models import KeyedVectors
 
 from engine.attention import Attention, attend
 from engine.pipeline import Encoded, encode
-from engine.vectors import TooManyTokens, has_cjk, knows_cjk, suggest, tokenize
+from engine.spelling import suggest
+from engine.tokens import TooManyTokens, has_cjk, knows_cjk, tokenize
 from ui import fair, render, sidebar, tables, weights
+from ui.pages import Page
 from ui.state import DEFAULTS, Settings, to_query
 from ui.text import error_text, t
 
-
-CHALLENGES = ("factor", "relevance", "kinds", "real")  # pages that can hide their answer until the learner guesses
 STORY_TOKENS = tokenize(DEFAULTS.sentence)  # texts about the story sentence appear only while it is on the page
 
 
@@ -34,14 +36,22 @@ class Context:
     att: Attention | None
 
 
-def context(name: str, *, sentence: str | None = "sentence", min_words: int = 1,
-            box: str = "source_sentence") -> Context:
-    """The one opening of every page: sidebar, the page's title and intro (text keys <name>_title, <name>_intro), the
-    weights banner, the save menu, then the sentence through the layers; the page stops here, with a sentence saying
-    why, when there is nothing to show. `sentence` names the Settings field to encode (None: the page encodes its
-    own, and the sidebar's sentence box is the field `box`)."""
+RUN: ContextVar[Context] = ContextVar("context")  # this run's, set by the entry before the page runs
+
+
+def current() -> Context:
+    """The Context the entry made for this run."""
+    return RUN.get()
+
+
+def context(p: Page) -> Context:
+    """The one opening of every page, for this run: sidebar, the page's title and intro (text keys <name>_title,
+    <name>_intro), the weights banner, the save menu, then the sentence through the layers; the run stops here, with a
+    sentence saying why, when there is nothing to show. The page's `sentence` names the Settings field to encode (None:
+    the page encodes its own, and the sidebar's sentence box is the field `box`)."""
+    name, sentence, box = p.name, p.sentence, p.box
     fair.drawing()
-    s = sidebar.render(sentence or box, challenge=name in CHALLENGES)
+    s = sidebar.render(sentence or box, challenge=p.challenge)
     lang, kv = s.lang, sidebar.vectors(s)
     st.title(t("app_title" if name == "home" else f"{name}_title", lang))
     sidebar.sentence_here(s, sentence or box)
@@ -53,7 +63,7 @@ def context(name: str, *, sentence: str | None = "sentence", min_words: int = 1,
     if sentence is None:
         return Context(s, lang, kv, source, w, provenance, None, None)
     enc = sentence_rows(kv, getattr(s, sentence), s)
-    if enc is not None and len(enc.tokens) < min_words:
+    if enc is not None and len(enc.tokens) < p.min_words:
         st.info(t("need_two_words", lang))
         enc = None
     if enc is None:
@@ -102,17 +112,6 @@ def pick_word(field: str, label: str, options: list[str], default: str, *, where
     return where.selectbox(label, options, key=field)
 
 
-def on_pick(chart_key: str, row_field: str = "query", col_field: str | None = None):
-    """Callback: a clicked heatmap cell chooses its row (and column) word."""
-    def pick():
-        points = st.session_state[chart_key].selection.get("pick") or []
-        if points:
-            st.session_state[row_field] = points[0]["row"]
-            if col_field:
-                st.session_state[col_field] = str(points[0]["col"])
-    return pick
-
-
 def code(text: str) -> str:
     """Inline code for user text, safe whatever characters it holds."""
     return "`" + text.replace("`", "ˋ") + "`"
@@ -147,7 +146,7 @@ def expected_order(text: str, tokens: list[str], labels: list[str], query: str, 
         return None
     order = []
     for name in names:
-        found = [label for token, label in zip(tokens, labels) if name in (token, label.lower())]
+        found = [label for token, label in zip(tokens, labels, strict=False) if name in (token, label.lower())]
         if len(found) > 1:
             problem = t("order_ambiguous", lang, word=name, labels=" / ".join(f"“{x}”" for x in found))
         elif not found:

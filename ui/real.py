@@ -11,8 +11,8 @@ from gensim.models import KeyedVectors
 from engine import treebank
 from engine.attention import Attention, attend, top_keys
 from engine.pipeline import Encoded, encode
-from engine.vectors import TooManyTokens, tokenize
-from ui import charts, page, render, sidebar, tables, views, weights
+from engine.tokens import TooManyTokens, tokenize
+from ui import charts, page, render, sidebar, tables, views
 from ui.text import error_text, plain, t, then
 
 DEFAULT = "email-enronsent18_01-0013"  # "i met you at the risk conference last week in houston ."
@@ -293,7 +293,7 @@ def relations_view(ctx: page.Context, known: Known, scored: Scored):
     said = t("real_rel_said", lang, words=scored.words, sentences=len(known.sentences), acc=scored.accuracy,
              offset=offset, offset_acc=offset_acc)
     rows = table.to_pydict()
-    gaps = [h - o for h, o in zip(rows["head"], rows["offset_accuracy"])]  # one per relation shown
+    gaps = [h - o for h, o in zip(rows["head"], rows["offset_accuracy"], strict=False)]  # one per relation shown
     beats = sum(g > 0 for g in gaps)
     if gaps and min(gaps) < 0:
         r = gaps.index(min(gaps))

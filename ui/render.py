@@ -2,8 +2,8 @@
 
 Specs are built once and data swapped in: a builder in charts.DATA_FREE runs once per options and column types and
 later draws only convert their frames to Arrow, so the browser swaps the data of the chart it already drew; other
-builders run once per distinct input. Altair's schema check is skipped here (tests/test_charts.py runs it on every
-builder). Frames become Arrow bytes through pyarrow's public API (arrow_bytes); no Streamlit internal is used.
+builders run once per distinct input. Altair's schema check is skipped here (tests/engine/test_charts.py runs it on
+every builder). Frames become Arrow bytes through pyarrow's public API (arrow_bytes); no Streamlit internal is used.
 
 The page's one save menu, under its intro (save_menu), holds every chart drawn: SVG, PNG, and CSV of its numbers where
 given, named <page>-<chart>-<sentence> (name_files, which page.context calls, says the page and sentence). Its buttons
@@ -28,7 +28,7 @@ import pandas as pd
 import pyarrow as pa
 import streamlit as st
 
-from engine.vectors import has_cjk
+from engine.tokens import has_cjk
 from ui import charts, fair
 from ui.text import plain, t
 
@@ -219,7 +219,8 @@ def arrow(df: pd.DataFrame | pa.Table) -> bytes:
         return known[1]
     data = arrow_bytes(df)
     if len(ARROW_OF) < ARROW_BY_ID:
-        ARROW_OF[id(df)] = (weakref.ref(df, lambda _, key=id(df): ARROW_OF.pop(key, None)), data)
+        key = id(df)
+        ARROW_OF[key] = (weakref.ref(df, lambda _: ARROW_OF.pop(key, None)), data)
     return data
 
 

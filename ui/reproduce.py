@@ -4,7 +4,7 @@ from dataclasses import replace
 import streamlit as st
 
 from engine import reproduce
-from engine.vectors import knows_cjk
+from engine.tokens import knows_cjk
 from ui import sidebar, weights
 from ui.page import Context
 from ui.state import LEARNED, Settings

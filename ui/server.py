@@ -1,11 +1,25 @@
-"""The server's start-up work: `streamlit run dashboard.py` imports dashboard.py, which starts the warm-up, so the slow
-parts load while the server starts and the first visitor's browser is still loading Streamlit's frontend."""
+"""The server's start-up work, run by the app's lifespan (dashboard.py): the warm-up starts in the background, so the
+slow parts load while the server starts and the first visitor's browser is still loading Streamlit's frontend; importing
+dashboard.py starts nothing."""
+import asyncio
+import contextlib
 import functools
 import gc
 import logging
 import threading
 
 log = logging.getLogger(__name__)
+
+
+@contextlib.asynccontextmanager
+async def lifespan(app):
+    """The server's life: at its start, note its event loop (the upload sweeper ends sessions on it) and start the
+    warm-up; nothing to undo at its end."""
+    from ui import uploads
+
+    uploads.server_loop[:] = [asyncio.get_running_loop()]
+    start_warm_up()
+    yield
 
 
 @functools.cache

@@ -6,23 +6,15 @@ from urllib.parse import urlencode
 import streamlit as st
 from gensim.models import KeyedVectors
 
+from engine.errors import VectorsError
+from engine.formats import load_upload
 from engine.layers import PRESETS
-from engine.vectors import VectorsError, load_gensim_data, load_glove, load_upload
-from ui import uploads
+from engine.sources import load_gensim_data, load_glove
+from ui import pages, uploads
 from ui.state import MAX_TEXT, NAMES, QK_PRESETS, SPEC, UNREAD, Settings, from_values, to_query
 from ui.text import LANGS, error_text, t
 from ui.text import name as language_name
 
-PAGES = (
-    ("home.py", "nav_home"),
-    ("pages/1_Words_become_rows.py", "nav_words"),
-    ("pages/2_Factor_matrix.py", "nav_factor"),
-    ("pages/3_Dot_product.py", "nav_dot"),
-    ("pages/4_Relevance.py", "nav_relevance"),
-    ("pages/5_Learning.py", "nav_learning"),
-    ("pages/6_Three_kinds.py", "nav_kinds"),
-    ("pages/7_Real_sentences.py", "nav_real"),
-)
 LAYERS = ("q", "k", "v")
 # containers that stay open across pages and page 6's tabs once opened: the sidebar's layers, page 6's line views
 KEPT_OPEN = ("layers_open", "encoder-lines_open", "decoder-lines_open", "cross-lines_open")
@@ -155,7 +147,8 @@ def current() -> Settings:
 
 
 def keep(s: Settings, name: str):
-    """A setting that has no widget of its own, changed by the page: into the session and the URL."""
+    """A setting the page changes itself (one without a widget, or before its widget is drawn this run): into the
+    session and the URL, the one way a page writes a setting."""
     st.session_state["_settings"] = s
     st.session_state[name] = getattr(s, name)
     write_url(s)
@@ -168,8 +161,8 @@ def browser_language() -> str:
 
 
 # A control with the keyboard's focus gets a 2 px ring in the theme's primary colour: Streamlit marks a focused text or
-# select box only by a faint border (WCAG 2.4.7, tests/test_accessibility.py). Also on every page: the banner's switch
-# wraps on a narrow screen.
+# select box only by a faint border (WCAG 2.4.7, tests/browser/test_accessibility.py). Also on every page: the banner's
+# switch wraps on a narrow screen.
 FOCUS = ("[data-testid=stTextInputRootElement]:focus-within, [data-testid=stNumberInputContainer]:focus-within, "
          "[data-baseweb=select]:focus-within, :is(button, a, [role=radio], [role=checkbox], [role=tab], "
          "[role=slider], summary):focus-visible { outline: 2px solid #a8303c; outline-offset: 2px; }"
@@ -222,16 +215,15 @@ def linked_items(s: Settings) -> tuple[tuple[str, str], ...]:
 
 
 def render(sentence_field: str = "sentence", *, challenge: bool = False) -> Settings:
-    """Page config, URL notices, navigation and the shared controls (with `challenge`, a page that can hide its answer
-    until the learner guesses, also its challenge link); returns the current Settings."""
-    st.set_page_config(page_title=t("app_title"), page_icon="🔍", layout="wide")
+    """URL notices, navigation and the shared controls (with `challenge`, a page that can hide its answer until the
+    learner guesses, also its challenge link); returns the current Settings."""
     s = current()
     lang = s.lang
     url_notices(st.session_state.pop("_notices", []), st.session_state.pop("_unread", False), lang)
     with st.sidebar:
         st.markdown(f"### {t('app_title', lang)}")
-        for path, key in PAGES:
-            st.page_link(path, label=t(key, lang), query_params=query(s))
+        for p in pages.PAGES:
+            st.page_link(p.path, label=t(f"nav_{p.name}", lang), query_params=query(s))
         st.divider()
         st.segmented_control(t("language", lang), list(LANGS), key="lang", format_func=language_name)
         st.selectbox(t("source", lang), SPEC["source"], key="source", format_func=lambda v: t(f"source_{v}", lang))
@@ -259,7 +251,7 @@ def url_notices(notices: list, unread: bool, lang: str):
     refused, shortened = [n for n in notices if n[2].code != "cut"], [n for n in notices if n[2].code == "cut"]
     for sentence, items in (("url_notice", refused), ("url_cut_notice", shortened)):
         if items:
-            said = "; ".join(t("url_item", lang, name=n, value=v, reason=t(f"url_{r.code}", lang, **r.values))
+            said = "; ".join(t("url_item", lang, name=n, value=v, reason=error_text(r, lang))
                              for n, v, r in items)
             st.warning(t(sentence, lang, items=said), icon=":material/warning:")
 

@@ -4,6 +4,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from urllib.parse import urlencode
 
 from engine import corpus, treebank
+from engine.errors import CodedError
 from engine.layers import PRESETS
 from engine.positional import WEIGHT
 from engine.training import MAX_LR, MAX_STEPS
@@ -111,12 +112,10 @@ KNOWN = (*NAMES, *RENAMED, "positional")  # what from_values reads from a link
 UNREAD = "unread"  # marks a link Streamlit would not read whole, rewritten by ui/links.py: the page says so
 
 
-class Invalid(ValueError):
-    """Why a URL or widget value was refused: a reason `code` and its values."""
+class Invalid(CodedError):
+    """Why a URL or widget value was refused, or cut: a reason `code` and its values (the catalogues' url_<code>)."""
 
-    def __init__(self, code: str, **values):
-        super().__init__(code)  # the sentence is the catalogues' url_<code>, in the visitor's language
-        self.code, self.values = code, values
+    CODES, TEXT_PREFIX = ("bool", "number", "whole", "choice", "held_out", "unknown", "cut"), "url_"
 
 
 def parse(name: str, raw) -> object:
@@ -227,8 +226,8 @@ def to_query(settings: Settings) -> dict[str, str]:
     out = {}
     for name, value in asdict(settings).items():
         if value != getattr(DEFAULTS, name):
-            out[name] = ("1" if value else "0") if isinstance(value, bool) else number(value) if isinstance(value, float) \
-                else str(value)
+            out[name] = (("1" if value else "0") if isinstance(value, bool)
+                         else number(value) if isinstance(value, float) else str(value))
     return out
 
 

@@ -6,7 +6,7 @@ import pyarrow as pa
 
 from engine import attention
 from engine.alignment import PairAlignment
-from engine.vectors import nearest
+from engine.sources import nearest
 
 
 def matrix_long(a: np.ndarray, rows: list[str], cols: list, *, mask: np.ndarray | None = None,
@@ -66,7 +66,8 @@ def weights_frame(weights_row: np.ndarray, keys: list[str], mask_row: np.ndarray
 
 
 def alignment_frame(pair: PairAlignment, by_size: bool = False) -> pd.DataFrame:
-    """Per-dimension products with sign group, in dimension order or largest |product| first; running sum in that order."""
+    """Per-dimension products with sign group, in dimension order or largest |product| first; running sum in that
+    order."""
     order = np.argsort(-np.abs(pair.products), kind="stable") if by_size else np.arange(len(pair.products))
     return pd.DataFrame({
         "dim": np.asarray(dims(len(pair.products)))[order],
@@ -318,7 +319,7 @@ def relation_bars_frame(table: pa.Table, series: list[str]) -> pd.DataFrame:
     n = len(df)
     label = (df["relation"] + " · " + df["meaning"]).tolist()
     head = [f"{a:.0%}" for a in df["head"]]
-    offset = [f"{a:.0%} ({o})" for a, o in zip(df["offset_accuracy"], df["offset"])]
+    offset = [f"{a:.0%} ({o})" for a, o in zip(df["offset_accuracy"], df["offset"], strict=False)]
     return pd.DataFrame({
         "label": label * 2, "r": list(range(n)) * 2, "series": [series[0]] * n + [series[1]] * n,
         "s": [0] * n + [1] * n, "accuracy": pd.concat([df["head"], df["offset_accuracy"]], ignore_index=True),

@@ -4,6 +4,8 @@ import re
 
 import pandas as pd
 
+from engine.training import target_problems, written_relevance
+
 COLUMNS = ["query", "key", "target"]
 EMPTY = "?"  # an empty cell in the text, so a half-filled row survives the trip through the URL
 FIELD = re.compile(r"[^\s;]+(?:\s*\(\d+\))?")  # a word, or a row label of a repeated word: "the (5)"
@@ -48,34 +50,27 @@ def find_word(name: str, tokens: list[str], labels: list[str]) -> list[str]:
     """Row labels a written word can mean: its label, or every row of that token ('the' -> 'the (1)', 'the (5)')."""
     key = re.sub(r"\s+", "", name.lower())
     exact = [label for label in labels if re.sub(r"\s+", "", label.lower()) == key]
-    return exact or [label for token, label in zip(tokens, labels) if token == key]
+    return exact or [label for token, label in zip(tokens, labels, strict=False) if token == key]
 
 
 def resolve(table: pd.DataFrame, tokens: list[str], labels: list[str]):
-    """(query, key, target) triples by row position, and the problems as (text key, values) for the learner."""
-    triples, problems, seen = [], [], {}
+    """(query, key, target) triples by row position, and the problems as (text key, values) for the learner: each row's
+    words, then engine.training.target_problems' check of the rows."""
+    rows: list[tuple[int, int | None, int | None, str]] = []  # (number, query, key, written target) of each row
+    problems: list[tuple[str, dict]] = []
     for number, (_, row) in enumerate(table.iterrows(), 1):
         query, key, value = (cell(row[c]) for c in COLUMNS)
-        if not (query or key or value):
-            continue
-        found = [word_problem(number, what, word, tokens, labels, problems) for what, word in
-                 (("query", query), ("key", key))]
-        target = target_value(number, value, problems)
-        if target is None or None in found:
-            continue
-        pair = (labels.index(found[0]), labels.index(found[1]))
-        if pair in seen:
-            problems.append(("target_duplicate", {"row": number, "first": seen[pair], "q": found[0], "k": found[1]}))
-        else:
-            seen[pair] = number
-            triples.append((*pair, target))
-    if not triples and not problems:
-        problems.append(("targets_empty", {}))
-    if not problems:
-        for query in dict.fromkeys(q for q, _, _ in triples):
-            if all(v == 0 for q, _, v in triples if q == query):
-                problems.append(("target_all_zero", {"q": labels[query]}))
-    return triples, problems
+        if query or key or value:
+            q, k = (word_problem(number, what, word, tokens, labels, problems) for what, word in
+                    (("query", query), ("key", key)))
+            rows.append((number, None if q is None else labels.index(q), None if k is None else labels.index(k), value))
+    given = [(query, key, written_relevance(value)) for _, query, key, value in rows]
+    checked = target_problems(given)
+    # one problem per row: a bad target, else a repeated pair (a row with a bad target is no pair to repeat)
+    last = {where["i"]: (code, where) for code, where in checked if "i" in where}
+    triples = [t for i, t in enumerate(given) if i not in last and None not in t[:2]]
+    said = [learner_problem(code, where, rows, labels) for code, where in (list(last.values()) if last else checked)]
+    return triples, sorted(problems + said, key=lambda problem: problem[1].get("row", 0))  # stable: words first
 
 
 def word_problem(number: int, what: str, word: str, tokens: list[str], labels: list[str], problems: list):
@@ -92,18 +87,17 @@ def word_problem(number: int, what: str, word: str, tokens: list[str], labels: l
     return None
 
 
-def target_value(number: int, value: str, problems: list) -> float | None:
-    """The written target as a number, or None after noting why it is not one."""
-    try:
-        target = float(value)
-    except ValueError:
-        target = None
-    if not value:
-        problems.append(("target_no_value", {"row": number}))
-    elif target is None or not math.isfinite(target):
-        problems.append(("target_not_number", {"row": number, "value": value[:40]}))
-    elif target < 0:
-        problems.append(("target_negative", {"row": number, "value": value[:40]}))
-    else:
-        return target
-    return None
+def learner_problem(code: str, where: dict, rows: list, labels: list[str]) -> tuple[str, dict]:
+    """One of target_problems' problems as the catalogue key and the values the learner reads; `rows` holds each
+    checked row's (number, query, key, written target)."""
+    if code == "empty":
+        return "targets_empty", {}
+    if code == "all_zero":
+        return "target_all_zero", {"q": labels[where["query"]]}
+    number, query, key, value = rows[where["i"]]
+    if code == "duplicate":
+        return "target_duplicate", {"row": number, "first": rows[where["first"]][0], "q": labels[query],
+                                    "k": labels[key]}
+    if code == "missing":
+        return "target_no_value", {"row": number}
+    return f"target_{code}", {"row": number, "value": value[:40]}  # not_number, negative

@@ -1,7 +1,6 @@
 """The door to Streamlit's upload endpoint: each file is admitted into the memory ledger (ui/uploads.py) before its
 body is read, or refused with a sentence. Streamlit would otherwise take any number of files of up to
 server.maxUploadSize into any session and keep them until the session ends, claimed by an uploader or not."""
-import asyncio
 import re
 
 from ui import uploads
@@ -28,8 +27,6 @@ class UploadGate:
         self.app = app
 
     async def __call__(self, scope, receive, send):
-        if not uploads.server_loop:
-            uploads.server_loop.append(asyncio.get_running_loop())
         found = UPLOAD_PATH.search(scope.get("path", "")) if scope["type"] == "http" else None
         if found is None or scope["method"] != "PUT":
             return await self.app(scope, receive, send)

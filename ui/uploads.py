@@ -17,13 +17,14 @@ import weakref
 from dataclasses import dataclass
 
 import numpy as np
-
+import streamlit as st
 from gensim.models import KeyedVectors
-from streamlit.runtime import scriptrunner
-from streamlit.runtime.memory_uploaded_file_manager import MemoryUploadedFileManager
+
+from engine.vocabulary import Vocabulary
+from ui import runtime
 
 BUDGET_ENV = "ATTENTION_UPLOAD_BUDGET_MB"
-WORD_BYTES = 128  # a vocabulary entry: its Python string, list slot and dict entry (tests/test_uploads.py counts them)
+WORD_BYTES = 128  # a vocabulary entry: Python string, list slot and dict entry (tests/app/test_uploads.py counts them)
 IDLE_S = 2.0  # an upload not used for this long (no run of its page in progress) may be released for another's
 FLIGHT = 2  # bytes a file costs while it arrives, per byte of its body: the parsed form and the copy it is read into
 
@@ -49,7 +50,7 @@ results: dict[tuple[str, str], int] = {}  # (session id, what) -> bytes of a fit
 refused: dict[str, str] = {}  # session id -> why its last file was refused at the door ("share" or "room"), until told
 REFUSALS_KEPT = 1000
 away: dict[str, float] = {}  # session id -> time.monotonic() it was first seen disconnected
-server_loop: list = []  # the server's event loop, as the upload gate found it (ui/upload_gate.py)
+server_loop: list = []  # the server's event loop, noted at its start (ui/server.lifespan)
 sweeper: list[threading.Thread] = []  # the one thread per process that looks for them
 lock = threading.Lock()
 SWEEP_S = 5.0  # seconds between its looks
@@ -74,13 +75,13 @@ def budget() -> int:
 
 def size_of(kv: KeyedVectors) -> int:
     """What an upload holds in memory: its matrix and its words."""
-    return int(kv.vectors.nbytes) + WORD_BYTES * len(kv.index_to_key)
+    words = kv.index_to_key
+    return int(kv.vectors.nbytes) + (words.nbytes if isinstance(words, Vocabulary) else WORD_BYTES * len(words))
 
 
 def session_of() -> str:
     """The running script's session id ('' outside a server)."""
-    ctx = scriptrunner.get_script_run_ctx(suppress_warning=True)
-    return ctx.session_id if ctx else ""
+    return runtime.session_id()
 
 
 def make_room(key: object, size: int, session: str) -> bool:
@@ -146,15 +147,19 @@ def used() -> int:
 
 def evict_for(session: str, extra: int) -> bool:
     """Release idle visitors' least recently used uploads until everything counted and `extra` bytes fit the budget
-    (under lock); whether they fit. The session's own upload is never released (outside a server, where there are no
-    session ids, every upload is another's); the owners of those released are told on their next run."""
+    (under lock); whether they fit. Nothing is released when they would not fit even so. The session's own upload is
+    never released (outside a server, where there are no session ids, every upload is another's); the owners of those
+    released are told on their next run."""
     now = time.monotonic()
-    while used() + extra > budget():
-        idle = [k for k, h in held.items() if (h.session != session or not session) and now - h.used >= IDLE_S]
-        if not idle:
-            return False
-        oldest = min(idle, key=lambda k: held[k].used)
-        del held[oldest]
+    others = ((h.used, k) for k, h in held.items() if h.session != session or not session)
+    idle = sorted((used_at, k) for used_at, k in others if now - used_at >= IDLE_S)
+    over = used() + extra - budget()
+    if over > sum(held[k].size for _, k in idle):
+        return False  # releasing every idle upload would not make room: release none
+    for _, oldest in idle:
+        if over <= 0:
+            break
+        over -= held.pop(oldest).size
         evicted.add(oldest)
     return True
 
@@ -200,26 +205,14 @@ def landed(session: str, size: int) -> None:
 
 def session_cap() -> int:
     """Bytes of files one session may have stored and arriving: one file of Streamlit's largest upload size."""
-    from streamlit import config
-
-    return int(config.get_option("server.maxUploadSize")) * 2**20
+    return int(st.get_option("server.maxUploadSize")) * 2**20
 
 
 def stored(session: str | None = None) -> int:
     """Bytes of the files Streamlit stores for the session (for every session when None): claimed or not."""
-    storage = upload_storage()
+    storage = runtime.storage()
     sessions = list(storage.values()) if session is None else [storage.get(session, {})]
     return sum(len(rec.data) for files in sessions for rec in list(files.values()))
-
-
-def upload_storage() -> dict:
-    """Streamlit's uploaded files, session id -> file id -> record ({} where no server runs)."""
-    from streamlit.runtime import Runtime
-
-    if not Runtime.exists():
-        return {}
-    files = Runtime.instance().uploaded_file_mgr
-    return files.file_storage if isinstance(files, MemoryUploadedFileManager) else {}
 
 
 def map_large_blocks() -> None:
@@ -248,38 +241,26 @@ def give_back() -> None:
 def file_bytes(files) -> list[tuple[str, bytes]]:
     """The uploader's files as (name, bytes), read from the copy Streamlit holds for the session where there is one:
     the uploader hands the script a second copy of each file, closed here so that only one is in memory."""
-    stored = {(rec.name, len(rec.data)): rec.data for rec in session_files().values()}
+    stored = {(rec.name, len(rec.data)): rec.data for rec in runtime.own_files().values()}
     pairs = [(f.name, stored.get((f.name, f.size)) or f.getvalue()) for f in files]
     for f in files:
         f.close()
     return pairs
 
 
-def session_files() -> dict:
-    """The running session's uploaded files as Streamlit holds them, file id -> record ({} outside a server)."""
-    ctx = scriptrunner.get_script_run_ctx(suppress_warning=True)
-    files = ctx.uploaded_file_mgr if ctx is not None else None
-    if isinstance(files, MemoryUploadedFileManager):  # the manager Streamlit serves with, as its own chat_input checks
-        return files.file_storage.get(ctx.session_id, {})
-    return {}
-
-
 def drop_files(name: tuple) -> None:
     """Let go of the bytes of the files just read (held or refused), named by their (name, size) pairs, that Streamlit
     keeps for the running session until it ends (the frontend never deletes them once the uploader is gone): only the
     vectors count against the budget. Other uploaders' files stay."""
-    ctx = scriptrunner.get_script_run_ctx(suppress_warning=True)
-    for rec in list(session_files().values()):
+    for rec in list(runtime.own_files().values()):
         if (rec.name, len(rec.data)) in name:
-            ctx.uploaded_file_mgr.remove_file(ctx.session_id, rec.file_id)
+            runtime.remove_own_file(rec.file_id)
 
 
 def watch() -> None:
     """Start the sweeper where a Streamlit server runs, unless it already runs."""
-    from streamlit.runtime import Runtime
-
     with lock:
-        if (sweeper and sweeper[0].is_alive()) or not Runtime.exists():
+        if (sweeper and sweeper[0].is_alive()) or not runtime.running():
             return
         sweeper[:] = [threading.Thread(target=sweep_forever, name="upload-sweeper", daemon=True)]
         sweeper[0].start()
@@ -287,15 +268,9 @@ def watch() -> None:
 
 def sweep_forever() -> None:
     """Every SWEEP_S seconds, end the sessions gone for good that hold files or uploads."""
-    from streamlit.runtime import Runtime
-
-    while True:
+    while runtime.running():  # until the server stops (or, in tests, its runtime is torn down)
         time.sleep(SWEEP_S)
-        try:
-            runtime = Runtime.instance()
-        except RuntimeError:  # the server stopped (or, in tests, its runtime was torn down): nothing left to sweep
-            return
-        sweep(runtime.is_active_session, time.monotonic(), lambda session: end_session(runtime, session))
+        sweep(runtime.connected, time.monotonic(), end_session)
 
 
 def sweep(connected, now: float, end=lambda session: None) -> list[str]:
@@ -304,7 +279,7 @@ def sweep(connected, now: float, end=lambda session: None) -> list[str]:
     tab closing): on a quiet server the session, its files, its token and the upload it holds would otherwise stay for
     as long as no one else leaves."""
     with lock:
-        sessions = {h.session for h in held.values() if h.session} | set(upload_storage()) | {s for s, _ in results}
+        sessions = {h.session for h in held.values() if h.session} | set(runtime.storage()) | {s for s, _ in results}
         offline, ttl = {s for s in sessions if not connected(s)}, reconnect_s()
         for session in set(away) - offline:  # back, or holding nothing any more
             del away[session]
@@ -322,34 +297,19 @@ def sweep(connected, now: float, end=lambda session: None) -> list[str]:
     return gone
 
 
-def end_session(runtime, session: str) -> None:
+def end_session(session: str) -> None:
     """Let go of a session's files and have Streamlit end the session (its state) on the server's event loop, unless
     it came back. The files go here: Streamlit's store of disconnected sessions forgets them at the same TTL without
     ending them, and a session it forgot keeps its files for as long as the server runs."""
-    runtime.uploaded_file_mgr.remove_session_files(session)
+    runtime.remove_files(session)
     loop = server_loop[0] if server_loop else None
-    if loop is None or loop.is_closed():
-        return
-
-    def close() -> None:
-        if not runtime.is_active_session(session):
-            runtime.close_session(session)
-
-    loop.call_soon_threadsafe(close)
-
-
-def connected(session: str) -> bool:
-    """Whether the session's tab is open (always, outside a server or for no session)."""
-    from streamlit.runtime import Runtime
-
-    return not session or not Runtime.exists() or Runtime.instance().is_active_session(session)
+    if loop is not None and not loop.is_closed():
+        loop.call_soon_threadsafe(runtime.close_if_gone, session)
 
 
 def reconnect_s() -> float:
     """How long Streamlit lets a closed tab's session be taken up again: server.disconnectedSessionTTL."""
-    from streamlit import config
-
-    return float(config.get_option("server.disconnectedSessionTTL"))
+    return float(st.get_option("server.disconnectedSessionTTL"))
 
 
 def get(token: Token) -> Held | None:

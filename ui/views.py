@@ -9,10 +9,9 @@ import streamlit as st
 
 from engine.alignment import GROUPS
 from engine.attention import Attention, contributions, head_tops, merge_heads, one_key, relative_gap, top_keys
-from engine.swap import biggest, change
 from engine.relevance import in_order, length_angle, order_by, pairs_in_order, winner
+from engine.swap import biggest, change
 from ui import charts, render, tables
-from ui.page import on_pick
 from ui.text import has, plain, t, then
 
 ROUNDING = 1e-12  # float64 sums of up to 64 terms stay far below this share of their largest number
@@ -112,6 +111,15 @@ def attention_view(att: Attention, q_labels: list[str], k_labels: list[str], q: 
            x_title=t("dim", lang), lang=lang, selected=q)
 
 
+def on_pick(chart_key: str, field: str):
+    """Callback: a clicked heatmap cell chooses its row's word into Settings.<field>."""
+    def pick():
+        points = st.session_state[chart_key].selection.get("pick") or []
+        if points:
+            st.session_state[field] = points[0]["row"]
+    return pick
+
+
 def contribution_view(att: Attention, i: int, q: str, k_labels: list[str], lang: str, *, softmax: bool):
     """Query row i's weight on each key, each value row's weighted contribution, and the check that they add up."""
     left, right = st.columns([2, 3]) if len(k_labels) <= SIDE_BY_SIDE else (st.container(), st.container())
@@ -148,7 +156,7 @@ def heads_view(multi: Attention, q_labels: list[str], k_labels: list[str], q: st
     mask = None if multi.mask.all() else multi.mask
     per_row = min(h, 2) if len(k_labels) <= SIDE_BY_SIDE else 1  # narrower heatmaps squeeze their legends
     for first in range(0, h, per_row):
-        for head, where in zip(range(first, min(first + per_row, h)), st.columns(per_row)):
+        for head, where in zip(range(first, min(first + per_row, h)), st.columns(per_row), strict=False):
             render.chart("heatmap", matrix_cells(multi.weights[head], q_labels, k_labels, mask, q),
                          title=t("head_m", lang, h=head + 1, lo=head * d_h + 1, hi=(head + 1) * d_h),
                          x_title=t("key_word", lang), y_title=t("query_word", lang), value_title=t("weight", lang),
@@ -207,7 +215,8 @@ def pair_products(pairs: list, q: str, keys: list[str], lang: str, *, by_size: b
     side on shared scales so their bars and lines compare; each chart's numbers as CSV in the page's save menu, keyed
     by its key's field."""
     frames = [tables.alignment_frame(pair, by_size=by_size) for pair in pairs]
-    for products, shown, k, field, where in zip(frames, charts.with_alignment_domains(frames), keys, fields, wheres):
+    shown_frames = charts.with_alignment_domains(frames)
+    for products, shown, k, field, where in zip(frames, shown_frames, keys, fields, wheres, strict=True):
         render.chart("alignment_bars", shown, title=t("products_title", lang, q=q, k=k), x_title=t("dim", lang),
                      y_title=t("product", lang), group_title=t("group", lang), group_names=group_names(lang),
                      running_title=t("running", lang), where=where, lang=lang,
@@ -235,7 +244,7 @@ def verdicts(scores: dict[str, np.ndarray], names: dict[str, str], keys: list[st
     pos = [keys.index(x) for x in order]
     shown = " > ".join(f"“{x}”" for x in order)
     for m, v in scores.items():
-        values = t("list_sep", lang).join(f"“{x}” {y:.3f}" for x, y in zip(order, v[pos]))
+        values = t("list_sep", lang).join(f"“{x}” {y:.3f}" for x, y in zip(order, v[pos], strict=False))
         met = in_order(v[pos])
         (st.success if met else st.warning)(t("verdict_met" if met else "verdict_missed", lang, measure=names[m],
                                               order=shown, values=values))

@@ -1,7 +1,7 @@
 """What a page shows while a fit it asked for is queued or running (ui/fair.py): its place in the queue or how far it
 got, and Stop. The notice looks at the fit every POLL seconds and draws the page again once the fit has ended."""
 import uuid
-from typing import Callable
+from collections.abc import Callable
 
 import streamlit as st
 
@@ -33,14 +33,6 @@ def panel(job: fair.Job, lang: str, key: str, progress: Callable[[fair.Job], Non
     else:
         st.info(t("fit_running", lang, step=job.step, total=job.steps), icon=":material/model_training:")
     st.button(t("learn_stop", lang), key=key, icon=":material/stop:", on_click=stop, args=(job, stopped))
-
-
-def too_large(lang: str, d: int, d_k: int, most: int) -> str:
-    """Why a fit is refused: one of its steps would take too long with d dimensions through d_k (`most` the widest
-    d_k that would do, 0 for none)."""
-    if most:
-        return t("fit_too_large", lang, d=d, d_k=d_k, max=most)
-    return t("fit_too_large_any", lang, d=d, d_k=d_k)
 
 
 def stop(job: fair.Job, then: Callable[[fair.Job], None] | None):

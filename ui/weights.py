@@ -12,8 +12,8 @@ from gensim.models import KeyedVectors
 
 from engine import corpus, treebank
 from engine.layers import preset
+from engine.tokens import tokenize
 from engine.training import Fit, load_fit
-from engine.vectors import tokenize
 from ui import fair, sidebar, uploads, waiting
 from ui.state import DEFAULTS, LEARNED, Settings
 from ui.text import error_text, t
@@ -42,14 +42,6 @@ class Waiting(Exception):
     def __init__(self, job: fair.Job):
         super().__init__()
         self.job = job
-
-
-class TooLarge(Exception):
-    """One step of the fit would take longer than a shared server allows."""
-
-    def __init__(self, d: int, d_k: int, most: int):
-        super().__init__()
-        self.d, self.d_k, self.most = d, d_k, most
 
 
 @st.cache_resource(show_spinner=False)
@@ -190,7 +182,7 @@ def upload_fits(kv: KeyedVectors) -> dict:
 
 def corpus_fit(s: Settings, kv: KeyedVectors, which: str) -> Fit:
     """The fit behind a learned preset for the current vectors, d_k and position weight; Waiting while the queue fits
-    it, TooLarge when one of its steps would take too long."""
+    it, fair.TooLarge when one of its steps would take too long."""
     key = key_of(s, kv, which)
     args, ss, upload = key[-1], st.session_state, key[0] == "upload"
     mine = upload_fits(kv) if upload else FITTED
@@ -210,12 +202,11 @@ def corpus_fit(s: Settings, kv: KeyedVectors, which: str) -> Fit:
 
 
 def new_job(kv: KeyedVectors, key: tuple, mine: dict) -> fair.Job:
-    """The queue's job for the fit named `key`, kept in `mine` once it has run to its end; TooLarge when one of its
-    steps would take too long."""
+    """The queue's job for the fit named `key`, kept in `mine` once it has run to its end; fair.TooLarge when one of
+    its steps would take too long."""
     args, d = key[-1], kv.vector_size
     step, held, at_once = load(args)
-    if fair.step_work(step, d, args[1]) > fair.STEP_WORK:
-        raise TooLarge(d, args[1], fair.max_d_k(step, d))
+    fair.check_step(step, d, args[1])
     found = treebank.built_in() if args[0] == "treebank" else templates()
 
     session = uploads.session_of()
@@ -227,8 +218,9 @@ def new_job(kv: KeyedVectors, key: tuple, mine: dict) -> fair.Job:
             mine.clear()
             mine[key] = fit
             uploads.keep_result(session, "upload_fit", fit)
-    return fair.Job(lambda report: compute(kv, args, found, report), args[3], fair.fit_bytes(d, args[1], held, at_once),
-                    key, keep)
+    vectors = weakref.ref(kv)  # an upload released for others goes at once, not kept until its queued fit's turn
+    return fair.Job(lambda report: compute(vectors(), args, found, report), args[3],
+                    fair.fit_bytes(d, args[1], held, at_once), key, keep, inputs=lambda: vectors() is not None)
 
 
 def forget(asked: set) -> None:
@@ -266,8 +258,8 @@ def layers(s: Settings, kv: KeyedVectors) -> tuple[dict[str, np.ndarray], Proven
                 continue
             except corpus.CorpusError as e:  # no room for the fit now, or the vectors know no training sentence
                 problems.append(error_text(e, s.lang) if e.code == "no_room" else t("trained_unavailable", s.lang))
-            except TooLarge as e:
-                problems.append(waiting.too_large(s.lang, e.d, e.d_k, e.most))
+            except fair.TooLarge as e:
+                problems.append(error_text(e, s.lang))
             s, name = replace(s, **{f"{layer}_preset": "random"}), "random"
         w[f"w_{layer}"] = preset(name, d, d_k, seed=seed, scale=scale)
     for problem in dict.fromkeys(problems):

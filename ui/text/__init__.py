@@ -26,7 +26,7 @@ def has(key: str) -> bool:
 
 
 def error_text(e, lang: str) -> str:
-    """A problem the engine reported by code (an engine.errors.CodedError), in the visitor's language."""
+    """A problem reported by code (an engine.errors.CodedError, the engine's or the UI's), in the visitor's language."""
     return t(e.TEXT_PREFIX + e.code, lang, **e.values)
 
 

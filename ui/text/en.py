@@ -8,7 +8,7 @@ STRINGS = {
     "nav_factor": "2 · The factor matrix",
     "nav_dot": "3 · Why dot products work",
     "nav_relevance": "4 · Relevance between words",
-    "nav_learning": "5 · Learning",
+    "nav_learn": "5 · Learning",
     "nav_kinds": "6 · Three kinds of attention",
     "language": "Language",
     "language_name": "English",  # how the language switch shows this language, in itself

@@ -8,7 +8,7 @@ STRINGS = {
     "nav_factor": "2 · 因子矩阵 Q·Kᵀ",
     "nav_dot": "3 · 点积为何能衡量相关性",
     "nav_relevance": "4 · 词与词的相关性",
-    "nav_learning": "5 · 学习权重",
+    "nav_learn": "5 · 学习权重",
     "nav_kinds": "6 · 三种注意力",
     "language": "语言",
     "language_name": "简体中文",  # how the language switch shows this language, in itself

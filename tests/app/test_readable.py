@@ -1,0 +1,35 @@
+"""Page 4's ranking table fits a phone's width, and its length-and-angle text stays short with many words."""
+import json
+
+import pytest
+
+from tests.apptest_helpers import PAGES, messages, run_page
+from ui import views
+from ui.text import t
+
+RELEVANCE = PAGES[3]
+MANY = " ".join(["the black cat drank the milk and the small dog ate the bread while the old man read"] * 2)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_ranking_table_has_short_column_names_and_a_caption_naming_them(lang):
+    at = run_page(RELEVANCE, {"lang": lang})
+    assert not at.exception
+    ranking = at.dataframe[0]
+    shown = [c["label"] for c in json.loads(ranking.proto.columns).values() if not c.get("hidden")]
+    assert shown[0] == t("word", lang) and len(shown) == 7
+    assert all(len(label) <= 3 for label in shown[1:]), shown  # seven columns fit 390 pixels
+    legend = [c.value for c in at.caption if t("measure_cosine", lang, source="GloVe") in c.value]
+    assert legend and t("measure_qk_scaled", lang) in legend[0]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_length_and_angle_text_is_a_short_verdict_and_three_short_orders(lang):
+    at = run_page(RELEVANCE, {"lang": lang, "sentence": MANY})
+    assert not at.exception
+    verdict = [m.value for m in at.markdown if "|k|" in m.value]
+    orders = [m.value for m in at.markdown if m.value.startswith("- ")]
+    assert orders, messages(at)
+    lines = orders[0].split("\n\n")[0].splitlines()
+    assert len(lines) == 3 and all(line.count(" > ") == views.ORDER_SHOWN for line in lines)  # five keys and "…"
+    assert all(len(m) < 400 for m in verdict + orders)

@@ -1,0 +1,112 @@
+"""Every catalogue holds every key with the same placeholders, a new language is one catalogue, and no English
+explanation is left on any page in Chinese."""
+import re
+import types
+
+import pytest
+
+from engine import corpus, tokens
+from engine.errors import VectorsError
+from tests.apptest_helpers import PAGES, chart_data, charts, messages, run_page
+from ui import state
+from ui.text import LANGS, error_text, name, t
+
+ENGLISH = LANGS["en"].STRINGS
+
+# Words that stay as they are in Chinese text: names, symbols and the sentences' own tokens.
+KEEP = {"glove", "gensim", "word2vec", "softmax", "csv", "npy", "txt", "english", "the", "ball", "is", "blue",
+        "black", "cat", "drank", "milk", "bola", "azul", "wikipedia", "gigaword", "transformer", "count", "dim"}
+
+
+def placeholders(text: str) -> set[str]:
+    return set(re.findall(r"{(\w+)", text))
+
+
+@pytest.mark.parametrize("lang", list(LANGS))
+def test_every_catalogue_has_every_key_with_the_same_placeholders(lang):
+    catalogue = LANGS[lang].STRINGS
+    assert set(catalogue) == set(ENGLISH)
+    for key, text in catalogue.items():
+        assert isinstance(text, str) and text.strip(), key
+        assert placeholders(text) == placeholders(ENGLISH[key]), key
+
+
+def test_the_language_switch_shows_every_language_under_its_own_distinct_name():
+    names = [name(lang) for lang in LANGS]
+    assert names == ["English", "简体中文"] and len(set(names)) == len(LANGS)
+
+
+def test_every_error_code_the_engine_raises_has_a_sentence():
+    for code in VectorsError.CODES:
+        assert f"err_{code}" in ENGLISH
+    for code in corpus.CODES:
+        assert f"err_corpus_{code}" in ENGLISH
+    assert error_text(tokens.TooManyTokens(70), "zh") == LANGS["zh"].STRINGS["err_too_many_tokens"].format(
+        count=70, max=tokens.MAX_TOKENS)
+    for code in ("bool", "number", "whole", "choice", "cut", "unknown"):
+        assert f"url_{code}" in ENGLISH
+
+
+def test_a_third_language_is_one_catalogue_and_an_entry_in_langs(monkeypatch):
+    """What a translator adds: a module with STRINGS, registered in LANGS. Nothing else changes."""
+    fake = types.SimpleNamespace(STRINGS={k: "·" + v for k, v in ENGLISH.items()} | {"language_name": "Pig Latin"})
+    monkeypatch.setitem(LANGS, "xx", fake)
+    assert state.parse("lang", "xx") == "xx"
+    at = run_page("steps/2_Factor_matrix.py", {"lang": "xx"})
+    assert not at.exception and not messages(at).count("unknown")
+    assert at.title[0].value == "·" + ENGLISH["factor_title"] and chart_data(at)
+    assert "Pig Latin" in at.sidebar.button_group(key="lang").options
+
+
+def test_unknown_language_falls_back_to_english():
+    assert t("app_title", "xx") == t("app_title", "en")
+
+
+def visible_text(at) -> str:
+    """Titles, markdown, captions, messages, widget labels and chart titles of a rendered page."""
+    parts = [e.value for kind in (at.title, at.header, at.subheader, at.markdown, at.caption, at.error,
+                                  at.warning, at.info, at.success) for e in kind]
+    parts += [w.label for kind in (at.text_input, at.selectbox, at.toggle, at.number_input, at.slider,
+                                   at.checkbox, at.radio, at.button) for w in kind]
+    for spec in charts(at):
+        parts += re.findall(r'"title": "([^"]*)"', __import__("json").dumps(spec, ensure_ascii=False))
+    return " ".join(parts)
+
+
+def quoted(page) -> set[str]:
+    """English a page shows in Chinese as data: page 7 quotes a held-out treebank sentence, its id and the treebank's
+    relation names, and names the model BERT."""
+    if page != "steps/7_Real_sentences.py":
+        return set()
+    from engine import treebank
+    from ui import real
+    (s,) = [x for x in treebank.read() if x.sent_id == real.DEFAULT]
+    names = {part for r in s.relations + real.RELATIONS for part in r.split(":")}
+    return set(s.tokens) | set(re.findall(r"[a-z]+", s.sent_id.lower())) | names | {"bert"}
+
+
+@pytest.mark.parametrize("page", [None, *PAGES])
+def test_chinese_pages_have_no_english_explanations(page):
+    at = run_page(page, {"lang": "zh"})
+    assert not at.exception
+    text = visible_text(at)
+    words = {w.lower() for w in re.findall(r"[A-Za-z]{4,}", text)} - KEEP - quoted(page)
+    assert not words, f"English left on {page or 'home'} in Chinese mode: {sorted(words)[:20]}"
+
+
+@pytest.mark.parametrize("lang", list(LANGS))
+def test_no_key_is_written_twice_in_a_catalogue(lang):
+    """A repeated key in a dict literal silently keeps the last one: one of the two strings would never show."""
+    import ast
+    tree = ast.parse(open(LANGS[lang].__file__, encoding="utf-8").read())
+    (strings,) = [n.value for n in tree.body if isinstance(n, ast.Assign) and n.targets[0].id == "STRINGS"]
+    keys = [k.value for k in strings.keys]
+    assert len(keys) == len(set(keys)), sorted({k for k in keys if keys.count(k) > 1})
+
+
+def test_page_5s_chinese_order_sentence_reads_as_one_sentence():
+    order = t("learn_order_row", "zh", q="milk", keys="drank 0.68 > cat 0.10")
+    for key in ("learn_start_missed", "learn_start_held", "learn_verdict_missed"):
+        said = t(key, "zh", order=order, end=200)
+        assert "为 对" not in said and "而言" not in said  # no clause spliced into another
+        assert "“milk” 的各分数从高到低为 drank 0.68 > cat 0.10" in said

@@ -1,0 +1,432 @@
+"""The real server in headless Chromium: every page draws, interactions change the view, the URL restores it."""
+import urllib.error
+import urllib.request
+from urllib.parse import parse_qs, quote, urlsplit
+
+import pytest
+from playwright.sync_api import expect
+
+from tests import browser_helpers as b
+
+FACTOR = "steps/2_Factor_matrix.py"
+STORY = "The black cat drank the milk"  # the default
+OTHER = "The ball is blue"
+LONG = ("after the long winter rain a small black cat quietly drank warm fresh milk from my blue ceramic bowl near an "
+        "old wooden kitchen table while two young children played happy music outside under bright sunny skies and")
+HUGE_LAYERS = {"q_scale": 1000000, "k_scale": 1000000, "q_preset": "random", "k_preset": "random"}
+HOSTILE = "<script>alert(1)</script> <img src=x onerror=alert(2)> milk **bold** [go](javascript:alert(3))"
+
+
+@pytest.fixture
+def page(chromium, app_url):
+    """A fresh visitor: a new browser context with its own Streamlit session."""
+    p = b.new_page(chromium)
+    yield p
+    p.context.close()
+
+
+def url_of(app_url: str, script: str, **query) -> str:
+    """Address of a page script with URL parameters."""
+    params = "&".join(f"{k}={quote(str(v))}" for k, v in query.items())
+    return f"{app_url}/{b.url_path(script)}" + (f"?{params}" if params else "")
+
+
+def params(page) -> dict[str, str]:
+    """The current URL's parameters (last value of each)."""
+    return {k: v[-1] for k, v in parse_qs(urlsplit(page.url).query, keep_blank_values=True).items()}
+
+
+def check_every_tab(page, script: str, shot: str) -> None:
+    """Each tab of the page: every chart visible there has drawn marks; no error, exception, NaN or infinity."""
+    for tab in range(max(1, b.tabs(page).count())):
+        if tab:
+            b.open_tab(page, tab)
+        shown = [chart for chart in b.drawn(page) if chart["visible"]]
+        assert shown, f"{script} ({shot}, tab {tab + 1}) shows no chart"
+        for i, chart in enumerate(shown):
+            assert chart["kind"] in ("svg", "canvas") and chart["width"] > 0 and chart["height"] > 0, (
+                script,
+                tab,
+                i,
+                chart,
+            )
+            assert chart["kind"] == "canvas" or chart["marks"] > 0, (
+                f"{script} ({shot}, tab {tab + 1}): chart {i} drew no marks"
+            )
+        assert b.problems(page) == [], f"{shot}, tab {tab + 1}"
+        assert b.turned_titles(page) == [], f"{shot}, tab {tab + 1}: axis titles turned on their side"
+        b.screenshot(page, f"{shot}-tab{tab + 1}" if tab else shot)
+    assert all(chart["kind"] for chart in b.drawn(page)), f"{script} has charts that never drew"
+    if tab:
+        b.open_tab(page, 0)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("script", b.SCRIPTS)
+def test_every_page_draws_its_charts_without_errors(page, app_url, script, lang):
+    b.visit(page, url_of(app_url, script, **({} if lang == "en" else {"lang": lang})))
+    name = (b.url_path(script) or "Home") + ("" if lang == "en" else f"-{lang}")
+    check_every_tab(page, script, name)
+    start = page.locator("[data-testid=stMain] [data-testid=stBaseButton-primary]")
+    if start.count():  # a page's main action (training) draws more: check what it draws too
+        b.rerun(page, start.first.click)
+        b.fits_ended(page)  # the fit's results arrive in a run of their own
+        check_every_tab(page, script, f"{name}-after-{start.first.inner_text().strip().split()[-1]}")
+    assert page.dialogs == []
+
+
+def test_sidebar_links_reach_every_page(page, app_url):
+    b.visit(page, app_url)
+    hrefs = page.locator("[data-testid=stSidebar] [data-testid=stPageLink-NavLink]").evaluate_all(
+        "links => links.map(a => new URL(a.href).pathname.replace(/^\\//, ''))")
+    assert sorted(hrefs) == sorted(b.url_path(s) for s in b.SCRIPTS)
+
+
+def test_typing_a_sentence_redraws_every_chart(page, app_url):
+    b.visit(page, app_url)
+    before = b.marks(page)
+    assert not any("ball" in label for chart in before for label in chart)
+    b.type_sentence(page, OTHER)
+    after = b.marks(page)
+    assert len(after) == len(before)
+    assert all(a != c for a, c in zip(after, before, strict=False)), "some chart did not change with the sentence"
+    assert any("ball" in label for label in after[0]) and any("blue" in label for label in after[0])
+    assert params(page)["sentence"] == OTHER
+    assert b.problems(page) == []
+
+
+def test_layer_preset_and_seed_change_the_numbers(page, app_url):
+    b.visit(page, url_of(app_url, FACTOR))
+    b.open_layers(page)
+    start = b.marks(page)
+    b.choose(page, "W_Q preset", "random rotation")
+    rotated = b.marks(page)
+    assert rotated[0] != start[0], "the factor matrix ignored the W_Q preset"
+    assert params(page)["q_preset"] == "rotation"
+    b.set_number(page, "W_Q seed", 42)
+    reseeded = b.marks(page)
+    assert reseeded[0] != rotated[0], "the factor matrix ignored the W_Q seed"
+    assert params(page)["q_seed"] == "42" and b.number_input(page, "W_Q seed").input_value() == "42"
+    assert b.problems(page) == []
+
+
+def test_clicking_a_factor_cell_chooses_the_query_word(page, app_url):
+    b.visit(page, url_of(app_url, FACTOR, sentence=STORY))
+    query = b.combobox(page, "Query word")
+    assert query.input_value() == "milk"
+    factor = b.charts(page).filter(has_text="Factor matrix")
+    b.click_mark(page, factor.first, "query word: cat;")
+    assert query.input_value() == "cat"
+    assert params(page)["query"] == "cat"
+    assert page.get_by_text("How much “cat” attends to each word").count() == 1
+    assert b.problems(page) == []
+
+
+def test_settings_survive_every_page_switch_and_each_address_restores_its_page(chromium, page, app_url):
+    b.visit(page, app_url)
+    b.type_sentence(page, OTHER)
+    b.open_layers(page)
+    b.set_number(page, "W_V seed", 77)
+    links = page.locator("[data-testid=stSidebar] [data-testid=stPageLink-NavLink]")
+    names = links.all_inner_texts()
+    other = b.new_page(chromium)
+    try:
+        for name in names[1:] + names[:1]:
+            b.rerun(page, lambda name=name: links.filter(has_text=name).first.click())
+            got = params(page)
+            assert (got.get("sentence"), got.get("v_seed")) == (OTHER, "77"), (
+                f"page '{name}' lost the settings: {page.url}"
+            )
+            b.open_layers(page)
+            assert b.number_input(page, "W_V seed").input_value() == "77", f"page '{name}' reset the W_V seed"
+            assert b.problems(page) == [], name
+            b.visit(other, page.url)  # the settings came from the session; the address alone must give the same view
+            b.open_layers(other)
+            assert b.widget_values(other) == b.widget_values(page), f"page '{name}' from its address alone"
+            assert b.marks(other) == b.marks(page), f"page '{name}' from its address alone draws other numbers"
+    finally:
+        other.context.close()
+    assert urlsplit(page.url).path == "/"
+    assert b.sidebar_input(page).input_value() == OTHER
+
+
+def sorted_marks(page) -> list[list[str]]:
+    """Each chart's marks by their labels: a chart updated in place may keep a zero-width bar (a hidden own cell's
+    contribution) at another place in the document than one drawn afresh."""
+    return [sorted(chart) for chart in b.data_marks(page)]
+
+
+def test_copied_url_restores_the_same_view(chromium, page, app_url):
+    b.visit(page, url_of(app_url, FACTOR))
+    b.type_sentence(page, "The cat drank the milk")
+    b.open_layers(page)
+    b.choose(page, "W_Q preset", "random rotation")
+    b.set_number(page, "W_Q seed", 123)
+    b.click_mark(page, b.charts(page).filter(has_text="Factor matrix").first, "query word: drank;")
+    b.rerun(
+        page,
+        lambda: page.locator("[data-testid=stCheckbox]").filter(has_text="Divide by √d_k").locator("label").click(),
+    )
+    view = (page.url, b.widget_values(page), sorted_marks(page))
+    assert view[1]["Query word"] == "drank" and params(page)["scaled"] == "0"
+
+    other = b.new_page(chromium)
+    try:
+        b.visit(other, page.url)
+        b.open_layers(other)
+        assert (other.url, b.widget_values(other), sorted_marks(other)) == view
+        assert b.problems(other) == [] and other.get_by_text("Some settings in the link").count() == 0
+    finally:
+        other.context.close()
+
+
+def test_every_word_of_a_long_sentence_is_labelled_legibly(page, app_url):
+    words = LONG.split()
+    assert len(words) == 38
+    b.visit(page, url_of(app_url, FACTOR, sentence=LONG))
+    factor, weights, bars = b.axes(page)[:3]
+    for name, chart in (("factor", factor), ("weights", weights), ("weight bars", bars)):
+        x = next(axis for axis in chart if axis["aria"].startswith("X-axis"))
+        assert [label["text"] for label in x["labels"]] == words, f"{name}: a word went unlabelled"
+        sizes = [label["size"] for label in x["labels"]]
+        gaps = [right["x"] - left["x"] for left, right in zip(x["labels"], x["labels"][1:], strict=False)]
+        assert min(sizes) >= 7 and min(gaps) >= 0.9 * max(sizes), f"{name}: labels drawn over each other"
+    for name, chart in (("factor", factor), ("weights", weights)):
+        y = next(axis for axis in chart if axis["aria"].startswith("Y-axis"))
+        assert [label["text"] for label in y["labels"]] == words, name
+    assert b.problems(page) == []
+
+
+def test_numbers_stay_short_at_a_huge_layer_scale(page, app_url):
+    b.visit(page, url_of(app_url, FACTOR, sentence=STORY, **HUGE_LAYERS))
+    factor = b.charts(page).filter(has_text="Factor matrix").first
+    legend = b.legend_labels(factor)
+    assert legend and all(len(label) <= 6 for label in legend), legend  # 3.64T, not 3,640,000,000,000
+    numbers, too_wide = b.cells_holding_their_numbers(factor)
+    assert numbers == 36 and too_wide == 0
+    assert page.get_by_text("add up to row “milk” of Z. The two agree in their first").count() == 1
+    assert b.problems(page) == []
+
+
+def test_every_chart_can_be_saved_as_png(page, app_url):
+    b.visit(page, url_of(app_url, FACTOR))
+    save = page.get_by_role("button", name="Download as PNG")  # each chart's toolbar has it once its view is ready
+    expect(save).to_have_count(b.charts(page).count(), timeout=b.TIMEOUT_MS)
+    b.charts(page).last.hover()
+    with page.expect_download(timeout=b.TIMEOUT_MS) as saved:
+        save.last.click()
+    assert saved.value.suggested_filename.endswith("_chart.png")  # Streamlit's own name: the app cannot set it
+
+
+def test_typed_html_is_shown_as_text_and_never_runs(page, app_url):
+    b.visit(page, url_of(app_url, FACTOR))
+    b.type_sentence(page, HOSTILE)
+    # an injected <img onerror> would fire once its image has failed to load: wait until every image has
+    page.wait_for_function("() => [...document.images].every(i => i.complete)", timeout=b.TIMEOUT_MS)
+    assert page.dialogs == []
+    assert b.sidebar_input(page).input_value() == HOSTILE
+    injected = page.evaluate("""() => ({
+      scripts: [...document.querySelectorAll('script')].filter(s => s.textContent.includes('alert(')).length,
+      images: document.querySelectorAll('img[src=x], [onerror]').length,
+      links: document.querySelectorAll('a[href^="javascript:" i]').length,
+      bold: [...document.querySelectorAll('[data-testid=stMain] strong')].filter(e => e.textContent === 'bold').length,
+    })""")
+    assert injected == {"scripts": 0, "images": 0, "links": 0, "bold": 0}
+    assert "milk" in " ".join(b.marks(page)[0])
+    assert b.problems(page) == []
+
+
+@pytest.mark.parametrize("query", [
+    {"source": "../../etc/passwd"},
+    {"source": "/etc/passwd", "sentence": STORY},
+    {"lang": "<img src=x onerror=alert(1)>"},
+    {"<script>alert(1)</script>": "[go](javascript:alert(2))"},
+], ids=["relative-path", "absolute-path", "html-value", "html-key"])
+def test_hostile_url_values_are_refused_with_a_notice(page, app_url, query):
+    b.visit(page, url_of(app_url, "home.py", **query))
+    notice = page.locator("[data-testid=stAlertContentWarning]").filter(has_text="Some settings in the link")
+    expect(notice).to_have_count(1, timeout=b.TIMEOUT_MS)
+    key = next(iter(query))
+    assert f"{key}=" in notice.inner_text()
+    assert page.dialogs == []
+    assert (
+        page.evaluate("() => document.querySelectorAll('img[src=x], [onerror], a[href^=\"javascript:\" i]').length")
+        == 0
+    )
+    assert key not in params(page), "a refused value stayed in the address bar"
+    assert b.drawn(page) and b.problems(page) == []
+
+
+def test_running_server_refuses_an_upload_without_the_xsrf_token(app_url):
+    request = urllib.request.Request(
+        f"{app_url}/_stcore/upload_file/some-session/some-file",
+        method="PUT",
+        data=b'--x\r\nContent-Disposition: form-data; name="file"; filename="v.txt"\r\n\r\nmilk 1 2\r\n--x--\r\n',
+        headers={"Content-Type": "multipart/form-data; boundary=x"},
+    )
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(request, timeout=60)
+    assert refused.value.code == 403 and b"XSRF" in refused.value.read()
+
+
+# --- the default screen teaches the article; a phone edits the sentence; a challenge link hides the answer ---
+
+
+def milk_weights(page) -> dict[str, float]:
+    """milk's row of the home page's attention weights, read off the marks' accessible labels."""
+    weights = next(chart for chart in b.marks(page) if any("key word: drank; query word: milk" in m for m in chart))
+    row = {}
+    for label in weights:
+        fields = dict(part.split(": ", 1) for part in label.split("; ") if ": " in part)
+        if fields.get("query word") == "milk" and "value" in fields:
+            row[fields["key word"]] = float(fields["value"].replace("−", "-"))
+    return row
+
+
+def weight_rows(page, nth: int) -> dict[str, dict[str, float]]:
+    """Every row of the nth heatmap over the story's words (home: 0 is the weights; page 2: 0 the factor matrix, 1 the
+    weights), read off the marks' accessible labels."""
+    heatmaps = [chart for chart in b.marks(page) if any("key word: drank; query word: milk" in m for m in chart)]
+    rows = {}
+    for label in heatmaps[nth]:
+        fields = dict(part.split(": ", 1) for part in label.split("; ") if ": " in part)
+        if "value" in fields and "query word" in fields:
+            rows.setdefault(fields["query word"], {})[fields["key word"]] = float(fields["value"].replace("−", "-"))
+    return rows
+
+
+@pytest.mark.parametrize("script, nth", [("home.py", 0), (FACTOR, 1)])
+def test_each_word_finds_the_word_it_belongs_to_on_the_default_heatmaps(page, app_url, script, nth):
+    b.visit(page, url_of(app_url, script))
+    rows = weight_rows(page, nth)
+    tops = {query: max(row, key=row.get) for query, row in rows.items()}
+    assert tops.items() >= {"the (1)": "cat", "black": "cat", "cat": "drank", "the (5)": "milk",
+                            "milk": "drank"}.items()
+    assert rows["milk"]["drank"] > rows["milk"]["cat"] > rows["milk"]["black"]
+    assert b.problems(page) == []
+
+
+def test_home_and_page_3_show_the_article_with_the_defaults(page, app_url):
+    b.visit(page, app_url)
+    assert page.get_by_text("W_Q and W_K were learned").count() == 1
+    row = milk_weights(page)
+    assert row["drank"] > row["cat"] > row["black"]
+    b.screenshot(page, "story-home")
+    b.visit(page, url_of(app_url, "steps/3_Dot_product.py"))
+    assert page.get_by_text("W_Q and W_K were learned").count() == 1
+    assert page.get_by_text("The angle decides.").count() == 1
+    assert b.problems(page) == []
+    b.screenshot(page, "story-dot-product")
+
+
+def test_on_a_phone_the_sentence_is_edited_on_the_page(chromium, app_url):
+    phone = b.new_page(chromium)
+    phone.set_viewport_size({"width": 390, "height": 844})
+    try:
+        b.visit(phone, app_url)
+        here = phone.locator("[data-testid=stMain] .st-key-narrow-sentence input")
+        assert here.is_visible() and phone.locator("[data-testid=stSidebar][data-collapsed=true]").count() == 1
+        b.rerun(phone, lambda: (here.fill("The ball is blue"), here.press("Enter")))
+        assert "sentence=The+ball+is+blue" in phone.url
+        b.screenshot(phone, "phone-390")
+    finally:
+        phone.context.close()
+
+
+def test_a_challenge_link_opens_with_the_answer_hidden(page, app_url):
+    b.visit(page, url_of(app_url, "steps/2_Factor_matrix.py", predict=1))
+    assert page.get_by_text("The numbers stay hidden until you guess.").count() == 1
+    assert not [chart for chart in b.drawn(page) if chart["visible"]]
+    b.rerun(page, lambda: page.get_by_text("drank", exact=True).click())
+    assert page.get_by_text("Right: “drank” gets the most attention.").count() == 1
+    assert [chart for chart in b.drawn(page) if chart["visible"]]
+
+
+def test_the_relevance_page_asks_for_an_order_first_in_chinese(page, app_url):
+    b.visit(page, url_of(app_url, "steps/4_Relevance.py", predict=1, lang="zh"))
+    assert page.get_by_text("在你做出猜测之前，数字都是隐藏的。").count() == 1
+    assert not [chart for chart in b.drawn(page) if chart["visible"]]
+    b.screenshot(page, "predict-relevance-zh-asked")
+    box = page.locator("[data-testid=stMain] [data-testid=stMultiSelect] input").first
+    for word in ("drank", "cat", "black"):
+        b.rerun(page, lambda word=word: (box.click(), page.get_by_role("option", name=word, exact=True).click()))
+    page.keyboard.press("Escape")
+    assert page.get_by_text("猜对了：“drank” 得到的注意力最多。", exact=False).count() == 1
+    assert page.get_by_text("3 对词中有 3 对先后一致", exact=False).count() == 1
+    assert [chart for chart in b.drawn(page) if chart["visible"]] and b.problems(page) == []
+    b.screenshot(page, "predict-relevance-zh-revealed")
+
+
+def test_the_masked_decoder_is_guessed_among_the_words_it_may_see(page, app_url):
+    b.visit(page, url_of(app_url, "steps/6_Three_kinds.py", predict=1, tab="dec"))
+    guess = page.locator("[data-testid=stMain] [data-testid=stRadio]").filter(has_text="attend to most")
+    assert guess.get_by_role("radio").count() == 2  # "la" and "bola": the mask hides "azul", and "es" its own cell
+    assert not [chart for chart in b.drawn(page) if chart["visible"]]
+    b.rerun(page, lambda: guess.get_by_text("la", exact=True).click())
+    assert page.get_by_text("you guessed “la”", exact=False).count() + page.get_by_text(
+        "Right: “la”", exact=False).count() == 1
+    assert [chart for chart in b.drawn(page) if chart["visible"]] and b.problems(page) == []
+    b.screenshot(page, "predict-kinds-decoder")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_teacher_copies_a_challenge_link_and_a_student_opens_it(chromium, page, app_url, lang):
+    from ui.text import t
+    b.visit(page, url_of(app_url, FACTOR, query="cat", lang=lang))
+    assert [chart for chart in b.drawn(page) if chart["visible"]]  # the teacher sees the answer
+    b.rerun(page, lambda: page.get_by_role("button", name=t("copy_challenge", lang)).click())
+    link = page.locator("[data-testid=stPopoverBody] code").inner_text().strip()
+    assert "predict=1" in link and "query=cat" in link
+    b.screenshot(page, f"challenge-link-{lang}")
+    student = b.new_page(chromium)
+    try:
+        b.visit(student, link)
+        assert student.get_by_text(t("predict_ask", lang, q="cat")).count() == 1
+        assert not [chart for chart in b.drawn(student) if chart["visible"]]
+    finally:
+        student.context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_swapping_a_word_on_the_relevance_page_shows_what_moved(page, app_url, lang):
+    from ui.text import t
+    b.visit(page, url_of(app_url, "steps/4_Relevance.py", lang=lang))
+    before = len(b.drawn(page))
+    page.get_by_text(t("swap_title", lang)).click()
+    box = page.get_by_role("textbox", name=t("swap_new", lang))
+    b.rerun(page, lambda: (box.fill("tea"), box.press("Enter")))
+    assert "swap=5%3Atea" in page.url or "swap=5:tea" in page.url
+    said = t("swap_said", lang, old="milk", new="tea")  # up to the items named
+    assert len(b.drawn(page)) == before + 2 and page.get_by_text(said, exact=False).count()
+    assert b.problems(page) == []
+    b.screenshot(page, f"swap-relevance-{lang}")
+
+
+ISOLATED = """([c, query, rows]) => {
+  const lines = [...c.querySelectorAll('[aria-roledescription="rule mark"]')];
+  return lines.length > 0 && lines.every(line => {
+    const label = line.getAttribute('aria-label'), shown = +line.getAttribute('opacity');
+    const weight = +/opacity: ([-\\d.e]+)/.exec(label)[1];
+    return label.includes(query) ? Math.abs(shown - weight) < 1e-6 : shown <= 0.1 / rows + 1e-9;
+  });
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_hovering_a_word_in_the_line_view_isolates_its_lines(page, app_url, lang):
+    from ui.text import t
+    b.visit(page, url_of(app_url, "steps/6_Three_kinds.py", heads=2, lang=lang))
+    b.rerun(page, lambda: page.locator("[data-testid=stExpander] summary", has_text=t("lines_expander", lang)).click())
+    chart = b.charts(page).filter(has_text=t("lines_title", lang))
+    lines = chart.locator('[aria-roledescription="rule mark"]')
+    assert lines.count() == 2 * 4 * 3  # two heads, four query words, the three other words each
+    query = f"{t('query_word', lang)}: ball;"
+    handle = chart.element_handle()
+    assert not page.evaluate(ISOLATED, [handle, query, 4])  # nothing hovered: every line as opaque as its weight
+    chart.scroll_into_view_if_needed()
+    words = chart.locator('[aria-roledescription="text mark"]', has_text="ball")
+    box = min((words.nth(i).bounding_box() for i in range(words.count())), key=lambda box: box["x"])  # query column
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.wait_for_function(ISOLATED, arg=[handle, query, 4], timeout=b.TIMEOUT_MS, polling=100)
+    assert b.problems(page) == []
+    b.screenshot(page, f"lines-hover-{lang}")

@@ -1,0 +1,105 @@
+"""The server entry point: `streamlit run dashboard.py` finds the app, and its start-up warm-up."""
+import ast
+import gc
+import logging
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pyarrow as pa
+from streamlit.web.server.app_discovery import discover_asgi_app
+
+from engine.sources import load_glove
+from ui import server, sidebar
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_streamlit_run_finds_the_app_serving_the_home_page():
+    found = discover_asgi_app(ROOT / "dashboard.py")
+    assert found.is_asgi_app and found.import_string == "dashboard:app"
+    (app,) = [node.value for node in ast.parse((ROOT / "dashboard.py").read_text()).body
+              if isinstance(node, ast.Assign) and node.targets[0].id == "app"]
+    assert ast.literal_eval(app.args[0]) == "app.py" and (ROOT / "app.py").exists()
+    assert [k.value.id for k in app.keywords if k.arg == "lifespan"] == ["lifespan"]
+
+
+def test_importing_the_entry_point_starts_nothing():
+    import subprocess
+    import sys
+    code = "import threading, dashboard; print(sorted(t.name for t in threading.enumerate()))"
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "warm-up" not in done.stdout and "MainThread" in done.stdout
+
+
+def test_the_warm_up_starts_once_and_in_the_background(monkeypatch):
+    calls, go = [], threading.Event()
+    monkeypatch.setattr(server, "warm_up", lambda: go.wait(10) and calls.append(1))
+    server.start_warm_up.cache_clear()
+    try:
+        first = server.start_warm_up()
+        assert first.is_alive() and not calls  # returned while the warm-up still runs
+        assert server.start_warm_up() is first
+        go.set()
+        first.join(10)
+        assert calls == [1]
+    finally:
+        server.start_warm_up.cache_clear()
+
+
+def test_warm_up_loads_the_vectors_into_the_shared_cache(monkeypatch, caplog):
+    loads = []
+    monkeypatch.setattr(sidebar, "load_glove", lambda limit=None: loads.append(limit) or load_glove(limit))
+    sidebar.glove.clear()
+    with caplog.at_level(logging.ERROR):
+        server.warm_up()
+    assert not caplog.records and loads == [None]
+    assert gc.get_freeze_count() > 100_000  # modules and vectors: no full collection walks them again
+    gc.unfreeze()  # the rest of the test session collects as usual
+    assert pa.default_memory_pool().backend_name == "system"
+    assert len(sidebar.glove()) == 400_000 and loads == [None]  # a session's run gets what the warm-up loaded
+
+
+def test_warm_up_readies_the_default_learned_weights_without_fitting(monkeypatch):
+    from engine import corpus, treebank
+    from ui import weights
+    fits, loads = [], []
+    monkeypatch.setattr(corpus, "fit", lambda *a, **k: fits.append(k))
+    monkeypatch.setattr(treebank, "fit", lambda *a, **k: fits.append(k))
+    real = weights.load_fit
+    monkeypatch.setattr(weights, "load_fit", lambda path: loads.append(path) or real(path))
+    weights.shipped_fit.clear()
+    server.warm_up()
+    gc.unfreeze()
+    assert loads == [treebank.SHIPPED] and not fits  # the shipped file, read once
+    assert weights.warm(sidebar.glove()) is weights.warm(sidebar.glove()) and len(loads) == 1  # shared from then on
+
+
+def test_a_failing_warm_up_is_logged_not_raised(monkeypatch, caplog):
+    def broken():
+        raise OSError("vectors file missing")
+    monkeypatch.setattr(sidebar, "glove", broken)
+    with caplog.at_level(logging.ERROR):
+        server.warm_up()
+    assert "warm-up failed" in caplog.text and "vectors file missing" in caplog.text
+
+
+def test_the_lifespan_notes_the_event_loop_and_starts_the_warm_up(monkeypatch):
+    import asyncio
+
+    from ui import uploads
+    started = []
+    monkeypatch.setattr(server, "start_warm_up", lambda: started.append(1))
+    monkeypatch.setattr(uploads, "server_loop", [])
+
+    async def serve():
+        async with server.lifespan(None):
+            return asyncio.get_running_loop()
+    loop = asyncio.new_event_loop()  # a loop and a thread of its own: Playwright's sync API, once a browser test has
+    try:  # started it, keeps a loop running in this thread for the rest of the session
+        with ThreadPoolExecutor(1) as thread:
+            assert thread.submit(loop.run_until_complete, serve()).result() is loop
+    finally:
+        loop.close()
+    assert started == [1] and uploads.server_loop == [loop]

@@ -1,0 +1,40 @@
+"""ui/runtime.py against the installed Streamlit: the internals it reads are where it reads them, and each answers as
+the memory ledger expects, inside a script run and outside any server."""
+import inspect
+from types import SimpleNamespace
+
+from streamlit.runtime import Runtime, scriptrunner
+from streamlit.runtime.memory_uploaded_file_manager import MemoryUploadedFileManager
+from streamlit.runtime.uploaded_file_manager import UploadedFileRec
+
+from ui import runtime
+
+
+def test_outside_a_server_nobody_is_there():
+    assert not runtime.running() and runtime.session_id() == "" and runtime.storage() == {}
+    assert runtime.own_files() == {} and runtime.connected("any")
+    runtime.remove_own_file("f")  # nothing to remove, nothing raised
+    runtime.remove_files("s")
+    runtime.close_if_gone("s")
+
+
+def test_the_runtime_has_what_the_ledger_calls():
+    for name in ("exists", "instance", "is_active_session", "close_session", "uploaded_file_mgr"):
+        assert hasattr(Runtime, name), name
+    assert list(inspect.signature(Runtime.is_active_session).parameters) == ["self", "session_id"]
+    assert list(inspect.signature(Runtime.close_session).parameters) == ["self", "session_id"]
+    assert "suppress_warning" in inspect.signature(scriptrunner.get_script_run_ctx).parameters
+
+
+def test_a_script_run_sees_and_lets_go_of_its_own_files(monkeypatch):
+    files = MemoryUploadedFileManager("/upload")
+    files.add_file("s", UploadedFileRec("f1", "v.txt", "text/plain", b"the 1 2 3\n"))
+    files.add_file("t", UploadedFileRec("f2", "w.txt", "text/plain", b"a 1 2 3\n"))
+    monkeypatch.setattr(scriptrunner, "get_script_run_ctx",
+                        lambda suppress_warning=False: SimpleNamespace(session_id="s", uploaded_file_mgr=files))
+    assert runtime.session_id() == "s"
+    assert [(r.name, r.data) for r in runtime.own_files().values()] == [("v.txt", b"the 1 2 3\n")]
+    runtime.remove_own_file("f1")
+    assert runtime.own_files() == {} and list(files.file_storage["t"]) == ["f2"]
+    files.remove_session_files("t")
+    assert not files.file_storage.get("t")
