@@ -60,6 +60,7 @@ SETTLED = """() => {
 }"""
 
 PENDING = """() => ({
+  document: `${document.readyState} ${location.href.slice(0, 200)}: ${(document.body?.innerText || '').slice(0, 200)}`,
   script: document.querySelector('[data-testid=stApp]')?.dataset.testScriptState,
   connection: document.querySelector('[data-testid=stApp]')?.dataset.testConnectionState,
   stale: document.querySelectorAll('[data-stale=true]').length,

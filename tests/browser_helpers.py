@@ -83,9 +83,11 @@ def new_page(browser):
     context.add_init_script(COUNT_RUNS)
     page = context.new_page()
     page.set_default_timeout(TIMEOUT_MS)
-    page.dialogs, page.console = [], []
+    page.dialogs, page.console, page.events = [], [], []
     page.on("dialog", lambda d: (page.dialogs.append(d.message), d.dismiss()))
     page.on("console", lambda m: page.console.append(m.text))
+    page.on("crash", lambda _: page.events.append("the page crashed"))
+    page.on("framenavigated", lambda f: f == page.main_frame and page.events.append(f"navigated to {f.url[:200]}"))
     return page
 
 
@@ -94,7 +96,8 @@ def settle(page) -> None:
     try:
         page.wait_for_function(SETTLED, timeout=TIMEOUT_MS, polling=100)
     except Exception as e:  # a timeout: say what the page was still waiting for
-        raise AssertionError(f"{page.url} did not settle: {page.evaluate(PENDING)}; {problems(page)}") from e
+        said = f"{page.evaluate(PENDING)}; {problems(page)}; events {page.events[-5:]}; console {page.console[-5:]}"
+        raise AssertionError(f"{page.url} did not settle: {said}") from e
 
 
 def visit(page, url: str) -> None:

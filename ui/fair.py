@@ -172,7 +172,8 @@ def run(job: Job) -> None:
     """One fit: its result or its error kept on it, `keep` told of a result reached without a stop; its inputs let
     go."""
     def report(step: int, *values) -> bool:
-        give_way()
+        if not job.stop.is_set():  # a stopped fit does not wait for others' pages first
+            give_way()
         job.step = step
         job.values.append(values)
         if step % LOOK_EVERY == 0 and abandoned(job):

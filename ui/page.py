@@ -14,7 +14,7 @@ from engine.attention import Attention, attend
 from engine.pipeline import Encoded, encode
 from engine.spelling import suggest
 from engine.tokens import TooManyTokens, has_cjk, knows_cjk, tokenize
-from ui import fair, render, sidebar, tables, weights
+from ui import chosen_vectors, fair, render, sidebar, tables, weights
 from ui.pages import Page
 from ui.state import DEFAULTS, Settings, to_query
 from ui.text import error_text, t
@@ -52,10 +52,10 @@ def context(p: Page) -> Context:
     name, sentence, box = p.name, p.sentence, p.box
     fair.drawing()
     s = sidebar.render(sentence or box, challenge=p.challenge)
-    lang, kv = s.lang, sidebar.vectors(s)
+    lang, kv = s.lang, chosen_vectors.vectors(s)
     st.title(t("app_title" if name == "home" else f"{name}_title", lang))
     sidebar.sentence_here(s, sentence or box)
-    source = sidebar.source_name(s)
+    source = chosen_vectors.source_name(s)
     st.markdown(t(f"{name}_intro", lang, d=kv.vector_size, source=source))
     w, provenance = weights.layers(s, kv)
     weights.banner(s, provenance, kv.vector_size)

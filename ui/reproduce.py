@@ -5,7 +5,7 @@ import streamlit as st
 
 from engine import reproduce
 from engine.tokens import knows_cjk
-from ui import sidebar, weights
+from ui import chosen_vectors, weights
 from ui.page import Context
 from ui.state import LEARNED, Settings
 from ui.text import t
@@ -33,7 +33,7 @@ def sentences(ctx: Context) -> tuple[str, str, bool, int]:
 
 def source(s: Settings, kv) -> str:
     """The vectors in use: the built-in GloVe stands in while a download or an upload is not available."""
-    if s.source in ("glove", "glove50k") or kv is not sidebar.glove():
+    if s.source in ("glove", "glove50k") or kv is not chosen_vectors.glove():
         return s.source
     return "glove"
 

@@ -51,9 +51,9 @@ def warm_up() -> None:
 
         # every product here is small: one BLAS thread is as fast, and several visitors' fits do not fight over cores
         threadpool_limits(1, user_api="blas")
-        from ui import charts, render, sidebar, tables, weights
+        from ui import charts, chosen_vectors, render, tables, weights
 
-        weights.warm(sidebar.glove())
+        weights.warm(chosen_vectors.glove())
         render.vega_lite(charts.heatmap(tables.matrix_long(np.eye(2), ["a", "b"], [1, 2]), title="", x_title="",
                                       y_title="", value_title=""))  # kept nowhere: collected, not frozen
         gc.collect()

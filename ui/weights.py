@@ -14,7 +14,7 @@ from engine import corpus, treebank
 from engine.layers import preset
 from engine.tokens import tokenize
 from engine.training import Fit, load_fit
-from ui import fair, sidebar, uploads, waiting
+from ui import chosen_vectors, fair, uploads, waiting
 from ui.state import DEFAULTS, LEARNED, Settings
 from ui.text import error_text, t
 
@@ -157,7 +157,7 @@ def warm(kv: KeyedVectors) -> Fit:
 
 def source_of(s: Settings, kv: KeyedVectors) -> str:
     """The name of the vectors in use: the built-in GloVe's while it stands in for an upload or a download."""
-    if s.source in ("glove", "glove50k") or kv is not sidebar.glove():
+    if s.source in ("glove", "glove50k") or kv is not chosen_vectors.glove():
         return s.source
     return "glove"
 

@@ -10,7 +10,7 @@ import pyarrow as pa
 from streamlit.web.server.app_discovery import discover_asgi_app
 
 from engine.sources import load_glove
-from ui import server, sidebar
+from ui import chosen_vectors, server
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -50,15 +50,15 @@ def test_the_warm_up_starts_once_and_in_the_background(monkeypatch):
 
 def test_warm_up_loads_the_vectors_into_the_shared_cache(monkeypatch, caplog):
     loads = []
-    monkeypatch.setattr(sidebar, "load_glove", lambda limit=None: loads.append(limit) or load_glove(limit))
-    sidebar.glove.clear()
+    monkeypatch.setattr(chosen_vectors, "load_glove", lambda limit=None: loads.append(limit) or load_glove(limit))
+    chosen_vectors.glove.clear()
     with caplog.at_level(logging.ERROR):
         server.warm_up()
     assert not caplog.records and loads == [None]
     assert gc.get_freeze_count() > 100_000  # modules and vectors: no full collection walks them again
     gc.unfreeze()  # the rest of the test session collects as usual
     assert pa.default_memory_pool().backend_name == "system"
-    assert len(sidebar.glove()) == 400_000 and loads == [None]  # a session's run gets what the warm-up loaded
+    assert len(chosen_vectors.glove()) == 400_000 and loads == [None]  # a session's run gets what the warm-up loaded
 
 
 def test_warm_up_readies_the_default_learned_weights_without_fitting(monkeypatch):
@@ -73,13 +73,14 @@ def test_warm_up_readies_the_default_learned_weights_without_fitting(monkeypatch
     server.warm_up()
     gc.unfreeze()
     assert loads == [treebank.SHIPPED] and not fits  # the shipped file, read once
-    assert weights.warm(sidebar.glove()) is weights.warm(sidebar.glove()) and len(loads) == 1  # shared from then on
+    kv = chosen_vectors.glove()
+    assert weights.warm(kv) is weights.warm(kv) and len(loads) == 1  # shared from then on
 
 
 def test_a_failing_warm_up_is_logged_not_raised(monkeypatch, caplog):
     def broken():
         raise OSError("vectors file missing")
-    monkeypatch.setattr(sidebar, "glove", broken)
+    monkeypatch.setattr(chosen_vectors, "glove", broken)
     with caplog.at_level(logging.ERROR):
         server.warm_up()
     assert "warm-up failed" in caplog.text and "vectors file missing" in caplog.text
