@@ -104,7 +104,7 @@ def shown_sentence(at, lang: str = "en") -> str:
 @pytest.fixture(scope="module")
 def held():
     """The held-out sentences GloVe knows, batched, and the shipped head's picks: computed here, not by the page."""
-    from ui.sidebar import glove
+    from ui.chosen_vectors import glove
     kv = glove()
     found = treebank.known(kv, treebank.split(treebank.read(), "test"))
     b = treebank.batch(kv, found, WEIGHT)
@@ -242,7 +242,7 @@ def test_an_unknown_id_in_the_link_gets_the_notice_and_the_default_sentence():
 
 
 def test_a_sentence_the_vectors_do_not_know_falls_back_with_a_sentence():
-    from ui.sidebar import glove
+    from ui.chosen_vectors import glove
     small = glove(50_000)
     unknown = next(s.sent_id for s in treebank.split(treebank.read(), "test")
                    if not all(w in small.key_to_index for w in s.tokens))
