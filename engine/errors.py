@@ -24,3 +24,21 @@ class VectorsError(CodedError):
         "too_many_dims", "too_many_words", "header_dims", "header_more", "bin_header", "bin_unreadable",
         "bin_not_finite", "download_damaged",
     )
+
+
+class ClassError(CodedError):
+    """A problem in class mode (engine/classroom.py); ui/text's catalogues say each code (err_class_<code>)."""
+
+    # unknown: no class has that code; expired: the class is past its time; ended: the teacher ended it;
+    # not_teacher: wrong teacher key; not_student: a token that did not join this class; not_asking: answers are closed
+    # (revealed); stale_question: an answer to a question the class has moved past; bad_answer: not `ordered` distinct
+    # words from the keys; nickname_long / nickname_chars: over 20 characters / control characters or line breaks;
+    # bad_code: not 8 characters of the code alphabet; rate_limited: too many tries, wait a minute; bad_question: a
+    # question field out of its limits; db_version: the database was made by a newer version of the app;
+    # full: the class has as many students as it takes; too_many_questions: the class has asked as many as it may.
+    CODES = (
+        "unknown", "expired", "ended", "not_teacher", "not_student", "not_asking", "stale_question", "bad_answer",
+        "nickname_long", "nickname_chars", "bad_code", "rate_limited", "bad_question", "db_version", "full",
+        "too_many_questions",
+    )
+    TEXT_PREFIX = "err_class_"

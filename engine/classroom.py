@@ -1,0 +1,336 @@
+"""Class mode: a teacher opens a class on a predict-first question, students join with a short code and answer, the
+room's counts show live, the teacher reveals, moves on, ends and downloads the answers. Everything lives in a SQL
+database through SQLAlchemy Core (a SQLite file in one process, PostgreSQL for several replicas); time comes in as
+`now`, in seconds. Teacher keys and student tokens are stored as SHA-256 hashes only."""
+import hashlib
+import hmac
+import json
+import secrets
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy import Column, Double, ForeignKey, Integer, MetaData, String, Table, Text
+from sqlalchemy.dialects import postgresql, sqlite
+
+from engine.errors import ClassError
+from engine.questions import (
+    ALPHABET,
+    CODE_LENGTH,
+    MAX_NICKNAME,
+    MAX_ORDERED,
+    MAX_WORD,
+    Question,
+    checked,
+    is_order,
+    nickname_checked,
+    normal_code,
+    plain,
+)
+
+SCHEMA_VERSION = 1
+CODE_TRIES = 10
+SECRET_BYTES = 24  # teacher keys and student tokens: 192 bits
+TTL_S = 12 * 3600
+MAX_SECRET, MAX_STUDENTS, MAX_QUESTIONS = 100, 500, 200
+UPSERTS: dict[str, Callable[..., Any]] = {"sqlite": sqlite.insert, "postgresql": postgresql.insert}
+LOCK_KEY = 7_411_730_001  # a PostgreSQL advisory lock: replicas starting together create the tables in turn
+
+METADATA = MetaData()
+META = Table("class_meta", METADATA, Column("key", String(40), primary_key=True), Column("value", String(40)))
+CLASSES = Table(
+    "class_classes", METADATA, Column("code", String(CODE_LENGTH), primary_key=True),
+    Column("teacher_hash", String(64), nullable=False),  # SHA-256 of the teacher key, hex
+    Column("created", Double, nullable=False), Column("expires", Double, nullable=False, index=True),
+    Column("status", String(10), nullable=False),  # "asking", "revealed" or "ended"
+    Column("question_no", Integer, nullable=False), Column("question", Text, nullable=False),  # the current one, JSON
+    Column("updated", Double, nullable=False),
+)
+
+
+def class_code(**options: Any) -> Column:
+    """The column naming a row's class: deleting the class deletes the row (sweep also deletes explicitly)."""
+    return Column("class_code", String(CODE_LENGTH), ForeignKey(CLASSES.c.code, ondelete="CASCADE"), **options)
+
+
+QUESTIONS = Table(  # every question a class has asked, for the answers' CSV
+    "class_questions", METADATA, class_code(primary_key=True), Column("question_no", Integer, primary_key=True),
+    Column("question", Text, nullable=False), Column("asked", Double, nullable=False),
+)
+STUDENTS = Table(
+    "class_students", METADATA, Column("token_hash", String(64), primary_key=True),
+    class_code(nullable=False, index=True), Column("nickname", String(MAX_NICKNAME)),
+    Column("joined", Double, nullable=False),
+)
+ANSWERS = Table(
+    "class_answers", METADATA, class_code(primary_key=True), Column("question_no", Integer, primary_key=True),
+    Column("token_hash", String(64), ForeignKey(STUDENTS.c.token_hash, ondelete="CASCADE"), primary_key=True),
+    Column("words", Text, nullable=False),  # JSON list of keys, in the student's order
+    Column("at", Double, nullable=False),
+)
+
+
+@dataclass(frozen=True)
+class Opened:
+    code: str
+    teacher_key: str  # shown to the teacher once; the database keeps only its hash
+
+
+@dataclass(frozen=True)
+class Room:
+    status: str  # "asking", "revealed" or "ended"
+    question_no: int
+    question: Question
+    joined: int  # students
+    answered: int  # students who answered the current question
+    first: tuple[int, ...]  # how many put each key first, in keys' order
+    right: int  # how many gave the whole right answer
+    expires: float
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def digest(secret: str) -> str:
+    """The stored form of a teacher key or student token: SHA-256, hex (they are random, so no salt is needed)."""
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def well_formed(secret: object) -> bool:
+    return isinstance(secret, str) and secret.isascii() and 0 < len(secret) <= MAX_SECRET
+
+
+def create(engine: sa.Engine) -> None:
+    """Create the tables, or upgrade them to SCHEMA_VERSION; ClassError('db_version') for a newer or unknown one."""
+    if engine.dialect.name not in UPSERTS:
+        raise ValueError(f"class mode runs on SQLite or PostgreSQL, not {engine.dialect.name}")
+    with engine.begin() as conn:
+        if conn.dialect.name == "postgresql":
+            conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": LOCK_KEY})
+        META.create(conn, checkfirst=True)
+        stored = conn.execute(sa.select(META.c.value).where(META.c.key == "schema_version")).scalar_one_or_none()
+        found = 0 if stored is None else int(stored) if stored.isdigit() else -1
+        if not 0 <= found <= SCHEMA_VERSION:
+            raise ClassError("db_version", found=stored, known=SCHEMA_VERSION)
+        for step in UPGRADES[found:]:
+            step(conn)
+        if found == 0:
+            conn.execute(sa.insert(META).values(key="schema_version", value=str(SCHEMA_VERSION)))
+        elif found < SCHEMA_VERSION:
+            conn.execute(sa.update(META).where(META.c.key == "schema_version").values(value=str(SCHEMA_VERSION)))
+
+
+def to_v1(conn: sa.Connection) -> None:
+    """Version 1: the classes, their questions, students and answers."""
+    METADATA.create_all(conn, tables=[CLASSES, QUESTIONS, STUDENTS, ANSWERS], checkfirst=True)
+
+
+UPGRADES = (to_v1,)  # UPGRADES[v] takes a database from version v to v + 1
+
+
+def start(engine: sa.Engine, question: Question, *, now: float, ttl: float = TTL_S) -> Opened:
+    """Open a class asking question number 1 for ttl seconds: its code and the teacher's key."""
+    checked(question)
+    key = secrets.token_urlsafe(SECRET_BYTES)
+    for _ in range(CODE_TRIES):
+        code = new_code()
+        try:
+            with engine.begin() as conn:
+                conn.execute(sa.insert(CLASSES).values(
+                    code=code, teacher_hash=digest(key), created=now, expires=now + ttl, status="asking",
+                    question_no=1, question=question.to_json(), updated=now))
+                conn.execute(sa.insert(QUESTIONS).values(class_code=code, question_no=1, question=question.to_json(),
+                                                      asked=now))
+            return Opened(code, key)
+        except sa.exc.IntegrityError:  # the code is taken
+            continue
+    raise RuntimeError(f"no free class code in {CODE_TRIES} tries")
+
+
+def live(conn: sa.Connection, code: str, now: float) -> sa.Row:
+    """The class's row; ClassError('unknown') or ('expired') when there is none to use."""
+    row = conn.execute(sa.select(CLASSES).where(CLASSES.c.code == code)).one_or_none()
+    if row is None:
+        raise ClassError("unknown")
+    if row.expires <= now:
+        raise ClassError("expired")
+    return row
+
+
+def teacher(conn: sa.Connection, code: str, teacher_key: object, now: float) -> sa.Row:
+    """The class's row when teacher_key is its key, else ClassError('not_teacher')."""
+    row = live(conn, code, now)
+    if not (well_formed(teacher_key) and hmac.compare_digest(row.teacher_hash, digest(str(teacher_key)))):
+        raise ClassError("not_teacher")
+    return row
+
+
+def student(conn: sa.Connection, code: str, token: object) -> str:
+    """The token's hash when it joined this class, else ClassError('not_student')."""
+    if well_formed(token):
+        token_hash = digest(str(token))
+        joined = sa.select(STUDENTS.c.class_code).where(STUDENTS.c.token_hash == token_hash)
+        if conn.execute(joined).scalar_one_or_none() == code:
+            return token_hash
+    raise ClassError("not_student")
+
+
+def join(engine: sa.Engine, code: str, nickname: str | None, *, now: float) -> str:
+    """A new student of the class: their token, which only they hold."""
+    code, name = normal_code(code), nickname_checked(nickname)
+    token = secrets.token_urlsafe(SECRET_BYTES)
+    with engine.begin() as conn:
+        if live(conn, code, now).status == "ended":
+            raise ClassError("ended")
+        if headcount(conn, code) >= MAX_STUDENTS:
+            raise ClassError("full", limit=MAX_STUDENTS)
+        conn.execute(sa.insert(STUDENTS).values(token_hash=digest(token), class_code=code, nickname=name, joined=now))
+    return token
+
+
+def headcount(conn: sa.Connection, code: str) -> int:
+    return conn.execute(sa.select(sa.func.count()).where(STUDENTS.c.class_code == code)).scalar_one()
+
+
+def asking(row: sa.Row, question_no: object) -> None:
+    """Nothing when the class takes answers to question_no, else the ClassError that says why not."""
+    if row.status == "ended":
+        raise ClassError("ended")
+    if type(question_no) is not int or question_no != row.question_no:
+        raise ClassError("stale_question", current=row.question_no)
+    if row.status != "asking":
+        raise ClassError("not_asking")
+
+
+def answer(engine: sa.Engine, code: str, token: str, question_no: int, words: list[str], *, now: float) -> None:
+    """Record a student's order of keys for the current question, or change it, while the class is asking."""
+    code = normal_code(code)
+    if not (isinstance(words, list | tuple) and len(words) <= MAX_ORDERED and all(plain(w, MAX_WORD) for w in words)):
+        raise ClassError("bad_answer")
+    with engine.begin() as conn:
+        row = live(conn, code, now)
+        asking(row, question_no)
+        token_hash = student(conn, code, token)
+        q = Question.from_json(row.question)
+        if not is_order(words, q.keys, q.ordered):
+            raise ClassError("bad_answer")
+        values = {"class_code": code, "question_no": question_no, "token_hash": token_hash,
+                  "words": json.dumps(list(words), ensure_ascii=False), "at": now}
+        if not upsert_answer(conn, values):  # the teacher revealed or moved on since the row was read
+            asking(live(conn, code, now), question_no)
+            raise ClassError("not_asking")
+
+
+def upsert_answer(conn: sa.Connection, values: dict[str, Any]) -> bool:
+    """Insert or replace an answer in one statement, only while its class asks its question; False if it did not."""
+    open_now = sa.exists().where(CLASSES.c.code == values["class_code"], CLASSES.c.status == "asking",
+                              CLASSES.c.question_no == values["question_no"], CLASSES.c.expires > values["at"])
+    row = sa.select(*(sa.literal(v, ANSWERS.c[k].type) for k, v in values.items())).where(open_now)
+    stmt = UPSERTS[conn.dialect.name](ANSWERS).from_select(list(values), row)
+    stmt = stmt.on_conflict_do_update(index_elements=list(ANSWERS.primary_key),
+                                      set_={"words": stmt.excluded.words, "at": stmt.excluded.at})
+    kept = {"preserve_rowcount": True}  # SQLAlchemy keeps an INSERT's rowcount only when asked
+    return conn.execute(stmt, execution_options=kept).rowcount > 0
+
+
+def reveal(engine: sa.Engine, code: str, teacher_key: str, *, now: float) -> None:
+    """Close answers to the current question and show everyone the right one."""
+    code = normal_code(code)
+    with engine.begin() as conn:
+        if teacher(conn, code, teacher_key, now).status == "ended":
+            raise ClassError("ended")
+        conn.execute(sa.update(CLASSES).where(CLASSES.c.code == code, CLASSES.c.status != "ended")
+                     .values(status="revealed", updated=now))
+
+
+def advance(engine: sa.Engine, code: str, teacher_key: str, question: Question, *, now: float) -> int:
+    """Ask the next question (answers open again): its number."""
+    code = normal_code(code)
+    checked(question)
+    with engine.begin() as conn:
+        row = teacher(conn, code, teacher_key, now)
+        if row.status == "ended":
+            raise ClassError("ended")
+        number = row.question_no + 1
+        if number > MAX_QUESTIONS:
+            raise ClassError("too_many_questions", limit=MAX_QUESTIONS)
+        moved = conn.execute(sa.update(CLASSES).where(  # not if another tab of the teacher's moved on first
+            CLASSES.c.code == code, CLASSES.c.question_no == row.question_no, CLASSES.c.status != "ended",
+        ).values(status="asking", question_no=number, question=question.to_json(), updated=now))
+        if moved.rowcount != 1:
+            raise ClassError("stale_question", current=number)
+        conn.execute(sa.insert(QUESTIONS).values(class_code=code, question_no=number, question=question.to_json(),
+                                              asked=now))
+    return number
+
+
+def end(engine: sa.Engine, code: str, teacher_key: str, *, now: float) -> None:
+    """End the class: no more joining or answering; the room and the answers stay readable until it expires."""
+    code = normal_code(code)
+    with engine.begin() as conn:
+        teacher(conn, code, teacher_key, now)
+        conn.execute(sa.update(CLASSES).where(CLASSES.c.code == code).values(status="ended", updated=now))
+
+
+def room(engine: sa.Engine, code: str, *, now: float) -> Room:
+    """The class as everyone sees it: status, question and the counts of answers to it."""
+    code = normal_code(code)
+    with engine.connect() as conn:
+        row = live(conn, code, now)
+        joined = headcount(conn, code)
+        tallies = conn.execute(sa.select(ANSWERS.c.words, sa.func.count()).where(
+            ANSWERS.c.class_code == code, ANSWERS.c.question_no == row.question_no).group_by(ANSWERS.c.words)).all()
+    q = Question.from_json(row.question)
+    orders = Counter[tuple[str, ...]]()
+    for words, n in tallies:
+        orders[tuple(json.loads(words))] += n
+    firsts = Counter[str]()
+    for order, n in orders.items():
+        firsts[order[0]] += n
+    return Room(row.status, row.question_no, q, joined, orders.total(), tuple(firsts[k] for k in q.keys),
+                orders[q.answer], row.expires)
+
+
+def mine(engine: sa.Engine, code: str, token: str, *, now: float) -> tuple[str, ...] | None:
+    """The student's answer to the current question, None before they give one."""
+    code = normal_code(code)
+    with engine.connect() as conn:
+        row = live(conn, code, now)
+        token_hash = student(conn, code, token)
+        words = conn.execute(sa.select(ANSWERS.c.words).where(
+            ANSWERS.c.class_code == code, ANSWERS.c.question_no == row.question_no,
+            ANSWERS.c.token_hash == token_hash)).scalar_one_or_none()
+    return None if words is None else tuple(json.loads(words))
+
+
+def answers(engine: sa.Engine, code: str, teacher_key: str, *, now: float) -> list[dict[str, Any]]:
+    """Every answer of the class for its CSV, by question then time; students numbered by when they joined."""
+    code = normal_code(code)
+    with engine.connect() as conn:
+        row = teacher(conn, code, teacher_key, now)
+        joined = conn.execute(sa.select(STUDENTS.c.token_hash, STUDENTS.c.nickname).where(STUDENTS.c.class_code == code)
+                              .order_by(STUDENTS.c.joined, STUDENTS.c.token_hash)).all()
+        asked = conn.execute(sa.select(QUESTIONS.c.question_no, QUESTIONS.c.question)
+                             .where(QUESTIONS.c.class_code == code)).all()
+        given = conn.execute(sa.select(ANSWERS).where(ANSWERS.c.class_code == code).order_by(
+            ANSWERS.c.question_no, ANSWERS.c.at, ANSWERS.c.token_hash)).all()
+    students = {token_hash: (n, nickname) for n, (token_hash, nickname) in enumerate(joined, 1)}
+    questions = {number: Question.from_json(q) for number, q in asked}
+    rows = []
+    for a in given:
+        q, words, (n, nickname) = questions[a.question_no], tuple(json.loads(a.words)), students[a.token_hash]
+        rows.append({"question_no": a.question_no, "query": q.query, "student": n, "nickname": nickname,
+                     "answer": " > ".join(words), "right": words == q.answer, "seconds": round(a.at - row.created, 1)})
+    return rows
+
+
+def sweep(engine: sa.Engine, *, now: float) -> int:
+    """Delete every class past its expiry (ended or not) with its questions, students and answers: how many."""
+    gone = sa.select(CLASSES.c.code).where(CLASSES.c.expires <= now)
+    with engine.begin() as conn:
+        for table in (ANSWERS, STUDENTS, QUESTIONS):  # SQLite cascades only with its foreign_keys pragma on
+            conn.execute(sa.delete(table).where(table.c.class_code.in_(gone)))
+        return conn.execute(sa.delete(CLASSES).where(CLASSES.c.expires <= now)).rowcount
