@@ -1,41 +1,41 @@
 import streamlit as st
 
 from ui import page, pages, reproduce, sidebar, tables, views
+from ui.charts import Titles
 from ui.text import t
 
 ctx = page.current()
-s, lang, enc, att = ctx.s, ctx.lang, ctx.enc, ctx.att
-st.caption(t("home_read", lang))
+s, enc, att = ctx.s, ctx.enc, ctx.att
+st.caption(t("home_read"))
 rows, dims, out = enc.labels, tables.dims(ctx.kv.vector_size), tables.dims(att.q.shape[1])
 
 left, right = st.columns(2)
 with left:
-    st.subheader(t("home_step_rows", lang))
-    views.matrix(enc.x, rows, dims, name="x", title=t("x_m" if s.position else "x_m_nopos", lang),
-                 x_title=t("dim", lang), lang=lang)
-    st.page_link(pages.PAGES[1].path, label=t("home_go", lang), icon=":material/arrow_forward:",
+    st.subheader(t("home_step_rows"))
+    views.matrix(enc.x, rows, dims, Titles(t("x_m" if s.position else "x_m_nopos"), t("dim")), name="x")
+    st.page_link(pages.PAGES[1].path, label=t("home_go"), icon=":material/arrow_forward:",
                  query_params=sidebar.query(s))
 with right:
-    st.subheader(t("home_step_qk", lang))
-    views.matrix(att.q, rows, out, name="Q", title=t("q_m", lang), x_title=t("dim", lang), lang=lang)
-    views.matrix(att.k, rows, out, name="K", title=t("k_m", lang), x_title=t("dim", lang), lang=lang)
+    st.subheader(t("home_step_qk"))
+    views.matrix(att.q, rows, out, Titles(t("q_m"), t("dim")), name="Q")
+    views.matrix(att.k, rows, out, Titles(t("k_m"), t("dim")), name="K")
 left, right = st.columns(2) if len(rows) <= views.SIDE_BY_SIDE else (st.container(), st.container())
 with left:
-    st.subheader(t("home_step_factor", lang))
-    views.matrix(att.weights, rows, rows, name="weights", lang=lang, x_title=t("key_word", lang), weights=s.softmax,
-                 y_title=t("query_word", lang), title=t("weights_m_soft" if s.softmax else "weights_m_raw", lang),
-                 mask=None if att.mask.all() else att.mask)
+    st.subheader(t("home_step_factor"))
+    views.matrix(att.weights, rows, rows, Titles(t("weights_m_soft" if s.softmax else "weights_m_raw"), t("key_word"),
+                                                 t("query_word")), name="weights",
+                 marks=views.Marks(None if att.mask.all() else att.mask, weights=s.softmax))
     if views.own_hidden(att.mask):
-        st.caption(t("own_hidden", lang))
-    st.page_link(pages.PAGES[2].path, label=t("home_go", lang), icon=":material/arrow_forward:",
+        st.caption(t("own_hidden"))
+    st.page_link(pages.PAGES[2].path, label=t("home_go"), icon=":material/arrow_forward:",
                  query_params=sidebar.query(s))
 with right:
-    st.subheader(t("home_step_z", lang))
-    views.matrix(att.z, rows, out, name="Z", title=t("z_m", lang), x_title=t("dim", lang), lang=lang)
+    st.subheader(t("home_step_z"))
+    views.matrix(att.z, rows, out, Titles(t("z_m"), t("dim")), name="Z")
 
 reproduce.downloads(ctx, "home")
-st.subheader(t("home_more", lang))
+st.subheader(t("home_more"))
 more = st.container(horizontal=True)
 for p in pages.PAGES[3:]:
-    more.page_link(p.path, label=t(f"nav_{p.name}", lang), icon=":material/arrow_forward:",
+    more.page_link(p.path, label=t(f"nav_{p.name}"), icon=":material/arrow_forward:",
                    query_params=sidebar.query(s))

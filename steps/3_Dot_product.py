@@ -3,37 +3,36 @@ import streamlit as st
 from engine.alignment import pair_alignment
 from engine.relevance import length_angle, order_by
 from ui import page, render, reproduce, tables, views
-from ui.text import t
+from ui.charts import Titles
+from ui.text import labels, t
 
 ctx = page.current()
-s, lang, enc, att, rows = ctx.s, ctx.lang, ctx.enc, ctx.att, ctx.enc.labels
+s, enc, att, rows = ctx.s, ctx.enc, ctx.att, ctx.enc.labels
 q_rows, k_rows = (att.q, att.k) if s.pair_rows == "qk" else (enc.embedding, enc.embedding)
 
 c1, c2, c3 = st.columns([2, 4, 3])
-q = page.pick_word("query", t("query", lang), rows, "milk" if "milk" in rows else rows[-1], where=c1)
-c2.segmented_control(t("pair_rows", lang), ("qk", "embedding"), key="pair_rows",
-                     format_func=lambda v: t(f"pair_rows_{v}", lang))
-c3.segmented_control(t("sort", lang), ("dimension", "size"), key="sort", format_func=lambda v: t(f"sort_{v}", lang))
+q = page.pick_word("query", t("query"), rows, "milk" if "milk" in rows else rows[-1], where=c1)
+c2.segmented_control(t("pair_rows"), ("qk", "embedding"), key="pair_rows", format_func=labels("pair_rows_"))
+c3.segmented_control(t("sort"), ("dimension", "size"), key="sort", format_func=labels("sort_"))
 i = rows.index(q)
 others = [j for j in order_by(length_angle(q_rows[i], k_rows).dot) if j != i]  # best-scoring other word first
 defaults = {"key": "drank" if "drank" in rows else rows[others[0]],
             "key2": "black" if "black" in rows else rows[others[-1]]}
 
 columns, fields = st.columns(2, gap="large"), ["key", "key2"]
-keys = [page.pick_word(f, t(f, lang), rows, defaults[f], where=where)
+keys = [page.pick_word(f, t(f), rows, defaults[f], where=where)
         for where, f in zip(columns, fields, strict=True)]
 aligned = [pair_alignment(q_rows[i], k_rows[rows.index(k)]) for k in keys]
-views.pair_products(aligned, q, keys, lang, by_size=s.sort == "size", fields=fields, wheres=columns)
+views.pair_products(aligned, q, keys, by_size=s.sort == "size", fields=fields, wheres=columns)
 
 k1, k2 = keys  # the query's strip between the two keys', so each key's signs sit next to it
 render.chart("sign_strips", tables.signs_table([k_rows[rows.index(k1)], q_rows[i], k_rows[rows.index(k2)]],
                                                [f"k₁ · {k1}", f"q · {q}", f"k₂ · {k2}"]),
-             title=t("signs_title", lang), x_title=t("dim", lang), value_title=t("value", lang),
-             vector_title=t("vector", lang), lang=lang)
+             titles=Titles(t("signs_title"), t("dim"), t("vector"), t("value")))
 for where, k, pa in zip(st.columns(2, gap="large"), keys, aligned, strict=False):
     with where:
-        views.pair_summary(pa, q, k, lang, note="dot_note" if s.pair_rows == "qk" else "dot_note_embedding",
+        views.pair_summary(pa, q, k, note="dot_note" if s.pair_rows == "qk" else "dot_note_embedding",
                            source=ctx.source)
 
-views.length_angle_view(q_rows[i], k_rows[[rows.index(k) for k in keys]], q, keys, lang)
+views.length_angle_view(q_rows[i], k_rows[[rows.index(k) for k in keys]], q, keys)
 reproduce.downloads(ctx, "dot")

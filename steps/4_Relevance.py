@@ -2,44 +2,44 @@ import streamlit as st
 
 from engine.relevance import raw_scores
 from ui import page, render, reproduce, swap, tables, views
+from ui.charts import Titles
 from ui.text import t
 
 ctx = page.current()
-s, lang, enc, att, rows = ctx.s, ctx.lang, ctx.enc, ctx.att, ctx.enc.labels
+s, enc, att, rows = ctx.s, ctx.enc, ctx.att, ctx.enc.labels
 
 c1, c2, c3, c4 = st.columns([1, 2, 1, 1])
-q = page.pick_word("query", t("query", lang), rows, "milk" if "milk" in rows else rows[-1], where=c1)
-c3.toggle(t("scaled", lang), key="scaled")
-c4.toggle(t("predict", lang), key="predict", help=t("predict_help", lang))
+q = page.pick_word("query", t("query"), rows, "milk" if "milk" in rows else rows[-1], where=c1)
+c3.toggle(t("scaled"), key="scaled")
+c4.toggle(t("predict"), key="predict", help=t("predict_help"))
 i = rows.index(q)
 others = [j for j in range(len(rows)) if j != i]
 keys = [rows[j] for j in others]
-if s.predict and not views.guess_first(att.q[i], att.k[others], q, keys, lang, key=page.view_key("relevance", s, q),
+if s.predict and not views.guess_first(att.q[i], att.k[others], q, keys, key=page.view_key("relevance", s, q),
                                       ordered=views.ORDERED):
     st.stop()
-c2.text_input(t("expected", lang), key="expected", max_chars=200)  # after the guess: the expectation is a hint
+c2.text_input(t("expected"), key="expected", max_chars=200)  # after the guess: the expectation is a hint
 story = enc.tokens == page.STORY_TOKENS
 if story and q == "milk":
-    st.markdown(t("relevance_story", lang))
+    st.markdown(t("relevance_story"))
 scores = raw_scores(enc.embedding, i, others) | {"qk": att.scores[i, others]}  # the vectors' own rows, then Q·K
-source = ctx.source
-names = {"dot": t("measure_dot", lang, source=source), "cosine": t("measure_cosine", lang, source=source),
-         "qk": t("measure_qk_scaled" if s.scaled else "measure_qk", lang)}
+names = {"dot": t("measure_dot", source=ctx.source), "cosine": t("measure_cosine", source=ctx.source),
+         "qk": t("measure_qk_scaled" if s.scaled else "measure_qk")}
 
 for where, m in zip(st.columns(3), scores, strict=False):
-    render.chart("relevance_bars", tables.relevance_table({m: scores[m]}, keys), title=names[m],
-                 x_title=t("score", lang), y_title=t("word", lang), rank_title=t("rank", lang), where=where, lang=lang)
-st.caption(t("relevance_note", lang, source=source))
+    render.chart("relevance_bars", tables.relevance_table({m: scores[m]}, keys), where=where,
+                 titles=Titles(names[m], t("score"), t("word"), rank=t("rank")))
+st.caption(t("relevance_note", source=ctx.source))
 
-order = page.expected_order(s.expected, enc.tokens, rows, q, lang)
+order = page.expected_order(s.expected, enc.tokens, rows, q)
 if order is not None:
-    views.verdicts(scores, names, keys, order, lang)
-views.ranking(scores, names, keys, q, lang)
-views.length_angle_view(att.q[i], att.k[others], q, keys, lang)
+    views.verdicts(scores, names, keys, order)
+views.ranking(scores, names, keys, q)
+views.length_angle_view(att.q[i], att.k[others], q, keys)
 swap.section(ctx)
 
-st.subheader(t("takeaway_title", lang))
-glove_story = story and q == "milk" and ctx.source == t("short_glove", lang)
-st.markdown(t("relevance_takeaway" if glove_story else "relevance_takeaway_other", lang))
-views.partners(att, rows, lang)
+st.subheader(t("takeaway_title"))
+glove_story = story and q == "milk" and ctx.source == t("short_glove")
+st.markdown(t("relevance_takeaway" if glove_story else "relevance_takeaway_other"))
+views.partners(att, rows)
 reproduce.downloads(ctx, "relevance")

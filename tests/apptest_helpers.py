@@ -8,7 +8,7 @@ from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.testing.v1 import AppTest
 
 from harness.apptest import PAGES, ROOT, run_page  # noqa: F401 (the tests' way to open a page)
-from ui.text import error_text, t
+from ui.text import error_text, in_language, t
 
 
 def data_script(name: str):
@@ -48,7 +48,9 @@ def open_menus(at: AppTest) -> AppTest:
 
 def csv_keys(at: AppTest, lang: str = "en") -> list[str]:
     """The keys of the CSV buttons in the charts' save menus, in page order, the menus opened first."""
-    return [b.key for b in open_menus(at).get("download_button") if b.proto.label == t("save_csv", lang)]
+    with in_language(lang):
+        label = t("save_csv")
+    return [b.key for b in open_menus(at).get("download_button") if b.proto.label == label]
 
 
 def charts(at: AppTest) -> list[dict]:
@@ -72,7 +74,7 @@ def messages(at: AppTest) -> str:
 
 def said(e) -> str:
     """What the learner reads for an engine error (a code and its values), in English."""
-    return error_text(e, "en")
+    return error_text(e)
 
 
 def uploader(at: AppTest):

@@ -1,4 +1,5 @@
-"""Pure chart builders: long-form DataFrame -> alt.Chart. No streamlit here.
+"""Pure chart builders: long-form DataFrame and the chart's Titles -> alt.Chart. No streamlit here, and no language:
+every word a chart shows that is not data comes in its Titles, which the view that draws it builds once.
 
 Builders in DATA_FREE put no number, word or count from their frames into the spec: order comes from position or score
 fields, heights from a step per word (_fit_width) or from the page (a chart as high as the page makes it has a
@@ -7,6 +8,7 @@ browser evaluates on the data as drawn. Their spec is then the same for every se
 the browser swaps the data of the chart it already drew."""
 import json
 import unicodedata
+from dataclasses import dataclass
 
 import altair as alt
 import numpy as np
@@ -44,6 +46,47 @@ CELL = ("abs(datum.value) >= 1000 ? format(datum.value, '.3~s') : "
         "max(abs(datum.lo), abs(datum.hi)) >= 0.005 ? '≈ 0' : format(datum.value, '.1~e')")
 # The running sum's last value, as the dot product is written beside the chart: two decimals, big ones compact.
 END_LABEL = "abs(datum.running) >= 1000 ? format(datum.running, '.3~s') : format(datum.running, '.2f')"
+
+
+@dataclass(frozen=True, init=False)
+class Titles:
+    """Every word of a chart that is not its data: its title (None: the page writes it above the chart), its axes'
+    titles, what its values are called (colour scale, tooltips), and the builder's own by name (`more`: "running",
+    "rank", …; Titles(title, x, y, value, running="running sum")). The about_<builder> sentence a screen reader reads
+    is filled in with them under the same names (fields)."""
+    title: str | None
+    x: str
+    y: str
+    value: str
+    more: tuple[tuple[str, str], ...]
+
+    def __init__(self, title: str | None, x: str = "", y: str = "", value: str = "", **more: str):
+        for name, given in (("title", title), ("x", x), ("y", y), ("value", value), ("more", tuple(more.items()))):
+            object.__setattr__(self, name, given)
+
+    def __getitem__(self, name: str) -> str:
+        """The builder's own title `name`."""
+        return dict(self.more)[name]
+
+    def get(self, name: str, default: str) -> str:
+        """The builder's own title `name`, or `default` where none was given."""
+        return dict(self.more).get(name, default)
+
+    def fields(self) -> dict[str, str]:
+        """Every title given, by name."""
+        named = {"title": self.title, "x": self.x, "y": self.y, "value": self.value, **dict(self.more)}
+        return {name: text for name, text in named.items() if text is not None}
+
+
+@dataclass(frozen=True)
+class Cells:
+    """What a heatmap draws besides its colours: each cell's number (`annotate`), masked cells grey, the selected row
+    outlined, and the ticks of an axis of dimensions (None: an axis of words, every one labelled)."""
+    annotate: bool = True
+    masked: bool = False
+    outlined: bool = False
+    x_ticks: tuple | None = None
+    y_ticks: tuple | None = None
 
 
 def dataset(i: int = 0) -> str:
@@ -109,34 +152,33 @@ def _when(channel, test: str, then, otherwise):
     return channel(otherwise, condition={"test": test, "value": then})
 
 
-def heatmap(df: pd.DataFrame, *, title: str, x_title: str, y_title: str, value_title: str,
-            clickable: bool = False, annotate: bool = True, masked: bool = False, outlined: bool = False,
-            x_ticks: list | None = None, y_ticks: list | None = None, height: int | None = None,
-            masked_label: str = "masked", weights: bool = False, description: str | None = None) -> alt.Chart:
+def heatmap(df: pd.DataFrame, titles: Titles, *, cells: Cells | None = None, clickable: bool = False,
+            height: int | None = None, weights: bool = False, description: str | None = None) -> alt.Chart:
     """Rows are words in table order (field r), columns likewise (c); signed values on a diverging scale (attention
-    weights, never negative, with `weights` on a sequential one from 0), with their numbers when `annotate`; with
-    `masked`, masked cells grey; with `outlined`, the selected row outlined. An axis with ticks (of dimensions)
-    labels those that fit, one without (of words) every label. `height` pixels high, else ROW_STEP pixels a row;
-    as wide as the page's column (_fit_width)."""
-    tooltip = [alt.Tooltip("row:N", title=y_title), alt.Tooltip("col:N", title=x_title),
-               alt.Tooltip("value:Q", title=value_title, format=".3f")]
-    base = alt.Chart(df, title=title).encode(
-        x=alt.X(_band_field(df, "col"), title=x_title, sort=alt.EncodingSortField("c", op="min"),
-                axis=alt.Axis(**_band_labels("x", x_ticks))),
-        y=alt.Y(_band_field(df, "row"), title=y_title, sort=alt.EncodingSortField("r", op="min"),
-                axis=_level_title(**_band_labels("y", y_ticks))),
+    weights, never negative, with `weights` on a sequential one from 0), with what `cells` draws on them (the masked
+    cells' label is titles' "masked"). An axis with ticks (of dimensions) labels those that fit, one without (of
+    words) every label. `height` pixels high, else ROW_STEP pixels a row; as wide as the page's column (_fit_width)."""
+    cells = cells or Cells()
+    tooltip = [alt.Tooltip("row:N", title=titles.y), alt.Tooltip("col:N", title=titles.x),
+               alt.Tooltip("value:Q", title=titles.value, format=".3f")]
+    base = alt.Chart(df, title=titles.title).encode(
+        x=alt.X(_band_field(df, "col"), title=titles.x, sort=alt.EncodingSortField("c", op="min"),
+                axis=alt.Axis(**_band_labels("x", cells.x_ticks))),
+        y=alt.Y(_band_field(df, "row"), title=titles.y, sort=alt.EncodingSortField("r", op="min"),
+                axis=_level_title(**_band_labels("y", cells.y_ticks))),
         tooltip=tooltip,
     )
-    colour = (sequential if weights else signed)("value", value_title,
+    colour = (sequential if weights else signed)("value", titles.value,
                                                  gradientLength=alt.ExprRef(f"clamp({PLOT_HEIGHT} - 20, 40, 120)"))
+    masked = cells.masked
     rect = base.mark_rect().encode(color=alt.condition("datum.masked", alt.value(MASKED), colour) if masked else colour)
-    if outlined:
+    if cells.outlined:
         rect = rect.encode(stroke=_when(alt.StrokeValue, "datum.selected", "black", None),
                            strokeWidth=_when(alt.StrokeWidthValue, "datum.selected", 2, 0))
     if clickable:
         rect = rect.add_params(alt.selection_point(name=PICK, fields=["row", "col"], on="click", clear=False))
     signs = [] if weights else [_cell_signs(base, "datum.strong", masked)]
-    layers = [rect] + ([_cell_numbers(base, masked, masked_label)] if annotate else signs)
+    layers = [rect] + ([_cell_numbers(base, masked, titles.get("masked", "masked"))] if cells.annotate else signs)
     return _described(_fit_width(alt.layer(*layers).properties(height=height or alt.Step(ROW_STEP))), description)
 
 
@@ -156,9 +198,9 @@ def _band_field(df: pd.DataFrame, field: str) -> str:
     return f"{field}:O" if pd.api.types.is_integer_dtype(df[field]) else f"{field}:N"
 
 
-def _band_labels(channel: str, ticks: list | None) -> dict:
+def _band_labels(channel: str, ticks: tuple | None) -> dict:
     """The given ticks, as many as fit; without ticks, every label: words are data, none may be dropped."""
-    return _word_labels(channel) if ticks is None else {"values": ticks, "labelOverlap": True, "labelAngle": 0}
+    return _word_labels(channel) if ticks is None else {"values": list(ticks), "labelOverlap": True, "labelAngle": 0}
 
 
 def _cell_numbers(base: alt.Chart, masked: bool, masked_label: str) -> alt.Chart:
@@ -181,11 +223,12 @@ def _cell_signs(base: alt.Chart, strong: str, masked: bool = False) -> alt.Chart
         aria=False).encode(text=alt.Text("sign:N"), color=_when(alt.ColorValue, strong, "white", "#222"))
 
 
-def weight_bars(df: pd.DataFrame, *, title: str | None, x_title: str, y_title: str, weights: bool = True,
+def weight_bars(df: pd.DataFrame, titles: Titles, *, weights: bool = True,
                 description: str | None = None) -> alt.Chart:
     """The query's weight on each key word, in sentence order (field k); sequential colours from 0 for softmax
     weights, diverging ones when the softmax is off and raw scores can be negative."""
-    return _described(alt.Chart(df, title=title).mark_bar().encode(
+    x_title, y_title = titles.x, titles.y
+    return _described(alt.Chart(df, title=titles.title).mark_bar().encode(
         x=alt.X("key:N", sort=alt.EncodingSortField("k", op="min"), title=x_title, axis=alt.Axis(**_word_labels("x"))),
         y=alt.Y("weight:Q", title=y_title, axis=_level_title(labelExpr=COMPACT)),
         color=alt.condition("datum.masked", alt.value(MASKED), (sequential if weights else signed)("weight", y_title)),
@@ -193,14 +236,15 @@ def weight_bars(df: pd.DataFrame, *, title: str | None, x_title: str, y_title: s
     ).properties(width="container", height=180), description)
 
 
-def contribution_bars(df: pd.DataFrame, z_row: pd.DataFrame, *, title: str | None, x_title: str, y_title: str,
-                      key_title: str, z_title: str, weight_title: str, other_title: str = "…",
+def contribution_bars(df: pd.DataFrame, z_row: pd.DataFrame, titles: Titles, *,
                       description: str | None = None) -> alt.Chart:
     """Stacked weighted value rows per dimension in sentence order (field k), with the query's row of Z as ticks; as
     high as the page makes it (render.chart makes it contribution_bars_height). The key words of the largest weights
     (as many as HEAD_COLOURS) each have a colour, most weighted first in the legend; the others are grey together
-    under `other_title`, so no two words share a colour however long the sentence."""
-    bars = alt.Chart(df, title=title).transform_window(
+    under titles' "other", so no two words share a colour however long the sentence. Titles also name the "key"
+    word, the "z" row and the "weight"."""
+    x_title, y_title, key_title, other_title = titles.x, titles.y, titles["key"], titles.get("other", "…")
+    bars = alt.Chart(df, title=titles.title).transform_window(
         rank="dense_rank()", sort=[alt.SortField("weight", "descending"), alt.SortField("k")],
     ).transform_calculate(
         shown=f"datum.rank <= {len(HEAD_COLOURS)} ? datum.key : {json.dumps(other_title)}",
@@ -212,12 +256,12 @@ def contribution_bars(df: pd.DataFrame, z_row: pd.DataFrame, *, title: str | Non
                         legend=alt.Legend(orient="bottom", columns=KEY_COLUMNS, symbolLimit=0)),
         order=alt.Order("k:Q", title=key_title),  # titled as the key word: screen readers then read the word, not k
         tooltip=[alt.Tooltip("key:N", title=key_title), alt.Tooltip("dim:O", title=x_title),
-                 alt.Tooltip("weight:Q", title=weight_title, format=".3f"),
+                 alt.Tooltip("weight:Q", title=titles["weight"], format=".3f"),
                  alt.Tooltip("contribution:Q", title=y_title, format=".4f")],
     )
     ticks = alt.Chart(z_row).mark_tick(color="black", thickness=2, size=14).encode(
         x=alt.X("dim:O", title=x_title), y=alt.Y("z:Q", title=y_title),
-        tooltip=[alt.Tooltip("dim:O", title=x_title), alt.Tooltip("z:Q", title=z_title, format=".4f")],
+        tooltip=[alt.Tooltip("dim:O", title=x_title), alt.Tooltip("z:Q", title=titles["z"], format=".4f")],
     )
     return _described(alt.layer(bars, ticks).properties(width="container", height="container"), description)
 
@@ -228,14 +272,16 @@ def contribution_bars_height(df: pd.DataFrame, z_row: pd.DataFrame) -> int:
     return 380 + 20 * -(-min(df["k"].nunique(), len(HEAD_COLOURS) + 1) // KEY_COLUMNS)
 
 
-def alignment_bars(df: pd.DataFrame, *, title: str, x_title: str, y_title: str, group_title: str,
-                   group_names: dict[str, str], running_title: str, description: str | None = None) -> alt.Chart:
-    """Per-dimension products q_i·k_i coloured by sign group, and their running sum as a line on its own axis at the
-    right, both in the legend. The y ranges are the frame's product_lo … running_hi (with_alignment_domains: one
-    scale for every chart shown together; without them the chart spans its own numbers), read in the browser, so a
-    new sentence changes the chart's data and not its spec."""
+def alignment_bars(df: pd.DataFrame, titles: Titles, *, group_names: dict[str, str],
+                   description: str | None = None) -> alt.Chart:
+    """Per-dimension products q_i·k_i coloured by sign group (titles' "group", each named in `group_names`), and their
+    running sum (titles' "running") as a line on its own axis at the right, both in the legend. The y ranges are the
+    frame's product_lo … running_hi (with_alignment_domains: one scale for every chart shown together; without them
+    the chart spans its own numbers), read in the browser, so a new sentence changes the chart's data and not its
+    spec."""
     if "product_lo" not in df:
         (df,) = with_alignment_domains([df])
+    x_title, y_title, group_title, running_title = titles.x, titles.y, titles["group"], titles["running"]
     base = alt.Chart().encode(x=alt.X("dim:N", sort=df["dim"].tolist(), title=x_title, axis=alt.Axis(labelAngle=-90)))
     bars = base.mark_bar().encode(
         y=alt.Y("product:Q", title=y_title, scale=alt.Scale(domain=data_range("product"), nice=False),
@@ -256,8 +302,8 @@ def alignment_bars(df: pd.DataFrame, *, title: str, x_title: str, y_title: str, 
         tooltip=[alt.Tooltip("dim:N", title=x_title), alt.Tooltip("running:Q", title=running_title, format=".4f")],
     )
     # Data on the layer, not on each mark: Altair then neither hashes nor deep-copies it once per mark.
-    chart = alt.layer(bars, line, _running_end(base, x_title, running_title), data=df, title=title).resolve_scale(
-        y="independent")
+    chart = alt.layer(bars, line, _running_end(base, x_title, running_title), data=df,
+                      title=titles.title).resolve_scale(y="independent")
     return _described(chart.properties(width="container", height=260), description)
 
 
@@ -304,10 +350,11 @@ def alignment_domains(frames: list[pd.DataFrame]) -> dict[str, list[float]]:
     return {f: [-down * size[f], up * size[f]] for f in span}
 
 
-def sign_strips(df: pd.DataFrame, *, title: str, x_title: str, value_title: str, vector_title: str,
-                description: str | None = None) -> alt.Chart:
-    """Vectors as coloured strips, one above the other in table order (field v), dimension by dimension, so matching
-    signs line up, each cell with its sign written in it; STRIP_STEP pixels a vector."""
+def sign_strips(df: pd.DataFrame, titles: Titles, *, description: str | None = None) -> alt.Chart:
+    """Vectors as coloured strips, one above the other in table order (field v, titles' y: its axis shows only their
+    names), dimension by dimension, so matching signs line up, each cell with its sign written in it; STRIP_STEP
+    pixels a vector."""
+    x_title, value_title, vector_title = titles.x, titles.value, titles.y
     base = alt.Chart(df).encode(
         x=alt.X("dim:O", title=x_title),
         y=alt.Y("vector:N", sort=alt.EncodingSortField("v", op="min"), title=vector_title,
@@ -319,21 +366,21 @@ def sign_strips(df: pd.DataFrame, *, title: str, x_title: str, value_title: str,
         color=signed("value", value_title, gradientLength=alt.ExprRef(f"max({PLOT_HEIGHT}, 50)")))
     top = symmetric_domain("value").expr + "[1]"
     signs = _cell_signs(base, f"abs(datum.value) > 0.6 * {top}")  # white on the darker cells, as heatmap numbers
-    return _described(_fit_width(alt.layer(rect, signs, title=title).properties(height=alt.Step(STRIP_STEP))),
+    return _described(_fit_width(alt.layer(rect, signs, title=titles.title).properties(height=alt.Step(STRIP_STEP))),
                       description)
 
 
-def relevance_bars(df: pd.DataFrame, *, title: str, x_title: str, y_title: str, rank_title: str,
-                   description: str | None = None) -> alt.Chart:
+def relevance_bars(df: pd.DataFrame, titles: Titles, *, description: str | None = None) -> alt.Chart:
     """One measure's scores for the query as horizontal bars, the most relevant word on top (equal scores in sentence
-    order), BAR_STEP pixels a word."""
-    return _described(_fit_width(alt.Chart(df, title=title).mark_bar().encode(
+    order), BAR_STEP pixels a word; the tooltip names each word's "rank"."""
+    x_title, y_title = titles.x, titles.y
+    return _described(_fit_width(alt.Chart(df, title=titles.title).mark_bar().encode(
         y=alt.Y("key:N", sort=alt.EncodingSortField("score", op="max", order="descending"), title=y_title,
                 axis=alt.Axis(title=None, labelOverlap=False)),
         x=alt.X("score:Q", title=x_title, axis=_number_axis()),
         color=signed("score", x_title).legend(None),
         tooltip=[alt.Tooltip("key:N", title=y_title), alt.Tooltip("score:Q", title=x_title, format=".4f"),
-                 alt.Tooltip("rank:O", title=rank_title)],
+                 alt.Tooltip("rank:O", title=titles["rank"])],
     ).properties(height=alt.Step(BAR_STEP))), description)
 
 
@@ -342,22 +389,25 @@ FRAME = "frame"
 SHOWN = "shown_step"  # the training step the vector plane's slider picks
 
 
-def loss_curve(df: pd.DataFrame, *, title: str, x_title: str, y_title: str, steps: int | None = None,
+def loss_curve(df: pd.DataFrame, titles: Titles, *, steps: int | None = None,
                description: str | None = None) -> alt.Chart:
     """The loss at every training step; the x axis spans all `steps` so a run drawn live grows across it."""
     x_scale = alt.Scale(domain=[0, steps]) if steps else alt.Undefined
-    return _described(alt.Chart(df, title=title).mark_line(color="#444").encode(
+    x_title, y_title = titles.x, titles.y
+    return _described(alt.Chart(df, title=titles.title).mark_line(color="#444").encode(
         x=alt.X("step:Q", title=x_title, scale=x_scale, axis=_number_axis()),
         y=alt.Y("loss:Q", title=y_title, scale=alt.Scale(zero=False), axis=_level_title(labelExpr=COMPACT)),
         tooltip=[alt.Tooltip("step:Q", title=x_title), alt.Tooltip("loss:Q", title=y_title, format=".4f")],
     ).properties(width="container", height=220), description)
 
 
-def pair_curves(df: pd.DataFrame, *, title: str, x_title: str, y_title: str, pair_title: str,
-                marker: int | None = None, marker_title: str = "", description: str | None = None) -> alt.Chart:
-    """One line per target pair over the training steps; a dashed rule where the target order was reached."""
+def pair_curves(df: pd.DataFrame, titles: Titles, *, marker: int | None = None,
+                description: str | None = None) -> alt.Chart:
+    """One line per target pair (titles' "pair") over the training steps; a dashed rule at step `marker`, where the
+    target order was reached (titles' "marker")."""
     pairs = list(dict.fromkeys(df["pair"]))
-    lines = alt.Chart(df, title=title).mark_line().encode(
+    x_title, y_title, pair_title = titles.x, titles.y, titles["pair"]
+    lines = alt.Chart(df, title=titles.title).mark_line().encode(
         x=alt.X("step:Q", title=x_title, axis=_number_axis()),
         y=alt.Y("value:Q", title=y_title, axis=_level_title(labelExpr=COMPACT)),
         color=alt.Color("pair:N", sort=pairs, title=pair_title, scale=alt.Scale(range=HEAD_COLOURS),
@@ -367,19 +417,19 @@ def pair_curves(df: pd.DataFrame, *, title: str, x_title: str, y_title: str, pai
     )
     if marker is None:
         return _described(lines.properties(width="container", height=220), description)
-    rule = alt.Chart(pd.DataFrame({"step": [marker], "label": [marker_title]})).mark_rule(
+    rule = alt.Chart(pd.DataFrame({"step": [marker], "label": [titles.get("marker", "")]})).mark_rule(
         color="#444", strokeDash=[4, 3]).encode(
         x=alt.X("step:Q"), tooltip=[alt.Tooltip("label:N", title=pair_title), alt.Tooltip("step:Q", title=x_title)])
     return _described(alt.layer(lines, rule).properties(width="container", height=220), description)
 
 
-def accuracy_curves(df: pd.DataFrame, levels: pd.DataFrame, *, title: str, x_title: str, y_title: str,
-                    line_title: str, names: list[str], level_title: str, steps: int | None = None,
-                    description: str | None = None) -> alt.LayerChart:
-    """Accuracy (0 to 100 %) at every training step, one line per set of sentences (`names`, in legend order; the first,
-    the held-out one, bold and the others faint), over a dashed level for each simple rule, labelled at the right; the x
-    axis spans all `steps` so a run drawn live grows across it."""
+def accuracy_curves(df: pd.DataFrame, levels: pd.DataFrame, titles: Titles, *, names: list[str],
+                    steps: int | None = None, description: str | None = None) -> alt.LayerChart:
+    """Accuracy (0 to 100 %) at every training step, one line per set of sentences (titles' "line": `names`, in legend
+    order; the first, the held-out one, bold and the others faint), over a dashed level for each simple rule (titles'
+    "level"), labelled at the right; the x axis spans all `steps` so a run drawn live grows across it."""
     x_scale = alt.Scale(domain=[0, steps]) if steps else alt.Undefined
+    x_title, y_title, line_title = titles.x, titles.y, titles["line"]
     y = alt.Y("value:Q", title=y_title, scale=alt.Scale(domain=[0, 1]),
               axis=_level_title(labelExpr=COMPACT, format="~%"))
     first = f"datum.line == {json.dumps(names[0] if names else '')}"
@@ -392,12 +442,12 @@ def accuracy_curves(df: pd.DataFrame, levels: pd.DataFrame, *, title: str, x_tit
         tooltip=[alt.Tooltip("line:N", title=line_title), alt.Tooltip("step:Q", title=x_title),
                  alt.Tooltip("value:Q", title=y_title, format=".1%")],
     )
-    level = alt.Chart(levels).encode(y=y, tooltip=[alt.Tooltip("name:N", title=level_title),
+    level = alt.Chart(levels).encode(y=y, tooltip=[alt.Tooltip("name:N", title=titles["level"]),
                                                    alt.Tooltip("value:Q", title=y_title, format=".1%")])
     rules = level.mark_rule(color="#555", strokeDash=[5, 4])
     labels = level.mark_text(align="right", baseline="top", dx=-4, dy=3, color="#444").encode(
         x=alt.value("width"), text=alt.Text("name:N"))  # under its line, where a run that beats the rule is not
-    return _described(alt.layer(rules, labels, lines, title=title).properties(width="container", height=240),
+    return _described(alt.layer(rules, labels, lines, title=titles.title).properties(width="container", height=240),
                       description)  # the lines drawn last, over the levels
 
 
@@ -405,32 +455,32 @@ def accuracy_curves(df: pd.DataFrame, levels: pd.DataFrame, *, title: str, x_tit
 AT_SHOWN = f"datum.step <= {SHOWN} && {SHOWN} < datum.until"
 
 
-def vector_plane(df: pd.DataFrame, *, title: str, x_title: str, y_title: str, role_title: str,
-                 role_names: dict[str, str], word_title: str, step_title: str, slider_label: str,
-                 size: int = 440, description: str | None = None) -> alt.Chart:
-    """Query and key vectors as arrows from the origin at the training step a slider picks (in steps of the snapshots'
-    common spacing; between two snapshots, the earlier one), the highlighted ones labelled and trailed by their path.
-    Both axes share one fixed range, so angles look true and frames compare."""
-    frame, df = _step_slider(df, slider_label)
+def vector_plane(df: pd.DataFrame, titles: Titles, *, role_names: dict[str, str], size: int = 440,
+                 description: str | None = None) -> alt.Chart:
+    """Query and key vectors as arrows from the origin at the step a slider (titles' "slider") picks, in steps of the
+    snapshots' spacing (between two, the earlier), the highlighted ones labelled and trailed by their path; titles'
+    "role" (each in `role_names`), "word" and "step" too. One range on both axes: angles look true, frames compare."""
+    frame, df = _step_slider(df, titles["slider"])
+    role_title, word_title, step_title = (titles[name] for name in ("role", "word", "step"))
     (x_scale, y_scale), roles = _square_scales(df), list(ROLE_COLOURS)
     tooltip = [alt.Tooltip("word:N", title=word_title), alt.Tooltip("role_name:N", title=role_title),
-               alt.Tooltip("step:Q", title=step_title), alt.Tooltip("x:Q", title=x_title, format=".3f"),
-               alt.Tooltip("y:Q", title=y_title, format=".3f")]
+               alt.Tooltip("step:Q", title=step_title), alt.Tooltip("x:Q", title=titles.x, format=".3f"),
+               alt.Tooltip("y:Q", title=titles.y, format=".3f")]
     # Colour and shape tell the role together: one legend, so the two legends' settings cannot conflict.
     legend = alt.Legend(labelExpr=_label_expr(role_names), orient="bottom", symbolOpacity=1)
     base = alt.Chart(df).transform_calculate(
         role_name=f"{_label_expr(role_names).replace('datum.value', 'datum.role')}", origin="0",
     ).encode(
-        x=alt.X("x:Q", scale=x_scale, title=x_title, axis=_number_axis()),
-        y=alt.Y("y:Q", scale=y_scale, title=y_title, axis=_level_title(labelExpr=COMPACT)),
+        x=alt.X("x:Q", scale=x_scale, title=titles.x, axis=_number_axis()),
+        y=alt.Y("y:Q", scale=y_scale, title=titles.y, axis=_level_title(labelExpr=COMPACT)),
         color=alt.Color("role:N", title=role_title, scale=alt.Scale(domain=roles, range=list(ROLE_COLOURS.values())),
                         legend=legend),
         tooltip=tooltip,
     )
     now = base.transform_filter(AT_SHOWN)
     zero = alt.Chart(pd.DataFrame({"zero": [0.0]})).mark_rule(color="#bbb", aria=False)
-    axes = zero.encode(x=alt.X("zero:Q", scale=x_scale), tooltip=[alt.Tooltip("zero:Q", title=x_title)])
-    axes_y = zero.encode(y=alt.Y("zero:Q", scale=y_scale), tooltip=[alt.Tooltip("zero:Q", title=y_title)])
+    axes = zero.encode(x=alt.X("zero:Q", scale=x_scale), tooltip=[alt.Tooltip("zero:Q", title=titles.x)])
+    axes_y = zero.encode(y=alt.Y("zero:Q", scale=y_scale), tooltip=[alt.Tooltip("zero:Q", title=titles.y)])
     trails = base.transform_filter("datum.focus").mark_line(opacity=0.35, strokeDash=[2, 2]).encode(
         detail=alt.Detail("name:N", title=word_title), order=alt.Order("step:Q", title=step_title))
     arrows = now.mark_rule().encode(
@@ -443,7 +493,7 @@ def vector_plane(df: pd.DataFrame, *, title: str, x_title: str, y_title: str, ro
         size=_when(alt.SizeValue, "datum.focus", 110, 35), opacity=_when(alt.OpacityValue, "datum.focus", 1.0, 0.35))
     labels = now.transform_filter("datum.focus").mark_text(align="left", dx=7, dy=-7, fontSize=12).encode(
         y=alt.Y("label_y:Q", scale=y_scale), text=alt.Text("name:N", title=word_title))
-    chart = alt.layer(axes, axes_y, trails, arrows, points, labels, _step_label(df, step_title), title=title)
+    chart = alt.layer(axes, axes_y, trails, arrows, points, labels, _step_label(df, step_title), title=titles.title)
     return _described(chart.add_params(frame).properties(width=size, height=size), description)
 
 
@@ -481,10 +531,10 @@ def _label_expr(names: dict[str, str]) -> str:
     return f"{cases} : datum.value"
 
 
-def length_bars(df: pd.DataFrame, *, title: str | None, x_title: str, y_title: str, part_title: str,
-                description: str | None = None) -> alt.Chart:
-    """Each word's GloVe row length beside its positional row length, words in sentence order, LENGTH_STEP pixels a
-    bar (Vega-Lite's step is the offset's where there is one)."""
+def length_bars(df: pd.DataFrame, titles: Titles, *, description: str | None = None) -> alt.Chart:
+    """Each word's GloVe row length beside its positional row length (titles' "part"), words in sentence order,
+    LENGTH_STEP pixels a bar (Vega-Lite's step is the offset's where there is one)."""
+    title, x_title, y_title, part_title = titles.title, titles.x, titles.y, titles["part"]
     return _described(_fit_width(alt.Chart(df, title=alt.Undefined if title is None else title).mark_bar().encode(
         y=alt.Y("row:N", sort=alt.EncodingSortField("r", op="min"), title=y_title,
                 axis=alt.Axis(title=None, labelOverlap=False)),
@@ -511,27 +561,26 @@ HOVERED = {"and": [{"param": HOVER}, {"param": HOVER_KEY}]}  # of the hovered qu
 ANY_HOVERED = {"or": [{"param": HOVER, "empty": False}, {"param": HOVER_KEY, "empty": False}]}  # something is hovered
 
 
-def attention_lines(df: pd.DataFrame, *, title: str, x_title: str, y_title: str, value_title: str, head_title: str,
-                    weights: bool = True, description: str | None = None) -> alt.HConcatChart | alt.VConcatChart:
+def attention_lines(df: pd.DataFrame, titles: Titles, *, weights: bool = True,
+                    description: str | None = None) -> alt.HConcatChart | alt.VConcatChart:
     """BertViz's line view: a weights heatmap per head, then query words (field query, position q_pos) level with
     its rows, key words (key, k_pos) to the right, and a line from each query to each key it sees (a row of df) in
     its head's colour (h, head), as opaque as field opacity, dashed for a negative score. Hovering a query word or a
     heatmap cell isolates that query's lines and outlines its row; hovering a key word, the lines into it and its
     column. Sequential heatmap colours from 0 with `weights` (softmax), diverging ones for raw scores. Heatmaps that
-    do not fit beside the lines (HEATMAPS_WIDTH) wrap to rows below them."""
+    do not fit beside the lines (HEATMAPS_WIDTH) wrap to rows below them. Titles name the "head" too."""
     heads = list(dict.fromkeys(df.sort_values("h", kind="stable")["head"]))
-    titles = {"x_title": x_title, "y_title": y_title, "value_title": value_title, "head_title": head_title}
     step = _word_step(max(_count(df, "q_pos"), _count(df, "k_pos")))
-    maps, per_row = _head_heatmaps(df, heads, weights=weights, step=step, **titles)
+    maps, per_row = _head_heatmaps(df, heads, titles, weights=weights, step=step)
     hover = [_hover(HOVER, "q_pos", [m.name for m in maps] + ["query_words"]),
              _hover(HOVER_KEY, "k_pos", ["key_words"])]
     # Flush bounds: views line up by plot area alone, so each heatmap's row i sits level with query word i.
-    top = alt.hconcat(*maps[:per_row], *_line_columns(df, heads, step=step, **titles), bounds="flush", spacing=8)
+    top = alt.hconcat(*maps[:per_row], *_line_columns(df, heads, titles, step=step), bounds="flush", spacing=8)
     if len(maps) <= per_row:
-        chart = top.properties(data=df, title=title, params=hover)
+        chart = top.properties(data=df, title=titles.title, params=hover)
     else:
         below = [alt.hconcat(*maps[i:i + per_row], spacing=8) for i in range(per_row, len(maps), per_row)]
-        chart = alt.vconcat(top, *below, data=df, title=title, params=hover, spacing=16)
+        chart = alt.vconcat(top, *below, data=df, title=titles.title, params=hover, spacing=16)
     # Streamlit's theme asks every chart to fit the page's width; a chart of charts cannot (Vega-Lite warns).
     return _described(chart.properties(autosize=alt.AutoSizeParams(type="pad")), description)
 
@@ -549,13 +598,14 @@ def _hover(name: str, field: str, views: list[str]) -> alt.TopLevelSelectionPara
         type="point", fields=[field], on="pointerover", clear="pointerout"))
 
 
-def _head_heatmaps(df: pd.DataFrame, heads: list[str], *, x_title: str, y_title: str, value_title: str,
-                   head_title: str, weights: bool, step: int) -> tuple[list[alt.Chart], int]:
+def _head_heatmaps(df: pd.DataFrame, heads: list[str], titles: Titles, *, weights: bool,
+                   step: int) -> tuple[list[alt.Chart], int]:
     """One weights heatmap per head (field h), rows `step` high to sit level with the query words, masked pairs
     grey, the hovered query's row (or key's column) outlined; and how many fit side by side in HEATMAPS_WIDTH. The
     first of each row names its query words, but for a lone heatmap, whose rows meet the query words beside it. Key
     words as large as the columns fit: bandwidth('x') names no scale in a chart of charts."""
     n_q, n_k = _count(df, "q_pos"), _count(df, "k_pos")
+    x_title, y_title, value_title, head_title = titles.x, titles.y, titles.value, titles["head"]
     per_row = max(1, min(len(heads), HEATMAPS_WIDTH // (n_k * MIN_CELL)))
     cell = max(MIN_CELL, min(step, HEATMAPS_WIDTH // (n_k * per_row)))
     tight = alt.Scale(paddingInner=0, paddingOuter=0)
@@ -580,12 +630,12 @@ def _head_heatmaps(df: pd.DataFrame, heads: list[str], *, x_title: str, y_title:
     return maps, per_row
 
 
-def _line_columns(df: pd.DataFrame, heads: list[str], *, x_title: str, y_title: str, value_title: str,
-                  head_title: str, step: int) -> list[alt.Chart]:
+def _line_columns(df: pd.DataFrame, heads: list[str], titles: Titles, *, step: int) -> list[alt.Chart]:
     """Query words, a line for every row of df, key words, `step` pixels a word: three plain views (not layers, whose
     names Altair changes in a concat; the hover params list these names). Each head's lines run a little apart, so
     heads drawn over each other stay visible."""
     rows = max(_count(df, "q_pos"), _count(df, "k_pos"))
+    x_title, y_title, value_title, head_title = titles.x, titles.y, titles.value, titles["head"]
     y = alt.Scale(domain=[-0.5, rows - 0.5], reverse=True, nice=False, zero=False)  # row i at i + ½ steps down
     spread, middle = 0.6 / len(heads), (len(heads) - 1) / 2
     lines = alt.Chart(name="lines").transform_calculate(
@@ -643,13 +693,16 @@ LINE_DASHES = [[1, 0], [1, 0], [5, 3]]  # wrong also dashed: not by colour alone
 LINE_SHIFT = 0.14  # of a row: a head's line runs just above the word's row, its top key's just below
 
 
-def head_lines(df: pd.DataFrame, *, title: str, x_title: str, y_title: str, relation_title: str, line_title: str,
-               value_title: str, line_names: list[str], description: str | None = None) -> alt.HConcatChart:
+def head_lines(df: pd.DataFrame, titles: Titles, *, line_names: list[str],
+               description: str | None = None) -> alt.HConcatChart:
     """The line view of one sentence's heads (tables.head_lines_frame): each word's relation, the word (field query,
     position q_pos), ✓ or ✗ (mark, blue where right, red where not), then a line to the word it belongs to and one
     to the word it attends to most (kinds LINE_KINDS, shown as `line_names`; wrong ones dashed), key words (key,
-    k_pos) to the right. Hovering a word keeps its lines, as in attention_lines."""
+    k_pos) to the right. Hovering a word keeps its lines, as in attention_lines. Titles name the "relation" and the
+    "line" too."""
     rows = _count(df, "q_pos")
+    x_title, y_title, value_title = titles.x, titles.y, titles.value
+    relation_title, line_title = titles["relation"], titles["line"]
     y = alt.Scale(domain=[-0.5, rows - 0.5], reverse=True, nice=False, zero=False)
     words = "datum.kind == 'word'"
     legend = alt.Legend(orient="right", symbolType="stroke", symbolStrokeWidth=3, labelLimit=0)
@@ -673,7 +726,7 @@ def head_lines(df: pd.DataFrame, *, title: str, x_title: str, y_title: str, rela
     hover = [_hover(HOVER, "q_pos", ["query_words"]), _hover(HOVER_KEY, "k_pos", ["key_words"])]
     chart = alt.hconcat(relation, _word_column(df, "query", "q_pos", y_title, y, rows), marks, lines,
                         _word_column(df, "key", "k_pos", x_title, y, rows), bounds="flush", spacing=6)
-    chart = chart.properties(data=df, title=title, params=hover, autosize=alt.AutoSizeParams(type="pad"))
+    chart = chart.properties(data=df, title=titles.title, params=hover, autosize=alt.AutoSizeParams(type="pad"))
     return _described(chart, description)
 
 
@@ -701,10 +754,12 @@ RELATION_STEP = 36  # pixels a relation: its two bars
 SERIES_COLOURS = [HEAD_COLOURS[0], GREY]  # the head as in the line view, the baseline grey
 
 
-def relation_accuracy(df: pd.DataFrame, *, title: str, x_title: str, y_title: str, series_title: str,
-                      count_title: str, series: list[str], description: str | None = None) -> alt.VConcatChart:
+def relation_accuracy(df: pd.DataFrame, titles: Titles, *, series: list[str],
+                      description: str | None = None) -> alt.VConcatChart:
     """Per relation (label, in order r), two bars side by side: the head's share right and the best fixed offset's
-    (series, in order s, named `series`), each with its share written at its end (text)."""
+    (series, in order s, named `series` under titles' "series"), each with its share written at its end (text); the
+    tooltip gives the "count" of words."""
+    x_title, y_title, series_title = titles.x, titles.y, titles["series"]
     base = alt.Chart(df).encode(
         y=alt.Y("label:N", sort=alt.EncodingSortField("r", op="min"), title=y_title,
                 axis=_level_title(labelLimit=320, labelOverlap=False)),
@@ -712,12 +767,12 @@ def relation_accuracy(df: pd.DataFrame, *, title: str, x_title: str, y_title: st
         x=alt.X("accuracy:Q", title=x_title, scale=alt.Scale(domain=[0, 1]), axis=_number_axis(format="%")),
         tooltip=[alt.Tooltip("label:N", title=y_title), alt.Tooltip("series:N", title=series_title),
                  alt.Tooltip("accuracy:Q", title=x_title, format=".1%"),
-                 alt.Tooltip("count:Q", title=count_title, format=",")],
+                 alt.Tooltip("count:Q", title=titles["count"], format=",")],
     )
     bars = base.mark_bar().encode(color=alt.Color("series:N", title=series_title, legend=alt.Legend(orient="top"),
                                                   scale=alt.Scale(domain=series, range=SERIES_COLOURS)))
     text = base.mark_text(align="left", dx=3, baseline="middle", fontSize=10, color="#333").encode(
         text=alt.Text("text:N", title=x_title))
     step = alt.Step(RELATION_STEP, **{"for": "position"})  # a relation's band, not each bar's
-    chart = _fit_width((bars + text).properties(height=step)).properties(title=title)  # the title above the legend
+    chart = _fit_width((bars + text).properties(height=step)).properties(title=titles.title)  # above the legend
     return _described(chart, description)

@@ -36,30 +36,29 @@ def vectors(s: Settings) -> KeyedVectors:
 def source_name(s: Settings) -> str:
     """The short name of the vectors in use, for sentences that quote them ('GloVe', 'uploaded')."""
     if s.source == "upload" and uploads.get(visitor()) is None:
-        return t("short_glove", s.lang)  # nothing uploaded yet: the built-in vectors are shown
-    return t(f"short_{s.source}", s.lang)
+        return t("short_glove")  # nothing uploaded yet: the built-in vectors are shown
+    return t(f"short_{s.source}")
 
 
 def source_status(s: Settings):
     """The upload widgets, and a sentence when the chosen source cannot be used."""
-    lang = s.lang
     st.session_state.pop("_download_failed", None)
     if s.source.startswith("glove-wiki"):
         try:
             gensim_data(s.source)
         except VectorsError:
             st.session_state["_download_failed"] = s.source
-            st.error(t("source_offline", lang))
+            st.error(t("source_offline"))
     if s.source != "upload":
         return
     if uploads.was_evicted(visitor()):
-        st.warning(t("upload_evicted", lang))
-    upload_widget(lang)
+        st.warning(t("upload_evicted"))
+    upload_widget()
     held = uploads.get(visitor())
     if held is not None:
-        st.caption(t("upload_ok", lang, n=len(held.kv.index_to_key), d=held.kv.vector_size))
+        st.caption(t("upload_ok", n=len(held.kv.index_to_key), d=held.kv.vector_size))
     else:
-        st.info(t("upload_none", lang))
+        st.info(t("upload_none"))
 
 
 def visitor() -> uploads.Token:
@@ -70,27 +69,27 @@ def visitor() -> uploads.Token:
 VECTOR_FILES = ("txt", "vec", "bin", "npy")  # what the vectors uploader takes
 
 
-def upload_widget(lang: str):
+def upload_widget():
     """The uploader; a new file is read, checked, held, and then cleared from the uploader so it is not kept twice."""
     ss = st.session_state
     key = f"upload_files_{ss.get('_upload_round', 0)}"
-    files = st.file_uploader(t("upload_files", lang), type=list(VECTOR_FILES), accept_multiple_files=True, key=key,
-                             help=t("upload_help", lang))
+    files = st.file_uploader(t("upload_files"), type=list(VECTOR_FILES), accept_multiple_files=True, key=key,
+                             help=t("upload_help"))
     if files:  # read it, then run again with a new, empty uploader: Streamlit lets go of the file just read
-        ss["_upload_problem"] = read_upload(uploads.file_bytes(files), lang)
+        ss["_upload_problem"] = read_upload(uploads.file_bytes(files))
         ss["_upload_round"] = ss.get("_upload_round", 0) + 1
         del ss[key]  # the widget's value: file objects over the bytes, which the session would keep as long as it lives
         st.rerun()
     problem = ss.pop("_upload_problem", None)
     refused = uploads.refusal(uploads.session_of())  # a file the server turned away before it arrived
     if refused:
-        problem = t(f"upload_refused_{refused}", lang, mb=uploads.session_cap() / 2**20,
+        problem = t(f"upload_refused_{refused}", mb=uploads.session_cap() / 2**20,
                     budget=uploads.budget() / 2**20)
     if problem:
         st.error(problem)
 
 
-def read_upload(files: list[tuple[str, bytes]], lang: str) -> str | None:
+def read_upload(files: list[tuple[str, bytes]]) -> str | None:
     """Read, check and hold the uploaded files, (name, bytes); a sentence for the learner when that fails. Either way
     Streamlit's copy of the files is let go (uploads.drop_files). A selection refused for its files never releases
     anyone's upload; one that will be read first makes room in the memory ledger for the vectors it holds."""
@@ -101,15 +100,15 @@ def read_upload(files: list[tuple[str, bytes]], lang: str) -> str | None:
             raise VectorsError("upload_one")
         # a file is about as long as the vectors it holds or longer (text spells each number out): room for them
         if not uploads.make_room(token, sum(size for _, size in name), uploads.session_of()):
-            return t("upload_no_room", lang, budget=budget)
+            return t("upload_no_room", budget=budget)
         kv = load_upload(files)
     except VectorsError as e:
-        return t("upload_error", lang, error=error_text(e, lang))
+        return t("upload_error", error=error_text(e))
     finally:
         uploads.drop_files(name)
         if kv is None:
             uploads.unreserve(token)
     if not uploads.keep(token, kv, name):  # keep() takes the room made, whether it holds kv or not
         size = uploads.size_of(kv) / 2**20
-        return t("upload_over_budget" if size > budget else "upload_no_room", lang, size=size, budget=budget)
+        return t("upload_over_budget" if size > budget else "upload_no_room", size=size, budget=budget)
     return None

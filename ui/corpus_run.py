@@ -12,7 +12,8 @@ from engine import corpus, treebank
 from engine.attention import attend, one_key, score, top_keys
 from engine.tokens import tokenize
 from ui import fair, jobs, page, render, tables, uploads, waiting, weights
-from ui.text import error_text, plain, t, then
+from ui.charts import Titles
+from ui.text import error_text, labels, plain, t, then
 
 # the fit queued or running, and the last fit
 RUN = jobs.Runner("_corpus_run", "_corpus_result", "fit", "corpus", corpus.CorpusError)
@@ -77,17 +78,16 @@ def references(s, kv: KeyedVectors) -> Reference:
 
 def choose(ctx) -> Data | None:
     """The corpus radio and what the chosen corpus is; None while an upload is awaited or the vectors know none."""
-    lang = ctx.lang
     # a link to weights of a run opens on the corpus they came from; the radio's key alone names it, so the learner's
     # pick holds while it is drawn
-    which = st.radio(t("corpus_which", lang), CHOICES, index=CHOICES.index(ctx.s.run_on), key=CHOICE,
-                     horizontal=True, format_func=lambda v: t(f"corpus_choice_{v}", lang))
+    which = st.radio(t("corpus_which"), CHOICES, index=CHOICES.index(ctx.s.run_on), key=CHOICE,
+                     horizontal=True, format_func=labels("corpus_choice_"))
     if which == "treebank":
         ref = references(ctx.s, ctx.kv)
-        st.markdown(t("corpus_about_treebank", lang, train=ref.train, total=ref.total, test=ref.test,
-                      batch=treebank.LIVE.batch_words, offset=offset_name(ref.offset, lang)))
+        st.markdown(t("corpus_about_treebank", train=ref.train, total=ref.total, test=ref.test,
+                      batch=treebank.LIVE.batch_words, offset=offset_name(ref.offset)))
         if not ref.train:
-            st.error(error_text(corpus.CorpusError("no_known"), lang))
+            st.error(error_text(corpus.CorpusError("no_known")))
             return None
         test = weights.sizes("treebank")["held_out"]  # held-out accuracy at every step
         return Data(which, treebank.built_in(), fair.reads(min(ref.words, treebank.LIVE.batch_words), test),
@@ -95,24 +95,24 @@ def choose(ctx) -> Data | None:
     if which == "templates":
         found = weights.templates()
     else:
-        found = uploaded(lang)
+        found = uploaded()
         if found is None:
             return None
     usable = corpus.known(ctx.kv, found)
     train, test = (sum(e.split == name for e in usable) for name in corpus.SPLITS)
-    st.markdown(t(f"corpus_about_{which}", lang, train=train, test=test))
+    st.markdown(t(f"corpus_about_{which}", train=train, test=test))
     if not train:
-        st.error(error_text(corpus.CorpusError("no_known"), lang))
+        st.error(error_text(corpus.CorpusError("no_known")))
         return None
     words, held_out = corpus.words(usable), sum(len(tokenize(e.sentence)) for e in usable if e.split == "test")
     return Data(which, found, fair.reads(words, held_out), words + held_out, words + held_out)
 
 
-def uploaded(lang: str) -> list[corpus.Example] | None:
+def uploaded() -> list[corpus.Example] | None:
     """The learner's CSV once it passes the checks (each file read once), else None after saying why."""
     ss = st.session_state
     key = f"corpus_file_{ss.get('_corpus_round', 0)}"
-    file = st.file_uploader(t("corpus_upload", lang), type=["csv"], key=key, help=t("corpus_format", lang),
+    file = st.file_uploader(t("corpus_upload"), type=["csv"], key=key, help=t("corpus_format"),
                             max_upload_size=max(1, corpus.MAX_BYTES // 2**20))
     if file is not None:  # read it, then run again with a new, empty uploader: the examples stay, not the file
         ss["_corpus_problem"] = read_corpus(file)
@@ -122,12 +122,12 @@ def uploaded(lang: str) -> list[corpus.Example] | None:
         st.rerun()
     problem = ss.pop("_corpus_problem", None)
     if problem:
-        st.error(t("corpus_bad", lang, error=error_text(problem, lang)))
+        st.error(t("corpus_bad", error=error_text(problem)))
     if "_corpus_upload" not in ss:
-        st.info(t("corpus_upload_none", lang))
+        st.info(t("corpus_upload_none"))
         return None
     (name, _), found = ss["_corpus_upload"]
-    st.caption(t("corpus_loaded", lang, name=name, n=len(found)))
+    st.caption(t("corpus_loaded", name=name, n=len(found)))
     return found
 
 
@@ -143,11 +143,11 @@ def read_corpus(file) -> corpus.CorpusError | None:
     return None
 
 
-def offset_name(offset: int, lang: str) -> str:
+def offset_name(offset: int) -> str:
     """'the next word', 'the word 2 places back'."""
     if abs(offset) == 1:
-        return t("corpus_offset_next" if offset > 0 else "corpus_offset_prev", lang)
-    return t("corpus_offset_after" if offset > 0 else "corpus_offset_before", lang, k=abs(offset))
+        return t("corpus_offset_next" if offset > 0 else "corpus_offset_prev")
+    return t("corpus_offset_after" if offset > 0 else "corpus_offset_before", k=abs(offset))
 
 
 def section(ctx):
@@ -158,19 +158,19 @@ def section(ctx):
 
 def parts(ctx, ended: fair.Job | None):
     """The section's parts, top to bottom, after why the fit that has just `ended` failed, if it did."""
-    lang, ss = ctx.lang, st.session_state
+    ss = st.session_state
     if ended is not None and ended.error is not None:
-        st.error(error_text(ended.error, lang))
-    st.header(t("corpus_title", lang))
-    st.markdown(t("corpus_intro", lang))
+        st.error(error_text(ended.error))
+    st.header(t("corpus_title"))
+    st.markdown(t("corpus_intro"))
     data = choose(ctx)
     args, running = None, RUN.current()
     if data is not None:
         args = recipe(ctx, data)
-        if args is not None and RUN.pressed(t("corpus_train", lang), "corpus_train"):
+        if args is not None and RUN.pressed(t("corpus_train"), "corpus_train"):
             running = start(ctx, data, args)
     if running is not None:
-        waiting.panel(running["job"], lang, "corpus_stop", progress=progress(running, lang))
+        waiting.panel(running["job"], "corpus_stop", progress=progress(running))
     if RUN.result in ss:
         result(ctx, ss[RUN.result], data, args)
 
@@ -178,22 +178,22 @@ def parts(ctx, ended: fair.Job | None):
 def recipe(ctx, data: Data) -> dict | None:
     """Steps (bounded by the work of one fit), learning rate and seed; returns the fit's arguments, or None after
     saying why a step of it would take too long."""
-    s, lang, d = ctx.s, ctx.lang, ctx.kv.vector_size
+    s, d = ctx.s, ctx.kv.vector_size
     d_k = min(s.d_k, d)
     try:
         fair.check_step(data.words, d, d_k)
     except fair.TooLarge as e:
-        st.error(error_text(e, lang))
+        st.error(error_text(e))
         return None
     bound = min(corpus.MAX_STEPS, fair.max_steps(data.words, d, d_k))
-    jobs.cap_steps("run_steps", s.run_steps, bound, lang)  # a larger corpus, vectors or d_k than the link's
+    jobs.cap_steps("run_steps", s.run_steps, bound)  # a larger corpus, vectors or d_k than the link's
     c1, c2, c3 = st.columns(3)
-    jobs.steps_input(c1, "run_steps", bound, lang, data.words, d, d_k)
-    c2.number_input(t("learn_lr", lang), min_value=1e-4, max_value=1.0, step=0.01, format="%g", key="run_lr")
-    c3.number_input(t("learn_seed", lang), min_value=0, max_value=9999, step=1, key="run_seed")
+    jobs.steps_input(c1, "run_steps", bound, data.words, d, d_k)
+    c2.number_input(t("learn_lr"), min_value=1e-4, max_value=1.0, step=0.01, format="%g", key="run_lr")
+    c3.number_input(t("learn_seed"), min_value=0, max_value=9999, step=1, key="run_seed")
     args = dict(d_k=d_k, position=s.position, steps=min(s.run_steps, bound), lr=s.run_lr, seed=s.run_seed)
     note = "corpus_note_treebank" if data.which == "treebank" else "corpus_note_templates"
-    st.caption(t(note, lang, d_k=args["d_k"], p=s.position))
+    st.caption(t(note, d_k=args["d_k"], p=s.position))
     return args
 
 
@@ -214,21 +214,21 @@ def start(ctx, data: Data, args: dict) -> dict:
                      levels=levels_of(ctx, data.which, data.found), vectors=vectors_of(ctx))
 
 
-def progress(running: dict, lang: str):
+def progress(running: dict):
     """What the waiting notice draws while the fit runs: a progress bar and the accuracy curves so far."""
-    names, levels, which = line_names(running["which"], lang), running["levels"], running["which"]
+    names, levels, which = line_names(running["which"]), running["levels"], running["which"]
 
     def draw(job: fair.Job):
         seen = list(job.values)  # (loss, training accuracy, held-out accuracy) of each step so far
         if not seen:
-            st.info(t("fit_running", lang, step=0, total=job.steps), icon=":material/model_training:")
+            st.info(t("fit_running", step=0, total=job.steps), icon=":material/model_training:")
             return
         loss, _, test = seen[-1]
         key = "learn_progress" if math.isnan(test) else "corpus_progress"
         step = len(seen) - 1
-        st.progress(step / job.steps, text=t(key, lang, step=step, total=job.steps, loss=loss, test=test))
+        st.progress(step / job.steps, text=t(key, step=step, total=job.steps, loss=loss, test=test))
         curves = {names["test"]: [v[2] for v in seen], names["train"]: [v[1] for v in seen]}
-        accuracy_chart(list(range(len(seen))), curves, levels, which, lang, steps=job.steps, saved=False)
+        accuracy_chart(list(range(len(seen))), curves, levels, which, steps=job.steps, save=None)
     return draw
 
 
@@ -249,52 +249,51 @@ def vectors_of(ctx) -> tuple:
     return ctx.s.source, len(ctx.kv), ctx.kv.vector_size
 
 
-def line_names(which: str, lang: str) -> dict[str, str]:
+def line_names(which: str) -> dict[str, str]:
     """The accuracy curves' names: held-out, and training (the step's batch, for the treebank's minibatches)."""
     train = "corpus_batch_split" if which == "treebank" else "corpus_train_split"
-    return {"test": t("corpus_test_split", lang), "train": t(train, lang)}
+    return {"test": t("corpus_test_split"), "train": t(train)}
 
 
-def accuracy_chart(measured, curves: dict, levels: dict, which: str, lang: str, **where):
+def accuracy_chart(measured, curves: dict, levels: dict, which: str, **options):
     """Accuracy at the `measured` steps, a line per entry of `curves` (held-out first), with the simple rules as dashed
-    levels."""
-    named = {t("corpus_ref_cosine", lang): levels["cosine"]}
+    levels; `options` go to render.chart."""
+    named = {t("corpus_ref_cosine"): levels["cosine"]}
     if "offset" in levels:
-        named = {t("corpus_ref_offset", lang, offset=offset_name(levels["offset_at"], lang)): levels["offset"], **named}
+        named = {t("corpus_ref_offset", offset=offset_name(levels["offset_at"])): levels["offset"], **named}
     title = "corpus_accuracy_title_treebank" if which == "treebank" else "corpus_accuracy_title"
     on_top_last = dict(reversed(curves.items()))  # the held-out line, first in the legend, drawn over the others
+    titles = Titles(t(title), t("learn_step"), t("corpus_accuracy"), line=t("corpus_split"), level=t("corpus_rule"))
     render.chart("accuracy_curves", tables.accuracy_frame(measured, on_top_last), tables.levels_frame(named),
-                 title=t(title, lang), x_title=t("learn_step", lang), y_title=t("corpus_accuracy", lang),
-                 line_title=t("corpus_split", lang), names=list(curves), level_title=t("corpus_rule", lang),
-                 lang=lang, **where)
+                 titles=titles, names=list(curves), **options)
 
 
 def result(ctx, res: dict, data: Data | None, args: dict | None):
     """Whether the result is still the current choice's, the figures next to the simple rules, the curves, a sentence
     to try, and the switch to use these weights."""
-    lang, fit, a = ctx.lang, res["fit"], res["args"]
+    fit, a = res["fit"], res["args"]
     same_vectors = res["vectors"] == vectors_of(ctx)
     current = same_vectors and data is not None and res["which"] == data.which and res["args"] == args
     if not current:
-        st.caption(t("corpus_stale", lang, corpus=t(f"corpus_choice_{res['which']}", lang), steps=a["steps"],
+        st.caption(t("corpus_stale", corpus=t(f"corpus_choice_{res['which']}"), steps=a["steps"],
                      lr=a["lr"], seed=a["seed"], d_k=a["d_k"], p=a["position"]))
     if fit.stopped:
-        st.warning(t("learn_stopped", lang, step=fit.steps, total=a["steps"]))
+        st.warning(t("learn_stopped", step=fit.steps, total=a["steps"]))
     levels = res["levels"]
     if res["which"] == "treebank":
-        st.success(t("corpus_done_treebank", lang, steps=fit.steps, train=fit.used, test=levels["test"],
-                     acc=fit.test_accuracy[-1], offset=offset_name(levels["offset_at"], lang),
+        st.success(t("corpus_done_treebank", steps=fit.steps, train=fit.used, test=levels["test"],
+                     acc=fit.test_accuracy[-1], offset=offset_name(levels["offset_at"]),
                      by_offset=levels["offset"], by_cosine=levels["cosine"]))
     else:
-        st.success(t("corpus_done", lang, steps=fit.steps, train=fit.train_accuracy[-1], test=fit.test_accuracy[-1],
+        st.success(t("corpus_done", steps=fit.steps, train=fit.train_accuracy[-1], test=fit.test_accuracy[-1],
                      raw=levels["cosine"], used=fit.used, skipped=fit.skipped))
     left, right = st.columns(2)
-    names = line_names(res["which"], lang)
+    names = line_names(res["which"])
     steps = np.arange(fit.steps + 1)
     accuracy_chart(steps, {names["test"]: fit.test_accuracy, names["train"]: fit.train_accuracy}, levels,
-                   res["which"], lang, where=left)
-    render.chart("loss_curve", tables.loss_frame(fit.loss), title=t("learn_loss_title", lang),
-                 x_title=t("learn_step", lang), y_title=t("learn_loss", lang), where=right, lang=lang)
+                   res["which"], where=left)
+    render.chart("loss_curve", tables.loss_frame(fit.loss),
+                 titles=Titles(t("learn_loss_title"), t("learn_step"), t("learn_loss")), where=right)
     if same_vectors:  # the weights fit these vectors' dimensions
         try_sentence(ctx, fit)
         share(ctx, res, current)
@@ -302,45 +301,43 @@ def result(ctx, res: dict, data: Data | None, args: dict | None):
 
 def try_sentence(ctx, fit):
     """Any sentence: the word each word attends to most with the fitted weights, and one query's weights."""
-    lang = ctx.lang
-    st.subheader(t("corpus_try_title", lang))
+    st.subheader(t("corpus_try_title"))
     left, right = st.columns([3, 1])
-    text = left.text_input(t("corpus_try_sentence", lang), TRY, max_chars=300, key="_corpus_try")
+    text = left.text_input(t("corpus_try_sentence"), TRY, max_chars=300, key="_corpus_try")
     enc = page.sentence_rows(ctx.kv, text, ctx.s)
     if enc is None or len(enc.labels) < 2:
         return
-    q = right.selectbox(t("query", lang), enc.labels, index=len(enc.labels) - 1, key="_corpus_try_q")
+    q = right.selectbox(t("query"), enc.labels, index=len(enc.labels) - 1, key="_corpus_try_q")
     att = attend(enc.x, enc.x, fit.w_q, fit.w_k, np.eye(ctx.kv.vector_size), own=ctx.s.own)
     tops = top_keys(att)  # [n]  each query's strongest visible key
-    pairs = t("list_sep", lang).join(f"“{plain(enc.labels[i])}” → “{plain(enc.labels[j])}”" for i, j in enumerate(tops))
+    pairs = t("list_sep").join(f"“{plain(enc.labels[i])}” → “{plain(enc.labels[j])}”" for i, j in enumerate(tops))
     common = one_key(tops)
-    same = "" if common is None else then(lang) + t("corpus_try_same", lang, k=plain(enc.labels[common]))
-    st.markdown(t("corpus_try_tops", lang, pairs=pairs) + same)
+    same = "" if common is None else then() + t("corpus_try_same", k=plain(enc.labels[common]))
+    st.markdown(t("corpus_try_tops", pairs=pairs) + same)
     i = enc.labels.index(q)
     others = [j for j in range(len(enc.labels)) if att.mask[i, j]]
     keys = [enc.labels[j] for j in others]
     render.chart("relevance_bars", tables.relevance_table({"w": att.weights[i, others]}, keys),
-                 title=t("corpus_try_chart", lang, q=q), x_title=t("weight", lang), y_title=t("key_word", lang),
-                 rank_title=t("rank", lang), lang=lang)
+                 titles=Titles(t("corpus_try_chart", q=q), t("weight"), t("key_word"), rank=t("rank")))
 
 
 def share(ctx, res: dict, current: bool):
     """Use the run on every page: its recipe goes into the URL, so a shared link re-derives the same weights."""
-    lang, s, fit = ctx.lang, ctx.s, res["fit"]
+    s, fit = ctx.s, res["fit"]
     if res["which"] == "upload":
-        st.caption(t("corpus_share_upload", lang))
+        st.caption(t("corpus_share_upload"))
         return
     if fit.stopped:
-        st.caption(t("corpus_share_stopped", lang))
+        st.caption(t("corpus_share_stopped"))
         return
     if not current:
         return
     a = res["args"]
     recipe = (res["which"], a["steps"], a["lr"], a["seed"])
     if "run" == s.q_preset == s.k_preset and (s.run_on, s.run_steps, s.run_lr, s.run_seed) == recipe:
-        st.success(t("corpus_in_use", lang))
+        st.success(t("corpus_in_use"))
     else:
-        st.button(t("corpus_use", lang), key="corpus_use", icon=":material/check:", on_click=use,
+        st.button(t("corpus_use"), key="corpus_use", icon=":material/check:", on_click=use,
                   args=(ctx.s, ctx.kv, recipe, fit))
 
 

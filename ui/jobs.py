@@ -62,15 +62,15 @@ class Runner:
         return running
 
 
-def cap_steps(key: str, asked: int, bound: int, lang: str) -> None:
+def cap_steps(key: str, asked: int, bound: int) -> None:
     """Hold the step setting `key` to `bound`, the most steps one fit may take here, saying so when a link or another
     sentence asked for more."""
     if asked > bound:
         st.session_state[key] = bound
-        st.info(t("learn_steps_capped", lang, asked=asked, max=bound))
+        st.info(t("learn_steps_capped", asked=asked, max=bound))
 
 
-def steps_input(where, key: str, bound: int, lang: str, n: int, d: int, d_k: int) -> None:
+def steps_input(where, key: str, bound: int, n: int, d: int, d_k: int) -> None:
     """The steps box, up to `bound`: the most steps one fit on n words of d dimensions through d_k may take."""
-    where.number_input(t("learn_steps", lang), min_value=1, max_value=bound, step=50, key=key,
-                       help=t("learn_steps_bound", lang, max=bound, n=n, d=d, d_k=d_k))
+    where.number_input(t("learn_steps"), min_value=1, max_value=bound, step=50, key=key,
+                       help=t("learn_steps_bound", max=bound, n=n, d=d, d_k=d_k))

@@ -8,16 +8,17 @@ from engine.attention import attend
 from engine.projection import fit_plane_qk, pair_cosines, project
 from engine.relevance import length_angle, order_by
 from ui import fair, jobs, render, tables, targets, views, waiting
+from ui.charts import Titles
 from ui.page import pick_word
-from ui.text import error_text, t
+from ui.text import error_text, labels, t
 
 # the run queued or running, and the last run, kept on screen across reruns and while the inputs are invalid
 LIVE = jobs.Runner("_learning_run", "_learning_result", "h", "live", ValueError)
 
 
-def quoted(words, lang: str) -> str:
+def quoted(words) -> str:
     """“a”, “b”, “c” in the page's language."""
-    return t("list_sep", lang).join(f"“{w}”" for w in words)
+    return t("list_sep").join(f"“{w}”" for w in words)
 
 
 def section(ctx):
@@ -29,44 +30,44 @@ def section(ctx):
 def parts(ctx, failed: Exception | None):
     """The section's parts, top to bottom; `failed`: why the run that has just ended failed (no room for it, or
     numbers grown too large), if it did."""
-    ss, lang = st.session_state, ctx.lang
+    ss = st.session_state
     triples, problems = targets_editor(ctx)
     learn = controls(ctx)
     config = start_view(ctx, triples, learn)
-    st.subheader(t("learn_results_title", lang))
+    st.subheader(t("learn_results_title"))
     running = LIVE.current()
-    if LIVE.pressed(t("learn_train", lang), "train", disabled=not learn or bool(problems)):
+    if LIVE.pressed(t("learn_train"), "train", disabled=not learn or bool(problems)):
         running = start(ctx, triples, learn, config)
     if failed is not None:
-        st.error(error_text(failed, lang) if isinstance(failed, corpus.CorpusError) else t("learn_overflow", lang))
+        st.error(error_text(failed) if isinstance(failed, corpus.CorpusError) else t("learn_overflow"))
     if running is not None:
-        waiting.panel(running["job"], lang, "stop", progress=progress(lang))
+        waiting.panel(running["job"], "stop", progress=progress())
     elif LIVE.result in ss:
         if problems or not learn:
-            st.caption(t("learn_kept_result", lang))
-        show_result(ss[LIVE.result], config, lang)
+            st.caption(t("learn_kept_result"))
+        show_result(ss[LIVE.result], config)
     else:
-        st.info(t("learn_not_trained", lang))
+        st.info(t("learn_not_trained"))
 
 
 def targets_editor(ctx) -> tuple[list, list]:
     """The editable targets table; returns (query, key, target) triples and the problems, shown as a list."""
-    s, lang, enc = ctx.s, ctx.lang, ctx.enc
-    st.subheader(t("learn_targets_title", lang))
+    s, enc = ctx.s, ctx.enc
+    st.subheader(t("learn_targets_title"))
     left, right = st.columns([3, 2], gap="large")
     text = st.column_config.TextColumn
     left.data_editor(editor_base(s.targets), key="targets_table", num_rows="dynamic", hide_index=True,
                      width="stretch", on_change=save_targets, column_config={
-                         "query": text(t("query_word", lang), required=True),
-                         "key": text(t("key_word", lang), required=True),
-                         "target": text(t("learn_target", lang), required=True, help=t("learn_target_help", lang))})
-    right.markdown(t("learn_targets_help", lang, words=quoted(enc.labels, lang)))
+                         "query": text(t("query_word"), required=True),
+                         "key": text(t("key_word"), required=True),
+                         "target": text(t("learn_target"), required=True, help=t("learn_target_help"))})
+    right.markdown(t("learn_targets_help", words=quoted(enc.labels)))
     triples, problems = targets.resolve(targets.parse_targets(s.targets), enc.tokens, enc.labels)
     if problems:
-        said = [t(key, lang, **{k: quoted(v, lang) if isinstance(v, list) else v for k, v in values.items()})
+        said = [t(key, **{k: quoted(v) if isinstance(v, list) else v for k, v in values.items()})
                 for key, values in problems]
         items = "\n".join(f"- {line}" for line in said)
-        st.warning(t("targets_problems", lang) + "\n" + items)
+        st.warning(t("targets_problems") + "\n" + items)
     return triples, problems
 
 
@@ -94,32 +95,32 @@ def save_learn():
 
 def controls(ctx) -> list[str]:
     """What learns, the learning rate, steps and seed, where training starts, directions only; returns what learns."""
-    s, lang = ctx.s, ctx.lang
+    s = ctx.s
     bound = most_steps(ctx)
-    jobs.cap_steps("steps", s.steps, bound, lang)
-    st.subheader(t("learn_how_title", lang))
+    jobs.cap_steps("steps", s.steps, bound)
+    st.subheader(t("learn_how_title"))
     chosen = [name.strip() for name in s.learn.split(",") if name.strip()]
     c1, c2, c3, c4 = st.columns([3, 1, 1, 1])
     # Settings.learn changes only through save_learn, and the pills' key alone names them, so the default is read
     # where they start: on arrival at the page
-    learn = c1.pills(t("learn_what", lang), training.PARAMETERS, selection_mode="multi", key="learn_pick",
+    learn = c1.pills(t("learn_what"), training.PARAMETERS, selection_mode="multi", key="learn_pick",
                      default=[name for name in training.PARAMETERS if name in chosen], on_change=save_learn,
-                     format_func=lambda name: t(f"learn_{name}", lang))
-    c2.number_input(t("learn_lr", lang), min_value=1e-4, max_value=training.MAX_LR, step=0.005, format="%g", key="lr")
-    jobs.steps_input(c3, "steps", bound, lang, len(ctx.enc.labels), ctx.kv.vector_size, min(s.d_k, ctx.kv.vector_size))
-    c4.number_input(t("learn_seed", lang), min_value=0, max_value=9999, step=1, key="train_seed",
+                     format_func=labels("learn_"))
+    c2.number_input(t("learn_lr"), min_value=1e-4, max_value=training.MAX_LR, step=0.005, format="%g", key="lr")
+    jobs.steps_input(c3, "steps", bound, len(ctx.enc.labels), ctx.kv.vector_size, min(s.d_k, ctx.kv.vector_size))
+    c4.number_input(t("learn_seed"), min_value=0, max_value=9999, step=1, key="train_seed",
                     disabled=s.learn_start == "sidebar")
     left, right = st.columns(2)
-    left.segmented_control(t("learn_start", lang), ("sidebar", "random"), key="learn_start",
-                           format_func=lambda v: t(f"learn_start_{v}", lang))
-    right.toggle(t("learn_directions", lang), key="cosine", help=t("learn_directions_help", lang))
+    left.segmented_control(t("learn_start"), ("sidebar", "random"), key="learn_start",
+                           format_func=labels("learn_start_"))
+    right.toggle(t("learn_directions"), key="cosine", help=t("learn_directions_help"))
     unknown = [name for name in chosen if name not in training.PARAMETERS]
     if unknown:
-        st.warning(t("learn_unknown_param", lang, names=quoted(unknown, lang)))
+        st.warning(t("learn_unknown_param", names=quoted(unknown)))
     if not learn:
-        st.warning(t("learn_choose", lang))
+        st.warning(t("learn_choose"))
     if "w_v" in learn:
-        st.info(t("learn_wv_note", lang))
+        st.info(t("learn_wv_note"))
     return learn
 
 
@@ -133,21 +134,21 @@ def start_weights(ctx):
 
 def start_view(ctx, triples, learn) -> dict:
     """The scores training starts from and whether the target order already holds; returns the run's settings."""
-    s, lang, enc = ctx.s, ctx.lang, ctx.enc
+    s, enc = ctx.s, ctx.enc
     d, d_k = enc.embedding.shape[1], min(s.d_k, enc.embedding.shape[1])
-    st.caption(t(f"learn_start_note_{s.learn_start}", lang, d=d, d_k=d_k))
+    st.caption(t(f"learn_start_note_{s.learn_start}", d=d, d_k=d_k))
     start = attend(enc.x, enc.x, *start_weights(ctx), cosine=s.cosine).scores  # [n, n]
     q = enc.labels[triples[0][0]] if triples else enc.labels[-1]
     left, right = st.columns([3, 2], gap="large")
+    titles = Titles(t(f"learn_start_title_{s.learn_start}", q=q, seed=s.train_seed), t("learn_score"), t("key_word"),
+                    rank=t("rank"))
     render.chart("relevance_bars", tables.relevance_table({"start": start[enc.labels.index(q)]}, enc.labels),
-                 title=t(f"learn_start_title_{s.learn_start}", lang, q=q, seed=s.train_seed),
-                 x_title=t("learn_score", lang), y_title=t("key_word", lang), rank_title=t("rank", lang), where=left,
-                 lang=lang)
+                 titles=titles, where=left)
     if triples:
         pair_scores = [start[i, j] for i, j, _ in triples]
         held = bool(training.order_holds(pair_scores, triples))
-        right.markdown(t("learn_start_held" if held else "learn_start_missed", lang,
-                         order=order_text(triples, pair_scores, enc.labels, lang)))
+        right.markdown(t("learn_start_held" if held else "learn_start_missed",
+                         order=order_text(triples, pair_scores, enc.labels)))
     return dict(source=s.source, sentence=s.sentence, position=s.position, d_k=d_k, targets=s.targets,
                 learn=",".join(name for name in training.PARAMETERS if name in learn), lr=s.lr, steps=s.steps,
                 seed=s.train_seed, start=s.learn_start, cosine=s.cosine,
@@ -172,22 +173,22 @@ def start(ctx, triples, learn, config) -> dict:
                       **config, labels=enc.labels)
 
 
-def progress(lang: str):
+def progress():
     """What the waiting notice draws while the run trains: a progress bar and the loss so far."""
     def draw(job: fair.Job):
         losses = [loss for loss, in list(job.values)]  # steps 1, 2, …
         if not losses:
-            st.info(t("fit_running", lang, step=0, total=job.steps), icon=":material/model_training:")
+            st.info(t("fit_running", step=0, total=job.steps), icon=":material/model_training:")
             return
         st.progress(len(losses) / job.steps,
-                    text=t("learn_progress", lang, step=len(losses), total=job.steps, loss=losses[-1]))
-        render.chart("loss_curve", tables.loss_frame(losses, start=1), title=t("learn_live_title", lang),
-                     x_title=t("learn_step", lang), y_title=t("learn_loss", lang), steps=job.steps, lang=lang,
-                     saved=False)  # a moment of the run: the finished curve is the one to save
+                    text=t("learn_progress", step=len(losses), total=job.steps, loss=losses[-1]))
+        render.chart("loss_curve", tables.loss_frame(losses, start=1),
+                     titles=Titles(t("learn_live_title"), t("learn_step"), t("learn_loss")), steps=job.steps,
+                     save=None)  # a moment of the run: the finished curve is the one to save
     return draw
 
 
-def order_text(triples, scores, labels, lang: str) -> str:
+def order_text(triples, scores, labels) -> str:
     """'for “milk”, black 0.68 > drank 0.10 > cat 0.09': each query's targeted keys from the highest score down, so
     the line always reads true; the sentence around it says whether that is the target order."""
     rows = []
@@ -197,44 +198,44 @@ def order_text(triples, scores, labels, lang: str) -> str:
         text = f"{items[0][1]} {items[0][0]:.2f}"
         for (prev, _), (score, key) in zip(items, items[1:], strict=False):
             text += f"{' > ' if prev > score else ' = '}{key} {score:.2f}"
-        rows.append(t("learn_order_row", lang, q=labels[query], keys=text))
-    return t("item_sep", lang).join(rows)
+        rows.append(t("learn_order_row", q=labels[query], keys=text))
+    return t("item_sep").join(rows)
 
 
-def show_result(res: dict, config: dict, lang: str):
+def show_result(res: dict, config: dict):
     """Verdict, curves and table, the dot products before and after, and the vectors turning in one fixed plane."""
     h, labels = res["h"], res["labels"]
     pairs = [f"{labels[q]} → {labels[k]}" for q, k, _ in h.targets]
-    verdict(res, config, lang)
-    curves(h, pairs, lang)
+    verdict(res, config)
+    curves(h, pairs)
     rows = [labels[r] for r in h.rows]
-    q = rows[0] if len(rows) == 1 else pick_word("query", t("query", lang), rows, rows[0])
+    q = rows[0] if len(rows) == 1 else pick_word("query", t("query"), rows, rows[0])
     i = labels.index(q)
     keys = [k for _, k in sorted(((v, k) for qi, k, v in h.targets if qi == i), key=lambda item: -item[0])]
-    before_after(h, i, q, labels, list(dict.fromkeys([keys[0], keys[-1]])), lang)
-    plane_view(h, i, q, labels, keys, pairs, lang)
-    views.length_angle_view(h.q[-1, i], h.k[-1, keys], q, [labels[k] for k in keys], lang)
+    before_after(h, i, q, labels, list(dict.fromkeys([keys[0], keys[-1]])))
+    plane_view(h, i, q, labels, keys, pairs)
+    views.length_angle_view(h.q[-1, i], h.k[-1, keys], q, [labels[k] for k in keys])
 
 
-def verdict(res: dict, config: dict, lang: str):
+def verdict(res: dict, config: dict):
     """Whether and when the target order was reached, and whether the settings changed since."""
     h = res["h"]
     if any(res[name] != value for name, value in config.items()):
-        st.caption(t("learn_stale", lang, steps=res["steps"], lr=res["lr"], seed=res["seed"]))
+        st.caption(t("learn_stale", steps=res["steps"], lr=res["lr"], seed=res["seed"]))
     if h.stopped:
-        st.warning(t("learn_stopped", lang, step=h.steps, total=res["steps"]))
-    order = order_text(h.targets, h.scores[-1], res["labels"], lang)
-    until = t("learn_until_stop" if h.stopped else "learn_until_end", lang, end=h.steps)
-    why = came_from(h, res["labels"], res["cosine"], lang)
+        st.warning(t("learn_stopped", step=h.steps, total=res["steps"]))
+    order = order_text(h.targets, h.scores[-1], res["labels"])
+    until = t("learn_until_stop" if h.stopped else "learn_until_end", end=h.steps)
+    why = came_from(h, res["labels"], res["cosine"])
     if h.order_step is None:
-        st.error(t("learn_verdict_missed", lang, end=h.steps, order=order) + why)
+        st.error(t("learn_verdict_missed", end=h.steps, order=order) + why)
     elif h.order_step == 0:
-        st.success(t("learn_verdict_start", lang, until=until, order=order) + why)
+        st.success(t("learn_verdict_start", until=until, order=order) + why)
     else:
-        st.success(t("learn_verdict_reached", lang, step=h.order_step, until=until, order=order) + why)
+        st.success(t("learn_verdict_reached", step=h.order_step, until=until, order=order) + why)
 
 
-def came_from(h, labels: list[str], cosine: bool, lang: str) -> str:
+def came_from(h, labels: list[str], cosine: bool) -> str:
     """For each query word, whether the final order of its keys comes from the angle (cos θ), the key lengths |k|, or
     both, as q·k = |q|·|k|·cos θ splits it (|q| is the same for every key); scores of directions only (cosine) can
     only follow the angle. Empty where a query has fewer than two keys or equal scores."""
@@ -247,66 +248,63 @@ def came_from(h, labels: list[str], cosine: bool, lang: str) -> str:
             continue
         by = {name: " > ".join(f"“{labels[keys[j]]}”" for j in order_by(values))
               for name, values in (("cos", la.cos), ("len", la.k_len))}
-        lines.append(t(f"learn_came_{decides}", lang, q=labels[i], cos_order=by["cos"], len_order=by["len"]))
+        lines.append(t(f"learn_came_{decides}", q=labels[i], cos_order=by["cos"], len_order=by["len"]))
     return "".join("\n\n" + line for line in lines)
 
 
-def curves(h, pairs: list[str], lang: str):
+def curves(h, pairs: list[str]):
     """Loss, scores and weights per step, the summary table and its download."""
-    step_title = t("learn_step", lang)
+    step_title = t("learn_step")
     left, middle, right = st.columns(3)
-    render.chart("loss_curve", tables.loss_frame(h.loss), title=t("learn_loss_title", lang), x_title=step_title,
-                 y_title=t("learn_loss", lang), where=left, lang=lang)
-    left.caption(t("learn_loss_floor", lang, floor=training.loss_floor(h)))
+    render.chart("loss_curve", tables.loss_frame(h.loss), titles=Titles(t("learn_loss_title"), step_title,
+                                                                        t("learn_loss")), where=left)
+    left.caption(t("learn_loss_floor", floor=training.loss_floor(h)))
     for where, values, title, y_title in ((middle, h.scores, "learn_scores_title", "learn_score"),
                                           (right, h.weights, "learn_weights_title", "weight")):
-        render.chart("pair_curves", tables.curves_frame(values, pairs), title=t(title, lang), x_title=step_title,
-                     y_title=t(y_title, lang), pair_title=t("learn_pair", lang), marker=h.order_step,
-                     marker_title=t("learn_order_marker", lang), where=where, lang=lang)
+        titles = Titles(t(title), step_title, t(y_title), pair=t("learn_pair"), marker=t("learn_order_marker"))
+        render.chart("pair_curves", tables.curves_frame(values, pairs), titles=titles, marker=h.order_step,
+                     where=where)
     number = st.column_config.NumberColumn
     st.dataframe(tables.targets_result(h, pairs), hide_index=True, width="stretch", column_config={
-        "pair": t("learn_pair", lang), "target": number(t("learn_target", lang), format="%g"),
-        "goal_share": number(t("learn_goal_share", lang), format="%.3f", help=t("learn_goal_share_help", lang)),
-        "share": number(t("learn_share", lang), format="%.3f", help=t("learn_share_help", lang)),
-        "weight": number(t("weight", lang), format="%.3f", help=t("learn_weight_help", lang)),
-        "score_start": number(t("learn_score_start", lang), format="%.3f"),
-        "score_end": number(t("learn_score_end", lang), format="%.3f")})
-    views.download_table(tables.training_table(h, pairs), t("file_learning", lang), lang, key="learning")
+        "pair": t("learn_pair"), "target": number(t("learn_target"), format="%g"),
+        "goal_share": number(t("learn_goal_share"), format="%.3f", help=t("learn_goal_share_help")),
+        "share": number(t("learn_share"), format="%.3f", help=t("learn_share_help")),
+        "weight": number(t("weight"), format="%.3f", help=t("learn_weight_help")),
+        "score_start": number(t("learn_score_start"), format="%.3f"),
+        "score_end": number(t("learn_score_end"), format="%.3f")})
+    views.download_table(tables.training_table(h, pairs), t("file_learning"), key="learning")
 
 
-def before_after(h, i: int, q: str, labels: list[str], shown: list[int], lang: str):
+def before_after(h, i: int, q: str, labels: list[str], shown: list[int]):
     """Page 3's per-dimension products for the most and least relevant key, at the start and at the end."""
-    st.subheader(t("learn_align_title", lang))
-    st.markdown(t("learn_align_intro", lang, q=q, keys=quoted((labels[k] for k in shown), lang)))
-    names = {g: t(f"group_{g}", lang) for g in GROUPS}
+    st.subheader(t("learn_align_title"))
+    st.markdown(t("learn_align_intro", q=q, keys=quoted(labels[k] for k in shown)))
+    names = {g: t(f"group_{g}") for g in GROUPS}
     for j in shown:
-        for where, snap, title in zip(st.columns(2), (0, -1), (t("learn_before", lang, q=q, k=labels[j]),
-                                      t("learn_after", lang, step=h.steps, q=q, k=labels[j])), strict=False):
+        for where, snap, title in zip(st.columns(2), (0, -1), (t("learn_before", q=q, k=labels[j]),
+                                      t("learn_after", step=h.steps, q=q, k=labels[j])), strict=False):
             pa = pair_alignment(h.q[snap, i], h.k[snap, j])
-            render.chart("alignment_bars", tables.alignment_frame(pa), title=title, x_title=t("dim", lang),
-                         y_title=t("product", lang), group_title=t("group", lang), group_names=names,
-                         running_title=t("running", lang), where=where, lang=lang)
-            where.markdown(t("dot_value", lang, dot=pa.dot, agree=pa.agree, disagree=pa.dot - pa.agree))
+            titles = Titles(title, t("dim"), t("product"), group=t("group"), running=t("running"))
+            render.chart("alignment_bars", tables.alignment_frame(pa), titles=titles, group_names=names, where=where)
+            where.markdown(t("dot_value", dot=pa.dot, agree=pa.agree, disagree=pa.dot - pa.agree))
 
 
-def plane_view(h, i: int, q: str, labels: list[str], keys: list[int], pairs: list[str], lang: str):
+def plane_view(h, i: int, q: str, labels: list[str], keys: list[int], pairs: list[str]):
     """The query and key vectors in one fixed 2-D plane, scrubbable by step, beside their cosines per step."""
-    st.subheader(t("learn_plane_title", lang))
+    st.subheader(t("learn_plane_title"))
     focus_k = [labels[k] for k in keys]
-    st.markdown(t("learn_plane_intro", lang, q=q, keys=quoted(focus_k, lang), d_k=h.q.shape[-1]))
+    st.markdown(t("learn_plane_intro", q=q, keys=quoted(focus_k), d_k=h.q.shape[-1]))
     plane = fit_plane_qk(h.q, h.k)
     frame = tables.plane_frame(project(h.q, plane), project(h.k, plane), labels, h.snapshot_steps, [q], focus_k)
-    axes = {"x_title": t("learn_axis", lang, n=1), "y_title": t("learn_axis", lang, n=2)}
-    options = dict(title=t("learn_plane_chart", lang), **axes, role_title=t("learn_role", lang),
-                   role_names={"q": t("learn_role_q", lang), "k": t("learn_role_k", lang)}, word_title=t("row", lang),
-                   step_title=t("learn_step", lang), slider_label=t("learn_slider", lang, m=int(h.snapshot_steps[-1])),
-                   description=t("about_vector_plane", lang, title=t("learn_plane_chart", lang), **axes))
+    titles = Titles(t("learn_plane_chart"), t("learn_axis", n=1), t("learn_axis", n=2), role=t("learn_role"),
+                    word=t("row"), step=t("learn_step"), slider=t("learn_slider", m=int(h.snapshot_steps[-1])))
     left, right = st.columns(2, gap="large")
-    render.chart("vector_plane", frame, **options, where=left, name="plane", width="content")  # square: as drawn
+    render.chart("vector_plane", frame, titles=titles, role_names={"q": t("learn_role_q"), "k": t("learn_role_k")},
+                 where=left, save=render.Save(name="plane"), width="content")  # square: as drawn
     own = [j for j, (qi, _, _) in enumerate(h.targets) if qi == i]
     cosines = pair_cosines(h.q, h.k, [i] * len(own), [h.targets[j][1] for j in own])
+    titles = Titles(t("learn_cosine_title"), t("learn_step"), t("learn_cosine"), pair=t("learn_pair"),
+                    marker=t("learn_order_marker"))
     render.chart("pair_curves", tables.curves_frame(cosines, [pairs[j] for j in own], h.snapshot_steps),
-                 title=t("learn_cosine_title", lang), x_title=t("learn_step", lang), y_title=t("learn_cosine", lang),
-                 pair_title=t("learn_pair", lang), marker=h.order_step, marker_title=t("learn_order_marker", lang),
-                 where=right, lang=lang)
-    st.caption(t("learn_plane_note", lang, kept=plane.kept, d_k=h.q.shape[-1]))
+                 titles=titles, marker=h.order_step, where=right)
+    st.caption(t("learn_plane_note", kept=plane.kept, d_k=h.q.shape[-1]))

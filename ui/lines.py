@@ -8,27 +8,27 @@ from ui.text import t
 MAX_LINES = 8192  # lines a browser redraws at once on hover without a lag: two heads of 64 words, ten of 28
 
 
-def line_view(att: Attention, q_labels: list[str], k_labels: list[str], lang: str, *, softmax: bool, key: str,
+def line_view(att: Attention, q_labels: list[str], k_labels: list[str], *, softmax: bool, key: str,
               heads: list[str] | None = None, where=st):
     """Lines from every query word to every key word it sees, as opaque as the weight, one colour per head, beside
     each head's weights heatmap, with how to read them; hovering a word isolates its lines. `heads` names the heads
     of a multi-head `att` (weights [h, n_q, n_k]; 'Head 1', … unless given); the first heads are drawn, as many as
     have a colour and MAX_LINES lines. `key` tells this view's CSV button from others on the page."""
     weights = att.weights if att.weights.ndim == 3 else att.weights[None]
-    names = heads or [t("lines_head", lang, h=h + 1) for h in range(len(weights))]
+    names = heads or [t("lines_head", h=h + 1) for h in range(len(weights))]
     shown = max(1, min(len(weights), len(charts.HEAD_COLOURS), MAX_LINES // weights[0].size))
     frame = tables.attention_lines_frame(weights[:shown], q_labels, k_labels, att.mask, names[:shown],
                                          softmax=softmax)
-    render.chart("attention_lines", frame, title=t("lines_title", lang), x_title=t("key_word", lang),
-                 y_title=t("query_word", lang), value_title=t("weight" if softmax else "score", lang),
-                 head_title=t("lines_head_title", lang), weights=softmax, where=where, lang=lang,
-                 csv=render.Csv(f"dl_{key}lines", lambda: frame.to_csv(index=False)))
-    where.caption(caption(len(weights), shown, masked=not att.mask.all(), softmax=softmax, lang=lang))
+    titles = charts.Titles(t("lines_title"), t("key_word"), t("query_word"), t("weight" if softmax else "score"),
+                           head=t("lines_head_title"))
+    render.chart("attention_lines", frame, titles=titles, weights=softmax, where=where,
+                 save=render.Save(csv=render.Csv(f"dl_{key}lines", lambda: frame.to_csv(index=False))))
+    where.caption(caption(len(weights), shown, masked=not att.mask.all(), softmax=softmax))
 
 
-def caption(heads: int, shown: int, *, masked: bool, softmax: bool, lang: str) -> str:
+def caption(heads: int, shown: int, *, masked: bool, softmax: bool) -> str:
     """How to read the line view: what a line's opacity means, the heads' colours, masked pairs, hovering."""
-    more = "".join([t("lines_more_heads", lang, h=heads) if heads > 1 else "",
-                    t("lines_more_first", lang, n=shown, h=heads) if shown < heads else "",
-                    t("lines_more_masked", lang) if masked else ""])
-    return t("lines_caption", lang, how=t("lines_how_soft" if softmax else "lines_how_raw", lang), more=more)
+    more = "".join([t("lines_more_heads", h=heads) if heads > 1 else "",
+                    t("lines_more_first", n=shown, h=heads) if shown < heads else "",
+                    t("lines_more_masked") if masked else ""])
+    return t("lines_caption", how=t("lines_how_soft" if softmax else "lines_how_raw"), more=more)

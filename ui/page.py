@@ -27,7 +27,6 @@ class Context:
     """What every page starts from: settings, vectors, the encoded sentence, the weights and the attention."""
 
     s: Settings
-    lang: str
     kv: KeyedVectors
     source: str  # the vectors' short name, as sentences quote it
     w: dict[str, np.ndarray]  # w_q, w_k [d, d_k], w_v [d, d_v]
@@ -44,65 +43,65 @@ def current() -> Context:
     return RUN.get()
 
 
-def context(p: Page) -> Context:
-    """The one opening of every page, for this run: sidebar, the page's title and intro (text keys <name>_title,
-    <name>_intro), the weights banner, the save menu, then the sentence through the layers; the run stops here, with a
-    sentence saying why, when there is nothing to show. The page's `sentence` names the Settings field to encode (None:
-    the page encodes its own, and the sidebar's sentence box is the field `box`)."""
+def context(p: Page, s: Settings) -> Context:
+    """The one opening of every page, for this run's Settings `s`, in their language (the entry set it): sidebar, the
+    page's title and intro (text keys <name>_title, <name>_intro), the weights banner, the save menu, then the sentence
+    through the layers; the run stops here, with a sentence saying why, when there is nothing to show. The page's
+    `sentence` names the Settings field to encode (None: the page encodes its own, and the sidebar's sentence box is
+    the field `box`)."""
     name, sentence, box = p.name, p.sentence, p.box
     fair.drawing()
-    s = sidebar.render(sentence or box, challenge=p.challenge)
-    lang, kv = s.lang, chosen_vectors.vectors(s)
-    st.title(t("app_title" if name == "home" else f"{name}_title", lang))
+    sidebar.render(s, sentence or box, challenge=p.challenge)
+    kv = chosen_vectors.vectors(s)
+    st.title(t("app_title" if name == "home" else f"{name}_title"))
     sidebar.sentence_here(s, sentence or box)
     source = chosen_vectors.source_name(s)
-    st.markdown(t(f"{name}_intro", lang, d=kv.vector_size, source=source))
+    st.markdown(t(f"{name}_intro", d=kv.vector_size, source=source))
     w, provenance = weights.layers(s, kv)
     weights.banner(s, provenance, kv.vector_size)
-    render.name_files(name, getattr(s, sentence or box), render.save_menu(lang))
+    render.name_files(name, getattr(s, sentence or box), render.save_menu())
     if sentence is None:
-        return Context(s, lang, kv, source, w, provenance, None, None)
+        return Context(s, kv, source, w, provenance, None, None)
     enc = sentence_rows(kv, getattr(s, sentence), s)
     if enc is not None and len(enc.tokens) < p.min_words:
-        st.info(t("need_two_words", lang))
+        st.info(t("need_two_words"))
         enc = None
     if enc is None:
         st.stop()
     try:
         att = attend(enc.x, enc.x, w["w_q"], w["w_k"], w["w_v"], scale=s.scaled, softmax=s.softmax, own=s.own)
     except ValueError:
-        st.error(t("overflow", lang))
+        st.error(t("overflow"))
         st.stop()
-    return Context(s, lang, kv, source, w, provenance, enc, att)
+    return Context(s, kv, source, w, provenance, enc, att)
 
 
 def sentence_rows(kv: KeyedVectors, text: str, s: Settings) -> Encoded | None:
     """The sentence as rows, or None after telling the learner why there is nothing to show."""
-    lang = s.lang
     if not text.strip():
-        st.info(t("empty_sentence", lang))
+        st.info(t("empty_sentence"))
         return None
     try:
         enc = encode(kv, text, position=s.position)
     except TooManyTokens as e:
-        st.error(error_text(e, lang))
+        st.error(error_text(e))
         return None
     if has_cjk(text) and not knows_cjk(kv):
-        st.info(t("no_chinese_words", lang))
+        st.info(t("no_chinese_words"))
     if enc.missing:
-        st.warning(t("missing_words", lang, items=", ".join(missing_item(kv, w, lang) for w in enc.missing)))
+        st.warning(t("missing_words", items=", ".join(missing_item(kv, w) for w in enc.missing)))
     if not enc.tokens:
-        st.error(t("no_known_words", lang, text=text[:80]))
+        st.error(t("no_known_words", text=text[:80]))
         return None
     return enc
 
 
-def missing_item(kv: KeyedVectors, word: str, lang: str) -> str:
+def missing_item(kv: KeyedVectors, word: str) -> str:
     """'mlik' (did you mean milk?)"""
     near = suggest(kv, word)
     if near:
-        return t("missing_item", lang, word=word[:40], suggestions=", ".join(f"“{w}”" for w in near))
-    return t("missing_item_plain", lang, word=word[:40])
+        return t("missing_item", word=word[:40], suggestions=", ".join(f"“{w}”" for w in near))
+    return t("missing_item_plain", word=word[:40])
 
 
 def pick_word(field: str, label: str, options: list[str], default: str, *, where=st) -> str:
@@ -138,24 +137,24 @@ def view_key(name: str, s: Settings, q: str) -> str:
     return f"{name}:{q}?" + urlencode(sorted(to_query(others).items()))
 
 
-def expected_order(text: str, tokens: list[str], labels: list[str], query: str, lang: str) -> list[str] | None:
+def expected_order(text: str, tokens: list[str], labels: list[str], query: str) -> list[str] | None:
     """The row labels named in 'drank > cat > black', or None after telling the learner what is wrong."""
     names = [w.strip().lower() for w in text.split(">")]
     if len(names) < 2 or not all(names):
-        st.warning(t("order_format", lang))
+        st.warning(t("order_format"))
         return None
     order = []
     for name in names:
         found = [label for token, label in zip(tokens, labels, strict=False) if name in (token, label.lower())]
         if len(found) > 1:
-            problem = t("order_ambiguous", lang, word=name, labels=" / ".join(f"“{x}”" for x in found))
+            problem = t("order_ambiguous", word=name, labels=" / ".join(f"“{x}”" for x in found))
         elif not found:
-            words = t("list_sep", lang).join(f"“{x}”" for x in labels if x != query)
-            problem = t("order_unknown", lang, word=name[:40], words=words)
+            words = t("list_sep").join(f"“{x}”" for x in labels if x != query)
+            problem = t("order_unknown", word=name[:40], words=words)
         elif found[0] == query:
-            problem = t("order_query", lang, word=name)
+            problem = t("order_query", word=name)
         elif found[0] in order:
-            problem = t("order_repeated", lang, word=name)
+            problem = t("order_repeated", word=name)
         else:
             order.append(found[0])
             continue

@@ -13,6 +13,7 @@ from engine.attention import Attention, attend, top_keys
 from engine.pipeline import Encoded, encode
 from engine.tokens import TooManyTokens, tokenize
 from ui import charts, page, render, sidebar, tables, views
+from ui.charts import Titles
 from ui.text import error_text, plain, t, then
 
 DEFAULT = "email-enronsent18_01-0013"  # "i met you at the risk conference last week in houston ."
@@ -80,7 +81,7 @@ def held_out(ctx: page.Context) -> tuple[Known, Scored]:
     why, when the vectors know no held-out sentence."""
     s, kv, w_q, w_k = ctx.s, ctx.kv, ctx.w["w_q"], ctx.w["w_k"]
     digest = hashlib.blake2b(w_q.tobytes() + w_k.tobytes(), digest_size=16).hexdigest()
-    with st.spinner(t("real_scoring", ctx.lang)):
+    with st.spinner(t("real_scoring")):
         if s.source != "upload":
             source = (s.source, len(kv), kv.vector_size)
             known = shared_known(kv, source, s.position)
@@ -100,31 +101,31 @@ def held_out(ctx: page.Context) -> tuple[Known, Scored]:
                 found[key] = score_known(known, w_q, w_k, s.own)
             scored = found.get(key)
     if known is None:
-        st.info(t("real_none_known", ctx.lang))
+        st.info(t("real_none_known"))
         st.stop()
     return known, scored
 
 
 def choose(ctx: page.Context, known: Known) -> treebank.Sentence:
     """The random button and the word search (bound to Settings.real and real_find); the sentence they give."""
-    s, lang = ctx.s, ctx.lang
+    s = ctx.s
     left, right = st.columns([1, 2], vertical_alignment="bottom")
-    right.text_input(t("real_find", lang), key="real_find", max_chars=100, help=t("real_find_help", lang),
-                     placeholder=t("real_find_placeholder", lang))
+    right.text_input(t("real_find"), key="real_find", max_chars=100, help=t("real_find_help"),
+                     placeholder=t("real_find_placeholder"))
     current = s.real if s.real in known.index else default(known)
     if s.real and s.real not in known.index:
-        st.info(t("real_unknown_sentence", lang))
+        st.info(t("real_unknown_sentence"))
     hits = search(ctx, known, s.real_find) if s.real_find.strip() else None
     if hits:
         listed = hits[:HITS]
         current = current if current in listed else listed[0]
         if s.real != current:  # the selector shows it, and the link holds it
             sidebar.keep(replace(s, real=current), "real")
-        st.caption(t("real_hits_first" if len(hits) > HITS else "real_hits", lang, n=len(hits), m=HITS))
-        current = st.selectbox(t("real_pick", lang), listed, key="real", on_change=forget_words,
+        st.caption(t("real_hits_first" if len(hits) > HITS else "real_hits", n=len(hits), m=HITS))
+        current = st.selectbox(t("real_pick"), listed, key="real", on_change=forget_words,
                                format_func=lambda i: " ".join(known.sentences[known.index[i]].tokens))
     pool = hits or list(known.index)
-    left.button(t("real_random_found" if hits else "real_random", lang), icon=":material/casino:",
+    left.button(t("real_random_found" if hits else "real_random"), icon=":material/casino:",
                 on_click=draw, args=(pool, current), width="stretch")
     chosen = known.sentences[known.index[current]]
     files = render.FILES.get(None)
@@ -152,28 +153,28 @@ def forget_words():
 def search(ctx: page.Context, known: Known, text: str) -> list[str]:
     """The ids of the held-out sentences holding every word of `text`, after a sentence saying how many; a
     sentence saying why when none does."""
-    lang, kv = ctx.lang, ctx.kv
+    kv = ctx.kv
     try:
         words = list(dict.fromkeys(tokenize(text, kv)))
     except TooManyTokens as e:
-        st.info(error_text(e, lang))
+        st.info(error_text(e))
         return []
-    shown = t("list_sep", lang).join(f"“{plain(w)}”" for w in words)
+    shown = t("list_sep").join(f"“{plain(w)}”" for w in words)
     if not words:
-        st.info(t("real_find_nothing", lang, text=plain(text.strip()[:40])))
+        st.info(t("real_find_nothing", text=plain(text.strip()[:40])))
         return []
     unknown = [w for w in words if w not in kv.key_to_index]
     if unknown:
-        st.warning(t("real_find_unknown", lang,
-                     items=", ".join(page.missing_item(kv, plain(w), lang) for w in unknown[:NEAR])))
+        st.warning(t("real_find_unknown",
+                     items=", ".join(page.missing_item(kv, plain(w)) for w in unknown[:NEAR])))
         return []
     hits = [x.sent_id for x in treebank.containing(known.sentences, words)]
     if hits:
-        st.success(t("real_found_one" if len(hits) == 1 else "real_found", lang, n=len(hits), words=shown))
+        st.success(t("real_found_one" if len(hits) == 1 else "real_found", n=len(hits), words=shown))
         return hits
     near = nearby(kv, known, words[0]) if len(words) == 1 else []
-    found_near = t("real_found_near", lang, words=t("list_sep", lang).join(f"“{w}”" for w in near))
-    st.info(t("real_found_none", lang, words=shown) + (then(lang) + found_near if near else ""))
+    found_near = t("real_found_near", words=t("list_sep").join(f"“{w}”" for w in near))
+    st.info(t("real_found_none", words=shown) + (then() + found_near if near else ""))
     return []
 
 
@@ -186,13 +187,13 @@ def rows(ctx: page.Context, sentence: treebank.Sentence) -> tuple[Encoded, Atten
     """The sentence through the layers, as every page does it; its tokens are already the vectors' own."""
     s = ctx.s
     enc = encode(ctx.kv, " ".join(sentence.tokens), position=s.position)
-    st.markdown(t("real_sentence", ctx.lang, n=len(enc.tokens), text=plain(" ".join(enc.tokens)),
+    st.markdown(t("real_sentence", n=len(enc.tokens), text=plain(" ".join(enc.tokens)),
                   id=page.code(sentence.sent_id)))
     try:
         att = attend(enc.x, enc.x, ctx.w["w_q"], ctx.w["w_k"], ctx.w["w_v"], scale=s.scaled, softmax=s.softmax,
                      own=s.own)
     except ValueError:
-        st.error(t("overflow", ctx.lang))
+        st.error(t("overflow"))
         st.stop()
     return enc, att
 
@@ -200,112 +201,110 @@ def rows(ctx: page.Context, sentence: treebank.Sentence) -> tuple[Encoded, Atten
 def guessed(ctx: page.Context, sentence: treebank.Sentence, enc: Encoded, att: Attention) -> bool:
     """Predict first: which word will the chosen word attend to most? True once guessed, with what the treebank
     says it belongs to."""
-    lang, labels, head = ctx.lang, enc.labels, treebank.gold(sentence)
+    labels, head = enc.labels, treebank.gold(sentence)
     first = next((i for i, w in enumerate(enc.tokens) if w == "the" and head[i] >= 0),
                  next((i for i in range(len(labels)) if head[i] >= 0), 0))
-    q = page.pick_word("real_query", t("real_query_pick", lang), labels, labels[first])
+    q = page.pick_word("real_query", t("real_query_pick"), labels, labels[first])
     i = labels.index(q)
     seen = np.flatnonzero(att.mask[i])
     key = page.view_key("real", replace(ctx.s, real=sentence.sent_id), q)
-    if not views.guess_first(att.q[i], att.k[seen], q, [labels[j] for j in seen], lang, key=key):
+    if not views.guess_first(att.q[i], att.k[seen], q, [labels[j] for j in seen], key=key):
         return False
     rel = treebank.short(sentence.relations[i])
-    st.markdown(t("real_gold_said", lang, q=plain(q), h=plain(labels[head[i]]), rel=rel) if head[i] >= 0
-                else t("real_gold_root" if rel == "root" else "real_gold_none", lang, q=plain(q)))
+    st.markdown(t("real_gold_said", q=plain(q), h=plain(labels[head[i]]), rel=rel) if head[i] >= 0
+                else t("real_gold_root" if rel == "root" else "real_gold_none", q=plain(q)))
     return True
 
 
 def heads_view(ctx: page.Context, sentence: treebank.Sentence, enc: Encoded, att: Attention, scored: Scored):
     """Each word's head and the word it attends to most, as lines and as a table, with how many agree."""
-    s, lang, labels = ctx.s, ctx.lang, enc.labels
+    s, labels = ctx.s, enc.labels
     head, pick = treebank.gold(sentence), top_keys(att)
     relations = [treebank.short(r) for r in sentence.relations]
-    value = t("weight" if s.softmax else "score", lang)
-    st.subheader(t("real_heads_title", lang))
+    value = t("weight" if s.softmax else "score")
+    st.subheader(t("real_heads_title"))
     has = head >= 0
     right = int((pick == head)[has].sum())
-    st.markdown(t("real_heads_said", lang, right=right, total=int(has.sum()), acc=right / max(1, has.sum()),
+    st.markdown(t("real_heads_said", right=right, total=int(has.sum()), acc=right / max(1, has.sum()),
                   all=scored.accuracy))
-    names = {kind: t(f"real_line_{kind}", lang) for kind in charts.LINE_KINDS}
+    names = {kind: t(f"real_line_{kind}") for kind in charts.LINE_KINDS}
     frame = tables.head_lines_frame(labels, relations, head, pick, att.weights, names)
-    render.chart("head_lines", frame, title=t("real_lines_title", lang), x_title=t("key_word", lang),
-                 y_title=t("query_word", lang), relation_title=t("real_relation", lang),
-                 line_title=t("real_line_title", lang), value_title=value,
-                 line_names=[names[k] for k in charts.LINE_KINDS], lang=lang,
-                 csv=render.Csv("dl_real_lines", lambda: frame.to_csv(index=False)))
-    st.caption(t("real_lines_caption", lang))
-    said = {"root": t("real_root", lang), "none": t("real_no_head", lang), "right": t("real_right", lang),
-            "wrong": t("real_wrong", lang)}
+    titles = Titles(t("real_lines_title"), t("key_word"), t("query_word"), value, relation=t("real_relation"),
+                    line=t("real_line_title"))
+    render.chart("head_lines", frame, titles=titles, line_names=[names[k] for k in charts.LINE_KINDS],
+                 save=render.Save(csv=render.Csv("dl_real_lines", lambda: frame.to_csv(index=False))))
+    st.caption(t("real_lines_caption"))
+    said = {"root": t("real_root"), "none": t("real_no_head"), "right": t("real_right"),
+            "wrong": t("real_wrong")}
     table = tables.heads_table(labels, relations, head, pick, att.weights, said)
     st.dataframe(table, hide_index=True, width="stretch", height="content", column_config={
-        "word": t("word", lang), "relation": t("real_relation", lang), "head": t("real_col_head", lang),
-        "head_weight": st.column_config.TextColumn(t("real_col_head_weight", lang, value=value), alignment="right"),
-        "top": t("real_col_top", lang),
-        "top_weight": st.column_config.NumberColumn(t("real_col_top_weight", lang, value=value), format="%.3f"),
-        "right": t("real_col_right", lang)})
-    views.download_table(table, t("file_real_heads", lang), lang, key="real_heads")
+        "word": t("word"), "relation": t("real_relation"), "head": t("real_col_head"),
+        "head_weight": st.column_config.TextColumn(t("real_col_head_weight", value=value), alignment="right"),
+        "top": t("real_col_top"),
+        "top_weight": st.column_config.NumberColumn(t("real_col_top_weight", value=value), format="%.3f"),
+        "right": t("real_col_right")})
+    views.download_table(table, t("file_real_heads"), key="real_heads")
 
 
 def same_key(ctx: page.Context, sentence: treebank.Sentence, enc: Encoded, att: Attention):
     """One key word's score from every query word that sees it: relevance depends on who asks."""
-    s, lang, labels = ctx.s, ctx.lang, enc.labels
+    s, labels = ctx.s, enc.labels
     head = treebank.gold(sentence)
-    st.subheader(t("real_key_title", lang))
-    st.markdown(t("real_key_intro", lang))
+    st.subheader(t("real_key_title"))
+    st.markdown(t("real_key_intro"))
     dependents = np.bincount(head[head >= 0], minlength=len(labels))
-    k = page.pick_word("real_key", t("real_key_pick", lang), labels, labels[int(dependents.argmax())])
+    k = page.pick_word("real_key", t("real_key_pick"), labels, labels[int(dependents.argmax())])
     j = labels.index(k)
     queries = [i for i in range(len(labels)) if att.mask[i, j]]
     if not queries:
-        st.info(t("real_key_alone", lang, k=plain(k)))
+        st.info(t("real_key_alone", k=plain(k)))
         return
     scores = att.scores[queries, j]
     shown = [f"{labels[i]} ●" if head[i] == j else labels[i] for i in queries]
-    measure = t("measure_qk_scaled" if s.scaled else "measure_qk", lang)
-    render.chart("relevance_bars", tables.relevance_table({"qk": scores}, shown), title=t("real_key_chart", lang),
-                 x_title=measure, y_title=t("query_word", lang), rank_title=t("rank", lang), lang=lang)
+    measure = t("measure_qk_scaled" if s.scaled else "measure_qk")
+    render.chart("relevance_bars", tables.relevance_table({"qk": scores}, shown),
+                 titles=Titles(t("real_key_chart"), measure, t("query_word"), rank=t("rank")))
     hi, lo = int(scores.argmax()), int(scores.argmin())
-    said = t("real_key_said", lang, k=plain(k), hi=plain(labels[queries[hi]]), hi_v=scores[hi],
+    said = t("real_key_said", k=plain(k), hi=plain(labels[queries[hi]]), hi_v=scores[hi],
              lo=plain(labels[queries[lo]]), lo_v=scores[lo])
     deps = [n for n, i in enumerate(queries) if head[i] == j]
     if deps:
         rank = tables.ranks(scores)
-        said += then(lang) + t("real_key_deps", lang, k=plain(k), n=len(queries),
-                        deps=t("list_sep", lang).join(f"“{plain(labels[queries[n]])}” ({rank[n]})" for n in deps))
+        said += then() + t("real_key_deps", k=plain(k), n=len(queries),
+                           deps=t("list_sep").join(f"“{plain(labels[queries[n]])}” ({rank[n]})" for n in deps))
     else:
-        said += then(lang) + t("real_key_no_deps", lang, k=plain(k))
+        said += then() + t("real_key_no_deps", k=plain(k))
     st.markdown(said)
 
 
 def relations_view(ctx: page.Context, known: Known, scored: Scored):
     """Every held-out sentence, relation by relation: the current head against the best fixed offset for each."""
-    lang = ctx.lang
-    st.subheader(t("real_rel_title", lang))
-    series = [t("real_rel_head", lang), t("real_rel_offset", lang)]
+    st.subheader(t("real_rel_title"))
+    series = [t("real_rel_head"), t("real_rel_offset")]
     table = tables.relations_table(list(RELATIONS), scored.relations, known.offsets,
-                                   {r: t(f"rel_{r}", lang) for r in RELATIONS})
+                                   {r: t(f"rel_{r}") for r in RELATIONS})
     bars = tables.relation_bars_frame(table, series)
-    render.chart("relation_accuracy", bars, title=t("real_rel_chart", lang), x_title=t("real_rel_x", lang),
-                 y_title=t("real_relation", lang), series_title=t("real_rel_series", lang),
-                 count_title=t("real_rel_count", lang), series=series, lang=lang,
-                 csv=render.Csv("dl_real_relation_bars", lambda: bars.to_csv(index=False)))
+    titles = Titles(t("real_rel_chart"), t("real_rel_x"), t("real_relation"), series=t("real_rel_series"),
+                    count=t("real_rel_count"))
+    render.chart("relation_accuracy", bars, titles=titles, series=series,
+                 save=render.Save(csv=render.Csv("dl_real_relation_bars", lambda: bars.to_csv(index=False))))
     offset, offset_acc = known.offset
-    said = t("real_rel_said", lang, words=scored.words, sentences=len(known.sentences), acc=scored.accuracy,
+    said = t("real_rel_said", words=scored.words, sentences=len(known.sentences), acc=scored.accuracy,
              offset=offset, offset_acc=offset_acc)
     rows = table.to_pydict()
     gaps = [h - o for h, o in zip(rows["head"], rows["offset_accuracy"], strict=False)]  # one per relation shown
     beats = sum(g > 0 for g in gaps)
     if gaps and min(gaps) < 0:
         r = gaps.index(min(gaps))
-        said += then(lang) + t("real_rel_beats", lang, beats=beats, n=len(gaps), rel=rows["relation"][r],
-                        head=rows["head"][r], off=rows["offset_accuracy"][r])
+        said += then() + t("real_rel_beats", beats=beats, n=len(gaps), rel=rows["relation"][r],
+                           head=rows["head"][r], off=rows["offset_accuracy"][r])
     elif gaps and beats == len(gaps):
-        said += then(lang) + t("real_rel_beats_all", lang, n=len(gaps))
+        said += then() + t("real_rel_beats_all", n=len(gaps))
     st.markdown(said)
-    st.caption(t("real_rel_caption", lang))
+    st.caption(t("real_rel_caption"))
     shares = table.to_pandas().style.format({"head": "{:.1%}", "offset_accuracy": "{:.1%}", "count": "{:,}"})
     st.dataframe(shares, hide_index=True, width="stretch", height="content", column_config={
-        "relation": t("real_relation", lang), "meaning": t("real_rel_meaning", lang),
-        "count": t("real_rel_count", lang), "head": t("real_rel_head_share", lang),
-        "offset": t("real_rel_offset_col", lang), "offset_accuracy": t("real_rel_offset_share", lang)})
-    views.download_table(table, t("file_real_relations", lang), lang, key="real_relations")
+        "relation": t("real_relation"), "meaning": t("real_rel_meaning"),
+        "count": t("real_rel_count"), "head": t("real_rel_head_share"),
+        "offset": t("real_rel_offset_col"), "offset_accuracy": t("real_rel_offset_share")})
+    views.download_table(table, t("file_real_relations"), key="real_relations")

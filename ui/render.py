@@ -1,4 +1,5 @@
-"""Charts onto the page: `chart(builder, *frames, **options)` draws charts.<builder>(*frames, **options).
+"""Charts onto the page: `chart(builder, *frames, titles=charts.Titles(...), **options)` draws
+charts.<builder>(*frames, titles=..., **options), described for screen readers in the run's language (describe).
 
 Specs are built once and data swapped in: a builder in charts.DATA_FREE runs once per options and column types and
 later draws only convert their frames to Arrow, so the browser swaps the data of the chart it already drew; other
@@ -63,24 +64,30 @@ class Csv:
     write: Callable[[], str | bytes]
 
 
+@dataclasses.dataclass(frozen=True)
+class Save:
+    """A chart's line in the page's save menu: labelled `label` (else the chart's title), its files named after `name`
+    (else file_stem's fallbacks), and with `csv`, its numbers too."""
+    name: str | None = None
+    label: str | None = None
+    csv: Csv | None = None
+
+
 def chart(builder: str, *frames: pd.DataFrame | pa.Table, where=st, key: str | None = None, on_select=None,
-          lang: str | None = None, name: str | None = None, label: str | None = None, width: str = "stretch",
-          csv: Csv | None = None, saved: bool = True, **options):
-    """Draw charts.<builder>(*frames, **options) at full width (width="content": as wide as its spec says) and, with
-    `saved`, list it in the page's save menu as `label` or its title (files named after `name`, else file_stem's
-    fallbacks; with `csv`, its numbers too); clickable when given `on_select`; with `lang`, described for screen readers
-    in that language (describe)."""
+          width: str = "stretch", save: Save | None = Save(), **options):
+    """Draw charts.<builder>(*frames, **options), whose options hold the chart's `titles` (charts.Titles), at full
+    width (width="content": as wide as its spec says), described for screen readers in the run's language (describe),
+    and list it in the page's save menu as `save` says (None: not at all); clickable when given `on_select`."""
     fair.give_way()  # a training run lets others' pages go first
-    if lang is not None:
-        options["description"] = describe(builder, lang, options)
+    options["description"] = describe(builder, options["titles"])
     spec, height = spec_of(builder, *frames, **options)
     size = {"width": width, "height": page_height(builder, spec, height, frames)}
     if on_select is None:
         where.vega_lite_chart(spec, **size)
     else:
         where.vega_lite_chart(spec, **size, key=key, on_select=on_select, selection_mode=charts.PICK)
-    if saved:
-        save_entry(builder, frames, options, name, key, label, lang or "en", csv=csv)
+    if save is not None:
+        save_entry(builder, frames, options, save, key)
 
 
 def page_height(builder: str, spec: dict, height: int | None, frames: tuple) -> int | str:
@@ -91,10 +98,10 @@ def page_height(builder: str, spec: dict, height: int | None, frames: tuple) -> 
     return getattr(charts, f"{builder}_height")(*frames) if spec.get("height") == "container" else "content"
 
 
-def describe(builder: str, lang: str, options: dict) -> str:
+def describe(builder: str, titles: charts.Titles) -> str:
     """The catalogue's sentence about_<builder>, filled in with the chart's titles: what a screen reader reads out
     instead of Vega's field names."""
-    return t(f"about_{builder}", lang, **{name: v for name, v in options.items() if isinstance(v, str)})
+    return t(f"about_{builder}", **titles.fields())
 
 
 def spec_of(builder: str, *frames: pd.DataFrame, **options) -> tuple[dict, int | None]:
@@ -243,13 +250,12 @@ def name_files(page: str, sentence: str, menu=None) -> Files:
     return files
 
 
-def file_stem(builder: str, name: str | None, key: str | None, options: dict) -> str:
+def file_stem(builder: str, name: str | None, key: str | None, title: str | None) -> str:
     """<page>-<chart>-<sentence>, the chart part from `name`, else the widget key without its _pick, else the title,
     else the builder; a chart name given before in this run gets -2, -3."""
     files = FILES.get(None) or name_files("", "")
-    title = options.get("title")
-    chart_name = slug(name or (key or "").removesuffix(f"_{charts.PICK}") or
-                      (title if isinstance(title, str) else ""), CHART_CHARS) or slug(builder, CHART_CHARS)
+    chart_name = slug(name or (key or "").removesuffix(f"_{charts.PICK}") or title or "", CHART_CHARS) or \
+        slug(builder, CHART_CHARS)
     files.given[chart_name] = files.given.get(chart_name, 0) + 1
     if files.given[chart_name] > 1:
         chart_name = f"{chart_name}-{files.given[chart_name]}"
@@ -266,33 +272,33 @@ def slug(text: str, limit: int) -> str:
     return out[:cut] if cut > limit // 2 else out[:limit]
 
 
-def save_menu(lang: str, where=st):
+def save_menu(where=st):
     """The page's save menu, above its charts: the open menu's container, into which each chart drawn after it puts
     its buttons (save_entry), or None while it is closed."""
-    menu = where.popover(t("save_charts", lang), icon=":material/download:", key="_saving", on_change="rerun")
+    menu = where.popover(t("save_charts"), icon=":material/download:", key="_saving", on_change="rerun")
     if not menu.open:  # closed, it holds nothing: its buttons would cost every rerun one element per chart
         return None
-    menu.caption(t("save_charts_help", lang))
+    menu.caption(t("save_charts_help"))
     return menu
 
 
-def save_entry(builder: str, frames: tuple, options: dict, name: str | None, key: str | None, label: str | None,
-               lang: str, *, csv: Csv | None = None):
+def save_entry(builder: str, frames: tuple, options: dict, save: Save, key: str | None):
     """One chart's line in the open save menu: its label (else its title), then SVG and PNG buttons, and a CSV one with
-    `csv`, in files named by file_stem. The pictures' data is a function that Streamlit calls only on a click, off the
-    script thread and without the session: all it needs is in its arguments. Nothing while the menu is closed."""
+    save.csv, in files named by file_stem. The pictures' data is a function that Streamlit calls only on a click, off
+    the script thread and without the session: all it needs is in its arguments, its words already in the visitor's
+    language. Nothing while the menu is closed."""
     menu = (FILES.get(None) or name_files("", "")).menu
     if menu is None:
         return
-    stem = file_stem(builder, name, key, options)
-    title = options.get("title")
-    menu.markdown(f"**{plain(label or (title if isinstance(title, str) else builder))}**")
+    title, csv = options["titles"].title, save.csv
+    stem = file_stem(builder, save.name, key, title)
+    menu.markdown(f"**{plain(save.label or title or builder)}**")
     row = menu.container(horizontal=True, gap="small")
     for kind, mime in (("svg", "image/svg+xml"), ("png", "image/png")):
-        row.download_button(t(f"save_{kind}", lang), functools.partial(saved, kind, builder, frames, dict(options)),
+        row.download_button(t(f"save_{kind}"), functools.partial(saved, kind, builder, frames, dict(options)),
                             file_name=f"{stem}.{kind}", mime=mime, key=f"_save_{stem}.{kind}", on_click="ignore")
     if csv is not None:
-        row.download_button(t("save_csv", lang), csv.write, file_name=f"{stem}.csv", mime="text/csv", key=csv.key,
+        row.download_button(t("save_csv"), csv.write, file_name=f"{stem}.csv", mime="text/csv", key=csv.key,
                             on_click="ignore")
 
 

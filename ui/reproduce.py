@@ -18,7 +18,7 @@ def recipe(ctx: Context) -> dict:
     return {"source": source(s, ctx.kv), "chinese": knows_cjk(ctx.kv), "queries": queries, "keys": keys,
             "position": s.position, "d_k": int(ctx.w["w_q"].shape[1]), "scaled": s.scaled, "softmax": s.softmax,
             "causal": causal, "own": s.own or (ctx.enc is None and s.tab == "cross"),  # cross: no word of its own
-            "heads": heads, "layers": {name: layer(ctx, name) for name in ("q", "k", "v")}, "lang": ctx.lang}
+            "heads": heads, "layers": {name: layer(ctx, name) for name in ("q", "k", "v")}, "lang": s.lang}
 
 
 def sentences(ctx: Context) -> tuple[str, str, bool, int]:
@@ -53,27 +53,27 @@ def layer(ctx: Context, name: str) -> dict:
 
 def title(s: Settings, name: str) -> str:
     """The page's title, and page 6's open tab."""
-    page = t("app_title" if name == "home" else f"{name}_title", s.lang)
-    return f"{page} · {t(f'tab_{s.tab}', s.lang)}" if name == "kinds" else page
+    page = t("app_title" if name == "home" else f"{name}_title")
+    return f"{page} · {t(f'tab_{s.tab}')}" if name == "kinds" else page
 
 
 def downloads(ctx: Context, name: str):
     """The view as a Python script and as a Jupyter notebook, in a menu built only while open (closed, it is one
     element of every rerun), each file written only when clicked."""
-    ss, lang = st.session_state, ctx.lang
-    menu = st.popover(t("reproduce_menu", lang), icon=":material/code:", help=t("reproduce_menu_help", lang),
+    ss = st.session_state
+    menu = st.popover(t("reproduce_menu"), icon=":material/code:", help=t("reproduce_menu_help"),
                       key="_reproducing", on_change="rerun")
     if not menu.open:
         return
     # page 6 may switch its open tab or fall back to one head during this run, after the context was made
     s = replace(ctx.s, tab=ss.get("tab", ctx.s.tab), heads=ss.get("heads", ctx.s.heads))
     r = recipe(replace(ctx, s=s)) | {"title": title(s, name)}
-    menu.caption(t("reproduce_caption", lang))
-    menu.download_button(t("reproduce_script", lang), lambda: reproduce.script(r), file_name=f"attention-{name}.py",
+    menu.caption(t("reproduce_caption"))
+    menu.download_button(t("reproduce_script"), lambda: reproduce.script(r), file_name=f"attention-{name}.py",
                          mime="text/x-python", key="dl_reproduce_script", on_click="ignore", icon=":material/code:",
                          width="stretch")
-    notes = {kind: t(f"notebook_{kind}", lang) for kind in reproduce.KINDS}
-    menu.download_button(t("reproduce_notebook", lang), lambda: reproduce.notebook(r, notes),
+    notes = {kind: t(f"notebook_{kind}") for kind in reproduce.KINDS}
+    menu.download_button(t("reproduce_notebook"), lambda: reproduce.notebook(r, notes),
                          file_name=f"attention-{name}.ipynb", mime="application/x-ipynb+json",
                          key="dl_reproduce_notebook", on_click="ignore", icon=":material/description:",
                          width="stretch")

@@ -54,8 +54,8 @@ def warm_up() -> None:
         from ui import charts, chosen_vectors, render, tables, weights
 
         weights.warm(chosen_vectors.glove())
-        render.vega_lite(charts.heatmap(tables.matrix_long(np.eye(2), ["a", "b"], [1, 2]), title="", x_title="",
-                                      y_title="", value_title=""))  # kept nowhere: collected, not frozen
+        render.vega_lite(charts.heatmap(tables.matrix_long(np.eye(2), ["a", "b"], [1, 2]),
+                                        charts.Titles("")))  # kept nowhere: collected, not frozen
         gc.collect()
         gc.freeze()
     except Exception:

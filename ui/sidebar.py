@@ -9,7 +9,7 @@ from engine.layers import PRESETS
 from ui import pages
 from ui.chosen_vectors import source_status
 from ui.state import MAX_TEXT, NAMES, QK_PRESETS, SPEC, UNREAD, Settings, from_values, to_query
-from ui.text import LANGS, error_text, t
+from ui.text import LANGS, error_text, labels, t
 from ui.text import name as language_name
 
 LAYERS = ("q", "k", "v")
@@ -69,7 +69,7 @@ def sentence_here(s: Settings, field: str):
     st.session_state[f"_{field}_here"] = getattr(s, field)
     st.html(f"<style>@media (min-width: {NARROW}px) {{ .st-key-narrow-{field} {{ display: none; }} }}{FOCUS}</style>")
     with st.container(key=f"narrow-{field}"):
-        st.text_input(t(field, s.lang), key=f"_{field}_here", max_chars=MAX_TEXT, on_change=copy_sentence,
+        st.text_input(t(field), key=f"_{field}_here", max_chars=MAX_TEXT, on_change=copy_sentence,
                       args=(field,))
 
 
@@ -107,72 +107,68 @@ def linked_items(s: Settings) -> tuple[tuple[str, str], ...]:
     return items if len(urlencode(items)) <= LINKED else ()
 
 
-def render(sentence_field: str = "sentence", *, challenge: bool = False) -> Settings:
-    """URL notices, navigation and the shared controls (with `challenge`, a page that can hide its answer until the
-    learner guesses, also its challenge link); returns the current Settings."""
-    s = current()
-    lang = s.lang
-    url_notices(st.session_state.pop("_notices", []), st.session_state.pop("_unread", False), lang)
+def render(s: Settings, sentence_field: str = "sentence", *, challenge: bool = False):
+    """URL notices, navigation and the shared controls for the run's Settings `s` (current(), which the entry read);
+    with `challenge`, a page that can hide its answer until the learner guesses, also its challenge link."""
+    url_notices(st.session_state.pop("_notices", []), st.session_state.pop("_unread", False))
     with st.sidebar:
-        st.markdown(f"### {t('app_title', lang)}")
+        st.markdown(f"### {t('app_title')}")
         for p in pages.PAGES:
-            st.page_link(p.path, label=t(f"nav_{p.name}", lang), query_params=query(s))
+            st.page_link(p.path, label=t(f"nav_{p.name}"), query_params=query(s))
         st.divider()
-        st.segmented_control(t("language", lang), list(LANGS), key="lang", format_func=language_name)
-        st.selectbox(t("source", lang), SPEC["source"], key="source", format_func=lambda v: t(f"source_{v}", lang))
+        st.segmented_control(t("language"), list(LANGS), key="lang", format_func=language_name)
+        st.selectbox(t("source"), SPEC["source"], key="source", format_func=labels("source_"))
         source_status(s)
-        st.text_input(t(sentence_field, lang), key=sentence_field, max_chars=MAX_TEXT)
+        st.text_input(t(sentence_field), key=sentence_field, max_chars=MAX_TEXT)
         # The layer widgets and the link are built only while shown: hidden, they would cost every run and redraw.
-        with st.expander(t("layers", lang), key="layers_open", on_change="rerun") as layers:
+        with st.expander(t("layers"), key="layers_open", on_change="rerun") as layers:
             if layers.open:
                 layer_controls(s)
-        with st.popover(t("copy_link", lang), icon=":material/link:", width="stretch", key="link_open",
+        with st.popover(t("copy_link"), icon=":material/link:", width="stretch", key="link_open",
                         on_change="rerun") as link:
             if link.open:
-                st.caption(t("copy_link_help", lang))
+                st.caption(t("copy_link_help"))
                 st.code(share_url(s), language=None, wrap_lines=True)
         if challenge:
             challenge_link(s)
     write_url(s)
-    return s
 
 
-def url_notices(notices: list, unread: bool, lang: str):
+def url_notices(notices: list, unread: bool):
     """What the link could not give: read only in part, values refused (their defaults used), texts cut."""
     if unread:
-        st.warning(t("url_unread", lang), icon=":material/link_off:")
+        st.warning(t("url_unread"), icon=":material/link_off:")
     refused, shortened = [n for n in notices if n[2].code != "cut"], [n for n in notices if n[2].code == "cut"]
     for sentence, items in (("url_notice", refused), ("url_cut_notice", shortened)):
         if items:
-            said = "; ".join(t("url_item", lang, name=n, value=v, reason=error_text(r, lang))
+            said = "; ".join(t("url_item", name=n, value=v, reason=error_text(r))
                              for n, v, r in items)
-            st.warning(t(sentence, lang, items=said), icon=":material/warning:")
+            st.warning(t(sentence, items=said), icon=":material/warning:")
 
 
 def challenge_link(s: Settings):
     """A teacher's link to this view with "predict first" on: it opens with the answer hidden and holds no guess."""
-    with st.popover(t("copy_challenge", s.lang), icon=":material/quiz:", width="stretch", key="challenge_open",
+    with st.popover(t("copy_challenge"), icon=":material/quiz:", width="stretch", key="challenge_open",
                     on_change="rerun") as link:
         if link.open:
-            st.caption(t("copy_challenge_help", s.lang))
+            st.caption(t("copy_challenge_help"))
             st.code(share_url(replace(s, predict=True)), language=None, wrap_lines=True)
 
 
 def layer_controls(s: Settings):
     """Positional encoding, d_k, and each linear layer's preset, seed and scale."""
-    lang = s.lang
-    st.slider(t("position", lang), min_value=SPEC["position"][0], max_value=SPEC["position"][1], step=0.05,
-              key="position", help=t("position_help", lang))
-    st.toggle(t("own", lang), key="own", help=t("own_help", lang))
-    st.number_input(t("d_k", lang), min_value=SPEC["d_k"][0], max_value=SPEC["d_k"][1], step=1, key="d_k")
+    st.slider(t("position"), min_value=SPEC["position"][0], max_value=SPEC["position"][1], step=0.05,
+              key="position", help=t("position_help"))
+    st.toggle(t("own"), key="own", help=t("own_help"))
+    st.number_input(t("d_k"), min_value=SPEC["d_k"][0], max_value=SPEC["d_k"][1], step=1, key="d_k")
     for layer in LAYERS:
         name = f"W_{layer.upper()}"
-        st.selectbox(t("preset", lang, layer=name), PRESETS if layer == "v" else QK_PRESETS, key=f"{layer}_preset",
-                     format_func=lambda p: t(f"preset_{p}", lang))
+        st.selectbox(t("preset", layer=name), PRESETS if layer == "v" else QK_PRESETS, key=f"{layer}_preset",
+                     format_func=labels("preset_"))
         c1, c2 = st.columns(2)
-        c1.number_input(t("seed", lang, layer=name), min_value=0, max_value=9999, step=1, key=f"{layer}_seed",
+        c1.number_input(t("seed", layer=name), min_value=0, max_value=9999, step=1, key=f"{layer}_seed",
                         disabled=getattr(s, f"{layer}_preset") in QK_PRESETS[:2])
-        c2.number_input(t("scale", lang, layer=name), min_value=SPEC["q_scale"][0], max_value=SPEC["q_scale"][1],
+        c2.number_input(t("scale", layer=name), min_value=SPEC["q_scale"][0], max_value=SPEC["q_scale"][1],
                         format="%g", key=f"{layer}_scale", disabled=getattr(s, f"{layer}_preset") == "identity")
 
 

@@ -11,33 +11,33 @@ from ui.text import t
 
 def section(ctx):
     """The swap's pickers in an expander, then what the swap changed (views.swap_changes)."""
-    s, lang, enc = ctx.s, ctx.lang, ctx.enc
+    s, enc = ctx.s, ctx.enc
     # built only while open (a swap in the link opens it): hidden, its pickers would cost every run and redraw
-    with st.expander(t("swap_title", lang), expanded=bool(s.swap), key="swap_open", on_change="rerun") as shown:
+    with st.expander(t("swap_title"), expanded=bool(s.swap), key="swap_open", on_change="rerun") as shown:
         if not shown.open:
             return
-        found = choice(s.swap, enc.tokens, enc.labels, lang)
+        found = choice(s.swap, enc.tokens, enc.labels)
         if found is None:
             return
         i, word = found
         after = encode(ctx.kv, " ".join(swapped(enc.tokens, i, word)), position=s.position)
         if not after.tokens or (word and len(after.tokens) != len(enc.tokens)):
-            st.warning(t("swap_unknown", lang, word=word))
+            st.warning(t("swap_unknown", word=word))
             return
         att = attend(after.x, after.x, ctx.w["w_q"], ctx.w["w_k"], ctx.w["w_v"], scale=s.scaled, softmax=s.softmax,
                      own=s.own)
-        views.swap_changes(ctx.att, att, after.labels, None if word else i, enc.labels[i], word, lang)
+        views.swap_changes(ctx.att, att, after.labels, None if word else i, enc.labels[i], word)
 
 
-def choice(swap: str, tokens: list[str], labels: list[str], lang: str) -> tuple[int, str] | None:
+def choice(swap: str, tokens: list[str], labels: list[str]) -> tuple[int, str] | None:
     """The word to change and what it becomes ('' removes it), from the pickers, kept in Settings.swap."""
     position, _, word = swap.partition(":")
     i = int(position) if position.isdigit() and int(position) < len(tokens) else len(tokens) - 1
     left, middle, right = st.columns([2, 3, 1], vertical_alignment="bottom")
-    chosen = left.selectbox(t("swap_which", lang), labels, index=i, key="_swap_which")
-    new = middle.text_input(t("swap_new", lang), value=word, max_chars=40, key=f"_swap_new_{chosen}",
-                            help=t("swap_new_help", lang)).strip().lower()
-    remove = right.toggle(t("swap_remove", lang), value=bool(swap) and not word, key="_swap_remove")
+    chosen = left.selectbox(t("swap_which"), labels, index=i, key="_swap_which")
+    new = middle.text_input(t("swap_new"), value=word, max_chars=40, key=f"_swap_new_{chosen}",
+                            help=t("swap_new_help")).strip().lower()
+    remove = right.toggle(t("swap_remove"), value=bool(swap) and not word, key="_swap_remove")
     i = labels.index(chosen)
     wanted = f"{i}:" if remove else f"{i}:{new}" if new else ""
     if wanted != swap:

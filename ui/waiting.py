@@ -1,12 +1,13 @@
 """What a page shows while a fit it asked for is queued or running (ui/fair.py): its place in the queue or how far it
 got, and Stop. The notice looks at the fit every POLL seconds and draws the page again once the fit has ended."""
+import functools
 import uuid
 from collections.abc import Callable
 
 import streamlit as st
 
 from ui import fair
-from ui.text import t
+from ui.text import kept, t
 
 POLL = 0.5  # seconds between looks: a new place in the queue shows within this, and so does the fit's end
 
@@ -16,23 +17,35 @@ def me() -> str:
     return st.session_state.setdefault("_fitter", uuid.uuid4().hex)
 
 
-@st.fragment(run_every=POLL)
-def panel(job: fair.Job, lang: str, key: str, progress: Callable[[fair.Job], None] | None = None,
+def panel(job: fair.Job, key: str, progress: Callable[[fair.Job], None] | None = None,
           stopped: Callable[[fair.Job], None] | None = None):
     """Until `job` ends: its place in the queue, or how far it got (`progress(job)` draws that, else one line), and
-    Stop, which calls `stopped(job)` after leaving the fit; once it has ended, the whole page again."""
+    Stop, which calls `stopped(job)` after leaving the fit; once it has ended, the whole page again. Looked at again
+    every POLL seconds in the run's language (text.kept): such a look may come in a script thread of its own."""
+    notice(job, kept(functools.partial(status, job, key, progress, stopped)))
+
+
+@st.fragment(run_every=POLL)
+def notice(job: fair.Job, draw: Callable[[], None]):
+    """The whole page again once `job` has ended; until then, draw()."""
     if job.ended.is_set():
         st.rerun()
+    draw()
+
+
+def status(job: fair.Job, key: str, progress: Callable[[fair.Job], None] | None,
+           stopped: Callable[[fair.Job], None] | None):
+    """The fit's place in the queue or how far it got, and Stop (panel)."""
     n = fair.ahead(job)
     if n:
-        st.info(t("queue_wait", lang, n=n), icon=":material/hourglass_top:")
+        st.info(t("queue_wait", n=n), icon=":material/hourglass_top:")
     elif job.stop.is_set():
-        st.info(t("fit_stopping", lang, step=job.step), icon=":material/hourglass_bottom:")
+        st.info(t("fit_stopping", step=job.step), icon=":material/hourglass_bottom:")
     elif progress is not None:
         progress(job)
     else:
-        st.info(t("fit_running", lang, step=job.step, total=job.steps), icon=":material/model_training:")
-    st.button(t("learn_stop", lang), key=key, icon=":material/stop:", on_click=stop, args=(job, stopped))
+        st.info(t("fit_running", step=job.step, total=job.steps), icon=":material/model_training:")
+    st.button(t("learn_stop"), key=key, icon=":material/stop:", on_click=stop, args=(job, stopped))
 
 
 def stop(job: fair.Job, then: Callable[[fair.Job], None] | None):

@@ -16,7 +16,7 @@ from engine.tokens import tokenize
 from engine.training import Fit, load_fit
 from ui import chosen_vectors, fair, uploads, waiting
 from ui.state import DEFAULTS, LEARNED, Settings
-from ui.text import error_text, t
+from ui.text import error_text, labels, t
 
 CHOICES = ("trained", "templates", "random", "identity", "run")  # one click away on every page
 EVERY = 40  # steps between a treebank fit's measures of its held-out accuracy (and at its end)
@@ -257,15 +257,15 @@ def layers(s: Settings, kv: KeyedVectors) -> tuple[dict[str, np.ndarray], Proven
                 pending.append(e.job)
                 continue
             except corpus.CorpusError as e:  # no room for the fit now, or the vectors know no training sentence
-                problems.append(error_text(e, s.lang) if e.code == "no_room" else t("trained_unavailable", s.lang))
+                problems.append(error_text(e) if e.code == "no_room" else t("trained_unavailable"))
             except fair.TooLarge as e:
-                problems.append(error_text(e, s.lang))
+                problems.append(error_text(e))
             s, name = replace(s, **{f"{layer}_preset": "random"}), "random"
         w[f"w_{layer}"] = preset(name, d, d_k, seed=seed, scale=scale)
     for problem in dict.fromkeys(problems):
         st.warning(problem)
     if st.session_state.pop("_fit_left", False):
-        st.info(t("fit_left", s.lang))
+        st.info(t("fit_left"))
     if pending:
         wait_for(s, pending[0], d)
         st.stop()
@@ -281,9 +281,9 @@ def wait_for(s: Settings, job: fair.Job, d: int):
     data = job.key[-1][0]
     n = treebank.LIVE.sentences if job.key[-1][-1] else sizes(data)["train"]
     box = st.container(border=True)
-    box.markdown(t(f"fitting_{data}", s.lang, n=n))
+    box.markdown(t(f"fitting_{data}", n=n))
     with box:
-        waiting.panel(job, s.lang, "_fit_stop", stopped=unfitted)
+        waiting.panel(job, "_fit_stop", stopped=unfitted)
     switch_control(s, None, d, box)
 
 
@@ -301,23 +301,23 @@ def unfitted(job: fair.Job):
 
 def describe(s: Settings, p: Provenance, d: int) -> str:
     """One sentence on what W_Q and W_K are (and, for a fit, whether it was stopped or its steps cut)."""
-    lang, d_k = s.lang, min(s.d_k, d)
+    d_k = min(s.d_k, d)
     if p.q != p.k:
-        return t("weights_mixed", lang, q=t(f"preset_{p.q}", lang), k=t(f"preset_{p.k}", lang))
+        return t("weights_mixed", q=t(f"preset_{p.q}"), k=t(f"preset_{p.k}"))
     if p.q in LEARNED:
         _, _, _, steps, lr, seed, _ = p.args
         key = f"weights_run_{p.data}" if p.q == "run" else f"weights_{p.q}"
-        said = t(key, lang, train=p.train, test=p.test, acc=p.fit.test_accuracy[-1], steps=steps, lr=lr, seed=seed)
+        said = t(key, train=p.train, test=p.test, acc=p.fit.test_accuracy[-1], steps=steps, lr=lr, seed=seed)
         if p.q == "run" and steps < s.run_steps:
-            said += " " + t("weights_capped", lang, asked=s.run_steps, max=steps)
+            said += " " + t("weights_capped", asked=s.run_steps, max=steps)
         if p.fit.stopped:
-            said += " " + t("weights_stopped", lang, step=p.fit.steps, total=steps)
+            said += " " + t("weights_stopped", step=p.fit.steps, total=steps)
         return said
     if p.q == "random":
-        return t("weights_random", lang, q=s.q_seed, k=s.k_seed)
+        return t("weights_random", q=s.q_seed, k=s.k_seed)
     if p.q == "identity":
-        return t("weights_identity" if d_k == d else "weights_identity_cut", lang, d=d, d_k=d_k)
-    return t("weights_other", lang, name=t(f"preset_{p.q}", lang))
+        return t("weights_identity" if d_k == d else "weights_identity_cut", d=d, d_k=d_k)
+    return t("weights_other", name=t(f"preset_{p.q}"))
 
 
 def banner(s: Settings, p: Provenance, d: int):
@@ -333,8 +333,8 @@ def switch_control(s: Settings, p: Provenance | None, d: int, where):
     choices = CHOICES if "run" in (s.q_preset, s.k_preset) or recipe(s, "run", (s.source, 0, d)) != \
         recipe(DEFAULTS, "run", (s.source, 0, d)) else CHOICES[:4]
     ss["_qk_choice"] = p.q if p is not None and p.q == p.k and p.q in choices else None
-    where.segmented_control(t("weights_switch", s.lang), choices, key="_qk_choice", on_change=switch,
-                            format_func=lambda c: t(f"choice_{c}", s.lang), label_visibility="collapsed")
+    where.segmented_control(t("weights_switch"), choices, key="_qk_choice", on_change=switch,
+                            format_func=labels("choice_"), label_visibility="collapsed")
 
 
 def switch():

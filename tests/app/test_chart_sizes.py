@@ -75,7 +75,7 @@ def sum_check_app(off: float):
     x, w = rng.normal(size=(3, 4)) * 1e6, np.eye(4)
     att = attend(x, x, w, w, w)
     att.z[2] += off * np.abs(att.z[2]).max()
-    views.contribution_view(att, 2, "c", ["a", "b", "c"], "en", softmax=True)
+    views.contribution_view(att, 2, "c", ["a", "b", "c"], softmax=True)
 
 
 @pytest.mark.parametrize("off, holds", [(0.0, True), (1e-9, False)])
@@ -98,7 +98,7 @@ def pair_app():
 
     q = np.array([0.5, -1.0, 2.0, -0.2, 0.1])
     pairs = [pair_alignment(q, k) for k in (np.array([1.0, -0.5, -1.5, 0.4, 0.0]), np.array([3.0, 2.0, 4.0, 0.1, 1.0]))]
-    views.pair_products(pairs, "milk", ["drank", "black"], "en", by_size=False, fields=["key", "key2"],
+    views.pair_products(pairs, "milk", ["drank", "black"], by_size=False, fields=["key", "key2"],
                         wheres=st.columns(2))
 
 

@@ -23,13 +23,14 @@ STORY = "The black cat drank the milk"
 
 
 def call_of(name: str, monkeypatch) -> tuple[tuple, dict]:
-    """The frames and options test_charts' sample of charts.<name> draws it with."""
+    """The frames and options (its Titles as `titles`) test_charts' sample of charts.<name> draws it with."""
     seen = {}
     real = getattr(charts, name)
 
-    def spy(*frames, **options):
-        seen.update(frames=frames, options=options)
-        return real(*frames, **options)
+    def spy(*args, **options):
+        *frames, titles = args  # the samples give the Titles after the frames
+        seen.update(frames=tuple(frames), options={**options, "titles": titles})
+        return real(*args, **options)
     with monkeypatch.context() as m:
         m.setattr(charts, name, spy)
         SAMPLES[name]()
@@ -57,9 +58,10 @@ def test_every_builder_saves_as_svg_and_png(name, monkeypatch):
     frames, options = call_of(name, monkeypatch)
     svg = render.saved("svg", name, frames, options)
     drawn = text_of(svg)
-    if options.get("title"):
-        assert options["title"] in drawn, name
-    words = labels(frames, options) or {options["x_title"]}  # a chart of numbers only: its axis title
+    titles = options["titles"]
+    if titles.title:
+        assert titles.title in drawn, name
+    words = labels(frames, options) or {titles.x}  # a chart of numbers only: its axis title
     assert any(word in drawn for word in words), (name, drawn[:300])
     png = render.saved("png", name, frames, options)
     assert png.startswith(PNG)
@@ -83,17 +85,17 @@ def test_saved_specs_carry_their_data_inline_under_the_names_expressions_read(na
 
 def test_chinese_labels_get_a_chinese_font():
     df = tables.matrix_long(np.array([[1.0, -2.0], [0.5, 4.0]]), ["黑猫", "牛奶"], ["黑猫", "牛奶"], selected="牛奶")
-    options = {"title": "因子矩阵", "x_title": "键词", "y_title": "查询词", "value_title": "数值"}
+    options = {"titles": charts.Titles("因子矩阵", "键词", "查询词", "数值")}
     assert render.export_spec("heatmap", df, **options)["config"]["font"] == render.CJK_FONT
     drawn = text_of(render.saved("svg", "heatmap", (df,), options))
     assert "因子矩阵" in drawn and "黑猫" in drawn
     assert render.saved("png", "heatmap", (df,), options).startswith(PNG)
     english = tables.matrix_long(np.eye(2), ["cat", "milk"], ["cat", "milk"])
-    options = {"title": "F = Q·Kᵀ", "x_title": "key", "y_title": "query", "value_title": "value"}
+    options = {"titles": charts.Titles("F = Q·Kᵀ", "key", "query", "value")}
     assert render.export_spec("heatmap", english, **options)["config"]["font"] == render.FONT
 
 
-def stem(page: str, sentence: str, *charts_drawn: tuple[str, str | None, str | None, dict]) -> list[str]:
+def stem(page: str, sentence: str, *charts_drawn: tuple[str, str | None, str | None, str | None]) -> list[str]:
     """File stems of charts drawn one after the other in a run of `page` on `sentence` (a context of its own, as a
     script run has)."""
     def run():
@@ -103,22 +105,22 @@ def stem(page: str, sentence: str, *charts_drawn: tuple[str, str | None, str | N
 
 
 def test_files_are_named_after_the_page_the_chart_and_the_sentence():
-    assert stem("factor", STORY, ("heatmap", None, "weights_pick", {"title": "Attention weights"})) == [
+    assert stem("factor", STORY, ("heatmap", None, "weights_pick", "Attention weights")) == [
         "factor-weights-the-black-cat-drank-the-milk"]
-    assert stem("relevance", "The cat, the milk.", ("relevance_bars", None, None, {"title": "GloVe q·k"}),
-                ("relevance_bars", "cosine", None, {"title": "GloVe cos θ"})) == [
+    assert stem("relevance", "The cat, the milk.", ("relevance_bars", None, None, "GloVe q·k"),
+                ("relevance_bars", "cosine", None, "GloVe cos θ")) == [
         "relevance-glove-q-k-the-cat-the-milk", "relevance-cosine-the-cat-the-milk"]
-    assert stem("home", "黑猫 喝了 牛奶", ("heatmap", None, None, {"title": "注意力权重 softmax(·)"})) == [
+    assert stem("home", "黑猫 喝了 牛奶", ("heatmap", None, None, "注意力权重 softmax(·)")) == [
         "home-注意力权重-softmax-黑猫-喝了-牛奶"]
 
 
 def test_charts_without_a_name_are_named_by_builder_and_numbered_when_names_repeat():
-    named = stem("factor", STORY, ("weight_bars", None, None, {"title": None}),
-                 ("heatmap", None, None, {"title": "Head 1"}), ("heatmap", None, None, {"title": "Head 1"}),
-                 ("heatmap", None, None, {"title": "√ · ="}))
+    named = stem("factor", STORY, ("weight_bars", None, None, None),
+                 ("heatmap", None, None, "Head 1"), ("heatmap", None, None, "Head 1"),
+                 ("heatmap", None, None, "√ · ="))
     assert named == ["factor-weight-bars-the-black-cat-drank-the-milk", "factor-head-1-the-black-cat-drank-the-milk",
                      "factor-head-1-2-the-black-cat-drank-the-milk", "factor-heatmap-the-black-cat-drank-the-milk"]
-    assert stem("factor", "", ("heatmap", "Z", None, {})) == ["factor-z"]
+    assert stem("factor", "", ("heatmap", "Z", None, None)) == ["factor-z"]
 
 
 @pytest.mark.parametrize("sentence", [
@@ -127,7 +129,7 @@ def test_charts_without_a_name_are_named_by_builder_and_numbered_when_names_repe
     "Ｔｈｅ ｃａｔ ﬁne", "🐈 drank 🥛",
 ])
 def test_file_names_are_safe_whatever_the_sentence(sentence):
-    (name,) = stem("factor", sentence, ("heatmap", None, "weights_pick", {}))
+    (name,) = stem("factor", sentence, ("heatmap", None, "weights_pick", None))
     assert SAFE.fullmatch(name), name
     assert name.startswith("factor-weights") and len(name) <= len("factor-weights-") + render.SENTENCE_CHARS
     assert len(f"{name}.svg".encode()) < 255  # the longest file name common file systems take

@@ -10,7 +10,7 @@ from engine import treebank
 from harness.apptest import run_page
 from tests.apptest_helpers import chart_data, messages, uploader
 from ui import fair, weights
-from ui.text import error_text, t
+from ui.text import error_text, in_language, t
 
 
 def counting(steps: int, gate: threading.Event | None = None, log: list | None = None):
@@ -102,7 +102,8 @@ def test_a_fit_whose_step_would_take_too_long_is_refused_by_code():
         most = fair.max_d_k(words, 300)
         assert (e.value.code, e.value.values) == (code, {"d": 300, "d_k": 300, "max": most})
         assert (most > 0) == (code == "too_large")
-        assert error_text(e.value, "zh") == t(f"fit_{code}", "zh", d=300, d_k=300, max=most)
+        with in_language("zh"):
+            assert error_text(e.value) == t(f"fit_{code}", d=300, d_k=300, max=most)
 
 
 def test_a_failing_fit_keeps_its_error_for_the_page():

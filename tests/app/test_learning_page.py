@@ -21,7 +21,7 @@ from ui import charts as builders
 from ui import fair, tables, targets, weights
 from ui.corpus_run import TRY
 from ui.state import DEFAULTS
-from ui.text import t
+from ui.text import in_language, t
 
 PAGE = "steps/5_Learning.py"
 TOKENS = ["the", "black", "cat", "drank", "the", "milk"]
@@ -107,7 +107,9 @@ def test_every_problem_has_a_message_in_both_languages():
     for key in {key for _, key, _ in PROBLEMS}:
         values = {"row": 2, "word": "mlik", "words": "“milk”", "labels": "“the (1)”", "value": "-1", "first": 1,
                   "q": "milk", "k": "drank"}
-        assert t(key, "en", **values) != t(key, "zh", **values)
+        with in_language("zh"):
+            chinese = t(key, **values)
+        assert t(key, **values) != chinese
 
 
 # --- the one 2-D projection ---
@@ -198,7 +200,7 @@ def test_training_tables_match_the_history():
 
 
 def test_loss_curve_spans_every_step_while_drawn_live():
-    spec = builders.loss_curve(tables.loss_frame([2.0, 1.0], start=1), title="L", x_title="step", y_title="loss",
+    spec = builders.loss_curve(tables.loss_frame([2.0, 1.0], start=1), builders.Titles("L", "step", "loss"),
                                steps=200).to_dict()
     assert spec["mark"]["type"] == "line" and spec["encoding"]["x"]["scale"]["domain"] == [0, 200]
     assert spec["encoding"]["tooltip"]
@@ -206,21 +208,20 @@ def test_loss_curve_spans_every_step_while_drawn_live():
 
 def test_pair_curves_mark_the_order_step():
     df = tables.curves_frame(np.ones((3, 2)), ["a → b", "a → c"])
-    spec = builders.pair_curves(df, title="S", x_title="step", y_title="score", pair_title="pair", marker=2,
-                                marker_title="reached").to_dict()
+    spec = builders.pair_curves(df, builders.Titles("S", "step", "score", pair="pair", marker="reached"),
+                                marker=2).to_dict()
     lines, rule = spec["layer"]
     colour = lines["encoding"]["color"]
     assert colour["field"] == "pair" and colour["sort"] == ["a → b", "a → c"]
     assert rule["mark"]["type"] == "rule" and rule["mark"]["strokeDash"]
-    plain = builders.pair_curves(df, title="S", x_title="step", y_title="score", pair_title="pair").to_dict()
+    plain = builders.pair_curves(df, builders.Titles("S", "step", "score", pair="pair")).to_dict()
     assert plain["mark"]["type"] == "line"
 
 
 def plane_spec(q: np.ndarray, steps) -> dict:
     df = tables.plane_frame(q, -q, ["a", "b", "c"], np.asarray(steps), ["a"], ["b"])
-    return builders.vector_plane(df, title="V", x_title="1", y_title="2", role_title="vector",
-                                 role_names={"q": "query", "k": "key"}, word_title="word", step_title="step",
-                                 slider_label="training step", size=400).to_dict()
+    titles = builders.Titles("V", "1", "2", role="vector", word="word", step="step", slider="training step")
+    return builders.vector_plane(df, titles, role_names={"q": "query", "k": "key"}, size=400).to_dict()
 
 
 def test_vector_plane_scrubs_the_snapshots_on_fixed_square_axes():
@@ -469,7 +470,8 @@ def corpus_trained(query=None, which=None):
 
 
 def factor_row(at, word="milk") -> dict[str, float]:
-    frame = titled(at, t("factor_m", at.query_params.get("lang", "en")))
+    with in_language(at.query_params.get("lang", "en")):
+        frame = titled(at, t("factor_m"))
     return frame[frame["row"] == word].set_index("col")["value"].to_dict()
 
 
@@ -509,8 +511,8 @@ def test_sections_are_numbered_one_by_one_before_and_after_training(lang):
     assert section_numbers(at) == [1, 2, 3, 4]
     (plane,) = [spec for spec in charts(at) if builders.SHOWN in json.dumps(spec)]
     (param,) = plane["params"]
-    # the slider says steps, as the plot's "step 200" does
-    assert param["bind"]["max"] == 200 and param["bind"]["name"] == t("learn_slider", lang, m=200)
+    with in_language(lang):  # the slider says steps, as the plot's "step 200" does
+        assert param["bind"]["max"] == 200 and param["bind"]["name"] == t("learn_slider", m=200)
     ok(at.button(key="corpus_train").click().run())
     assert section_numbers(at) == [1, 2, 3, 4]
 
@@ -657,8 +659,9 @@ def test_accuracy_curves_spec_draws_levels_and_no_missing_steps():
     assert df["line"].tolist() == ["held-out", "held-out", "train", "train", "train"]
     levels = tables.levels_frame({"always the next word": 0.36, "cosine": np.nan})
     assert levels.to_dict("list") == {"name": ["always the next word"], "value": [0.36]}
-    spec = builders.accuracy_curves(df, levels, title="A", x_title="step", y_title="accuracy", line_title="sentences",
-                                    names=["held-out", "train"], level_title="rule", steps=300).to_dict()
+    spec = builders.accuracy_curves(df, levels,
+                                    builders.Titles("A", "step", "accuracy", line="sentences", level="rule"),
+                                    names=["held-out", "train"], steps=300).to_dict()
     rules, labels, lines = spec["layer"]  # the lines drawn over the levels
     assert spec["title"] == "A"
     assert lines["encoding"]["x"]["scale"]["domain"] == [0, 300]

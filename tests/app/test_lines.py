@@ -10,10 +10,10 @@ from engine.attention import attend, causal_mask
 from tests.apptest_helpers import chart_data, csv_keys
 from tests.apptest_helpers import charts as page_charts
 from ui import charts, lines, render, tables
+from ui.text import in_language
 
 WORDS = ["the (1)", "black", "cat", "drank", "the (5)", "milk"]
-TITLES = {"title": "lines", "x_title": "key word", "y_title": "query word", "value_title": "weight",
-          "head_title": "head"}
+TITLES = {"titles": charts.Titles("lines", "key word", "query word", "weight", head="head")}
 
 
 def attention(heads=1, causal=False, softmax=True, n=None):
@@ -180,10 +180,11 @@ def test_the_page_draws_it_at_the_height_of_its_content():
 
 
 def test_the_caption_says_what_the_view_shows():
-    assert "opaque as its weight" in lines.caption(1, 1, masked=False, softmax=True, lang="en")
-    raw = lines.caption(12, 10, masked=True, softmax=False, lang="en")
+    assert "opaque as its weight" in lines.caption(1, 1, masked=False, softmax=True)
+    raw = lines.caption(12, 10, masked=True, softmax=False)
     assert "dashed" in raw and "12 heads" in raw and "first 10" in raw and "Masked" in raw
-    assert "虚线" in lines.caption(2, 2, masked=True, softmax=False, lang="zh")
+    with in_language("zh"):
+        assert "虚线" in lines.caption(2, 2, masked=True, softmax=False)
 
 
 def line_app(n, heads, causal):
@@ -192,12 +193,12 @@ def line_app(n, heads, causal):
     from engine.attention import attend
     from ui import lines, render
 
-    render.name_files("kinds", "the cat drank milk", render.save_menu("en"))  # the save menu, as page.context opens it
+    render.name_files("kinds", "the cat drank milk", render.save_menu())  # the save menu, as page.context opens it
     rng = np.random.default_rng(1)
     x = rng.normal(size=(n, 20))
     att = attend(x, x, *(rng.normal(size=(20, 20)) for _ in range(3)), causal=causal, heads=heads)
     words = ["the", "cat", "drank", "milk"] if n == 4 else [f"w{i}" for i in range(n)]
-    lines.line_view(att, words, words, "en", softmax=True, key="dec-")
+    lines.line_view(att, words, words, softmax=True, key="dec-")
 
 
 def test_the_view_draws_the_lines_on_a_page():

@@ -6,7 +6,7 @@ from streamlit.source_util import page_icon_and_name
 from tests.apptest_helpers import PAGES as SCRIPTS
 from tests.apptest_helpers import ROOT, run_page
 from ui import pages
-from ui.text import LANGS, t
+from ui.text import LANGS, in_language, t
 
 # the URL paths links were shared under before the entry owned the navigation: they keep opening the same pages
 SHARED = ["", "Words_become_rows", "Factor_matrix", "Dot_product", "Relevance", "Learning", "Three_kinds",
@@ -65,9 +65,10 @@ def test_an_added_page_is_linked_from_the_sidebar_and_home(extra):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_an_added_page_runs_with_the_context_the_entry_opened(extra, lang):
-    at = run_page(extra, {"lang": lang, "sentence": "the cat drank milk"})
-    assert not at.exception, [e.value for e in at.exception]
-    assert at.title[0].value == t("extra_title", lang)
-    shown = [m.value for m in at.markdown]
-    assert t("extra_intro", lang) in shown and "extra page: the cat drank milk" in shown
-    assert at.session_state["sentence"] == "the cat drank milk"
+    with in_language(lang):
+        at = run_page(extra, {"lang": lang, "sentence": "the cat drank milk"})
+        assert not at.exception, [e.value for e in at.exception]
+        assert at.title[0].value == t("extra_title")
+        shown = [m.value for m in at.markdown]
+        assert t("extra_intro") in shown and "extra page: the cat drank milk" in shown
+        assert at.session_state["sentence"] == "the cat drank milk"

@@ -5,7 +5,7 @@ import pytest
 
 from tests.apptest_helpers import PAGES, messages, run_page
 from ui import views
-from ui.text import t
+from ui.text import in_language, t
 
 RELEVANCE = PAGES[3]
 MANY = " ".join(["the black cat drank the milk and the small dog ate the bread while the old man read"] * 2)
@@ -13,14 +13,15 @@ MANY = " ".join(["the black cat drank the milk and the small dog ate the bread w
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_ranking_table_has_short_column_names_and_a_caption_naming_them(lang):
-    at = run_page(RELEVANCE, {"lang": lang})
-    assert not at.exception
-    ranking = at.dataframe[0]
-    shown = [c["label"] for c in json.loads(ranking.proto.columns).values() if not c.get("hidden")]
-    assert shown[0] == t("word", lang) and len(shown) == 7
-    assert all(len(label) <= 3 for label in shown[1:]), shown  # seven columns fit 390 pixels
-    legend = [c.value for c in at.caption if t("measure_cosine", lang, source="GloVe") in c.value]
-    assert legend and t("measure_qk_scaled", lang) in legend[0]
+    with in_language(lang):
+        at = run_page(RELEVANCE, {"lang": lang})
+        assert not at.exception
+        ranking = at.dataframe[0]
+        shown = [c["label"] for c in json.loads(ranking.proto.columns).values() if not c.get("hidden")]
+        assert shown[0] == t("word") and len(shown) == 7
+        assert all(len(label) <= 3 for label in shown[1:]), shown  # seven columns fit 390 pixels
+        legend = [c.value for c in at.caption if t("measure_cosine", source="GloVe") in c.value]
+        assert legend and t("measure_qk_scaled") in legend[0]
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

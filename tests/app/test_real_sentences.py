@@ -14,7 +14,7 @@ from engine.training import load_fit
 from tests.apptest_helpers import chart_data, charts, deferred, messages, open_menus, run_page
 from ui import real
 from ui.state import held_out_ids
-from ui.text import t
+from ui.text import in_language, t
 
 PAGE = "steps/7_Real_sentences.py"
 
@@ -96,9 +96,10 @@ def spec_of(at, builder_title: str) -> tuple[dict, object]:
 
 def shown_sentence(at, lang: str = "en") -> str:
     """The held-out sentence the page shows: its id."""
-    start = t("real_sentence", lang, n=0, id="", text="")[:8]
-    (line,) = [m.value for m in at.markdown if m.value.startswith(start)]
-    return line.split("`")[1]
+    with in_language(lang):
+        start = t("real_sentence", n=0, id="", text="")[:8]
+        (line,) = [m.value for m in at.markdown if m.value.startswith(start)]
+        return line.split("`")[1]
 
 
 @pytest.fixture(scope="module")
@@ -114,22 +115,23 @@ def held():
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_page_renders_its_three_charts_in_both_languages(lang):
-    at = ok(run_page(PAGE, {"lang": lang}))
-    assert at.title[0].value == t("real_title", lang)
-    assert shown_sentence(at, lang) == real.DEFAULT
-    specs = charts(at)
-    assert len(specs) == 3
-    lines, _ = spec_of(at, t("real_lines_title", lang))
-    assert len(lines["hconcat"]) == 5
-    stroke = lines["hconcat"][3]["encoding"]["stroke"]
-    assert stroke["scale"]["domain"] == [t(f"real_line_{k}", lang) for k in ("gold", "right", "wrong")]
-    dash = lines["hconcat"][3]["encoding"]["strokeDash"]["scale"]["range"]
-    assert dash[1] != dash[2]  # wrong is dashed, not only red
-    bars, _ = spec_of(at, t("real_rel_chart", lang))
-    colour = bars["vconcat"][0]["layer"][0]["encoding"]["color"]
-    assert colour["scale"]["domain"] == [t("real_rel_head", lang), t("real_rel_offset", lang)]
-    assert t("real_key_chart", lang) in json.dumps(specs, ensure_ascii=False)
-    assert not messages(at)
+    with in_language(lang):
+        at = ok(run_page(PAGE, {"lang": lang}))
+        assert at.title[0].value == t("real_title")
+        assert shown_sentence(at, lang) == real.DEFAULT
+        specs = charts(at)
+        assert len(specs) == 3
+        lines, _ = spec_of(at, t("real_lines_title"))
+        assert len(lines["hconcat"]) == 5
+        stroke = lines["hconcat"][3]["encoding"]["stroke"]
+        assert stroke["scale"]["domain"] == [t(f"real_line_{k}") for k in ("gold", "right", "wrong")]
+        dash = lines["hconcat"][3]["encoding"]["strokeDash"]["scale"]["range"]
+        assert dash[1] != dash[2]  # wrong is dashed, not only red
+        bars, _ = spec_of(at, t("real_rel_chart"))
+        colour = bars["vconcat"][0]["layer"][0]["encoding"]["color"]
+        assert colour["scale"]["domain"] == [t("real_rel_head"), t("real_rel_offset")]
+        assert t("real_key_chart") in json.dumps(specs, ensure_ascii=False)
+        assert not messages(at)
 
 
 def test_lines_and_table_show_each_words_head_and_top_key(held):

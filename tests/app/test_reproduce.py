@@ -16,10 +16,11 @@ from engine.attention import attend, merge_heads
 from engine.formats import load_text_vectors, load_upload
 from engine.layers import preset
 from engine.pipeline import encode
+from tests import scripts
 from tests.apptest_helpers import PAGES, ROOT, chart_data, charts, deferred, open_menus, run_page
 from ui import page
 from ui import reproduce as downloads
-from ui.text import t
+from ui.text import in_language, t
 
 STORY = [None, *PAGES[:5]]  # home and pages 1-5 share the sentence
 KINDS = PAGES[5]
@@ -46,8 +47,8 @@ def files(monkeypatch):
     kept = deferred(monkeypatch)
     context = page.context
 
-    def with_downloads(p):
-        ctx = context(p)
+    def with_downloads(p, s):
+        ctx = context(p, s)
         downloads.downloads(ctx, p.name)
         return ctx
 
@@ -80,9 +81,7 @@ def run_script(text: str, tmp_path) -> dict[str, tuple[list[str], np.ndarray]]:
     """Run the script alone (a clean folder, no project on the path) and read back every matrix it printed."""
     if text not in OUTPUTS:
         (tmp_path / "attention.py").write_text(text, encoding="utf-8")
-        env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-        done = subprocess.run([sys.executable, "attention.py"], cwd=tmp_path, env=env, capture_output=True,
-                              text=True, timeout=300, check=False)
+        done = scripts.run(tmp_path / "attention.py")
         assert done.returncode == 0, done.stderr[-3000:]
         OUTPUTS[text] = done.stdout
     return printed(OUTPUTS[text])
@@ -231,8 +230,8 @@ def test_uploaded_vectors_are_named_by_the_learner(form, tmp_path):
               "position": 0.5, "d_k": 4, "scaled": True, "softmax": True, "causal": True, "heads": 2, "layers": layers}
     text = reproduce.script(recipe)
     (tmp_path / "unfilled").mkdir()
-    unfilled = subprocess.run([sys.executable, "-c", text], cwd=tmp_path / "unfilled", capture_output=True, text=True,
-                              check=False)
+    (tmp_path / "unfilled" / "attention.py").write_text(text, encoding="utf-8")
+    unfilled = scripts.run(tmp_path / "unfilled" / "attention.py")
     assert unfilled.returncode == 1 and "set VECTORS_FILE" in unfilled.stderr
     filled = text.replace(reproduce.PLACEHOLDER, str(paths[0]))
     if form == "npy":
@@ -256,7 +255,8 @@ def test_the_notebook_says_before_each_code_cell_what_it_does(files, lang):
     kinds = [c["cell_type"] for c in book["cells"]]
     assert kinds == ["markdown", "code"] * (len(kinds) // 2) and len(kinds) >= 20  # a text cell before each code cell
     notes = ["".join(c["source"]) for c in book["cells"][::2]]
-    assert notes[0] == t("notebook_opening", lang) and t("notebook_learned", lang) in notes
+    with in_language(lang):
+        assert notes[0] == t("notebook_opening") and t("notebook_learned") in notes
     assert len({c["id"] for c in book["cells"]}) == len(book["cells"])
 
 
@@ -322,3 +322,18 @@ def test_the_chinese_script_prints_the_same_numbers(tmp_path):
         ("weights, head 2", "权重，第 2 个头"),
     ):
         same(english[en], chinese[zh])
+
+
+def test_a_fresh_python_prints_what_the_warm_one_printed(tmp_path):
+    """The scripts above run one after another in one warm Python (tests/scripts.py); run as the learner runs it,
+    `python attention.py` in a new process with no project on the path, a script prints the very same text."""
+    recipe = {"source": "glove", "chinese": True, "queries": "我喜欢猫, milk!", "keys": "the black cat drank the milk",
+              "position": 0.5, "d_k": 4, "scaled": True, "softmax": True, "causal": True, "heads": 2,
+              "layers": {n: {"preset": "random", "seed": i, "scale": 1.0} for i, n in enumerate("qkv")}}
+    (tmp_path / "attention.py").write_text(reproduce.script(recipe), encoding="utf-8")
+    warm = scripts.run(tmp_path / "attention.py")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    fresh = subprocess.run([sys.executable, "attention.py"], cwd=tmp_path, env=env, capture_output=True, text=True,
+                           timeout=300, check=False)
+    assert (fresh.returncode, warm.returncode) == (0, 0), fresh.stderr[-3000:] + warm.stderr[-3000:]
+    assert "== Z ==" in fresh.stdout and fresh.stdout == warm.stdout

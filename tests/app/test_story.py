@@ -13,7 +13,7 @@ from engine.relevance import length_angle
 from engine.training import load_fit
 from tests.apptest_helpers import PAGES, chart_data, charts, messages, open_layers, run_page
 from ui.state import DEFAULTS
-from ui.text import t
+from ui.text import in_language, t
 
 ALL = [None, *PAGES]
 STORY = [None, *PAGES[:5]]  # home and pages 1-5 share the article's sentence
@@ -118,7 +118,8 @@ class TestTheBanner:
         at = ok(run_page(page, {"lang": lang}))
         head = load_fit(treebank.SHIPPED)
         sizes = {name: len(treebank.split(treebank.read(), name)) for name in ("train", "test")}
-        expected = t("weights_trained", lang, train=sizes["train"], test=sizes["test"], acc=head.test_accuracy[-1])
+        with in_language(lang):
+            expected = t("weights_trained", train=sizes["train"], test=sizes["test"], acc=head.test_accuracy[-1])
         assert expected in [m.value for m in at.markdown]
         assert "7,479" in expected and "1,255" in expected and "50%" in expected
 

@@ -1,6 +1,8 @@
-"""Every catalogue holds every key with the same placeholders, a new language is one catalogue, and no English
-explanation is left on any page in Chinese."""
+"""Every catalogue holds every key with the same placeholders, a new language is one catalogue that alone reaches every
+text of a page (the run's language, set once), and no English explanation is left on any page in Chinese."""
+import json
 import re
+import threading
 import types
 
 import pytest
@@ -9,7 +11,7 @@ from engine import corpus, tokens
 from engine.errors import VectorsError
 from tests.apptest_helpers import PAGES, chart_data, charts, messages, run_page
 from ui import state
-from ui.text import LANGS, error_text, name, t
+from ui.text import LANGS, error_text, in_language, kept, name, t
 
 ENGLISH = LANGS["en"].STRINGS
 
@@ -41,8 +43,9 @@ def test_every_error_code_the_engine_raises_has_a_sentence():
         assert f"err_{code}" in ENGLISH
     for code in corpus.CODES:
         assert f"err_corpus_{code}" in ENGLISH
-    assert error_text(tokens.TooManyTokens(70), "zh") == LANGS["zh"].STRINGS["err_too_many_tokens"].format(
-        count=70, max=tokens.MAX_TOKENS)
+    with in_language("zh"):
+        said = error_text(tokens.TooManyTokens(70))
+    assert said == LANGS["zh"].STRINGS["err_too_many_tokens"].format(count=70, max=tokens.MAX_TOKENS)
     for code in ("bool", "number", "whole", "choice", "cut", "unknown"):
         assert f"url_{code}" in ENGLISH
 
@@ -58,8 +61,73 @@ def test_a_third_language_is_one_catalogue_and_an_entry_in_langs(monkeypatch):
     assert "Pig Latin" in at.sidebar.button_group(key="lang").options
 
 
+OWN = "⟦", "⟧"  # around every string of the made-up catalogue below
+
+
+def shown_strings(at) -> list[str]:
+    """Every piece of text a rendered page shows that is not the learner's data: text elements, widget labels, help
+    and placeholders, table column labels, and every chart's titles and screen-reader sentence."""
+    found = [e.value for kind in (at.title, at.header, at.subheader, at.markdown, at.caption, at.error, at.warning,
+                                  at.info, at.success) for e in kind]
+    for kind in ("text_input", "selectbox", "toggle", "number_input", "slider", "checkbox", "radio", "button",
+                 "button_group", "multiselect", "expander", "popover", "page_link", "download_button"):
+        for w in at.get(kind):
+            found += [text for text in (getattr(w.proto, name, "") for name in ("label", "help", "placeholder"))
+                      if isinstance(text, str) and text]
+    for table in at.get("arrow_data_frame"):
+        found += [c["label"] for c in json.loads(table.proto.columns).values() if c.get("label")]
+    for spec in charts(at):
+        found += [spec["description"], *chart_titles(spec)]
+    return found
+
+
+def chart_titles(spec) -> list[str]:
+    """Every title in a Vega-Lite spec: the chart's, its parts', axes', legends' and tooltips'."""
+    if isinstance(spec, list):
+        return [x for part in spec for x in chart_titles(part)]
+    if not isinstance(spec, dict):
+        return []
+    titles = [v.get("text") if isinstance(v, dict) else v for k, v in spec.items() if k == "title"]
+    return [x for x in titles if isinstance(x, str) and x] + [
+        x for k, v in spec.items() if k not in ("title", "datasets", "data") for x in chart_titles(v)]
+
+
+def test_a_page_in_a_language_the_test_registers_shows_only_that_catalogue(monkeypatch):
+    """The run's language is set once, from the visitor's Settings: a catalogue registered here, which no code names,
+    reaches every text, label and chart title of a page, its sidebar's included."""
+    fake = types.SimpleNamespace(STRINGS={k: OWN[0] + v + OWN[1] for k, v in ENGLISH.items()})
+    monkeypatch.setitem(LANGS, "xx", fake)
+    at = run_page("steps/2_Factor_matrix.py", {"lang": "xx"})
+    assert not at.exception and charts(at)
+    shown = shown_strings(at)
+    assert len(shown) > 60 and at.title[0].value == OWN[0] + ENGLISH["factor_title"] + OWN[1]
+    assert not [text for text in shown if OWN[0] not in text], "not from the registered catalogue"
+    left = {w.lower() for text in shown for w in re.findall(r"[A-Za-z]{4,}", unmarked(text))}
+    assert not left - {"black", "drank", "milk"}, "words from another catalogue, or none"  # the sentence's words stay
+
+
+def unmarked(text: str) -> str:
+    """What is left of a text once every string of the made-up catalogue (the innermost first) is taken out."""
+    while (shorter := re.sub(f"{OWN[0]}[^{''.join(OWN)}]*{OWN[1]}", "", text)) != text:
+        text = shorter
+    return text
+
+
+def test_a_function_kept_in_a_runs_language_speaks_it_in_a_thread_of_its_own():
+    """A new thread starts in the default language; kept() carries the run's to it (a fragment's own rerun)."""
+    with in_language("zh"):
+        stop = kept(lambda: t("learn_stop"))
+    said = []
+    thread = threading.Thread(target=lambda: said.append((stop(), t("learn_stop"))))
+    thread.start()
+    thread.join()
+    assert said == [(LANGS["zh"].STRINGS["learn_stop"], ENGLISH["learn_stop"])]
+
+
 def test_unknown_language_falls_back_to_english():
-    assert t("app_title", "xx") == t("app_title", "en")
+    with in_language("xx"):
+        said = t("app_title")
+    assert said == t("app_title") == ENGLISH["app_title"]
 
 
 def visible_text(at) -> str:
@@ -69,7 +137,7 @@ def visible_text(at) -> str:
     parts += [w.label for kind in (at.text_input, at.selectbox, at.toggle, at.number_input, at.slider,
                                    at.checkbox, at.radio, at.button) for w in kind]
     for spec in charts(at):
-        parts += re.findall(r'"title": "([^"]*)"', __import__("json").dumps(spec, ensure_ascii=False))
+        parts += re.findall(r'"title": "([^"]*)"', json.dumps(spec, ensure_ascii=False))
     return " ".join(parts)
 
 
@@ -105,8 +173,10 @@ def test_no_key_is_written_twice_in_a_catalogue(lang):
 
 
 def test_page_5s_chinese_order_sentence_reads_as_one_sentence():
-    order = t("learn_order_row", "zh", q="milk", keys="drank 0.68 > cat 0.10")
-    for key in ("learn_start_missed", "learn_start_held", "learn_verdict_missed"):
-        said = t(key, "zh", order=order, end=200)
+    with in_language("zh"):
+        order = t("learn_order_row", q="milk", keys="drank 0.68 > cat 0.10")
+        sentences = [t(key, order=order, end=200) for key in ("learn_start_missed", "learn_start_held",
+                                                             "learn_verdict_missed")]
+    for said in sentences:
         assert "为 对" not in said and "而言" not in said  # no clause spliced into another
         assert "“milk” 的各分数从高到低为 drank 0.68 > cat 0.10" in said

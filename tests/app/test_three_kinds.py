@@ -146,19 +146,19 @@ def fake_heads(weights, mask=None):
 class TestHeadFocus:
     def test_heads_that_disagree_are_grouped_by_their_top_word(self):
         multi = fake_heads([[[0.1, 0.7, 0.2]], [[0.6, 0.1, 0.3]], [[0.2, 0.5, 0.3]]])
-        text = head_focus(multi, ["bola"], ["the", "ball", "blue"], "bola", "en")
+        text = head_focus(multi, ["bola"], ["the", "ball", "blue"], "bola")
         assert text == ("For “bola”, the heads look at different words: "
                         "heads 1, 3 weight “ball” most (0.70, 0.50); head 2 weights “the” most (0.60).")
 
     def test_heads_that_agree_report_the_spread(self):
         multi = fake_heads([[[0.2, 0.8]], [[0.4, 0.6]]])
-        text = head_focus(multi, ["la"], ["the", "ball"], "la", "en")
+        text = head_focus(multi, ["la"], ["the", "ball"], "la")
         assert text == ("For “la”, all 2 heads weight “ball” most, but not equally: "
                         "from 0.60 (head 2) to 0.80 (head 1).")
 
     def test_masked_keys_never_win_even_with_negative_raw_scores(self):
         multi = fake_heads([[[-2.0, 0.0], [-1.0, -3.0]]], mask=np.tril(np.ones((2, 2), dtype=bool)))
-        text = head_focus(multi, ["la", "bola"], ["la", "bola"], "la", "en")
+        text = head_focus(multi, ["la", "bola"], ["la", "bola"], "la")
         assert "“la” most" in text and "“bola” most" not in text
 
 

@@ -126,7 +126,7 @@ def test_choosing_upload_before_a_file_shows_glove_with_the_shipped_head_and_fit
 
 def test_reading_an_upload_lets_go_of_the_file_streamlit_holds_for_the_session(budget, session):
     from ui import chosen_vectors
-    assert chosen_vectors.read_upload([("v.txt", b"the 1 2 3\n")], "en") is None and uploads.total() > 0
+    assert chosen_vectors.read_upload([("v.txt", b"the 1 2 3\n")]) is None and uploads.total() > 0
     assert session.get_files("s", ["f1"]) == []  # the bytes went: only the vectors count against the budget
     assert [f.name for f in session.get_files("s", ["f2"])] == ["corpus.csv"]  # another uploader's file stays
 
@@ -232,7 +232,7 @@ def test_a_selection_that_will_be_refused_releases_no_one(budget, session):
     other = uploads.Token()
     assert uploads.keep(other, vectors(1900), ("other.txt", 1))  # 0.95 MiB of the 1 MiB budget
     big = [(f"v{i}.txt", b"x" * 200_000) for i in range(3)]  # three files: "upload one vectors file"
-    assert "one" in chosen_vectors.read_upload(big, "en")
+    assert "one" in chosen_vectors.read_upload(big)
     assert uploads.get(other) is not None and not uploads.reserved
 
 
@@ -262,7 +262,7 @@ def test_a_closed_tabs_unclaimed_files_are_let_go_with_its_session(budget, sessi
 
 def test_a_refused_upload_lets_go_of_the_file_too(budget, session):
     from ui import chosen_vectors
-    assert "is not a number" in chosen_vectors.read_upload([("v.txt", b"the 1 2 x\n")], "en")  # refused
+    assert "is not a number" in chosen_vectors.read_upload([("v.txt", b"the 1 2 x\n")])  # refused
     assert session.get_files("s", ["f1"]) == [] and uploads.total() == 0
 
 

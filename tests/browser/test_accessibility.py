@@ -7,7 +7,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 
 from tests import browser_helpers as b
-from ui.text import t
+from ui.text import in_language, t
 
 WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
 THREE_KINDS = "steps/6_Three_kinds.py"
@@ -47,13 +47,14 @@ def test_every_page_has_no_wcag_violations(page, app_url, script, lang):
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_three_kinds_with_its_tabs_and_line_view_open_has_no_wcag_violations(page, app_url, lang):
-    b.visit(page, address(app_url, THREE_KINDS, lang) + "&heads=2")
-    b.rerun(page, lambda: page.locator("[data-testid=stExpander] summary", has_text=t("lines_expander", lang)).click())
-    found = []
-    for tab in range(b.tabs(page).count()):
-        b.open_tab(page, tab)
-        found += [f"tab {tab + 1}: {v}" for v in violations(page)]
-    assert found == [], f"{THREE_KINDS} ({lang}): {len(found)} violations\n" + "\n".join(found)
+    with in_language(lang):
+        b.visit(page, address(app_url, THREE_KINDS, lang) + "&heads=2")
+        b.rerun(page, lambda: page.locator("[data-testid=stExpander] summary", has_text=t("lines_expander")).click())
+        found = []
+        for tab in range(b.tabs(page).count()):
+            b.open_tab(page, tab)
+            found += [f"tab {tab + 1}: {v}" for v in violations(page)]
+        assert found == [], f"{THREE_KINDS} ({lang}): {len(found)} violations\n" + "\n".join(found)
 
 
 FOCUSED = """() => { const e = document.activeElement;
@@ -90,21 +91,22 @@ def tab_to(page, wanted, limit: int = 80) -> dict:
 def test_the_main_path_works_by_keyboard_alone_with_the_focus_visible(page, app_url, lang):
     """A teacher's predict-first link: type a sentence, choose the query word, answer the question, open the save
     menu, by keys only."""
-    b.visit(page, address(app_url, "steps/2_Factor_matrix.py", lang) + "&predict=1")
-    tab_to(page, lambda f: f["tag"] == "input" and f["widget"] == "stTextInput")
-    page.keyboard.press("ControlOrMeta+A")
-    page.keyboard.type("The black cat drank the warm milk")
-    b.rerun(page, lambda: page.keyboard.press("Enter"))
-    assert b.sidebar_input(page).input_value() == "The black cat drank the warm milk"
-    tab_to(page, lambda f: f["role"] == "combobox" and t("query", lang) in f["name"])
-    page.keyboard.type("cat")  # another word than the page's default query, milk
-    b.rerun(page, lambda: page.keyboard.press("Enter"))
-    assert b.widget_values(page)[t("query", lang)] == "cat"
-    tab_to(page, lambda f: f["type"] == "radio")
-    b.rerun(page, lambda: page.keyboard.press("Space"))
-    answer = page.locator("[data-testid=stAlertContentSuccess], [data-testid=stAlertContentWarning]")
-    assert answer.count() >= 1, "answering gave no verdict"
-    tab_to(page, lambda f: f["tag"] == "button" and t("save_charts", lang) in f["name"])
-    page.keyboard.press("Enter")
-    page.locator("[data-testid=stPopoverBody]").wait_for(state="visible")
-    assert b.problems(page) == []
+    with in_language(lang):
+        b.visit(page, address(app_url, "steps/2_Factor_matrix.py", lang) + "&predict=1")
+        tab_to(page, lambda f: f["tag"] == "input" and f["widget"] == "stTextInput")
+        page.keyboard.press("ControlOrMeta+A")
+        page.keyboard.type("The black cat drank the warm milk")
+        b.rerun(page, lambda: page.keyboard.press("Enter"))
+        assert b.sidebar_input(page).input_value() == "The black cat drank the warm milk"
+        tab_to(page, lambda f: f["role"] == "combobox" and t("query") in f["name"])
+        page.keyboard.type("cat")  # another word than the page's default query, milk
+        b.rerun(page, lambda: page.keyboard.press("Enter"))
+        assert b.widget_values(page)[t("query")] == "cat"
+        tab_to(page, lambda f: f["type"] == "radio")
+        b.rerun(page, lambda: page.keyboard.press("Space"))
+        answer = page.locator("[data-testid=stAlertContentSuccess], [data-testid=stAlertContentWarning]")
+        assert answer.count() >= 1, "answering gave no verdict"
+        tab_to(page, lambda f: f["tag"] == "button" and t("save_charts") in f["name"])
+        page.keyboard.press("Enter")
+        page.locator("[data-testid=stPopoverBody]").wait_for(state="visible")
+        assert b.problems(page) == []

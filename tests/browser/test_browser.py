@@ -371,35 +371,37 @@ def test_the_masked_decoder_is_guessed_among_the_words_it_may_see(page, app_url)
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_a_teacher_copies_a_challenge_link_and_a_student_opens_it(chromium, page, app_url, lang):
-    from ui.text import t
-    b.visit(page, url_of(app_url, FACTOR, query="cat", lang=lang))
-    assert [chart for chart in b.drawn(page) if chart["visible"]]  # the teacher sees the answer
-    b.rerun(page, lambda: page.get_by_role("button", name=t("copy_challenge", lang)).click())
-    link = page.locator("[data-testid=stPopoverBody] code").inner_text().strip()
-    assert "predict=1" in link and "query=cat" in link
-    b.screenshot(page, f"challenge-link-{lang}")
-    student = b.new_page(chromium)
-    try:
-        b.visit(student, link)
-        assert student.get_by_text(t("predict_ask", lang, q="cat")).count() == 1
-        assert not [chart for chart in b.drawn(student) if chart["visible"]]
-    finally:
-        student.context.close()
+    from ui.text import in_language, t
+    with in_language(lang):
+        b.visit(page, url_of(app_url, FACTOR, query="cat", lang=lang))
+        assert [chart for chart in b.drawn(page) if chart["visible"]]  # the teacher sees the answer
+        b.rerun(page, lambda: page.get_by_role("button", name=t("copy_challenge")).click())
+        link = page.locator("[data-testid=stPopoverBody] code").inner_text().strip()
+        assert "predict=1" in link and "query=cat" in link
+        b.screenshot(page, f"challenge-link-{lang}")
+        student = b.new_page(chromium)
+        try:
+            b.visit(student, link)
+            assert student.get_by_text(t("predict_ask", q="cat")).count() == 1
+            assert not [chart for chart in b.drawn(student) if chart["visible"]]
+        finally:
+            student.context.close()
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_swapping_a_word_on_the_relevance_page_shows_what_moved(page, app_url, lang):
-    from ui.text import t
-    b.visit(page, url_of(app_url, "steps/4_Relevance.py", lang=lang))
-    before = len(b.drawn(page))
-    page.get_by_text(t("swap_title", lang)).click()
-    box = page.get_by_role("textbox", name=t("swap_new", lang))
-    b.rerun(page, lambda: (box.fill("tea"), box.press("Enter")))
-    assert "swap=5%3Atea" in page.url or "swap=5:tea" in page.url
-    said = t("swap_said", lang, old="milk", new="tea")  # up to the items named
-    assert len(b.drawn(page)) == before + 2 and page.get_by_text(said, exact=False).count()
-    assert b.problems(page) == []
-    b.screenshot(page, f"swap-relevance-{lang}")
+    from ui.text import in_language, t
+    with in_language(lang):
+        b.visit(page, url_of(app_url, "steps/4_Relevance.py", lang=lang))
+        before = len(b.drawn(page))
+        page.get_by_text(t("swap_title")).click()
+        box = page.get_by_role("textbox", name=t("swap_new"))
+        b.rerun(page, lambda: (box.fill("tea"), box.press("Enter")))
+        assert "swap=5%3Atea" in page.url or "swap=5:tea" in page.url
+        said = t("swap_said", old="milk", new="tea")  # up to the items named
+        assert len(b.drawn(page)) == before + 2 and page.get_by_text(said, exact=False).count()
+        assert b.problems(page) == []
+        b.screenshot(page, f"swap-relevance-{lang}")
 
 
 ISOLATED = """([c, query, rows]) => {
@@ -414,19 +416,20 @@ ISOLATED = """([c, query, rows]) => {
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_hovering_a_word_in_the_line_view_isolates_its_lines(page, app_url, lang):
-    from ui.text import t
-    b.visit(page, url_of(app_url, "steps/6_Three_kinds.py", heads=2, lang=lang))
-    b.rerun(page, lambda: page.locator("[data-testid=stExpander] summary", has_text=t("lines_expander", lang)).click())
-    chart = b.charts(page).filter(has_text=t("lines_title", lang))
-    lines = chart.locator('[aria-roledescription="rule mark"]')
-    assert lines.count() == 2 * 4 * 3  # two heads, four query words, the three other words each
-    query = f"{t('query_word', lang)}: ball;"
-    handle = chart.element_handle()
-    assert not page.evaluate(ISOLATED, [handle, query, 4])  # nothing hovered: every line as opaque as its weight
-    chart.scroll_into_view_if_needed()
-    words = chart.locator('[aria-roledescription="text mark"]', has_text="ball")
-    box = min((words.nth(i).bounding_box() for i in range(words.count())), key=lambda box: box["x"])  # query column
-    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    page.wait_for_function(ISOLATED, arg=[handle, query, 4], timeout=b.TIMEOUT_MS, polling=100)
-    assert b.problems(page) == []
-    b.screenshot(page, f"lines-hover-{lang}")
+    from ui.text import in_language, t
+    with in_language(lang):
+        b.visit(page, url_of(app_url, "steps/6_Three_kinds.py", heads=2, lang=lang))
+        b.rerun(page, lambda: page.locator("[data-testid=stExpander] summary", has_text=t("lines_expander")).click())
+        chart = b.charts(page).filter(has_text=t("lines_title"))
+        lines = chart.locator('[aria-roledescription="rule mark"]')
+        assert lines.count() == 2 * 4 * 3  # two heads, four query words, the three other words each
+        query = f"{t('query_word')}: ball;"
+        handle = chart.element_handle()
+        assert not page.evaluate(ISOLATED, [handle, query, 4])  # nothing hovered: every line as opaque as its weight
+        chart.scroll_into_view_if_needed()
+        words = chart.locator('[aria-roledescription="text mark"]', has_text="ball")
+        box = min((words.nth(i).bounding_box() for i in range(words.count())), key=lambda box: box["x"])  # query column
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.wait_for_function(ISOLATED, arg=[handle, query, 4], timeout=b.TIMEOUT_MS, polling=100)
+        assert b.problems(page) == []
+        b.screenshot(page, f"lines-hover-{lang}")

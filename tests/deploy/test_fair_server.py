@@ -8,7 +8,7 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from websockets.sync.client import connect
 
 from harness.chromium import free_port, start_server, stop_server
-from ui.text import t
+from ui.text import in_language, t
 
 RUN_LINK = "q_preset=run&k_preset=run&run_steps=2000&d_k=50"  # a fit no server has: ~10 s of CPU
 
@@ -70,6 +70,24 @@ def server():
 def test_a_run_link_fits_in_the_queue_with_its_place_and_stop_and_stop_keeps_the_step(server):
     with stream(server) as one, stream(server) as two:
         visit(Visitor(one, RUN_LINK), Visitor(two, RUN_LINK + "&run_seed=1"))
+
+
+def test_the_waiting_notice_speaks_the_visitors_language_on_its_own_looks(server):
+    """Each look of the notice is a run of its fragment alone, which the server may start in a script thread of its
+    own: it still speaks the language of the page that asked for the fit."""
+    with stream(server) as ws:
+        visitor = Visitor(ws, RUN_LINK + "&run_seed=2&lang=zh")
+        assert visitor.run() == "FINISHED_SUCCESSFULLY" and visitor.fragment
+        with in_language("zh"):
+            stop, notices = t("learn_stop"), (t("queue_wait", n=1)[:8], t("fit_running", step=0, total=0)[:8])
+        for _ in range(3):
+            visitor.buttons.clear()
+            said = visitor.look()
+            assert stop in visitor.buttons and said.startswith(notices), said
+            time.sleep(0.6)  # the last look's script thread has ended: the next look starts a new one
+        end = time.monotonic() + 60
+        while visitor.run(visitor.fragment, press=stop) == "FINISHED_FRAGMENT_RUN_SUCCESSFULLY":
+            assert time.monotonic() < end  # the fit is ending its step
 
 
 def visit(first: Visitor, second: Visitor):

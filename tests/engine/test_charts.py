@@ -13,7 +13,7 @@ import pytest
 from engine.alignment import GROUPS, pair_alignment
 from engine.relevance import row_lengths
 from ui import charts, render, tables
-from ui.text import LANGS
+from ui.text import LANGS, in_language
 
 NAMES = {"++": "both +", "--": "both −", "+-": "q + k −", "-+": "q − k +"}
 Q_ROW = np.array([0.5, -1.0, 2.0, -0.2, 0.1])
@@ -26,39 +26,37 @@ def heatmap(n_cols=3, rows=("milk", "cat"), **kw):
     mask[0, -1] = False
     df = tables.matrix_long(a, list(rows), list(range(1, n_cols + 1)) if kw.pop("int_cols", False)
                             else [f"w{j}" for j in range(n_cols)], mask=mask, selected="cat")
-    kw = {"masked": True, "outlined": True, **kw}
-    return charts.heatmap(df, title="F", x_title="key", y_title="query", value_title="value", **kw)
+    fields = ("annotate", "masked", "outlined", "x_ticks", "y_ticks")
+    cells = {"masked": True, "outlined": True, **{k: kw.pop(k) for k in fields if k in kw}}
+    return charts.heatmap(df, charts.Titles("F", "key", "query", "value"), cells=charts.Cells(**cells), **kw)
 
 
 def alignment(by_size=False):
     pa = pair_alignment(Q_ROW, K_ROW)
-    return charts.alignment_bars(tables.alignment_frame(pa, by_size=by_size), title="products", x_title="dim",
-                                 y_title="q·k", group_title="group", group_names=NAMES, running_title="running")
+    return charts.alignment_bars(tables.alignment_frame(pa, by_size=by_size),
+                                 charts.Titles("products", "dim", "q·k", group="group", running="running"),
+                                 group_names=NAMES)
 
 
 def relevance():
     df = render.as_frame(tables.relevance_table({"dot": np.array([1.0, 3.0, -2.0])}, ["black", "drank", "cat"]))
-    return charts.relevance_bars(df, title="dot", x_title="score", y_title="word", rank_title="rank")
+    return charts.relevance_bars(df, charts.Titles("dot", "score", "word", rank="rank"))
 
 
 def vector_plane():
     rows = [{"x": x, "y": y, "role": role, "word": w, "name": f"{role}·{w}", "step": 10 * f, charts.FRAME: f,
              "focus": w == "milk"} for f in range(3) for role in "qk" for w, x, y in (("milk", 1.0 + f, -1.0),
                                                                                      ("drank", -0.5, 0.5 * f))]
-    return charts.vector_plane(pd.DataFrame(rows), title="vectors", x_title="x", y_title="y", role_title="role",
-                               role_names={"q": "query", "k": "key"}, word_title="word", step_title="step",
-                               slider_label="step")
+    return charts.vector_plane(pd.DataFrame(rows),
+                               charts.Titles("vectors", "x", "y", role="role", word="word", step="step", slider="step"),
+                               role_names={"q": "query", "k": "key"})
 
 
 def attention_lines():
     w = np.array([[[0.7, 0.3], [0.4, 0.6]], [[1.0, 0.0], [0.2, 0.8]]])
     return charts.attention_lines(
         tables.attention_lines_frame(w, ["milk", "drank"], ["milk", "drank"], head_names=["Head 1", "Head 2"]),
-        title="lines",
-        x_title="key",
-        y_title="query",
-        value_title="weight",
-        head_title="head",
+        charts.Titles("lines", "key", "query", "weight", head="head"),
     )
 
 
@@ -67,56 +65,36 @@ SAMPLES = {
     "attention_lines": attention_lines,
     "weight_bars": lambda: charts.weight_bars(
         tables.weights_frame(np.array([0.7, 0.3, 0.0]), ["the", "ball", "blue"], np.array([True, True, False])),
-        title="w",
-        x_title="key",
-        y_title="weight",
+        charts.Titles("w", "key", "weight"),
     ),
     "contribution_bars": lambda: charts.contribution_bars(
         tables.contributions(np.array([0.25, 0.75]), np.array([[1.0, -2.0], [0.5, 4.0]]), ["a", "b"]),
         pd.DataFrame({"dim": [1, 2], "z": [0.625, 2.5]}),
-        title="z",
-        x_title="dim",
-        y_title="w·v",
-        key_title="key",
-        z_title="z",
-        weight_title="weight",
+        charts.Titles("z", "dim", "w·v", key="key", z="z", weight="weight"),
     ),
     "alignment_bars": alignment,
     "sign_strips": lambda: charts.sign_strips(
         render.as_frame(tables.signs_table(np.stack([K_ROW, Q_ROW, -K_ROW]), ["k₁ · drank", "q · milk", "k₂ · black"])),
-        title="signs",
-        x_title="dim",
-        value_title="value",
-        vector_title="vector",
+        charts.Titles("signs", "dim", "vector", "value"),
     ),
     "relevance_bars": relevance,
     "loss_curve": lambda: charts.loss_curve(
         pd.DataFrame({"step": [0, 1, 2], "loss": [1.0, 0.7, 0.5]}),
-        title="loss",
-        x_title="step",
-        y_title="loss",
+        charts.Titles("loss", "step", "loss"),
         steps=10,
     ),
     "pair_curves": lambda: charts.pair_curves(
         pd.DataFrame(
             {"step": [0, 1, 0, 1], "pair": ["milk→drank"] * 2 + ["milk→cat"] * 2, "value": [0.1, 0.5, 0.2, 0.3]}
         ),
-        title="pairs",
-        x_title="step",
-        y_title="score",
-        pair_title="pair",
+        charts.Titles("pairs", "step", "score", pair="pair", marker="order reached"),
         marker=1,
-        marker_title="order reached",
     ),
     "accuracy_curves": lambda: charts.accuracy_curves(
         tables.accuracy_frame([0, 1, 2], {"held-out": [0.1, 0.3, np.nan], "training": [0.2, 0.4, 0.5]}),
         tables.levels_frame({"always the next word": 0.36, "raw cosine": 0.09}),
-        title="accuracy",
-        x_title="step",
-        y_title="accuracy",
-        line_title="sentences",
+        charts.Titles("accuracy", "step", "accuracy", line="sentences", level="rule"),
         names=["held-out", "training"],
-        level_title="rule",
         steps=10,
     ),
     "vector_plane": vector_plane,
@@ -129,12 +107,7 @@ SAMPLES = {
             np.full((4, 4), 0.25),
             dict(zip(charts.LINE_KINDS, "grw", strict=False)),
         ),
-        title="heads",
-        x_title="key",
-        y_title="query",
-        relation_title="relation",
-        line_title="line",
-        value_title="weight",
+        charts.Titles("heads", "key", "query", "weight", relation="relation", line="line"),
         line_names=list("grw"),
     ),
     "relation_accuracy": lambda: charts.relation_accuracy(
@@ -147,11 +120,7 @@ SAMPLES = {
             ),
             ["head", "+k"],
         ),
-        title="relations",
-        x_title="share",
-        y_title="relation",
-        series_title="who",
-        count_title="words",
+        charts.Titles("relations", "share", "relation", series="who", count="words"),
         series=["head", "+k"],
     ),
     "length_bars": lambda: charts.length_bars(
@@ -162,10 +131,7 @@ SAMPLES = {
                 {"word": "GloVe", "position": "position"},
             )
         ),
-        title=None,
-        x_title="length",
-        y_title="word",
-        part_title="row",
+        charts.Titles(None, "length", "word", part="row"),
     ),
 }
 
@@ -237,8 +203,7 @@ def from_zero(scale: dict) -> bool:
 
 @pytest.mark.parametrize("make", [
     lambda: heatmap_of(np.array([[0.7, 0.3], [0.1, 0.9]]), weights=True),
-    lambda: charts.weight_bars(tables.weights_frame(np.array([0.7, 0.3]), ["a", "b"]), title="w", x_title="k",
-                               y_title="w"),
+    lambda: charts.weight_bars(tables.weights_frame(np.array([0.7, 0.3]), ["a", "b"]), charts.Titles("w", "k", "w")),
 ])
 def test_attention_weights_use_a_sequential_scale_from_zero(make):
     colours = [e["color"] for _, e in units(make().to_dict()) if e.get("color", {}).get("type") == "quantitative"]
@@ -249,8 +214,7 @@ def test_attention_weights_use_a_sequential_scale_from_zero(make):
 
 
 def heatmap_of(a, **options):
-    return charts.heatmap(tables.matrix_long(a, ["a", "b"], ["a", "b"]), title="w", x_title="k", y_title="q",
-                          value_title="w", **options)
+    return charts.heatmap(tables.matrix_long(a, ["a", "b"], ["a", "b"]), charts.Titles("w", "k", "q", "w"), **options)
 
 
 @pytest.mark.parametrize("name", SAMPLES)
@@ -305,25 +269,26 @@ DIFFERENT_INPUTS = {  # two inputs per data-free builder: other words, lengths a
     "heatmap": (lambda: heatmap(), lambda: heatmap(rows=("today", "the", "cat", "sat"))),
     "weight_bars": (SAMPLES["weight_bars"], lambda: charts.weight_bars(
         tables.weights_frame(np.array([0.1, 0.2, 0.3, 0.4]), ["a", "cat", "sat", "down"]),
-        title="w", x_title="key", y_title="weight")),
+        charts.Titles("w", "key", "weight"))),
     "contribution_bars": (SAMPLES["contribution_bars"], lambda: charts.contribution_bars(
         tables.contributions(np.array([0.5, 0.3, 0.2]), -np.ones((3, 4)), ["x", "y", "z"]),
-        pd.DataFrame({"dim": [1, 2, 3, 4], "z": [-1.0] * 4}), title="z", x_title="dim", y_title="w·v",
-        key_title="key", z_title="z", weight_title="weight")),
+        pd.DataFrame({"dim": [1, 2, 3, 4], "z": [-1.0] * 4}),
+        charts.Titles("z", "dim", "w·v", key="key", z="z", weight="weight"))),
     "sign_strips": (SAMPLES["sign_strips"], lambda: charts.sign_strips(
-        render.as_frame(tables.signs_table(np.ones((2, 3)), ["k · cat", "q · sat"])), title="signs", x_title="dim",
-        value_title="value", vector_title="vector")),
+        render.as_frame(tables.signs_table(np.ones((2, 3)), ["k · cat", "q · sat"])),
+        charts.Titles("signs", "dim", "vector", "value"))),
     "relevance_bars": (relevance, lambda: charts.relevance_bars(
         render.as_frame(tables.relevance_table({"dot": np.array([0.5, -3.0, 2.0, 1.0])}, ["today", "a", "cat", "sat"])),
-        title="dot", x_title="score", y_title="word", rank_title="rank")),
+        charts.Titles("dot", "score", "word", rank="rank"))),
     "length_bars": (SAMPLES["length_bars"], lambda: charts.length_bars(
         render.as_frame(tables.lengths_table(row_lengths(np.ones((3, 2)), np.zeros((3, 2))), ["x", "y", "z"],
                                              {"word": "GloVe", "position": "position"})),
-        title=None, x_title="length", y_title="word", part_title="row")),
+        charts.Titles(None, "length", "word", part="row"))),
     "accuracy_curves": (SAMPLES["accuracy_curves"], lambda: charts.accuracy_curves(
         tables.accuracy_frame([0, 1, 2, 3], {"held-out": [0.3, 0.4, 0.45, 0.5], "training": [0.2] * 4}),
-        tables.levels_frame({"always the word before": 0.2, "raw cosine": 0.1}), title="accuracy", x_title="step",
-        y_title="accuracy", line_title="sentences", names=["held-out", "training"], level_title="rule", steps=10)),
+        tables.levels_frame({"always the word before": 0.2, "raw cosine": 0.1}),
+        charts.Titles("accuracy", "step", "accuracy", line="sentences", level="rule"),
+        names=["held-out", "training"], steps=10)),
 }
 
 
@@ -396,7 +361,7 @@ def test_heatmap_without_mask_or_selection_has_no_conditions():
 
 
 def test_heatmap_labels_given_ticks_of_dimensions_and_every_word():
-    ((_, r), _) = units(heatmap(annotate=False, int_cols=True, x_ticks=[5, 10]).to_dict())
+    ((_, r), _) = units(heatmap(annotate=False, int_cols=True, x_ticks=(5, 10)).to_dict())
     assert r["x"]["axis"]["values"] == [5, 10]
     assert "values" not in r["y"]["axis"] and r["y"]["axis"]["labelOverlap"] is False
 
@@ -411,7 +376,7 @@ def test_clickable_heatmap_has_the_pick_selection():
 
 def test_heatmap_thins_overlapping_dimension_labels_but_keeps_every_word():
     n = charts.MAX_ANNOTATED + 1
-    spec = heatmap(n_cols=n, int_cols=True, annotate=False, x_ticks=list(range(1, n + 1))).to_dict()
+    spec = heatmap(n_cols=n, int_cols=True, annotate=False, x_ticks=tuple(range(1, n + 1))).to_dict()
     ((rect, r), _) = units(spec)
     assert rect == "rect"
     assert r["x"]["axis"]["labelOverlap"] is True and r["y"]["axis"]["labelOverlap"] is False
@@ -419,7 +384,7 @@ def test_heatmap_thins_overlapping_dimension_labels_but_keeps_every_word():
 
 def test_heatmap_integer_columns_are_ordinal():
     df = pd.DataFrame({"row": ["a", "a"], "col": [1, 2], "value": [1.0, -1.0], "masked": False, "selected": False})
-    ((_, r), _) = units(charts.heatmap(df, title="", x_title="dim", y_title="", value_title="").to_dict())
+    ((_, r), _) = units(charts.heatmap(df, charts.Titles("", "dim", "", "")).to_dict())
     assert r["x"]["type"] == "ordinal"
 
 
@@ -539,10 +504,17 @@ def test_every_builder_takes_a_description_for_screen_readers(name, monkeypatch)
 
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("name", SAMPLES)
-def test_every_chart_has_a_sentence_in_every_language(name, lang):
-    titles = {p: f"<{p}>" for p in inspect.signature(getattr(charts, name)).parameters if p.endswith("title")}
-    said = render.describe(name, lang, {**titles, "annotate": True})  # options that are not text are left out
-    assert "<x_title>" in said and not re.search(r"[{}]", said)
+def test_every_chart_has_a_sentence_in_every_language(name, lang, monkeypatch):
+    given = []  # the Titles the sample draws with, each title then written as <its name>
+    monkeypatch.setattr(charts, name, lambda *args, **kw: given.extend(
+        a for a in (*args, *kw.values()) if isinstance(a, charts.Titles)))
+    SAMPLES[name]()
+    (titles,) = given
+    marked = charts.Titles(None if titles.title is None else "<title>", "<x>", "<y>", "<value>",
+                           **{n: f"<{n}>" for n, _ in titles.more})
+    with in_language(lang):
+        said = render.describe(name, marked)
+    assert "<x>" in said and not re.search(r"[{}]", said)
 
 
 def test_heatmap_shows_every_word_upright_at_a_size_its_columns_fit():
@@ -594,8 +566,8 @@ def test_alignment_charts_side_by_side_share_scales_with_zero_level():
     (p_lo, p_hi), (r_lo, r_hi) = domain["product"], domain["running"]
     assert -p_lo / (p_hi - p_lo) == pytest.approx(-r_lo / (r_hi - r_lo))  # zero at one height on both axes
     shown = charts.with_alignment_domains(frames)
-    charts_ = [charts.alignment_bars(df, title="p", x_title="d", y_title="q·k", group_title="g", group_names=NAMES,
-                                     running_title="running").to_dict() for df in shown]
+    charts_ = [charts.alignment_bars(df, charts.Titles("p", "d", "q·k", group="g", running="running"),
+                                     group_names=NAMES).to_dict() for df in shown]
     for spec, df in zip(charts_, shown, strict=False):
         (_, bars), (_, line), _ = units(spec)
         for field, scale in (("product", bars["y"]["scale"]), ("running", line["y"]["scale"])):
@@ -624,17 +596,17 @@ def drawn_texts(builder: str, *frames, **options) -> list[str]:
 def test_the_running_sum_ends_in_the_dot_product_written_beside_its_last_point():
     for by_size in (False, True):
         pair = pair_alignment(Q_ROW, K_ROW)
-        texts = drawn_texts("alignment_bars", tables.alignment_frame(pair, by_size=by_size), title="p", x_title="dim",
-                            y_title="q·k", group_title="g", group_names=NAMES, running_title="running")
+        texts = drawn_texts("alignment_bars", tables.alignment_frame(pair, by_size=by_size),
+                            titles=charts.Titles("p", "dim", "q·k", group="g", running="running"), group_names=NAMES)
         assert f"{pair.dot:.2f}".replace("-", "−") in texts  # −2.08, which no axis tick says
 
 
 def test_heatmap_cells_write_tiny_numbers_as_about_zero_not_powers_of_ten():
     df = tables.matrix_long(np.array([[-5.4e-4, 0.3], [0.0, -0.12]]), ["a", "b"], ["a", "b"])
-    texts = drawn_texts("heatmap", df, title="d", x_title="k", y_title="q", value_title="v")
+    texts = drawn_texts("heatmap", df, titles=charts.Titles("d", "k", "q", "v"))
     assert {"≈ 0", "0.30", "0.00", "−0.12"} <= set(texts) and not any("e-" in x for x in texts)
     tiny = tables.matrix_long(np.array([[-5.4e-4, 3e-4], [0.0, -1.2e-3]]), ["a", "b"], ["a", "b"])
-    texts = drawn_texts("heatmap", tiny, title="d", x_title="k", y_title="q", value_title="v")
+    texts = drawn_texts("heatmap", tiny, titles=charts.Titles("d", "k", "q", "v"))
     assert "−5.4e-4" in texts and "≈ 0" not in texts  # every number that small (a tiny layer scale): still told apart
 
 
@@ -672,8 +644,7 @@ def test_contribution_legend_gives_no_colour_twice_however_many_words():
     n = 42
     df = tables.contributions(np.ones(n) / n + np.arange(n) * 1e-4, np.ones((n, 2)), [f"w{i}" for i in range(n)])
     z = pd.DataFrame({"dim": [1, 2], "z": [1.0, 1.0]})
-    options = {"title": "z", "x_title": "dim", "y_title": "w·v", "key_title": "key", "z_title": "z",
-               "weight_title": "weight", "other_title": "other words"}
+    options = {"titles": charts.Titles("z", "dim", "w·v", key="key", z="z", weight="weight", other="other words")}
     svg = render.saved("svg", "contribution_bars", (df, z), options).decode()
     legend = re.findall(r'role-legend-symbol.*?fill="(#[0-9a-f]+)".*?role-legend-label.*?>([^<]*)</text>', svg, re.S)
     top = [f"w{i}" for i in range(n - 1, n - 1 - len(charts.HEAD_COLOURS), -1)]

@@ -5,7 +5,7 @@ import pandas as pd
 import pyarrow as pa
 import pytest
 
-from ui import render, tables
+from ui import charts, render, tables
 
 FRAME = tables.matrix_long(np.array([[1.0, -2.0], [0.5, 4.0]]), ["milk", "drank"], [1, 2], selected="milk")
 
@@ -23,7 +23,7 @@ def test_a_table_is_sent_as_it_is_and_built_into_its_frame_only_for_a_spec(monke
     table = tables.matrix_table(np.array([[1.0, -2.0], [0.5, 4.0]]), ["milk", "drank"], [1, 2], selected="milk")
     pd.testing.assert_frame_equal(table.to_pandas(), FRAME)  # matrix_long is the same cells as a DataFrame
     render.forget()
-    options = dict(title="t", x_title="x", y_title="y", value_title="v")
+    options = dict(titles=charts.Titles("t", "x", "y", "v"))
     by_frame = render.spec_of("heatmap", FRAME, **options)[0]
     render.forget()
     converted = []
@@ -44,10 +44,10 @@ def test_a_table_is_sent_as_it_is_and_built_into_its_frame_only_for_a_spec(monke
 @pytest.mark.parametrize("builder", ["heatmap", "relevance_bars"])
 def test_spec_of_carries_its_frames_as_arrow(builder):
     if builder == "heatmap":
-        spec, height = render.spec_of("heatmap", FRAME, title="t", x_title="x", y_title="y", value_title="v")
+        spec, height = render.spec_of("heatmap", FRAME, titles=charts.Titles("t", "x", "y", "v"))
     else:
         frame = tables.relevance_table({"qk": np.array([0.5, -1.0])}, ["drank", "black"])
-        spec, height = render.spec_of("relevance_bars", frame, title="t", x_title="x", y_title="y", rank_title="r")
+        spec, height = render.spec_of("relevance_bars", frame, titles=charts.Titles("t", "x", "y", rank="r"))
     assert height is None  # no height of its own: as high as its words (a step each), the page as high as it draws
     assert render.page_height(builder, spec, height, (FRAME,)) == "content"
     (data,) = spec["datasets"].values()
@@ -55,20 +55,19 @@ def test_spec_of_carries_its_frames_as_arrow(builder):
 
 
 def test_a_data_free_spec_is_built_once_per_columns_and_options(monkeypatch):
-    from ui import charts
     render.forget()
     built = []
     real = charts.heatmap
     monkeypatch.setattr(charts, "heatmap", lambda *f, **o: built.append(o) or real(*f, **o))
     other = tables.matrix_long(np.array([[9.0, 8.0], [7.0, 6.0]]), ["cat", "sat"], [1, 2])
-    options = dict(title="t", x_title="x", y_title="y", value_title="v", x_ticks=[1, 2])
+    options = dict(titles=charts.Titles("t", "x", "y", "v"), cells=charts.Cells(x_ticks=(1, 2)))
     first = render.spec_of("heatmap", FRAME, **options)[0]
     second = render.spec_of("heatmap", other, **options)[0]
     assert len(built) == 1  # other numbers and words, same columns and options: the spec is reused
     assert {k: v for k, v in first.items() if k != "datasets"} == {k: v for k, v in second.items() if k != "datasets"}
     assert read(second["datasets"][next(iter(second["datasets"]))])["row"].tolist() == ["cat"] * 2 + ["sat"] * 2
-    render.spec_of("heatmap", FRAME, **{**options, "title": "another"})
-    render.spec_of("heatmap", FRAME, **{**options, "x_ticks": [2]})
+    render.spec_of("heatmap", FRAME, **{**options, "titles": charts.Titles("another", "x", "y", "v")})
+    render.spec_of("heatmap", FRAME, **{**options, "cells": charts.Cells(x_ticks=(2,))})
     assert len(built) == 3  # another option: built again
     render.forget()
 

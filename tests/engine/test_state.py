@@ -28,16 +28,18 @@ def refusal(name: str, raw) -> str:
     """Why parse refuses the value, as the notice says it in English."""
     with pytest.raises(Invalid) as e:
         parse(name, raw)
-    return t(f"url_{e.value.code}", "en", **e.value.values)
+    return t(f"url_{e.value.code}", **e.value.values)
 
 
 def test_a_refusal_is_a_coded_error_said_in_both_languages():
     from engine.errors import CodedError
-    from ui.text import error_text
+    from ui.text import error_text, in_language
     for code in Invalid.CODES:
         e = Invalid(code, lo="1", hi="2", options="a, b", max="3")
-        assert isinstance(e, CodedError) and error_text(e, "en") != error_text(e, "zh")
-        assert error_text(e, "en") == t(f"url_{code}", "en", **e.values)
+        with in_language("zh"):
+            chinese = error_text(e)
+        assert isinstance(e, CodedError) and error_text(e) != chinese
+        assert error_text(e) == t(f"url_{code}", **e.values)
     with pytest.raises(KeyError):
         Invalid("no_such_reason")
 

@@ -674,9 +674,9 @@ STRINGS = {
     "rel_conj": "the second of a pair → the first (rates → service)",
     "url_held_out": "not a held-out sentence of the treebank",
     "about_head_lines": (
-        "{title} — lines from each {y_title} on the left, labelled with its {relation_title}, to the word it belongs "
-        "to and to the {x_title} it attends to most, marked ✓ where they are the same word and ✗ where not."),
-    "about_relation_accuracy": "{title} — bar chart: for each {y_title}, the {x_title} of each {series_title}, side by side.",
+        "{title} — lines from each {y} on the left, labelled with its {relation}, to the word it belongs "
+        "to and to the {x} it attends to most, marked ✓ where they are the same word and ✗ where not."),
+    "about_relation_accuracy": "{title} — bar chart: for each {y}, the {x} of each {series}, side by side.",
     # --- weights: where W_Q and W_K came from ---
     "fitting_treebank": "Learning W_Q and W_K from {n:,} real English sentences…",
     "fitting_templates": "Learning W_Q and W_K from the template sentences ({n:,} sentences)…",
@@ -781,27 +781,27 @@ STRINGS = {
         "targeted word's weight equals its share exactly. A loss of 0 would need one word to take all the "
         "weight, which shares such as ⅔ and ⅓ do not ask for."),
     # --- what screen readers read for each chart (about_<builder>), filled in with the chart's titles ---
-    "about_heatmap": "{title} — heatmap: a cell for each {y_title} and {x_title}, its colour showing the {value_title}.",
-    "about_weight_bars": "Bar chart: the {y_title} on each {x_title}, in sentence order.",
+    "about_heatmap": "{title} — heatmap: a cell for each {y} and {x}, its colour showing the {value}.",
+    "about_weight_bars": "Bar chart: the {y} on each {x}, in sentence order.",
     "about_contribution_bars": (
-        "Stacked bar chart: for each {x_title}, every {key_title}'s {y_title} stacked; a black tick marks the "
-        "{z_title}."),
+        "Stacked bar chart: for each {x}, every {key}'s {y} stacked; a black tick marks the "
+        "{z}."),
     "about_alignment_bars": (
-        "{title} — bar chart: the {y_title} of each {x_title}, coloured by {group_title}; a line on its own axis at "
-        "the right shows the {running_title}."),
+        "{title} — bar chart: the {y} of each {x}, coloured by {group}; a line on its own axis at "
+        "the right shows the {running}."),
     "about_sign_strips": (
-        "{title} — strips: for each {vector_title}, its {value_title} in every {x_title}, blue positive and red "
+        "{title} — strips: for each {y}, its {value} in every {x}, blue positive and red "
         "negative."),
-    "about_relevance_bars": "{title} — bar chart: the {x_title} of each {y_title}, highest first.",
-    "about_loss_curve": "{title} — line chart: the {y_title} at each {x_title}.",
-    "about_pair_curves": "{title} — line chart: the {y_title} of each {pair_title} at each {x_title}.",
+    "about_relevance_bars": "{title} — bar chart: the {x} of each {y}, highest first.",
+    "about_loss_curve": "{title} — line chart: the {y} at each {x}.",
+    "about_pair_curves": "{title} — line chart: the {y} of each {pair} at each {x}.",
     "about_accuracy_curves": (
-        "{title} — line chart: the {y_title} of each {line_title} at each {x_title}; dashed lines show what each "
-        "{level_title} reaches."),
+        "{title} — line chart: the {y} of each {line} at each {x}; dashed lines show what each "
+        "{level} reaches."),
     "about_vector_plane": (
-        "{title} — arrows: each query and key vector drawn from the origin in one plane ({x_title}, {y_title}), "
+        "{title} — arrows: each query and key vector drawn from the origin in one plane ({x}, {y}), "
         "at the training step the slider picks."),
-    "about_length_bars": "Bar chart: for each word, the {x_title} of its {part_title}s side by side.",
+    "about_length_bars": "Bar chart: for each word, the {x} of its {part}s side by side.",
     "upload_evicted": (
         "Your uploaded vectors were released to make room for other visitors' uploads (the server holds a "
         "limited amount). The built-in GloVe is shown; upload your file again to go on with it."),
@@ -921,9 +921,9 @@ STRINGS = {
     "lines_more_first": "The first {n} of the {h} heads are drawn. ",
     "lines_more_masked": "Masked pairs get no line and a grey cell. ",
     "about_attention_lines": (
-        "{title} — lines from each {y_title} on the left to each {x_title} on the right, each as opaque as its "
-        "{value_title}, one colour per {head_title}; beside them, a heatmap of the {value_title} for each "
-        "{head_title}."),
+        "{title} — lines from each {y} on the left to each {x} on the right, each as opaque as its "
+        "{value}, one colour per {head}; beside them, a heatmap of the {value} for each "
+        "{head}."),
     "lines_expander": "See it as lines: which word looks at which (hover a word to follow its lines)",
     # --- what a person can get wrong: the engine raises these codes ---
     "err_too_many_tokens": "The sentence has {count} tokens; the dashboard shows at most {max}. Please shorten it.",

@@ -549,9 +549,9 @@ STRINGS = {
     "rel_conj": "并列的第二项 → 第一项",
     "url_held_out": "不是树库中的留出句子",
     "about_head_lines": (
-        "{title}——连线图：左边每个{y_title}标有它的{relation_title}，分别连到它所属的词和它注意力最大的{x_title}；"
+        "{title}——连线图：左边每个{y}标有它的{relation}，分别连到它所属的词和它注意力最大的{x}；"
         "两者相同处标 ✓，不同处标 ✗。"),
-    "about_relation_accuracy": "{title}——条形图：对每种{y_title}，并排显示各{series_title}的{x_title}。",
+    "about_relation_accuracy": "{title}——条形图：对每种{y}，并排显示各{series}的{x}。",
     # --- weights: where W_Q and W_K came from ---
     "fitting_treebank": "正在用 {n:,} 句真实英文句子学习 W_Q 和 W_K……",
     "fitting_templates": "正在用模板句子（{n:,} 句）学习 W_Q 和 W_K……",
@@ -629,17 +629,17 @@ STRINGS = {
         "损失不可能低于 {floor:.3f}：这是目标份额本身的熵，只有当每个目标词的权重恰好等于它的份额时才"
         "能达到。损失要降到 0，就得让某一个词拿走全部权重，而 ⅔、⅓ 这样的份额并不要求这样。"),
     # --- what screen readers read for each chart (about_<builder>), filled in with the chart's titles ---
-    "about_heatmap": "{title}——热力图：每个{y_title}与每个{x_title}对应一个格子，颜色表示{value_title}。",
-    "about_weight_bars": "条形图：按句中顺序，每个{x_title}的{y_title}。",
-    "about_contribution_bars": "堆叠条形图：每个{x_title}上，各{key_title}的{y_title}叠在一起；黑色短线标出{z_title}。",
-    "about_alignment_bars": "{title}——条形图：每个{x_title}的{y_title}，按{group_title}着色；右侧单独坐标轴上的折线表示{running_title}。",
-    "about_sign_strips": "{title}——色带图：每个{vector_title}在各{x_title}上的{value_title}，蓝为正，红为负。",
-    "about_relevance_bars": "{title}——条形图：每个{y_title}的{x_title}，最高的在最上面。",
-    "about_loss_curve": "{title}——折线图：每个{x_title}的{y_title}。",
-    "about_pair_curves": "{title}——折线图：每个{pair_title}在各{x_title}的{y_title}。",
-    "about_accuracy_curves": "{title}——折线图：每个{line_title}在各{x_title}的{y_title}；虚线表示各{level_title}达到的水平。",
-    "about_vector_plane": "{title}——箭头图：查询向量和键向量都从原点画在同一平面上（{x_title}、{y_title}），显示滑块所选训练步的状态。",
-    "about_length_bars": "条形图：每个词的{part_title}{x_title}并排显示。",
+    "about_heatmap": "{title}——热力图：每个{y}与每个{x}对应一个格子，颜色表示{value}。",
+    "about_weight_bars": "条形图：按句中顺序，每个{x}的{y}。",
+    "about_contribution_bars": "堆叠条形图：每个{x}上，各{key}的{y}叠在一起；黑色短线标出{z}。",
+    "about_alignment_bars": "{title}——条形图：每个{x}的{y}，按{group}着色；右侧单独坐标轴上的折线表示{running}。",
+    "about_sign_strips": "{title}——色带图：每个{y}在各{x}上的{value}，蓝为正，红为负。",
+    "about_relevance_bars": "{title}——条形图：每个{y}的{x}，最高的在最上面。",
+    "about_loss_curve": "{title}——折线图：每个{x}的{y}。",
+    "about_pair_curves": "{title}——折线图：每个{pair}在各{x}的{y}。",
+    "about_accuracy_curves": "{title}——折线图：每个{line}在各{x}的{y}；虚线表示各{level}达到的水平。",
+    "about_vector_plane": "{title}——箭头图：查询向量和键向量都从原点画在同一平面上（{x}、{y}），显示滑块所选训练步的状态。",
+    "about_length_bars": "条形图：每个词的{part}{x}并排显示。",
     "upload_evicted": "为了给其他访客的上传腾出空间，你上传的词向量已被释放（服务器能保存的总量有限）。现在显示的是内置的 GloVe；重新上传文件即可继续使用。",
     "upload_over_budget": "这组词向量在内存中占 {size:.0f} MB，超过了本服务器为所有上传共同保留的 {budget:.0f} MB。请减少词数或维数后再上传。",
     "upload_refused_share": "这个文件没有被接收：服务器同一时间为每位访客最多保存 {mb:.0f} MB 的文件，正在发送或读取的文件也算在内。请等第一个文件读完，或只选一个不超过这个大小的文件。",
@@ -722,8 +722,8 @@ STRINGS = {
     "lines_more_first": "{h} 个头中只画出前 {n} 个。",
     "lines_more_masked": "被遮蔽的词对没有连线，热力图中显示为灰色格子。",
     "about_attention_lines": (
-        "{title}——连线图：从左边每个{y_title}连到右边每个{x_title}，线的不透明度表示{value_title}，每个{head_title}"
-        "一种颜色；旁边是每个{head_title}的{value_title}热力图。"),
+        "{title}——连线图：从左边每个{y}连到右边每个{x}，线的不透明度表示{value}，每个{head}"
+        "一种颜色；旁边是每个{head}的{value}热力图。"),
     "lines_expander": "用连线来看：哪个词在看哪个词（把鼠标移到一个词上，只看它的线）",
     # --- what a person can get wrong: the engine raises these codes ---
     "err_too_many_tokens": "这个句子有 {count} 个词元，本工具最多显示 {max} 个。请缩短句子。",
