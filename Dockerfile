@@ -16,8 +16,10 @@ COPY requirements.txt .
 RUN pip install -r requirements.txt
 
 RUN useradd --create-home --uid 10001 app
-# The code stays owned by root: the app user can read it, not change it.
+# The code stays owned by root: the app user can read it, not change it. Class mode's SQLite file, when no
+# CLASS_DATABASE_URL names a shared database, goes in a folder of the app user's (a volume keeps it).
 COPY . .
+ENV CLASS_DATA=/home/app/classes
 USER app
 
 EXPOSE 8501

@@ -8,7 +8,7 @@ from ui import fair, pages
 
 ROOT = Path(__file__).resolve().parents[1]
 ENTRY = ROOT / "app.py"  # every run starts here and runs the page asked for
-PAGES = [p.path for p in pages.PAGES[1:]]  # every page but home, in menu order
+PAGES = [p.path for p in pages.STEPS[1:]]  # every step of the story but home, in menu order
 FIT_TIMEOUT_S = 300  # the longest a run waits for the fits its page asked for
 settling = True  # whether a run waits for its page's fits and runs again (see arrive)
 

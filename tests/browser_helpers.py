@@ -21,7 +21,7 @@ from harness.chromium import (  # noqa: F401
 from ui import pages
 
 ROOT = Path(__file__).resolve().parents[1]
-SCRIPTS = [p.path for p in pages.PAGES]
+SCRIPTS = [p.path for p in pages.STEPS]  # the story's pages, each drawing charts
 SHOTS = ROOT / "screenshots"
 TIMEOUT_MS = 90_000  # every wait is for a condition; this only bounds one on a loaded machine
 BAD_NUMBER = re.compile(r"\bNaN\b|Infinity|∞")

@@ -4,6 +4,7 @@ pytest-xdist gives its workers whole units of tests."""
 import itertools
 import os
 import re
+import tempfile
 
 import numpy as np
 import pytest
@@ -17,11 +18,13 @@ ODD_VALUE = re.compile(r"::test_odd_but_valid_url_values_draw_a_stable_view\[(?:
 
 
 def pytest_configure(config):
-    """With pytest-xdist's workers, one BLAS thread per process: the workers already take every CPU, and OpenBLAS's
+    """Every server and AppTest of the run keeps its classes in a folder of its own, not the app's var/. With
+    pytest-xdist's workers, one BLAS thread per process: the workers already take every CPU, and OpenBLAS's
     threads on top of them fight over the same cores (two fits at once took four times as long). The workers and the
     servers they start inherit it."""
     if config.getoption("numprocesses", None):
         os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    os.environ["CLASS_DATA"] = tempfile.mkdtemp(prefix="classes-")  # class mode's SQLite file: the run's own
 
 
 def pytest_collection_modifyitems(items):

@@ -776,3 +776,18 @@ def relation_accuracy(df: pd.DataFrame, titles: Titles, *, series: list[str],
     step = alt.Step(RELATION_STEP, **{"for": "position"})  # a relation's band, not each bar's
     chart = _fit_width((bars + text).properties(height=step)).properties(title=titles.title)  # above the legend
     return _described(chart, description)
+
+
+def room_bars(df: pd.DataFrame, titles: Titles, *, description: str | None = None) -> alt.Chart:
+    """How many students put each key first (students), one bar a key in the question's order (k), each with its
+    count; the revealed answer (right) in blue and marked in words ("right"), not by colour alone."""
+    y = alt.Y("key:N", sort=alt.EncodingSortField("k", op="min"), title=titles.x,
+              axis=alt.Axis(title=None, labelOverlap=False))
+    tooltip = [alt.Tooltip("key:N", title=titles.x), alt.Tooltip("students:Q", title=titles.y)]
+    base = alt.Chart(df).encode(y=y, x=alt.X("students:Q", title=titles.y, axis=_number_axis(tickMinStep=1)),
+                                tooltip=tooltip)
+    bars = base.mark_bar().encode(color=alt.condition("datum.right", alt.value(AGREE["++"]), alt.value(GREY)))
+    counts = base.mark_text(align="left", dx=4).encode(text=alt.Text("label:N")).transform_calculate(
+        label=f"datum.students + (datum.right ? '  ' + {json.dumps(titles['right'])} : '')")
+    return _described(_fit_width(alt.layer(bars, counts, title=titles.title).properties(height=alt.Step(BAR_STEP))),
+                      description)

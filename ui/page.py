@@ -58,7 +58,8 @@ def context(p: Page, s: Settings) -> Context:
     source = chosen_vectors.source_name(s)
     st.markdown(t(f"{name}_intro", d=kv.vector_size, source=source))
     w, provenance = weights.layers(s, kv)
-    weights.banner(s, provenance, kv.vector_size)
+    if p.step:  # what the layers are matters where the sentence goes through them
+        weights.banner(s, provenance, kv.vector_size)
     render.name_files(name, getattr(s, sentence or box), render.save_menu())
     if sentence is None:
         return Context(s, kv, source, w, provenance, None, None)
@@ -133,7 +134,7 @@ def cached_neighbours(_kv: KeyedVectors, source: tuple, words: tuple[str, ...],
 def view_key(name: str, s: Settings, q: str) -> str:
     """What identifies one view for a guess: the page, the query word and every setting that changes the numbers."""
     others = replace(s, lang=DEFAULTS.lang, predict=False, query="", dec_query="", cross_query="",
-                     expected=DEFAULTS.expected, real_find="", real_query="", real_key="")
+                     expected=DEFAULTS.expected, real_find="", real_query="", real_key="", room="")
     return f"{name}:{q}?" + urlencode(sorted(to_query(others).items()))
 
 

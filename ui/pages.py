@@ -1,5 +1,6 @@
 """The dashboard's pages, in menu order. Adding a page: its script in steps/, one line here, and its text keys
 (nav_<name>, <name>_title, <name>_intro) in every catalogue of ui/text/."""
+import re
 from dataclasses import dataclass
 
 
@@ -13,6 +14,7 @@ class Page:
     box: str = "source_sentence"  # the sidebar's sentence box when `sentence` is None
     min_words: int = 1  # fewer words than this: the page says so and stops
     challenge: bool = False  # the page can hide its answer until the learner guesses (its challenge link)
+    step: bool = True  # a step of the story, drawing charts of the sentence (the class page is not)
 
 
 PAGES = (
@@ -24,5 +26,13 @@ PAGES = (
     Page("steps/5_Learning.py", "learn"),
     Page("steps/6_Three_kinds.py", "kinds", sentence=None, challenge=True),
     Page("steps/7_Real_sentences.py", "real", sentence=None, box="sentence", challenge=True),
+    Page("steps/8_Class.py", "class", sentence=None, step=False),
 )
+STEPS = tuple(p for p in PAGES if p.step)  # home and the story's pages
+
+
+def url_path(name: str) -> str:
+    """The URL path of the page called `name`, as Streamlit derives it from the script's file name ('' for home)."""
+    page = next(p for p in PAGES if p.name == name)
+    return "" if page is PAGES[0] else re.sub(r"^\d+_", "", page.path.rsplit("/", 1)[-1].removesuffix(".py"))
 

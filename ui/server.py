@@ -60,4 +60,17 @@ def warm_up() -> None:
         gc.freeze()
     except Exception:
         log.exception("warm-up failed")
+    class_database()
+
+
+def class_database() -> None:
+    """Create or upgrade class mode's tables as the server starts (ui/class_store.py). A database that does not answer
+    is only logged: the class page says so when someone uses it, and everything else works."""
+    from engine.errors import ClassError
+    from ui import class_store
+
+    try:
+        class_store.engine()
+    except (class_store.Unavailable, ClassError) as e:
+        log.warning("the class database is not available: %s", e)
 

@@ -23,6 +23,7 @@ LIMITS = {
     "expected": 200, "real_find": 100,  # their text boxes on pages 4 and 7
     "swap": 43,  # "63:" and the new word's 40 characters
     "learn": 100,  # what learns, "w_q, w_k, w_v, x" at most, with room to spare
+    "room": 40,  # a class code as typed, "ABCD 2345" or "abcd-2345" (engine.questions.normal_code reads it)
 }
 
 
@@ -88,6 +89,8 @@ class Settings:
     real_find: str = ""
     real_query: str = ""
     real_key: str = ""
+    # class mode: the code of the class this visitor was sent to (the class page's join form starts from it)
+    room: str = ""
 
 
 SPEC = {

@@ -289,21 +289,23 @@ def short_name(m: str, names: dict[str, str]) -> str:
 
 
 def guess_first(q_row: np.ndarray, k_rows: np.ndarray, q: str, keys: list[str], *, key: str,
-                ordered: int = 1) -> bool:
+                ordered: int = 1, ask=None) -> bool:
     """Predict, then reveal: the learner picks the word `q` attends to most (the highest q·k), or with `ordered` > 1
     orders that many keys, most first, before seeing any number; True once guessed (the page then shows its answer),
     with right or wrong and why, computed from the vectors. q_row [d], k_rows [n, d] for the n `keys`; `key` names
-    this view, so each view is guessed once."""
+    this view, so each view is guessed once. `ask(q, keys, ordered, answer, why)` offers the question to a class."""
     results = st.session_state.setdefault("_guesses", {})  # view -> (guessed keys, right); links hold none
     best, why = winner(q_row, k_rows)
-    guess = ask_guess(q, keys, key=key, ordered=min(ordered, len(keys)), done=results.get(key, (None,))[0])
+    la, ordered = length_angle(q_row, k_rows), min(ordered, len(keys))
+    if ask is not None:
+        ask(q, keys, ordered, [keys[j] for j in order_by(la.dot)[:ordered]], why)
+    guess = ask_guess(q, keys, key=key, ordered=ordered, done=results.get(key, (None,))[0])
     if key not in results:
         if guess is None:
             st.info(t("predict_hidden"))
             return False
         results[key] = (guess, guess[0] == keys[best])
     guess, right = results[key]
-    la = length_angle(q_row, k_rows)
     said = t("predict_right" if right else "predict_wrong", guess=guess[0], k=keys[best])
     reason = t(f"predict_why_{why}", k=keys[best], q=q, cos=la.cos[best], len=la.k_len[best])
     if len(guess) > 1:

@@ -10,7 +10,7 @@ from ui.text import LANGS, in_language, t
 
 # the URL paths links were shared under before the entry owned the navigation: they keep opening the same pages
 SHARED = ["", "Words_become_rows", "Factor_matrix", "Dot_product", "Relevance", "Learning", "Three_kinds",
-          "Real_sentences"]
+          "Real_sentences", "Class"]
 EXTRA = """import streamlit as st
 
 from ui import page
@@ -39,6 +39,7 @@ def test_links_keep_the_url_paths_shared_before():
     assert not at.exception
     assert list(links(at, at.sidebar).values()) == SHARED
     assert [page_icon_and_name(ROOT / p.path)[1] for p in pages.PAGES[1:]] == SHARED[1:]
+    assert [pages.url_path(p.name) for p in pages.PAGES] == SHARED  # the class page's links are built with it
 
 
 @pytest.fixture

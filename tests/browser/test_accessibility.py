@@ -7,6 +7,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 
 from tests import browser_helpers as b
+from ui import pages
 from ui.text import in_language, t
 
 WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
@@ -38,7 +39,7 @@ def violations(page) -> list[str]:
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-@pytest.mark.parametrize("script", b.SCRIPTS)
+@pytest.mark.parametrize("script", [p.path for p in pages.PAGES])
 def test_every_page_has_no_wcag_violations(page, app_url, script, lang):
     b.visit(page, address(app_url, script, lang))
     found = violations(page)

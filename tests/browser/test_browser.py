@@ -7,6 +7,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests import browser_helpers as b
+from ui import pages
 
 FACTOR = "steps/2_Factor_matrix.py"
 STORY = "The black cat drank the milk"  # the default
@@ -79,7 +80,7 @@ def test_sidebar_links_reach_every_page(page, app_url):
     b.visit(page, app_url)
     hrefs = page.locator("[data-testid=stSidebar] [data-testid=stPageLink-NavLink]").evaluate_all(
         "links => links.map(a => new URL(a.href).pathname.replace(/^\\//, ''))")
-    assert sorted(hrefs) == sorted(b.url_path(s) for s in b.SCRIPTS)
+    assert sorted(hrefs) == sorted(b.url_path(p.path) for p in pages.PAGES)
 
 
 def test_typing_a_sentence_redraws_every_chart(page, app_url):

@@ -3,6 +3,7 @@ import ast
 import gc
 import logging
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -104,3 +105,24 @@ def test_the_lifespan_notes_the_event_loop_and_starts_the_warm_up(monkeypatch):
     finally:
         loop.close()
     assert started == [1] and uploads.server_loop == [loop]
+
+
+def test_the_server_creates_the_class_tables_as_it_starts(tmp_path, monkeypatch):
+    """Before anyone opens a class, the started server has made class mode's tables and noted their version."""
+    import sqlalchemy as sa
+
+    from engine import classroom
+    from tests import browser_helpers as b
+
+    monkeypatch.setenv("CLASS_DATA", str(tmp_path))
+    monkeypatch.delenv("CLASS_DATABASE_URL", raising=False)
+    with b.server():
+        made = sa.create_engine(f"sqlite:///{tmp_path / 'classes.sqlite'}")
+        end = time.monotonic() + 60
+        while time.monotonic() < end and not sa.inspect(made).has_table("class_meta"):
+            time.sleep(0.2)
+        with made.connect() as conn:
+            version = conn.execute(sa.text("SELECT value FROM class_meta WHERE key = 'schema_version'")).scalar()
+    assert version == str(classroom.SCHEMA_VERSION)
+    tables = {"class_classes", "class_students", "class_answers", "class_questions"}
+    assert tables <= set(sa.inspect(made).get_table_names())

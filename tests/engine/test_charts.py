@@ -78,6 +78,10 @@ SAMPLES = {
         charts.Titles("signs", "dim", "vector", "value"),
     ),
     "relevance_bars": relevance,
+    "room_bars": lambda: charts.room_bars(
+        tables.room_frame(["the", "black", "cat", "drank"], [0, 1, 3, 9], "drank"),
+        charts.Titles("room", "key", "students", right="✓ the answer"),
+    ),
     "loss_curve": lambda: charts.loss_curve(
         pd.DataFrame({"step": [0, 1, 2], "loss": [1.0, 0.7, 0.5]}),
         charts.Titles("loss", "step", "loss"),

@@ -1001,4 +1001,72 @@ STRINGS = {
         "MB for all visitors' uploads and fits together. Try again in a minute, or with a smaller d_k."),
     "err_corpus_no_known": (
         "None of the training sentences has all its words in these vectors, so there is nothing to fit."),
+    # class mode (steps/8_Class.py, ui/classroom.py)
+    "nav_class": "8 · Class",
+    "class_title": "Class: everyone predicts, then the room sees how it voted",
+    "class_intro": (
+        "A teacher asks the whole room one of the dashboard's predict-first questions. Every student answers on "
+        "their own screen, the room sees how it voted, and the teacher reveals the answer on every screen at once."),
+    "class_how": (
+        "**Teaching?** Open page 2, 4, 6 or 7, turn on *Predict first*, pick a word and press *Ask the class*. "
+        "**Joining?** Type the code your teacher shows, or open their link."),
+    "class_ask": "Ask the class",
+    "class_ask_next": "Ask the class this next",
+    "class_ask_help": (
+        "Starts a class on this question: students join with a code, answer on their own screens, and see the "
+        "answer when you reveal it."),
+    "class_db_down": (
+        "The class database is not answering right now, so class mode is paused. Everything else in the "
+        "dashboard works as before; try again in a minute."),
+    "class_code_is": "## Class code: `{code}`",
+    "class_link_is": "Students open this link, or scan the QR code, or type the code on the Class page:",
+    "class_next_how": (
+        "Next question: open any page with Predict first, pick the word, and press *Ask the class this next*. "
+        "Everyone moves to it."),
+    "class_qr": "Scan to join",
+    "class_joined": "Students joined",
+    "class_answered": "Answered this question",
+    "class_question_no": "Question",
+    "class_show_before": "Show the room's answers before the reveal",
+    "class_reveal": "Reveal the answer",
+    "class_end": "End the class",
+    "class_csv": "Download the answers (CSV)",
+    "class_ended_teacher": "The class has ended. Its answers stay available for download until it expires.",
+    "class_code": "Class code",
+    "class_nickname": "Nickname (optional)",
+    "class_nickname_help": "At most 20 characters. Nothing else about you is kept.",
+    "class_join": "Join the class",
+    "class_ended": "This class has ended. Thank you for taking part. The rest of the dashboard is yours to explore.",
+    "class_pick": "Your answer",
+    "class_pick_order": "Your answer: the {m} words, most attended first",
+    "class_sent": "Sent: {answer}. You can change it until the teacher reveals the answer.",
+    "class_not_sent": "Not answered yet.",
+    "class_no_answer": "no answer",
+    "class_yours": "You answered {answer}.",
+    "class_answer": "The answer: {order}.",
+    "class_why_angle": "“{k}” wins by angle: its key points most nearly the way “{q}”'s query does.",
+    "class_why_length": "“{k}” wins by length: its key is long enough to beat keys at a smaller angle.",
+    "class_why_both": "“{k}” wins on length and angle together: neither alone would put it first.",
+    "class_open_view": "Open this view",
+    "class_chart_title": "What the room said “{q}” attends to most",
+    "class_students": "students",
+    "class_right_mark": "✓ the answer",
+    "class_leave": "Leave the class",
+    "about_room_bars": "{title} — bar chart: how many {y} put each {x} first.",
+    "err_class_unknown": "No class has that code. Check it with your teacher.",
+    "err_class_expired": "That class has expired: classes are kept for 12 hours.",
+    "err_class_ended": "That class has ended.",
+    "err_class_not_teacher": "Only the class's teacher can do that.",
+    "err_class_not_student": "This browser tab has not joined that class. Join it again with its code.",
+    "err_class_not_asking": "The answer has been revealed, so answers are closed.",
+    "err_class_stale_question": "The teacher has moved on to the next question.",
+    "err_class_bad_answer": "That answer is not one of the words offered.",
+    "err_class_nickname_long": "A nickname can be at most {limit} characters.",
+    "err_class_nickname_chars": "A nickname cannot hold line breaks or control characters.",
+    "err_class_bad_code": "A class code is 8 letters and digits, like ABCD 2345.",
+    "err_class_rate_limited": "That was a lot of tries in a short time. Please wait a minute.",
+    "err_class_bad_question": "This question cannot be asked of a class (its {field} is too long or unusual).",
+    "err_class_db_version": "The class database was made by a newer version of the dashboard.",
+    "err_class_full": "That class is full: it takes {limit} students.",
+    "err_class_too_many_questions": "This class has asked as many questions as a class may; start a new one.",
 }

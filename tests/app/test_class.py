@@ -1,0 +1,215 @@
+"""Class mode in AppTest: a teacher and students in separate sessions on one class database (a SQLite file made for
+each test), from starting a class on a question page to the answers' CSV; and what goes wrong, said in a sentence."""
+import io
+import time
+
+import pandas as pd
+import pytest
+
+from engine import classroom
+from engine.errors import ClassError
+from engine.limiter import Limiter
+from engine.questions import Question
+from harness.apptest import run_page
+from tests.apptest_helpers import chart_data, deferred, messages
+from ui import class_store
+from ui import classroom as ui_class
+from ui.text import in_language, t
+
+FACTOR, RELEVANCE, CLASS = "steps/2_Factor_matrix.py", "steps/4_Relevance.py", "steps/8_Class.py"
+
+
+@pytest.fixture(autouse=True)
+def database(tmp_path, monkeypatch):
+    """A class database of this test's own."""
+    monkeypatch.setenv("CLASS_DATA", str(tmp_path))
+    monkeypatch.delenv("CLASS_DATABASE_URL", raising=False)
+    fresh = {name: Limiter(limiter.limit, limiter.window, limiter.keys) for name, limiter in ui_class.RATES.items()}
+    monkeypatch.setattr(ui_class, "RATES", fresh)  # AppTest's sessions share one id: each test starts unlimited
+    return tmp_path / "classes.sqlite"
+
+
+def teach(page: str = FACTOR, query: dict | None = None, lang: str = "en"):
+    """A teacher's session that asked the class the page's predict-first question: now on the class page."""
+    at = run_page(page, {"predict": "1", "lang": lang, **(query or {})})
+    with in_language(lang):
+        next(b for b in at.button if b.label == t("class_ask")).click().run()
+        assert any(t("class_link_is") == m.value for m in at.markdown)  # the button went to the class page
+    assert not at.exception, [e.value for e in at.exception]
+    return at.switch_page(CLASS).run()  # where the browser now is: AppTest's next runs stay on the page it names
+
+
+def join(code: str, nickname: str = "", lang: str = "en"):
+    """A student's session that opened the class's link and joined."""
+    at = run_page(CLASS, {"room": code, "lang": lang})
+    with in_language(lang):
+        boxes = {box.label: box for box in at.text_input}
+        assert boxes[t("class_code")].value == code
+        boxes[t("class_nickname")].input(nickname)
+        next(b for b in at.button if b.label == t("class_join")).click().run()
+    assert not at.exception and "token" in at.session_state["_class"], messages(at)
+    return at
+
+
+def code_of(at) -> str:
+    return at.session_state["_class"]["code"]
+
+
+def metrics(at) -> dict[str, str]:
+    return {m.label: m.value for m in at.metric}
+
+
+def pick(at, word: str):
+    """A student's answer to a one-word question."""
+    next(r for r in at.radio if r.key.startswith("_class_pick_")).set_value(word).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def button(at, label_key: str):
+    return next(b for b in at.button if b.label == t(label_key))
+
+
+def test_a_teacher_starts_a_class_on_a_question_and_sees_its_code_link_and_qr_code():
+    at = teach()
+    code = code_of(at)
+    assert len(code) == 8 and at.session_state["_class"]["key"]
+    assert any(f"{code[:4]} {code[4:]}" in m.value for m in at.markdown)
+    assert any(f"Class?room={code}" in c.value for c in at.code)
+    assert [img.caption for i in at.get("image") for img in i.proto.imgs] == [t("class_qr")]
+    assert metrics(at) == {t("class_joined"): "0", t("class_answered"): "0", t("class_question_no"): "1"}
+    assert t("predict_ask", q="milk") in [h.value for h in at.subheader]
+    assert not chart_data(at)  # the room's chart waits for the reveal
+
+
+def test_students_answer_the_teacher_counts_and_reveals_and_every_student_sees_the_answer():
+    teacher = teach()
+    code = code_of(teacher)
+    students = [join(code, name) for name in ("Ana", "Bo", "")]
+    keys = next(r for r in students[0].radio if r.key.startswith("_class_pick_")).options
+    assert set(keys) == {"the (1)", "black", "cat", "drank", "the (5)"}
+    for student, word in zip(students, ("drank", "drank", "cat"), strict=True):
+        pick(student, word)
+        assert t("class_sent", answer="drank" if word == "drank" else "cat") in [c.value for c in student.caption]
+    pick(students[2], "drank")  # changed before the reveal
+    teacher.run()
+    assert metrics(teacher)[t("class_joined")] == "3" and metrics(teacher)[t("class_answered")] == "3"
+    assert not chart_data(teacher)
+    button(teacher, "class_reveal").click().run()
+    room = chart_data(teacher)[0].set_index("key")
+    assert room.loc["drank", "students"] == 3 and room.loc["drank", "right"] and room["students"].sum() == 3
+    reason = classroom.room(store_engine(), code, now=now()).question.reason  # engine.relevance.winner's
+    for student in students:
+        student.run()
+        said = " ".join(m.value for m in (*student.success, *student.info))
+        assert t("class_answer", order="“drank”") in said and t(f"class_why_{reason}", k="drank", q="milk") in said
+        assert chart_data(student)[0].set_index("key").loc["drank", "students"] == 3
+        assert not [r for r in student.radio if r.key.startswith("_class_pick_")]  # answers closed
+
+
+def test_the_room_order_question_counts_first_choices_and_whole_right_orders():
+    teacher = teach(RELEVANCE)
+    student = join(code_of(teacher))
+    box = next(m for m in student.multiselect if m.key.startswith("_class_pick_"))
+    box.set_value(["drank", "cat", "black"]).run()
+    assert not student.exception
+    room = classroom.room(store_engine(), code_of(teacher), now=now())
+    assert room.answered == 1 and room.question.ordered == 3 and room.question.answer == ("drank", "cat", "black")
+    assert room.right == 1
+
+
+def test_next_moves_every_student_to_the_new_question_and_end_gives_the_answers_as_csv(monkeypatch):
+    files = deferred(monkeypatch)
+    teacher = teach()
+    code = code_of(teacher)
+    student = join(code, "=HYPERLINK(1)")
+    pick(student, "drank")
+    teacher.switch_page(RELEVANCE).run()
+    button(teacher, "class_ask_next").click().run()
+    teacher.switch_page(CLASS).run()
+    assert metrics(teacher)[t("class_question_no")] == "2"
+    student.run()
+    assert t("predict_order_ask", q="milk", m=3) in [h.value for h in student.subheader]
+    button(teacher, "class_end").click().run()
+    student.run()
+    assert t("class_ended") in messages(student)
+    writer = files[f"class-{code}.csv"][0]
+    rows = pd.read_csv(io.BytesIO(writer if isinstance(writer, bytes) else writer()))
+    assert list(rows["answer"]) == ["drank"] and list(rows["nickname"]) == ["'=HYPERLINK(1)"]
+    assert not {"token", "token_hash", "teacher_key"} & set(rows.columns)
+
+
+def test_the_class_page_speaks_chinese():
+    teacher = teach(lang="zh")
+    student = join(code_of(teacher), lang="zh")
+    teacher.run()
+    with in_language("zh"):
+        assert t("predict_ask", q="milk") in [h.value for h in student.subheader]
+        assert t("class_not_sent") in [c.value for c in student.caption]
+        assert metrics(teacher)[t("class_joined")] == "1"
+
+
+@pytest.mark.parametrize(("typed", "said"), [("ZZZZ 2222", "err_class_unknown"), ("hello", "err_class_bad_code"),
+                                             ("'; DROP TABLE class_classes; --", "err_class_bad_code")])
+def test_a_code_that_opens_no_class_gets_one_sentence_and_the_rest_works(typed, said):
+    at = run_page(CLASS)
+    boxes = {box.label: box for box in at.text_input}
+    boxes[t("class_code")].input(typed)
+    next(b for b in at.button if b.label == t("class_join")).click().run()
+    assert not at.exception and t(said) in messages(at)
+    assert "_class" not in at.session_state
+    at.switch_page(FACTOR).run()
+    assert not at.exception and chart_data(at)
+
+
+def test_a_forged_teacher_key_cannot_reveal_and_a_forged_token_cannot_answer():
+    teacher = teach()
+    code = code_of(teacher)
+    student = join(code)
+    forger = run_page(CLASS)
+    forger.session_state["_class"] = {"code": code, "key": "A" * 32}
+    forger.run()
+    button(forger, "class_reveal").click().run()
+    assert t("err_class_not_teacher") in messages(forger)
+    student.session_state["_class"] = {"code": code, "token": "B" * 32}
+    student.run()
+    assert t("err_class_not_student") in messages(student)
+    assert classroom.room(store_engine(), code, now=now()).status == "asking"
+
+
+def test_a_closed_class_and_a_database_that_is_down_each_get_a_sentence(monkeypatch):
+    teacher = teach()
+    student = join(code_of(teacher))
+    button(teacher, "class_end").click().run()
+    student.run()
+    assert t("class_ended") in messages(student)
+    monkeypatch.setenv("CLASS_DATABASE_URL", "postgresql+psycopg://nobody@127.0.0.1:9/none")
+    student.run()
+    assert not student.exception and t("class_db_down") in messages(student)
+    at = run_page(FACTOR, {"predict": "1"})
+    button(at, "class_ask").click().run()
+    assert not at.exception and t("class_db_down") in messages(at) and "_class" not in at.session_state
+
+
+def store_engine():
+    """The class database the pages use, read directly."""
+    return class_store.engine()
+
+
+def now() -> float:
+    return time.time()
+
+
+def test_a_question_too_big_for_a_class_is_refused_before_the_database():
+    with pytest.raises(ClassError):
+        Question("factor", "", "milk", tuple(f"w{i}" for i in range(65)), 1, ("w0",), "angle")
+
+
+def test_a_session_that_keeps_answering_is_slowed_down_with_a_sentence():
+    student = join(code_of(teach()))
+    limit = ui_class.RATES["answer"].limit
+    for n in range(limit + 1):
+        pick(student, ("drank", "cat")[n % 2])
+    assert t("err_class_rate_limited", seconds=60) in messages(student)
+    sent = classroom.mine(store_engine(), code_of(student), student.session_state["_class"]["token"], now=now())
+    assert sent == (("drank", "cat")[(limit - 1) % 2],)  # the last answer within the limit

@@ -1,0 +1,85 @@
+"""Class mode in headless Chromium on a real server: a teacher and three students, each in a browser context of their
+own; the students join by the teacher's link, answer, and see the reveal on their pages without a reload."""
+import re
+
+import pytest
+
+from tests import browser_helpers as b
+from ui.text import in_language, t
+
+STUDENTS = (("Ana", "drank"), ("Bo", "drank"), ("Cy", "cat"))
+
+
+def texts(lang: str, *keys: str, **values) -> list[str]:
+    with in_language(lang):
+        return [t(key, **values) for key in keys]
+
+
+def metric(page, label: str) -> str:
+    """A metric's value on the page, read off its label."""
+    box = page.locator("[data-testid=stMetric]").filter(has=page.get_by_text(label, exact=True))
+    return box.locator("[data-testid=stMetricValue]").inner_text()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_teacher_and_three_students_answer_and_the_reveal_reaches_every_student(chromium, app_url, lang):
+    pages = one_question(chromium, app_url, lang, shots=True)
+    for page in pages:
+        page.context.close()
+
+
+def one_question(chromium, base: str, lang: str, shots: bool = False, student_bases: tuple[str, ...] = ()) -> list:
+    """A teacher asks on page 2 of the server at `base`, three students join by the link (each on its own of
+    `student_bases`, if given: other replicas of the same class) and answer, the teacher reveals: the reveal shows on
+    every student's page without a reload. The pages, the teacher's first, for the caller to close."""
+    ask, link_is, answered, reveal, answer_is = texts(lang, "class_ask", "class_link_is", "class_answered",
+                                                     "class_reveal", "class_answer", order="“drank”")
+    teacher = b.new_page(chromium)
+    pages = [teacher]
+    try:
+        b.visit(teacher, f"{base}/{b.url_path('steps/2_Factor_matrix.py')}?predict=1&lang={lang}")
+        b.rerun(teacher, lambda: teacher.get_by_role("button", name=ask).click())
+        teacher.get_by_text(link_is).wait_for()
+        link = teacher.locator("[data-testid=stCode]").inner_text().strip()
+        assert re.fullmatch(rf"{re.escape(base)}/Class\?room=[A-Z2-9]{{8}}", link), link
+        bases = student_bases or (base,) * len(STUDENTS)
+        pages += [join_and_answer(chromium, link.replace(base, there, 1), lang, nickname, word)
+                  for (nickname, word), there in zip(STUDENTS, bases, strict=True)]
+        teacher.wait_for_function(
+            "([label]) => [...document.querySelectorAll('[data-testid=stMetric]')].some(m => "
+            "m.innerText.includes(label) && m.querySelector('[data-testid=stMetricValue]').innerText.trim() === '3')",
+            arg=[answered], timeout=b.TIMEOUT_MS)
+        assert not b.charts(teacher).count()  # the room's answers wait for the reveal
+        if shots:
+            b.screenshot(teacher, f"class-teacher-asking-{lang}")
+        for student in pages[1:]:
+            student.evaluate("window.__same_document = true")  # a reload would forget it
+        teacher.get_by_role("button", name=reveal).click()
+        for student in pages[1:]:
+            student.get_by_text(answer_is).first.wait_for()  # the panel's own look: no reload
+            assert student.evaluate("window.__same_document === true")
+            b.charts(student).first.locator("svg, canvas").first.wait_for()
+        b.charts(teacher).first.locator("svg, canvas").first.wait_for()
+        if shots:
+            b.screenshot(pages[1], f"class-student-revealed-{lang}")
+            b.screenshot(teacher, f"class-teacher-revealed-{lang}")
+        assert metric(teacher, answered) == "3"
+        for page in pages:
+            assert b.problems(page) == []
+        return pages
+    except BaseException:
+        for page in pages:
+            page.context.close()
+        raise
+
+
+def join_and_answer(chromium, link: str, lang: str, nickname: str, word: str):
+    """A student's page that opened the link, joined with a nickname and picked `word`."""
+    nickname_box, join, sent = texts(lang, "class_nickname", "class_join", "class_sent", answer=word)
+    page = b.new_page(chromium)
+    b.visit(page, f"{link}&lang={lang}")
+    page.get_by_role("textbox", name=nickname_box).fill(nickname)
+    b.rerun(page, lambda: page.get_by_role("button", name=join).click())
+    page.locator("[data-testid=stRadio] label").filter(has_text=re.compile(rf"^{word}$")).click()
+    page.get_by_text(sent).wait_for()
+    return page

@@ -1,0 +1,253 @@
+"""Class mode: a teacher asks the room a page's predict-first question, every student answers on their own screen, the
+room sees how it voted, and the teacher reveals the answer on every screen at once (peer instruction).
+
+The teacher's key and a student's token live only in their own session (ROLE); the class itself, in the database
+(ui/class_store.py, engine/classroom.py). Each side's live panel looks at the database every LOOK_S seconds."""
+import functools
+import io
+import time
+from dataclasses import replace
+from urllib.parse import urlencode
+
+import segno
+import streamlit as st
+
+from engine import classroom
+from engine.errors import ClassError
+from engine.limiter import ANSWERS_PER_CLASS, ANSWERS_PER_SESSION, JOINS_PER_SESSION, STARTS_PER_SESSION, Limiter
+from engine.questions import Question
+from ui import class_store, pages, render, runtime, tables
+from ui.charts import Titles
+from ui.state import LIMITS, to_query
+from ui.text import error_text, kept, plain, t
+
+PAGE = "steps/8_Class.py"
+ROLE = "_class"  # this session's part in a class: {"code", "key"} for its teacher, {"code", "token"} for a student
+LOOK_S = 1.0  # a live panel's look at the database: a reveal reaches every screen within two
+RATES = {"answer": Limiter(*ANSWERS_PER_SESSION), "join": Limiter(*JOINS_PER_SESSION),
+          "start": Limiter(*STARTS_PER_SESSION), "class": Limiter(*ANSWERS_PER_CLASS)}
+
+
+def role() -> dict:
+    """This session's part in a class ({} for none)."""
+    return st.session_state.get(ROLE, {})
+
+
+FAILED = object()  # what attempt returns when the call did not happen
+
+
+def attempt(fn, *args, limits: tuple[tuple[str, str], ...] = (), **kwargs):
+    """class_store.call(fn, ...) within each (limiter, key) of `limits`; FAILED after saying in a sentence what went
+    wrong (a person's mistake, too many tries, or a database that did not answer)."""
+    try:
+        for name, key in limits:
+            RATES[name].check(key, time.time())
+        return class_store.call(fn, *args, **kwargs)
+    except ClassError as e:
+        st.warning(error_text(e))
+    except class_store.Unavailable:
+        st.error(t("class_db_down"))
+    return FAILED
+
+
+def asker(s, view: str):
+    """What views.guess_first calls to offer its question to a class: ask_button for this view's Settings."""
+    return functools.partial(ask_button, s, view)
+
+
+def ask_button(s, view: str, query: str, keys: list[str], ordered: int, answer: list[str], reason: str):
+    """Below a predict-first question: the teacher asks it of the class (a new one, or the one they teach next)."""
+    teaching = "key" in role()
+    if not st.button(t("class_ask_next" if teaching else "class_ask"), icon=":material/groups:",
+                     help=t("class_ask_help")):
+        return
+    link = urlencode(to_query(replace(s, room="")) | {"predict": "1"})
+    try:
+        question = Question(view, link, query, tuple(keys), ordered, tuple(answer), reason)
+    except ClassError as e:
+        st.warning(error_text(e))
+        return
+    if teaching:
+        if attempt(classroom.advance, role()["code"], role()["key"], question) is FAILED:
+            return
+    else:
+        opened = attempt(classroom.start, question, limits=(("start", runtime.session_id()),))
+        if opened is FAILED:
+            return
+        st.session_state[ROLE] = {"code": opened.code, "key": opened.teacher_key}
+    st.switch_page(PAGE)
+
+
+def question_text(q: Question) -> str:
+    """The question as a student reads it."""
+    if q.ordered == 1:
+        return t("predict_ask", q=q.query)
+    return t("predict_order_ask", q=q.query, m=q.ordered)
+
+
+def room_chart(room: classroom.Room, revealed: bool):
+    """How the room answered: how many put each key first, the right one marked once revealed."""
+    frame = tables.room_frame(list(room.question.keys), list(room.first), room.question.answer[0] if revealed else None)
+    render.chart("room_bars", frame, save=render.Save(name="class"),
+                 titles=Titles(t("class_chart_title", q=room.question.query), t("key_word"), t("class_students"),
+                               right=t("class_right_mark")))
+
+
+def reveal_text(room: classroom.Room) -> str:
+    """The answer and what decides it."""
+    q = room.question
+    order = " > ".join(f"“{w}”" for w in q.answer)
+    return t("class_answer", order=order) + " " + t(f"class_why_{q.reason}", k=q.answer[0], q=q.query)
+
+
+def qr_png(link: str) -> bytes:
+    """The class's link as a QR code (PNG), large enough to scan from the back of a room."""
+    out = io.BytesIO()
+    segno.make(link, error="m").save(out, kind="png", scale=8, border=2)
+    return out.getvalue()
+
+
+def base_url() -> str:
+    """This server's address as the visitor's browser sees it (behind a proxy too), without the page's path."""
+    return (st.context.url or "").split("?")[0].rsplit("/", 1)[0]
+
+
+def link_of(code: str) -> str:
+    """The address a student opens to join: the class page with the code."""
+    return f"{base_url()}/{pages.url_path('class')}?room={code}"
+
+
+def teacher_panel():
+    """The class's code, link and QR code, large for the room's screen, then the live panel."""
+    code = role()["code"]
+    link = link_of(code)
+    left, right = st.columns([2, 1])
+    left.markdown(t("class_code_is", code=" ".join([code[:4], code[4:]])))
+    left.markdown(t("class_link_is"))
+    left.code(link, language=None, wrap_lines=True)
+    left.caption(t("class_next_how"))
+    right.image(qr_png(link), caption=t("class_qr"), width=260)
+    live(kept(teacher_live))
+
+
+@st.fragment(run_every=LOOK_S)
+def live(draw):
+    """draw() now and again every LOOK_S seconds, alone (a fragment); `draw` carries the run's language, which the
+    fragment's own reruns, in a thread of their own, would not know (text.kept)."""
+    draw()
+
+
+def student_panel():
+    """A student's live panel."""
+    live(kept(student_live))
+
+
+def teacher_live():
+    """Joined and answered, the room's chart (hidden until the reveal unless the teacher shows it), and the teacher's
+    buttons: reveal, end, and the answers as CSV."""
+    me = role()
+    room = attempt(classroom.room, me["code"])
+    if room is FAILED:
+        return
+    st.subheader(question_text(room.question))
+    a, b, c = st.columns(3)
+    a.metric(t("class_joined"), room.joined)
+    b.metric(t("class_answered"), room.answered)
+    c.metric(t("class_question_no"), room.question_no)
+    revealed = room.status != "asking"
+    if revealed or st.toggle(t("class_show_before"), key="_class_show"):
+        room_chart(room, revealed)
+    if revealed:
+        st.success(reveal_text(room))
+    teacher_buttons(me, room)
+    if room.status == "ended":
+        answers_download(me)
+
+
+def teacher_buttons(me: dict, room: classroom.Room) -> None:
+    """Reveal while asking, end until ended; each acts before the next run draws the panel (on_click)."""
+    left, right = st.columns(2)
+    if room.status == "asking":
+        left.button(t("class_reveal"), type="primary", icon=":material/visibility:", on_click=kept(act),
+                    args=(classroom.reveal, me))
+    if room.status != "ended":
+        right.button(t("class_end"), icon=":material/stop_circle:", on_click=kept(act), args=(classroom.end, me))
+
+
+def act(fn, me: dict) -> None:
+    """The teacher's fn on their class."""
+    attempt(fn, me["code"], me["key"])
+
+
+def answers_download(me: dict):
+    """An ended class's answers as CSV, and what happens next."""
+    rows = attempt(classroom.answers, me["code"], me["key"])
+    if rows is not FAILED:
+        st.download_button(t("class_csv"), lambda: tables.class_answers(rows).to_csv(index=False).encode("utf-8"),
+                           file_name=f"class-{me['code']}.csv", mime="text/csv", on_click="ignore")
+        st.info(t("class_ended_teacher"))
+
+
+def join_form(code: str):
+    """A student joins with the class's code (from the link, or typed) and, if they like, a nickname."""
+    with st.form("class_join"):
+        typed = st.text_input(t("class_code"), value=code, max_chars=LIMITS["room"], placeholder="ABCD 2345")
+        nickname = st.text_input(t("class_nickname"), max_chars=classroom.MAX_NICKNAME, help=t("class_nickname_help"))
+        if not st.form_submit_button(t("class_join"), type="primary"):
+            return
+    token = attempt(classroom.join, typed, nickname, limits=(("join", runtime.session_id()),))
+    if token is not FAILED:
+        st.session_state[ROLE] = {"code": classroom.normal_code(typed), "token": token}
+        st.rerun()
+
+
+def student_live():
+    """The current question and this student's answer until the reveal; then the answer, why, and the room."""
+    me = role()
+    room = attempt(classroom.room, me["code"])
+    if room is FAILED:
+        return
+    if room.status == "ended":
+        st.info(t("class_ended"))
+        return
+    q = room.question
+    st.subheader(question_text(q))
+    sent = attempt(classroom.mine, me["code"], me["token"])
+    if sent is FAILED:
+        return
+    if room.status == "asking":
+        choose(me, room, sent)
+        return
+    said = " > ".join(f"“{w}”" for w in sent) if sent else t("class_no_answer")
+    st.markdown(t("class_yours", answer=plain(said)))
+    (st.success if sent == q.answer else st.info)(reveal_text(room))
+    room_chart(room, True)
+    view = f"{base_url()}/{pages.url_path(q.view)}?{q.link}"
+    st.link_button(t("class_open_view"), view, icon=":material/open_in_new:")
+
+
+def choose(me: dict, room: classroom.Room, sent: tuple[str, ...] | None):
+    """The student's answer to the current question, sent as soon as it is whole and changeable until the reveal."""
+    q, key = room.question, f"_class_pick_{room.question_no}"
+    if key not in st.session_state:  # a reloaded panel shows what was sent
+        st.session_state[key] = (sent[0] if sent else None) if q.ordered == 1 else list(sent or [])
+    if q.ordered == 1:
+        pick = st.radio(t("class_pick"), list(q.keys), index=None, horizontal=True, key=key)
+        words = None if pick is None else [pick]
+    else:
+        picked = st.multiselect(t("class_pick_order", m=q.ordered), list(q.keys), max_selections=q.ordered, key=key,
+                                placeholder=t("predict_order_placeholder"))
+        words = picked if len(picked) == q.ordered else None
+    if words and tuple(words) != sent:
+        limits = (("answer", runtime.session_id()), ("class", me["code"]))
+        if attempt(classroom.answer, me["code"], me["token"], room.question_no, words, limits=limits) is FAILED:
+            return
+        sent = tuple(words)
+    st.caption(t("class_sent", answer=plain(" > ".join(sent))) if sent else t("class_not_sent"))
+
+
+def leave_button():
+    """Leave the class (a student) or stop teaching it here (a teacher: the class goes on until it is ended)."""
+    if role() and st.button(t("class_leave"), icon=":material/logout:"):
+        del st.session_state[ROLE]
+        st.rerun()
