@@ -7,11 +7,10 @@ a DOM change inside its svg (seen by a MutationObserver, so waiting costs the pa
 element, or different canvas pixels. Run alone: python -m bench.browser [--quick]
 """
 import json
-import re
 import sys
 import time
 
-from bench.common import ROOT, Row, Server, median, ratio, seconds
+from bench.common import Row, Server, median, ratio, seconds
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-quic", "--no-first-run",
@@ -116,10 +115,14 @@ def settle(page) -> int:
 
 
 def pages() -> list[tuple[str, str]]:
-    """(label, URL path) of the home page and every page in pages/, found now."""
+    """(label, URL path) of the home page and every step of the story (ui/pages.py's STEPS): the pages that draw the
+    sentence's charts."""
+    from ui import pages as registry
+
     found = [("home", "")]
-    for path in sorted((ROOT / "steps").glob("*.py")):
-        found.append((path.stem.replace("_", " "), re.sub(r"^\d+_", "", path.stem)))
+    for p in registry.STEPS[1:]:
+        stem = p.path.rsplit("/", 1)[-1].removesuffix(".py")
+        found.append((stem.replace("_", " "), registry.url_path(p.name)))
     return found
 
 

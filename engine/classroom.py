@@ -88,6 +88,7 @@ class Room:
     first: tuple[int, ...]  # how many put each key first, in keys' order
     right: int  # how many gave the whole right answer
     expires: float
+    teacher_seen: float  # when the teacher's panel last looked (beat), or last acted
 
 
 def new_code() -> str:
@@ -291,7 +292,15 @@ def room(engine: sa.Engine, code: str, *, now: float) -> Room:
     for order, n in orders.items():
         firsts[order[0]] += n
     return Room(row.status, row.question_no, q, joined, orders.total(), tuple(firsts[k] for k in q.keys),
-                orders[q.answer], row.expires)
+                orders[q.answer], row.expires, row.updated)
+
+
+def beat(engine: sa.Engine, code: str, teacher_key: str, *, now: float) -> None:
+    """The teacher's panel is open: students can tell a class whose teacher is still there from one left behind."""
+    code = normal_code(code)
+    with engine.begin() as conn:
+        teacher(conn, code, teacher_key, now)
+        conn.execute(sa.update(CLASSES).where(CLASSES.c.code == code).values(updated=now))
 
 
 def mine(engine: sa.Engine, code: str, token: str, *, now: float) -> tuple[str, ...] | None:

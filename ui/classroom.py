@@ -19,13 +19,14 @@ from engine.questions import Question
 from ui import class_store, pages, render, runtime, tables
 from ui.charts import Titles
 from ui.state import LIMITS, to_query
-from ui.text import error_text, kept, plain, t
+from ui.text import error_text, kept, plain, t, then
 
 PAGE = "steps/8_Class.py"
 ROLE = "_class"  # this session's part in a class: {"code", "key"} for its teacher, {"code", "token"} for a student
 LOOK_S = 1.0  # a live panel's look at the database: a reveal reaches every screen within two
+BEAT_S, GONE_S = 10.0, 60.0  # the teacher's panel says it is open this often; unseen this long, the teacher is away
 RATES = {"answer": Limiter(*ANSWERS_PER_SESSION), "join": Limiter(*JOINS_PER_SESSION),
-          "start": Limiter(*STARTS_PER_SESSION), "class": Limiter(*ANSWERS_PER_CLASS)}
+         "start": Limiter(*STARTS_PER_SESSION), "class": Limiter(*ANSWERS_PER_CLASS)}
 
 
 def role() -> dict:
@@ -88,7 +89,7 @@ def question_text(q: Question) -> str:
 def room_chart(room: classroom.Room, revealed: bool):
     """How the room answered: how many put each key first, the right one marked once revealed."""
     frame = tables.room_frame(list(room.question.keys), list(room.first), room.question.answer[0] if revealed else None)
-    render.chart("room_bars", frame, save=render.Save(name="class"),
+    render.chart("room_bars", frame, save=None,  # redrawn by a fragment, which may not write to the page's save menu
                  titles=Titles(t("class_chart_title", q=room.question.query), t("key_word"), t("class_students"),
                                right=t("class_right_mark")))
 
@@ -97,9 +98,10 @@ def reveal_text(room: classroom.Room) -> str:
     """The answer and what decides it."""
     q = room.question
     order = " > ".join(f"“{w}”" for w in q.answer)
-    return t("class_answer", order=order) + " " + t(f"class_why_{q.reason}", k=q.answer[0], q=q.query)
+    return t("class_answer", order=order) + then() + t(f"class_why_{q.reason}", k=q.answer[0], q=q.query)
 
 
+@functools.lru_cache(maxsize=64)
 def qr_png(link: str) -> bytes:
     """The class's link as a QR code (PNG), large enough to scan from the back of a room."""
     out = io.BytesIO()
@@ -149,6 +151,8 @@ def teacher_live():
     room = attempt(classroom.room, me["code"])
     if room is FAILED:
         return
+    if time.time() - room.teacher_seen > BEAT_S:
+        attempt(classroom.beat, me["code"], me["key"])
     st.subheader(question_text(room.question))
     a, b, c = st.columns(3)
     a.metric(t("class_joined"), room.joined)
@@ -216,6 +220,8 @@ def student_live():
     if sent is FAILED:
         return
     if room.status == "asking":
+        if time.time() - room.teacher_seen > GONE_S:
+            st.info(t("class_teacher_gone"))
         choose(me, room, sent)
         return
     said = " > ".join(f"“{w}”" for w in sent) if sent else t("class_no_answer")

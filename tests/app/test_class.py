@@ -213,3 +213,17 @@ def test_a_session_that_keeps_answering_is_slowed_down_with_a_sentence():
     assert t("err_class_rate_limited", seconds=60) in messages(student)
     sent = classroom.mine(store_engine(), code_of(student), student.session_state["_class"]["token"], now=now())
     assert sent == (("drank", "cat")[(limit - 1) % 2],)  # the last answer within the limit
+
+
+def test_a_student_whose_teacher_has_gone_is_told_and_can_still_answer():
+    teacher = teach()
+    student = join(code_of(teacher))
+    assert t("class_teacher_gone") not in messages(student)
+    with class_store.engine().begin() as conn:  # the teacher's panel last looked two minutes ago
+        conn.execute(classroom.CLASSES.update().values(updated=now() - 120))
+    student.run()
+    assert t("class_teacher_gone") in messages(student)
+    pick(student, "drank")
+    teacher.run()  # the panel is open again: it says so
+    student.run()
+    assert t("class_teacher_gone") not in messages(student)

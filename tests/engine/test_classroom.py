@@ -461,3 +461,12 @@ def test_start_and_advance_check_a_question_bent_after_it_was_made(db):
     opened = classroom.start(db, MILK, now=T0)
     refused("bad_question", classroom.advance, db, opened.code, opened.teacher_key, bent, now=T0)
     assert classroom.room(db, opened.code, now=T0).question_no == 1
+
+
+def test_the_teachers_beat_is_what_students_see_of_the_teacher(db):
+    opened = classroom.start(db, MILK, now=T0)
+    assert classroom.room(db, opened.code, now=T0 + 5).teacher_seen == T0
+    classroom.beat(db, opened.code, opened.teacher_key, now=T0 + 30)
+    assert classroom.room(db, opened.code, now=T0 + 31).teacher_seen == T0 + 30
+    refused("not_teacher", classroom.beat, db, opened.code, "x" * 32, now=T0 + 40)
+    assert classroom.room(db, opened.code, now=T0 + 41).teacher_seen == T0 + 30

@@ -1051,6 +1051,9 @@ STRINGS = {
     "class_chart_title": "What the room said “{q}” attends to most",
     "class_students": "students",
     "class_right_mark": "✓ the answer",
+    "class_teacher_gone": (
+        "The teacher's screen has not been seen for a minute. You can still answer; the answer shows once they "
+        "reveal it."),
     "class_leave": "Leave the class",
     "about_room_bars": "{title} — bar chart: how many {y} put each {x} first.",
     "err_class_unknown": "No class has that code. Check it with your teacher.",

@@ -819,6 +819,7 @@ STRINGS = {
     "class_chart_title": "全班认为“{q}”最关注哪个词",
     "class_students": "学生人数",
     "class_right_mark": "✓ 答案",
+    "class_teacher_gone": "已经一分钟没看到老师的屏幕了。你仍然可以作答；老师揭晓后就会显示答案。",
     "class_leave": "离开课堂",
     "about_room_bars": "{title}——条形图：每个{x}被多少{y}选为第一。",
     "err_class_unknown": "没有这个课堂码对应的课堂。请向老师核对。",
