@@ -19,8 +19,9 @@ session switches to the class page, whose code element holds the link with the c
 - A look: a timer's rerun of a live panel, from its request to its fragment run's end (the oldest request outstanding);
   server CPU per look = the replicas' CPU seconds over the stretch / the fragment runs that finished.
 - Restart: students spread over three replicas answer; one replica without the teacher gets SIGTERM and is started
-  again on the same address; its students reconnect (their sessions are gone: the frontend's reconnect reruns the page,
-  which shows the join form again) and join again; the database must still count every answer given before.
+  again on the same address; its students reconnect (their sessions are gone: the frontend's reconnect reruns the page)
+  with the cookies the class page's pixel set, as a browser keeps them (ui/class_seat.py), so they come back in their
+  seats; the database must still count every answer given before, and no student twice.
 - Outsiders: capacity.py's sessions typing a sentence every 2 s on the home page of one process, alone, then with
   30 classes on the same process; in windows that alternate classes alone and classes + typing, CPU per edit =
   (server CPU − the classes' own rate from the windows on either side × the window) / edits.
@@ -38,6 +39,8 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
+import urllib.request
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -53,6 +56,7 @@ from streamlit.proto.WidgetStates_pb2 import WidgetState
 from bench.capacity import HOME, Student, busy_seconds, cpu_seconds, first_visit, open_all, wait_health, warm
 from bench.common import RESULTS, Row, Server, free_port, seconds
 from engine import classroom
+from ui import class_seat
 from ui.text import t
 
 OPEN_TIMEOUT_S, STEP_TIMEOUT_S, PHASE_TIMEOUT_S, OPEN_PHASE_S = 60.0, 30.0, 60.0, 120.0
@@ -68,6 +72,7 @@ CODE, NICKNAME, PICK, ANSWERED = t("class_code"), t("class_nickname"), t("class_
 ANSWER_TEXT, SENT_TEXT = (t(key, **{name: "\0"}).split("\0")[0] for key, name in
                           (("class_answer", "order"), ("class_sent", "answer")))
 ROOM = re.compile(r"room=([A-Z2-9]{8})")
+SRC = re.compile(r'src="([^"]+)"')
 FINISHED, FRAGMENT_FINISHED = ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY
 
 
@@ -90,6 +95,7 @@ class Tab:
         self.errors: list[str] = []
         self.closed = False
         self.waiters: list[tuple[Callable[[], bool], asyncio.Future]] = []
+        self.kept: list[asyncio.Task] = []  # the pixels loaded that keep this tab's part in the class (cookies)
 
     async def open(self) -> None:
         """GET the site (nginx's cookie), open the websocket and run the page by its name and query string."""
@@ -169,8 +175,23 @@ class Tab:
                 self.acked_at = now
         elif which == "code":
             self.codes.append(element.code.code_text)
+        elif which == "html" and class_seat.ROUTE in element.html.body:  # the pixel that keeps this tab's part
+            self.kept.append(asyncio.create_task(self.keep(SRC.search(element.html.body).group(1))))
         elif which == "exception":
             self.errors.append(f"{self.name}: exception {element.exception.message[:120]}")
+
+    async def keep(self, src: str) -> None:
+        """Load the pixel as a browser would, with this tab's cookies, and keep the cookie its answer sets."""
+        def get() -> list[str]:
+            request = urllib.request.Request(urllib.parse.urljoin(self.base + "/", src),
+                                             headers={"Cookie": self.cookie} if self.cookie else {})
+            with urllib.request.urlopen(request, timeout=STEP_TIMEOUT_S) as r:
+                r.read()
+                return r.headers.get_all("Set-Cookie") or []
+        for header in await asyncio.to_thread(get):
+            name, _, value = header.split(";")[0].partition("=")
+            jar = dict(c.split("=", 1) for c in self.cookie.split("; ") if "=" in c) | {name: value}
+            self.cookie = "; ".join(f"{k}={v}" for k, v in jar.items() if v and '""' not in v)
 
     def timer(self, fragment: str, interval: float) -> None:
         """A fragment's rerun every `interval` seconds, as the frontend's setInterval (kept if the interval is)."""
@@ -680,14 +701,17 @@ def restart_row(v: dict) -> Row:
     kept = v["before_in_db"] == v["before"] and v["room_after"] >= v["before"]
     how = (f"{v['students']} students on 3 replicas (PostgreSQL, nginx) answer; the replica with {v['on_killed']} of "
            f"them (not the teacher's) gets SIGTERM and starts again on its port ({seconds(v['down_s'])} until "
-           f"healthy); they reconnect, see the join form, join again ({seconds(v['rejoin_s'])} from the kill until "
-           f"all had) and answer again; the database's answers to the question checked by nickname")
-    measured = (f"{v['before_in_db']} of {v['before']} answers given before the restart still counted; the room then "
-                f"counts {v['room_after']} answers and {v['joined_after']} students (its {v['on_killed']} "
-                f"re-joined students count twice); reveal reached {v['revealed']} of {v['tabs']}; after its own "
-                f"replica restarted, the teacher's tab shows {v['teacher_after_restart']}; {len(v['errors'])} errors")
-    return Row("class · replica restarted mid-question", how, measured, "—", "—", "no answer lost",
-               kept and not v["errors"], v)
+           f"healthy); they reconnect as the frontend does, with the cookies their tab's pixel set "
+           f"(ui/class_seat.py); any shown the join form joins again and answers again "
+           f"({seconds(v['rejoin_s'])} from the kill until all were back); the database's answers checked by nickname")
+    measured = (f"{v['before_in_db']} of {v['before']} answers given before the restart still counted; "
+                f"{v['seated']} of {v['on_killed']} came back in their seats; the room then counts "
+                f"{v['room_after']} answers and {v['joined_after']} students for {v['tabs']} tabs; reveal reached "
+                f"{v['revealed']} of {v['tabs']}; after its own replica restarted, the teacher's tab shows "
+                f"{v['teacher_after_restart']}; {len(v['errors'])} errors")
+    return Row("class · replica restarted mid-question", how, measured, "—", "—",
+               "no answer lost; no one counted twice",
+               kept and v["joined_after"] == v["tabs"] and v["room_after"] == v["before"] and not v["errors"], v)
 
 
 async def bounce(replica: Replica, tabs: list[Tab]) -> float:
@@ -728,8 +752,13 @@ async def restart(base: str, engine: sa.Engine, backends: list[Replica], n: int)
     killed = time.perf_counter()
     down = await bounce(by_address[victim], moved)
 
+    seated: list[Tab] = []
+
     async def back(s: Tab):
         await reconnect(s)
+        if JOIN not in s.widgets:  # the browser kept the seat (ui/class_seat.py)
+            seated.append(s)
+            return
         s.name = f"{s.name}-again"
         await join(s, code, s.name, reopen=False)
         await answer(s, rng, 0)
@@ -749,7 +778,8 @@ async def restart(base: str, engine: sa.Engine, backends: list[Replica], n: int)
     await teacher.close()
     return {"students": n, "tabs": len(joined), "on_killed": len(moved), "before": len(before),
             "before_in_db": len(before & in_db), "room_after": room.answered, "joined_after": room.joined,
-            "revealed": sum(1 for s in joined if s.revealed_at is not None), "down_s": down, "rejoin_s": rejoin,
+            "seated": len(seated), "revealed": sum(1 for s in joined if s.revealed_at is not None), "down_s": down,
+            "rejoin_s": rejoin,
             "teacher_after_restart": teacher_sees, "errors": errors[:30]}
 
 

@@ -303,6 +303,12 @@ def beat(engine: sa.Engine, code: str, teacher_key: str, *, now: float) -> None:
         conn.execute(sa.update(CLASSES).where(CLASSES.c.code == code).values(updated=now))
 
 
+def teaches(engine: sa.Engine, code: str, teacher_key: str, *, now: float) -> None:
+    """Nothing when teacher_key is the key of live class `code` (a teacher coming back); else ClassError."""
+    with engine.connect() as conn:
+        teacher(conn, normal_code(code), teacher_key, now)
+
+
 def mine(engine: sa.Engine, code: str, token: str, *, now: float) -> tuple[str, ...] | None:
     """The student's answer to the current question, None before they give one."""
     code = normal_code(code)

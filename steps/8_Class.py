@@ -13,3 +13,4 @@ else:
     st.markdown(t("class_how"))
     classroom.join_form(ctx.s.room)
 classroom.leave_button()
+classroom.keeper()

@@ -34,7 +34,7 @@ WIDTH = 640  # pixels: a chart's width where the page gives it none (a saved fil
 KEY_COLUMNS = 8  # key words a row of the contributions' legend
 LABEL_LIMIT = 100  # pixels a label may take before Vega cuts it short (Streamlit's theme)
 DATA_FREE = frozenset({"heatmap", "weight_bars", "contribution_bars", "relevance_bars", "length_bars", "sign_strips",
-                       "accuracy_curves"})
+                       "accuracy_curves", "room_bars"})
 # Numbers from 1,000 up (a layer scale of 1e6 gives 7,860,448,186,139) and below 0.001 in 3 significant digits, big
 # ones with an SI suffix (7.86T), small ones as powers of ten; the rest as Vega writes them.
 COMPACT = ("abs(datum.value) >= 1000 ? format(datum.value, '.3~s') : "

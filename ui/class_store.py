@@ -7,6 +7,7 @@ replica names the same PostgreSQL database (deploy/compose.yaml).
 
 A database that is down or slow must not hold up the rest of the dashboard: connections and statements give up after
 TIMEOUT_S, and `call` turns every database failure into Unavailable, which the class panel says in a sentence."""
+import functools
 import os
 import threading
 import time
@@ -21,6 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 NAME = "classes"  # st.connection's name, and its secrets section [connections.classes]
 TIMEOUT_S = 2  # a connection or a statement waits at most this long
 SWEEP_S = 60.0  # expired classes are deleted at most this often per process
+ROOM_S = 0.5  # a class's room, as its students see it, is read at most this often per process
 _swept = [0.0]
 _sweeping = threading.Lock()
 
@@ -31,14 +33,20 @@ class Unavailable(Exception):
 
 def url() -> str:
     """The database's URL: from the environment, else from secrets, else the SQLite file's."""
-    if os.environ.get("CLASS_DATABASE_URL"):
-        return os.environ["CLASS_DATABASE_URL"]
+    return located(os.environ.get("CLASS_DATABASE_URL", ""), os.environ.get("CLASS_DATA", ""))
+
+
+@functools.lru_cache(maxsize=16)
+def located(from_environment: str, folder: str) -> str:
+    """url() for these environment values, worked out once per process (every look of a live panel asks)."""
+    if from_environment:
+        return from_environment
     try:
         return str(st.secrets["connections"][NAME]["url"])
     except (FileNotFoundError, KeyError, st.errors.StreamlitSecretNotFoundError):
-        folder = Path(os.environ.get("CLASS_DATA", ROOT / "var"))
-        folder.mkdir(parents=True, exist_ok=True)
-        return f"sqlite:///{folder / 'classes.sqlite'}"
+        path = Path(folder or ROOT / "var")
+        path.mkdir(parents=True, exist_ok=True)
+        return f"sqlite:///{path / 'classes.sqlite'}"
 
 
 def engine() -> sa.Engine:
@@ -81,3 +89,21 @@ def sweep(db: sa.Engine, now: float) -> None:
         classroom.sweep(db, now=now)
     finally:
         _sweeping.release()
+
+
+def shared_room(db: sa.Engine, code: str, *, now: float) -> classroom.Room:
+    """classroom.room as the students' panels see it: read at most once every ROOM_S per process for each class,
+    however many of its students look (one read a class, not one a tab); a failure is not kept. The teacher's panel
+    reads classroom.room itself, and the teacher's changes are seen here at once in this process (forget), within
+    ROOM_S in the others."""
+    return kept_room(url(), code, _db=db)
+
+
+@st.cache_data(ttl=ROOM_S, max_entries=10_000, show_spinner=False)
+def kept_room(address: str, code: str, _db: sa.Engine) -> classroom.Room:
+    return classroom.room(_db, code, now=time.time())
+
+
+def forget(code: str) -> None:
+    """The next look at `code`'s room in this process reads the database (the teacher changed the class)."""
+    kept_room.clear(url(), code, _db=None)

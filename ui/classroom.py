@@ -2,7 +2,8 @@
 room sees how it voted, and the teacher reveals the answer on every screen at once (peer instruction).
 
 The teacher's key and a student's token live only in their own session (ROLE); the class itself, in the database
-(ui/class_store.py, engine/classroom.py). Each side's live panel looks at the database every LOOK_S seconds."""
+(ui/class_store.py, engine/classroom.py). Each side's live panel looks every LOOK_S seconds: the teacher's at the
+database, the students' at their class's room as this process last read it (class_store.shared_room)."""
 import functools
 import io
 import time
@@ -16,13 +17,15 @@ from engine import classroom
 from engine.errors import ClassError
 from engine.limiter import ANSWERS_PER_CLASS, ANSWERS_PER_SESSION, JOINS_PER_SESSION, STARTS_PER_SESSION, Limiter
 from engine.questions import Question
-from ui import class_store, pages, render, runtime, tables
+from ui import class_seat, class_store, pages, render, runtime, tables
 from ui.charts import Titles
 from ui.state import LIMITS, to_query
 from ui.text import error_text, kept, plain, t, then
 
 PAGE = "steps/8_Class.py"
-ROLE = "_class"  # this session's part in a class: {"code", "key"} for its teacher, {"code", "token"} for a student
+ROLE = "_class"  # this session's part in a class: {"code", "key"} for its teacher, {"code", "token", "sent"} for a
+# student, "sent" holding what they answered to each question
+RETURNED, KEEP = "_class_returned", "_class_keep"  # the browser's kept part was looked for; the pixel that keeps it
 LOOK_S = 1.0  # a live panel's look at the database: a reveal reaches every screen within two
 BEAT_S, GONE_S = 10.0, 60.0  # the teacher's panel says it is open this often; unseen this long, the teacher is away
 RATES = {"answer": Limiter(*ANSWERS_PER_SESSION), "join": Limiter(*JOINS_PER_SESSION),
@@ -30,8 +33,45 @@ RATES = {"answer": Limiter(*ANSWERS_PER_SESSION), "join": Limiter(*JOINS_PER_SES
 
 
 def role() -> dict:
-    """This session's part in a class ({} for none)."""
-    return st.session_state.get(ROLE, {})
+    """This session's part in a class ({} for none); on the session's first look, the part its browser kept (a reload,
+    or a replica restarted under it: class_seat), if the class database still knows it."""
+    ss = st.session_state
+    if ROLE not in ss and RETURNED not in ss:
+        ss[RETURNED] = True
+        found = returning(dict(st.context.cookies or {}), st.query_params.get("room", ""))
+        if found:
+            ss[ROLE] = found
+    return ss.get(ROLE, {})
+
+
+def returning(cookies: dict[str, str], room: str) -> dict:
+    """The part kept in the browser's cookies that the class database still knows: a student's seat first when the
+    address names its class, else a teacher's class first; {} for none (a stale cookie is passed over in silence)."""
+    seat, teaching = class_seat.kept(cookies, "token"), class_seat.kept(cookies, "key")
+    order = [("token", seat), ("key", teaching)]
+    if seat and room.replace(" ", "").replace("-", "").upper() != seat[0]:
+        order.reverse()
+    for secret, kept_here in order:
+        if kept_here is None:
+            continue
+        try:
+            class_store.call(classroom.mine if secret == "token" else classroom.teaches, *kept_here)
+        except (ClassError, class_store.Unavailable):
+            continue
+        return {"code": kept_here[0], secret: kept_here[1]}
+    return {}
+
+
+def keep(secret: str, code: str = "", value: str = "") -> None:
+    """Have the browser keep this part (class_seat), or with no value forget it: the class page shows the pixel that
+    sets the cookie (keeper)."""
+    st.session_state[KEEP] = f"{class_seat.ROUTE}?n={class_seat.offer(secret, code, value, now=time.time())}"
+
+
+def keeper() -> None:
+    """The hidden pixel whose answer sets the cookie keep asked for (none asked: nothing)."""
+    if KEEP in st.session_state:
+        st.html(f'<img src="{base_url()}{st.session_state[KEEP]}" alt="" width="1" height="1" hidden>')
 
 
 FAILED = object()  # what attempt returns when the call did not happen
@@ -71,11 +111,13 @@ def ask_button(s, view: str, query: str, keys: list[str], ordered: int, answer: 
     if teaching:
         if attempt(classroom.advance, role()["code"], role()["key"], question) is FAILED:
             return
+        class_store.forget(role()["code"])
     else:
         opened = attempt(classroom.start, question, limits=(("start", runtime.session_id()),))
         if opened is FAILED:
             return
         st.session_state[ROLE] = {"code": opened.code, "key": opened.teacher_key}
+        keep("key", opened.code, opened.teacher_key)
     st.switch_page(PAGE)
 
 
@@ -88,10 +130,16 @@ def question_text(q: Question) -> str:
 
 def room_chart(room: classroom.Room, revealed: bool):
     """How the room answered: how many put each key first, the right one marked once revealed."""
-    frame = tables.room_frame(list(room.question.keys), list(room.first), room.question.answer[0] if revealed else None)
+    frame = room_frame(room.question.keys, room.first, room.question.answer[0] if revealed else None)
     render.chart("room_bars", frame, save=None,  # redrawn by a fragment, which may not write to the page's save menu
                  titles=Titles(t("class_chart_title", q=room.question.query), t("key_word"), t("class_students"),
                                right=t("class_right_mark")))
+
+
+@functools.lru_cache(maxsize=256)
+def room_frame(keys: tuple[str, ...], first: tuple[int, ...], right: str | None):
+    """tables.room_frame, one frame for every panel showing the same room (its Arrow bytes made once: render.arrow)."""
+    return tables.room_frame(list(keys), list(first), right)
 
 
 def reveal_text(room: classroom.Room) -> str:
@@ -120,56 +168,71 @@ def link_of(code: str) -> str:
 
 
 def teacher_panel():
-    """The class's code, link and QR code, large for the room's screen, then the live panel."""
-    code = role()["code"]
-    link = link_of(code)
+    """The class's code, link and QR code, large for the room's screen; the question, the live counts and chart, and
+    the teacher's buttons. Only the counts and the chart change by themselves, so only they are redrawn every LOOK_S
+    (a fragment); the rest is drawn when the teacher acts, or when the live panel sees the class changed elsewhere."""
+    me = role()
+    link = link_of(me["code"])
     left, right = st.columns([2, 1])
-    left.markdown(t("class_code_is", code=" ".join([code[:4], code[4:]])))
+    left.markdown(t("class_code_is", code=" ".join([me["code"][:4], me["code"][4:]])))
     left.markdown(t("class_link_is"))
     left.code(link, language=None, wrap_lines=True)
     left.caption(t("class_next_how"))
     right.image(qr_png(link), caption=t("class_qr"), width=260)
-    live(kept(teacher_live))
-
-
-@st.fragment(run_every=LOOK_S)
-def live(draw):
-    """draw() now and again every LOOK_S seconds, alone (a fragment); `draw` carries the run's language, which the
-    fragment's own reruns, in a thread of their own, would not know (text.kept)."""
-    draw()
-
-
-def student_panel():
-    """A student's live panel."""
-    live(kept(student_live))
-
-
-def teacher_live():
-    """Joined and answered, the room's chart (hidden until the reveal unless the teacher shows it), and the teacher's
-    buttons: reveal, end, and the answers as CSV."""
-    me = role()
-    room = attempt(classroom.room, me["code"])
+    room = attempt(class_store.shared_room, me["code"])
     if room is FAILED:
         return
-    if time.time() - room.teacher_seen > BEAT_S:
-        attempt(classroom.beat, me["code"], me["key"])
     st.subheader(question_text(room.question))
-    a, b, c = st.columns(3)
-    a.metric(t("class_joined"), room.joined)
-    b.metric(t("class_answered"), room.answered)
-    c.metric(t("class_question_no"), room.question_no)
-    revealed = room.status != "asking"
-    if revealed or st.toggle(t("class_show_before"), key="_class_show"):
-        room_chart(room, revealed)
-    if revealed:
+    if room.status == "asking":
+        st.toggle(t("class_show_before"), key="_class_show")
+    live(kept(teacher_live), room.question_no, room.status)
+    if room.status != "asking":
         st.success(reveal_text(room))
     teacher_buttons(me, room)
     if room.status == "ended":
         answers_download(me)
 
 
+@st.fragment(run_every=LOOK_S)
+def live(draw, *args):
+    """draw(*args) now and again every LOOK_S seconds, alone (a fragment); `draw` carries the run's language, which the
+    fragment's own reruns, in a thread of their own, would not know (text.kept)."""
+    draw(*args)
+
+
+def looked(code: str, question_no: int, status: str | None = None) -> classroom.Room | None:
+    """The class's room for a live panel, None after saying why there is none. When the class has moved on from the
+    question (and, given one, the status) the page around the panel was drawn for, or ended, the whole page is drawn
+    again: its question and buttons."""
+    room = attempt(class_store.shared_room, code)
+    if room is FAILED:
+        return None
+    moved_on = room.question_no != question_no or room.status != (status or room.status)
+    if moved_on or (status is None and room.status == "ended"):
+        st.rerun(scope="app")
+    return room
+
+
+def teacher_live(question_no: int, status: str):
+    """Joined and answered, and the room's chart (hidden until the reveal unless the teacher shows it); the teacher's
+    panel says now and then that it is open (beat), for the students' panels."""
+    me = role()
+    room = looked(me["code"], question_no, status)
+    if room is None:
+        return
+    if time.time() - room.teacher_seen > BEAT_S and attempt(classroom.beat, me["code"], me["key"]) is not FAILED:
+        class_store.forget(me["code"])
+    a, b, c = st.columns(3)
+    a.metric(t("class_joined"), room.joined)
+    b.metric(t("class_answered"), room.answered)
+    c.metric(t("class_question_no"), room.question_no)
+    revealed = room.status != "asking"
+    if revealed or st.session_state.get("_class_show"):
+        room_chart(room, revealed)
+
+
 def teacher_buttons(me: dict, room: classroom.Room) -> None:
-    """Reveal while asking, end until ended; each acts before the next run draws the panel (on_click)."""
+    """Reveal while asking, end until ended; each acts before the next run draws the page (on_click)."""
     left, right = st.columns(2)
     if room.status == "asking":
         left.button(t("class_reveal"), type="primary", icon=":material/visibility:", on_click=kept(act),
@@ -179,8 +242,9 @@ def teacher_buttons(me: dict, room: classroom.Room) -> None:
 
 
 def act(fn, me: dict) -> None:
-    """The teacher's fn on their class."""
-    attempt(fn, me["code"], me["key"])
+    """The teacher's fn on their class, seen by the next look of every student on this process."""
+    if attempt(fn, me["code"], me["key"]) is not FAILED:
+        class_store.forget(me["code"])
 
 
 def answers_download(me: dict):
@@ -202,21 +266,31 @@ def join_form(code: str):
     token = attempt(classroom.join, typed, nickname, limits=(("join", runtime.session_id()),))
     if token is not FAILED:
         st.session_state[ROLE] = {"code": classroom.normal_code(typed), "token": token}
+        keep("token", classroom.normal_code(typed), token)
+        class_store.forget(classroom.normal_code(typed))  # the teacher's count on this process, at its next look
         st.rerun()
 
 
-def student_live():
-    """The current question and this student's answer until the reveal; then the answer, why, and the room."""
+def student_panel():
+    """The question, then a live panel: the student's answer until the reveal; then the answer, why, and the room."""
     me = role()
-    room = attempt(classroom.room, me["code"])
+    room = attempt(class_store.shared_room, me["code"])
     if room is FAILED:
         return
     if room.status == "ended":
         st.info(t("class_ended"))
         return
-    q = room.question
-    st.subheader(question_text(q))
-    sent = attempt(classroom.mine, me["code"], me["token"])
+    st.subheader(question_text(room.question))
+    live(kept(student_live), room.question_no)
+
+
+def student_live(question_no: int):
+    """This student's answer while the class is asking; after the reveal, the answer and why, and the room's chart."""
+    me = role()
+    room = looked(me["code"], question_no)
+    if room is None:
+        return
+    sent = sent_of(me, room.question_no)
     if sent is FAILED:
         return
     if room.status == "asking":
@@ -224,12 +298,25 @@ def student_live():
             st.info(t("class_teacher_gone"))
         choose(me, room, sent)
         return
-    said = " > ".join(f"“{w}”" for w in sent) if sent else t("class_no_answer")
-    st.markdown(t("class_yours", answer=plain(said)))
+    q = room.question
+    said = " > ".join(f"“{w}”" for w in sent or ())
+    st.markdown(t("class_yours", answer=plain(said)) if sent else t("class_no_answer"))
     (st.success if sent == q.answer else st.info)(reveal_text(room))
     room_chart(room, True)
     view = f"{base_url()}/{pages.url_path(q.view)}?{q.link}"
     st.link_button(t("class_open_view"), view, icon=":material/open_in_new:")
+
+
+def sent_of(me: dict, question_no: int):
+    """What this student sent for the question: read once a question (which checks their token), then kept in their
+    part (ROLE) as they change it."""
+    sent = me.setdefault("sent", {})
+    if question_no not in sent:
+        got = attempt(classroom.mine, me["code"], me["token"])
+        if got is FAILED:
+            return FAILED
+        sent[question_no] = got
+    return sent[question_no]
 
 
 def choose(me: dict, room: classroom.Room, sent: tuple[str, ...] | None):
@@ -248,12 +335,14 @@ def choose(me: dict, room: classroom.Room, sent: tuple[str, ...] | None):
         limits = (("answer", runtime.session_id()), ("class", me["code"]))
         if attempt(classroom.answer, me["code"], me["token"], room.question_no, words, limits=limits) is FAILED:
             return
-        sent = tuple(words)
+        sent = me["sent"][room.question_no] = tuple(words)
+        class_store.forget(me["code"])  # the teacher's count on this process shows it at its next look
     st.caption(t("class_sent", answer=plain(" > ".join(sent))) if sent else t("class_not_sent"))
 
 
 def leave_button():
     """Leave the class (a student) or stop teaching it here (a teacher: the class goes on until it is ended)."""
     if role() and st.button(t("class_leave"), icon=":material/logout:"):
+        keep("key" if "key" in role() else "token")  # this browser forgets it too
         del st.session_state[ROLE]
         st.rerun()

@@ -45,10 +45,10 @@ def current() -> Context:
 
 def context(p: Page, s: Settings) -> Context:
     """The one opening of every page, for this run's Settings `s`, in their language (the entry set it): sidebar, the
-    page's title and intro (text keys <name>_title, <name>_intro), the weights banner, the save menu, then the sentence
-    through the layers; the run stops here, with a sentence saying why, when there is nothing to show. The page's
-    `sentence` names the Settings field to encode (None: the page encodes its own, and the sidebar's sentence box is
-    the field `box`)."""
+    page's title and intro (text keys <name>_title, <name>_intro), the weights banner and the save menu (on the story's
+    steps), then the sentence through the layers; the run stops here, with a sentence saying why, when there is nothing
+    to show. The page's `sentence` names the Settings field to encode (None: the page encodes its own, and the
+    sidebar's sentence box is the field `box`)."""
     name, sentence, box = p.name, p.sentence, p.box
     fair.drawing()
     sidebar.render(s, sentence or box, challenge=p.challenge)
@@ -60,7 +60,7 @@ def context(p: Page, s: Settings) -> Context:
     w, provenance = weights.layers(s, kv)
     if p.step:  # what the layers are matters where the sentence goes through them
         weights.banner(s, provenance, kv.vector_size)
-    render.name_files(name, getattr(s, sentence or box), render.save_menu())
+    render.name_files(name, getattr(s, sentence or box), render.save_menu() if p.step else None)  # charts to save
     if sentence is None:
         return Context(s, kv, source, w, provenance, None, None)
     enc = sentence_rows(kv, getattr(s, sentence), s)

@@ -1,7 +1,9 @@
 """Class mode in AppTest: a teacher and students in separate sessions on one class database (a SQLite file made for
 each test), from starting a class on a question page to the answers' CSV; and what goes wrong, said in a sentence."""
+import asyncio
 import io
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import pandas as pd
 import pytest
@@ -12,7 +14,7 @@ from engine.limiter import Limiter
 from engine.questions import Question
 from harness.apptest import run_page
 from tests.apptest_helpers import chart_data, deferred, messages
-from ui import class_store
+from ui import class_seat, class_store
 from ui import classroom as ui_class
 from ui.text import in_language, t
 
@@ -221,9 +223,72 @@ def test_a_student_whose_teacher_has_gone_is_told_and_can_still_answer():
     assert t("class_teacher_gone") not in messages(student)
     with class_store.engine().begin() as conn:  # the teacher's panel last looked two minutes ago
         conn.execute(classroom.CLASSES.update().values(updated=now() - 120))
+    class_store.kept_room.clear()  # as another process would, after its ROOM_S
     student.run()
     assert t("class_teacher_gone") in messages(student)
     pick(student, "drank")
     teacher.run()  # the panel is open again: it says so
     student.run()
     assert t("class_teacher_gone") not in messages(student)
+
+
+def test_a_class_s_students_share_one_read_of_its_room_and_see_the_teacher_s_changes_at_once(monkeypatch):
+    teacher = teach()
+    code = code_of(teacher)
+    students = [join(code) for _ in range(3)]
+    reads, real = [], classroom.room
+    monkeypatch.setattr(classroom, "room", lambda *a, **k: reads.append(a[1]) or real(*a, **k))
+    class_store.kept_room.clear()
+    start = time.monotonic()
+    for student in students:
+        student.run()
+    assert len(reads) <= 1 + int((time.monotonic() - start) / class_store.ROOM_S), reads  # not one read a tab
+    button(teacher, "class_reveal").click().run()
+    reads.clear()
+    for student in students:  # on this process, the reveal is not held back by the shared read
+        student.run()
+        assert any(m.value == t("class_no_answer") for m in student.markdown)
+    assert reads.count(code) <= 1 + int((time.monotonic() - start) / class_store.ROOM_S)
+
+
+def pixel(nonce: str, scheme: str = "http", forwarded: str | None = None):
+    """class_seat's route answering a browser's request for the pixel: the response."""
+    from starlette.requests import Request
+
+    headers = [(b"x-forwarded-proto", forwarded.encode())] if forwarded else []
+    scope = {"type": "http", "method": "GET", "scheme": scheme, "path": class_seat.ROUTE, "headers": headers,
+             "query_string": f"n={nonce}".encode(), "server": ("127.0.0.1", 80)}
+    with ThreadPoolExecutor(1) as thread:  # a thread of its own: Playwright's sync API may hold this one's loop
+        return thread.submit(asyncio.run, class_seat.seat(Request(scope))).result()
+
+
+def test_a_pixel_sets_its_cookie_once_httponly_and_strict_and_a_stale_or_forged_nonce_sets_none():
+    nonce = class_seat.offer("token", "ABCD2345", "t" * 32, now=time.time())
+    answer = pixel(nonce, forwarded="https")
+    cookie = answer.headers["set-cookie"]
+    assert answer.headers["content-type"] == "image/gif" and answer.body.startswith(b"GIF89a")
+    assert cookie.startswith(f"class_student=ABCD2345.{'t' * 32};")
+    assert all(part in cookie for part in ("HttpOnly", "SameSite=strict", "Secure", "Path=/", "Max-Age=43200"))
+    assert "set-cookie" not in pixel(nonce).headers  # once
+    assert "set-cookie" not in pixel("forged").headers
+    old = class_seat.offer("key", "ABCD2345", "k" * 32, now=time.time() - class_seat.NONCE_S - 1)
+    assert "set-cookie" not in pixel(old).headers
+    gone = pixel(class_seat.offer("key", "ABCD2345", "", now=time.time())).headers["set-cookie"]
+    assert gone.startswith('class_teacher="";') and "Max-Age=0" in gone and "Secure" not in gone
+
+
+def test_a_returning_browser_gets_back_the_part_the_database_still_knows():
+    teacher = teach()
+    code = code_of(teacher)
+    student = join(code)
+    key, token = teacher.session_state["_class"]["key"], student.session_state["_class"]["token"]
+    cookies = {"class_teacher": f"{code}.{key}", "class_student": f"{code}.{token}"}
+    assert ui_class.returning(cookies, code) == {"code": code, "token": token}  # the address names its class
+    assert ui_class.returning(cookies, "") == {"code": code, "key": key}
+    assert ui_class.returning({"class_student": f"{code}.{token}"}, "") == {"code": code, "token": token}
+    forged = {"class_teacher": f"{code}.{'A' * 32}", "class_student": f"{code}.{'B' * 32}"}
+    assert ui_class.returning(forged, code) == {}
+    assert ui_class.returning({"class_student": "junk", "class_teacher": "x.y.z"}, "") == {}
+    with class_store.engine().begin() as conn:  # an expired class is not come back to
+        conn.execute(classroom.CLASSES.update().values(expires=now() - 1))
+    assert ui_class.returning(cookies, code) == {}

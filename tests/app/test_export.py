@@ -222,3 +222,11 @@ def test_each_pair_on_page_3_saves_its_products_as_csv_from_its_chart(monkeypatc
         saved = pd.read_csv(io.StringIO(write()))
         assert mime == "text/csv" and list(saved.columns) == [c for c in df.columns if not c.endswith(("_lo", "_hi"))]
         np.testing.assert_allclose(saved[["product", "running"]].to_numpy(), df[["product", "running"]].to_numpy())
+
+
+def test_only_the_story_s_steps_offer_a_save_menu():
+    assert save_menu(run_page("steps/2_Factor_matrix.py")) is not None
+    at = run_page("steps/8_Class.py")
+    assert not at.exception
+    with pytest.raises(StopIteration):  # the class page's chart changes as the room answers: nothing to save there
+        save_menu(at)

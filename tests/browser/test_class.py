@@ -83,3 +83,36 @@ def join_and_answer(chromium, link: str, lang: str, nickname: str, word: str):
     page.locator("[data-testid=stRadio] label").filter(has_text=re.compile(rf"^{word}$")).click()
     page.get_by_text(sent).wait_for()
     return page
+
+
+def test_a_reload_keeps_the_teacher_s_class_and_the_student_s_seat_and_leaving_forgets_it(chromium, app_url):
+    """The browser keeps each one's part (ui/class_seat.py): after a reload the teacher can still reveal, the student
+    still holds their seat and answer, and the room does not count them twice."""
+    ask, link_is, joined, reveal, answer_is, sent, leave, join = texts(
+        "en", "class_ask", "class_link_is", "class_joined", "class_reveal", "class_answer", "class_sent",
+        "class_leave", "class_join", order="“drank”", answer="drank")
+    teacher = b.new_page(chromium)
+    try:
+        b.visit(teacher, f"{app_url}/{b.url_path('steps/2_Factor_matrix.py')}?predict=1")
+        b.rerun(teacher, lambda: teacher.get_by_role("button", name=ask).click())
+        teacher.get_by_text(link_is).wait_for()
+        link = teacher.locator("[data-testid=stCode]").inner_text().strip()
+        student = join_and_answer(chromium, link, "en", "Ana", "drank")
+        try:
+            student.reload()
+            student.get_by_text(sent).wait_for()  # the seat and its answer, not the join form
+            assert not student.get_by_role("button", name=join).count()
+            teacher.reload()
+            teacher.get_by_role("button", name=reveal).click()  # still the class's teacher
+            student.get_by_text(answer_is).first.wait_for()
+            assert metric(teacher, joined) == "1"  # the reloaded student is not counted twice
+            for page in (teacher, student):
+                assert b.problems(page) == []
+            b.rerun(student, lambda: student.get_by_role("button", name=leave).click())
+            student.get_by_role("button", name=join).wait_for()
+            student.reload()
+            student.get_by_role("button", name=join).wait_for()  # the browser forgot the seat too
+        finally:
+            student.context.close()
+    finally:
+        teacher.context.close()

@@ -293,6 +293,9 @@ DIFFERENT_INPUTS = {  # two inputs per data-free builder: other words, lengths a
         tables.levels_frame({"always the word before": 0.2, "raw cosine": 0.1}),
         charts.Titles("accuracy", "step", "accuracy", line="sentences", level="rule"),
         names=["held-out", "training"], steps=10)),
+    "room_bars": (SAMPLES["room_bars"], lambda: charts.room_bars(
+        tables.room_frame(["a", "dog", "barked", "loudly", "today"], [2, 0, 5, 1, 0], None),
+        charts.Titles("room", "key", "students", right="✓ the answer"))),
 }
 
 

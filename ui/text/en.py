@@ -1041,7 +1041,7 @@ STRINGS = {
     "class_pick_order": "Your answer: the {m} words, most attended first",
     "class_sent": "Sent: {answer}. You can change it until the teacher reveals the answer.",
     "class_not_sent": "Not answered yet.",
-    "class_no_answer": "no answer",
+    "class_no_answer": "You did not answer this one.",
     "class_yours": "You answered {answer}.",
     "class_answer": "The answer: {order}.",
     "class_why_angle": "“{k}” wins by angle: its key points most nearly the way “{q}”'s query does.",

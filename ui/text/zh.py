@@ -809,7 +809,7 @@ STRINGS = {
     "class_pick_order": "你的回答：这 {m} 个词，被关注最多的在前",
     "class_sent": "已提交：{answer}。老师揭晓答案之前都可以修改。",
     "class_not_sent": "还没有回答。",
-    "class_no_answer": "未作答",
+    "class_no_answer": "这一题你没有作答。",
     "class_yours": "你的回答是 {answer}。",
     "class_answer": "答案：{order}。",
     "class_why_angle": "“{k}”赢在角度：它的键与“{q}”的查询方向最接近。",
