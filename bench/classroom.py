@@ -54,7 +54,7 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 from bench.capacity import HOME, Student, busy_seconds, cpu_seconds, first_visit, open_all, wait_health, warm
-from bench.common import RESULTS, Row, Server, free_port, seconds
+from bench.common import RESULTS, ROOT, Row, Server, free_port, seconds
 from engine import classroom
 from ui import class_seat
 from ui.text import t
@@ -67,6 +67,7 @@ FULL = {"answer_s": 10.0, "crowds": (60, 200), "classes": 30, "per_class": 5, "r
 QUICK = {"answer_s": 5.0, "crowds": (60,), "classes": 10, "per_class": 3, "restart": 12, "editors": 10,
          "window_s": 6.0, "rounds": 2}
 OPENING = 8  # tabs opened at once, as capacity.py opens its sessions
+BEFORE = "8272dfe"  # the commit before class mode's pages (1775cce): what a visitor's edit cost then
 ASK, REVEAL, JOIN, END = t("class_ask"), t("class_reveal"), t("class_join"), t("class_end")
 CODE, NICKNAME, PICK, ANSWERED = t("class_code"), t("class_nickname"), t("class_pick"), t("class_answered")
 ANSWER_TEXT, SENT_TEXT = (t(key, **{name: "\0"}).split("\0")[0] for key, name in
@@ -833,6 +834,36 @@ def single(quick: bool) -> list[Row]:
     ]
 
 
+def before_and_now(plan: dict) -> Row:
+    """CPU per edit for visitors in no class, this tree against BEFORE (the commit before class mode's pages), both
+    served at once, their typing windows taken in turn so that drift on the machine hits both alike."""
+    from bench.ab import worktree
+
+    with tempfile.TemporaryDirectory(prefix="bench-before-") as tmp:
+        other = worktree(BEFORE, Path(tmp))
+        try:
+            with Server("dashboard.py") as ours, Server("dashboard.py", root=other) as theirs:
+                servers = (ours, theirs)
+                for server in servers:  # warm: the first edits fill the caches
+                    asyncio.run(typing(server.url, server.proc.pid, plan, None))
+                got: dict[Server, list[dict]] = {server: [] for server in servers}
+                for i in range(2 * plan["rounds"]):
+                    server = servers[i % 2] if i // 2 % 2 == 0 else servers[1 - i % 2]
+                    got[server].append(asyncio.run(typing(server.url, server.proc.pid, plan, None)))
+        finally:
+            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(other)], check=False)
+    now, before = ({k: sum(w[k] for w in got[s]) for k in ("cpu_s", "edits")} for s in servers)
+    mine, base = now["cpu_s"] / max(1, now["edits"]), before["cpu_s"] / max(1, before["edits"])
+    errors = [e for s in servers for w in got[s] for e in w["errors"]]
+    how = (f"{plan['editors']} sessions type a sentence every 2 s on the home page (capacity.py's workload), no "
+           f"class open; this tree and {BEFORE} (before class mode's pages) served side by side, {plan['rounds']} "
+           f"windows of {plan['window_s']:g} s each, in turn ({now['edits']} and {before['edits']} edits); "
+           f"{len(errors)} errors")
+    return Row("class · CPU per edit outside any class, against before class mode", how, f"{seconds(mine)} CPU/edit",
+               f"{BEFORE} {seconds(base)}", f"{mine / base:.2f}×", f"≤ {OUTSIDER_BUDGET:.2f}×",
+               mine <= OUTSIDER_BUDGET * base and not errors, {"now": now, "before": before, "errors": errors[:10]})
+
+
 async def typing(url: str, pid: int, plan: dict, editors: list[Student] | None) -> dict:
     """capacity.py's editors typing every 2 s for one window: edits, CPU seconds, latencies."""
     own = editors is None
@@ -895,7 +926,8 @@ def outsider_row(alone: dict, busy: dict, plan: dict) -> Row:
            f"{seconds(quantile(alone['latencies_s'], 0.95))} alone, {seconds(quantile(busy['latencies_s'], 0.95))} "
            f"with the classes")
     r = mine / base
-    return Row("class · CPU per edit outside any class", how, f"{seconds(mine)} CPU/edit with the classes",
+    return Row(f"class · CPU per edit outside any class, beside {plan['classes']} classes on its process", how,
+               f"{seconds(mine)} CPU/edit with the classes",
                f"no class {seconds(base)}", f"{r:.2f}×", f"≤ {OUTSIDER_BUDGET:.2f}×",
                r <= OUTSIDER_BUDGET and not alone["errors"] and not busy["errors"],
                {"alone": alone, "with_classes": busy})
@@ -910,7 +942,7 @@ def run(quick: bool) -> list[Row]:
         rows += replicated(quick)
     else:
         rows.append(Row("class · 3 replicas", "nginx in front of 3 processes", f"skipped: {proxy.NGINX} not found"))
-    return rows + single(quick)
+    return rows + single(quick) + [before_and_now(QUICK if quick else FULL)]
 
 
 if __name__ == "__main__":
