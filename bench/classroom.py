@@ -63,9 +63,9 @@ OPEN_TIMEOUT_S, STEP_TIMEOUT_S, PHASE_TIMEOUT_S, OPEN_PHASE_S = 60.0, 30.0, 60.0
 REVEAL_WINDOW_S, SETTLE_S = 3.0, 2.0
 LATENCY_BUDGET_S, OUTSIDER_BUDGET = 2.0, 1.10
 FULL = {"answer_s": 10.0, "crowds": (60, 200), "classes": 30, "per_class": 5, "restart": 30, "editors": 10,
-        "window_s": 15.0, "rounds": 3}
+        "window_s": 6.0, "rounds": 8}
 QUICK = {"answer_s": 5.0, "crowds": (60,), "classes": 10, "per_class": 3, "restart": 12, "editors": 10,
-         "window_s": 6.0, "rounds": 2}
+         "window_s": 5.0, "rounds": 3}
 OPENING = 8  # tabs opened at once, as capacity.py opens its sessions
 BEFORE = "8272dfe"  # the commit before class mode's pages (1775cce): what a visitor's edit cost then
 ASK, REVEAL, JOIN, END = t("class_ask"), t("class_reveal"), t("class_join"), t("class_end")
@@ -820,7 +820,7 @@ def single(quick: bool) -> list[Row]:
         site = Site([server.url], sa.create_engine(f"sqlite:///{Path(folder) / 'classes.sqlite'}"), [pid])
         try:
             progress("typing on one process, no class")
-            alone = asyncio.run(typing(server.url, pid, plan, None))
+            alone = asyncio.run(typing_alone(server.url, pid, plan))
             progress(f"{plan['classes']} classes on one process, then typing beside them")
             many = asyncio.run(lesson(site, plan["classes"], plan["per_class"], plan["answer_s"],
                                       during=lambda: outsiders(server.url, pid, plan)))
@@ -884,6 +884,19 @@ async def typing(url: str, pid: int, plan: dict, editors: list[Student] | None) 
     return out
 
 
+async def typing_alone(url: str, pid: int, plan: dict) -> dict:
+    """The editors' windows with no class open, as many and as long as beside the classes (one untimed first, while
+    caches fill), summed."""
+    editors = [Student(url, seed=600 + i) for i in range(plan["editors"])]
+    errors = await open_all(editors)
+    await typing(url, pid, plan, editors)
+    windows = [await typing(url, pid, plan, editors) for _ in range(plan["rounds"])]
+    await asyncio.gather(*(e.close() for e in editors))
+    return {"cpu_s": sum(w["cpu_s"] for w in windows), "edits": sum(w["edits"] for w in windows),
+            "latencies_s": [x for w in windows for x in w["latencies_s"]],
+            "errors": errors + [x for w in windows for x in w["errors"]]}
+
+
 async def quiet(pid: int, window: float) -> dict:
     """The server's CPU over a window with only the classes running."""
     cpu, start = cpu_seconds([pid]), time.monotonic()
@@ -919,10 +932,12 @@ def outsider_row(alone: dict, busy: dict, plan: dict) -> Row:
     spread = [x[0] / max(1, x[1]) for x in busy["extra"]]
     rates = [x[2] for x in busy["extra"]]
     how = (f"{plan['editors']} sessions type a sentence every 2 s on the home page of one process (capacity.py's "
-           f"workload) for {plan['window_s']:g} s ({alone['edits']} edits), then {plan['rounds']} windows of "
+           f"workload) for {plan['rounds']} windows of {plan['window_s']:g} s ({alone['edits']} edits), then "
+           f"{plan['rounds']} windows of "
            f"{plan['window_s']:g} s with {plan['classes']}×{plan['per_class']} class tabs looking every second on the "
            f"same process ({edits} edits), between windows of the classes alone (they kept {min(rates):.2f}–"
-           f"{max(rates):.2f} cores busy); per window {', '.join(seconds(s) for s in spread)}; edit p95 "
+           f"{max(rates):.2f} cores busy); per window {', '.join(seconds(s) for s in spread)} (median "
+           f"{seconds(sorted(spread)[len(spread) // 2])}); edit p95 "
            f"{seconds(quantile(alone['latencies_s'], 0.95))} alone, {seconds(quantile(busy['latencies_s'], 0.95))} "
            f"with the classes")
     r = mine / base

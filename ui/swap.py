@@ -1,11 +1,13 @@
 """Swap or remove one word of the sentence, on pages 2 and 4: the choice, kept in Settings.swap (and so in the URL),
 and the sentence after it through the same layers."""
+from dataclasses import replace
+
 import streamlit as st
 
 from engine.attention import attend
 from engine.pipeline import encode
 from engine.swap import swapped
-from ui import views
+from ui import sidebar, views
 from ui.text import t
 
 
@@ -16,7 +18,7 @@ def section(ctx):
     with st.expander(t("swap_title"), expanded=bool(s.swap), key="swap_open", on_change="rerun") as shown:
         if not shown.open:
             return
-        found = choice(s.swap, enc.tokens, enc.labels)
+        found = choice(s, enc.tokens, enc.labels)
         if found is None:
             return
         i, word = found
@@ -29,8 +31,9 @@ def section(ctx):
         views.swap_changes(ctx.att, att, after.labels, None if word else i, enc.labels[i], word)
 
 
-def choice(swap: str, tokens: list[str], labels: list[str]) -> tuple[int, str] | None:
+def choice(s, tokens: list[str], labels: list[str]) -> tuple[int, str] | None:
     """The word to change and what it becomes ('' removes it), from the pickers, kept in Settings.swap."""
+    swap = s.swap
     position, _, word = swap.partition(":")
     i = int(position) if position.isdigit() and int(position) < len(tokens) else len(tokens) - 1
     left, middle, right = st.columns([2, 3, 1], vertical_alignment="bottom")
@@ -41,7 +44,7 @@ def choice(swap: str, tokens: list[str], labels: list[str]) -> tuple[int, str] |
     i = labels.index(chosen)
     wanted = f"{i}:" if remove else f"{i}:{new}" if new else ""
     if wanted != swap:
-        st.session_state["swap"] = wanted
+        sidebar.keep(replace(s, swap=wanted), "swap")
         st.rerun()
     return (i, "" if remove else new) if swap else None
 
