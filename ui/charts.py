@@ -24,7 +24,9 @@ GREY = "#767676"  # a baseline or "other" beside coloured marks: 4.5:1 on white
 # Okabe–Ito's and Tol's colours, told apart under deuteranopia and protanopia too; the line view draws as many heads
 # as there are colours, and says so
 HEAD_COLOURS = ["#0072b2", "#d55e00", "#009e73", "#cc79a7", "#882255", "#332288"]
-SIGN = "datum.value > 0 ? '+' : datum.value < 0 ? '−' : ''"  # a sign as text, not by colour alone (WCAG 1.4.1)
+# a cell's sign as a symbol, not told by colour alone (WCAG 1.4.1): a plus and a minus in Vega's unit square (-1 to 1),
+# thin as a text glyph's strokes
+PLUS, MINUS = "M-1,-0.12H-0.12V-1H0.12V-0.12H1V0.12H0.12V1H-0.12V0.12H-1Z", "M-1,-0.12H1V0.12H-1Z"
 PICK = "pick"
 MAX_ANNOTATED = 12  # columns up to which heatmap cells carry their numbers
 ROW_STEP = 26  # pixels per heatmap row
@@ -216,11 +218,15 @@ def _cell_numbers(base: alt.Chart, masked: bool, masked_label: str) -> alt.Chart
 
 def _cell_signs(base: alt.Chart, strong: str, masked: bool = False) -> alt.Chart:
     """Each cell's sign, + or −, where its number is not written: a sign is readable without telling red from blue.
-    White where `strong` holds, else dark, to stand out from the cell; none in masked cells or in cells too narrow
-    for it; hidden from screen readers, which read the cell's signed value."""
-    return base.transform_calculate(sign=f"datum.masked ? '' : {SIGN}" if masked else SIGN).mark_text(
-        fontSize=alt.ExprRef("clamp(bandwidth('x') - 2, 8, 12)"), opacity=alt.ExprRef("bandwidth('x') >= 10 ? 1 : 0"),
-        aria=False).encode(text=alt.Text("sign:N"), color=_when(alt.ColorValue, strong, "white", "#222"))
+    Drawn as a filled plus or minus symbol (a path, which the browser draws faster than text), white where `strong`
+    holds, else dark, to stand out from the cell; none at zero, in masked cells or in cells too narrow for it; hidden
+    from screen readers, which read the cell's signed value."""
+    shown = "datum.value != 0" + (" && !datum.masked" if masked else "")
+    return base.transform_filter(shown).mark_point(
+        filled=True, strokeWidth=0, size=alt.ExprRef("pow(clamp(bandwidth('x') / 2, 5, 7), 2)"),
+        opacity=alt.ExprRef("bandwidth('x') >= 10 ? 1 : 0"), aria=False).encode(
+        shape=_when(alt.ShapeValue, "datum.value > 0", PLUS, MINUS),
+        color=_when(alt.ColorValue, strong, "white", "#222"))
 
 
 def weight_bars(df: pd.DataFrame, titles: Titles, *, weights: bool = True,
@@ -352,7 +358,7 @@ def alignment_domains(frames: list[pd.DataFrame]) -> dict[str, list[float]]:
 
 def sign_strips(df: pd.DataFrame, titles: Titles, *, description: str | None = None) -> alt.Chart:
     """Vectors as coloured strips, one above the other in table order (field v, titles' y: its axis shows only their
-    names), dimension by dimension, so matching signs line up, each cell with its sign written in it; STRIP_STEP
+    names), dimension by dimension, so matching signs line up, each cell marked with its sign; STRIP_STEP
     pixels a vector."""
     x_title, value_title, vector_title = titles.x, titles.value, titles.y
     base = alt.Chart(df).encode(

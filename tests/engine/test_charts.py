@@ -618,14 +618,24 @@ def test_heatmap_cells_write_tiny_numbers_as_about_zero_not_powers_of_ten():
 
 
 def signs_shown(spec: dict) -> list[dict]:
-    """The text marks of a spec that write each cell's sign, with their calculated sign expression."""
+    """The symbol layers of a spec that mark each cell's sign: their filter, shapes and aria flag."""
     found = []
     for view in [spec, *spec.get("vconcat", [])]:
         for layer in view.get("layer", []):
-            calcs = [t["calculate"] for t in layer.get("transform", []) if t.get("as") == "sign"]
-            if calcs and layer["encoding"]["text"]["field"] == "sign":
-                found.append({"calculate": calcs[0], "aria": layer["mark"].get("aria")})
+            shape = layer.get("encoding", {}).get("shape", {})
+            if shape.get("condition", {}).get("value") == charts.PLUS:
+                found.append({"filter": [t["filter"] for t in layer.get("transform", []) if "filter" in t],
+                              "test": shape["condition"]["test"], "otherwise": shape["value"],
+                              "aria": layer["mark"].get("aria")})
     return found
+
+
+def bars(path: str) -> list[tuple[float, float, float, float]]:
+    """The corners' extent of each straight stroke of a symbol path drawn of H and V moves: (x0, x1, y0, y1) of the
+    whole shape, for a plus or a minus, as a check on what the path draws."""
+    xs = [float(v) for v in re.findall(r"[MH](-?[\d.]+)", path)]
+    ys = [float(v) for v in re.findall(r"[,V](-?[\d.]+)", path)]
+    return [(min(xs), max(xs), min(ys), max(ys))]
 
 
 @pytest.mark.parametrize("make", [
@@ -633,11 +643,15 @@ def signs_shown(spec: dict) -> list[dict]:
     lambda: heatmap(n_cols=charts.MAX_ANNOTATED + 1, annotate=False, masked=False).to_dict(),
     lambda: heatmap(n_cols=charts.MAX_ANNOTATED + 1, annotate=False).to_dict(),
 ])
-def test_signed_cells_without_numbers_write_their_sign(make):
-    """WCAG 1.4.1: the sign of a product or weight is not told by red and blue alone."""
+def test_signed_cells_without_numbers_mark_their_sign(make):
+    """WCAG 1.4.1: the sign of a product or weight is not told by red and blue alone: a plus on positive cells, a minus
+    on negative ones, nothing at zero."""
     (sign,) = signs_shown(make())
-    assert charts.SIGN in sign["calculate"] and "'+'" in charts.SIGN and "'−'" in charts.SIGN
+    assert sign["test"] == "datum.value > 0" and sign["otherwise"] == charts.MINUS
+    assert any("datum.value != 0" in f for f in sign["filter"])
     assert sign["aria"] is False  # screen readers read the cell's signed value once
+    assert bars(charts.PLUS) == [(-1, 1, -1, 1)]  # a plus reaches all four sides of its square
+    assert bars(charts.MINUS)[0][:2] == (-1, 1) and max(map(abs, bars(charts.MINUS)[0][2:])) < 0.3  # a minus: flat
 
 
 def test_weight_heatmaps_and_annotated_ones_write_no_extra_signs():
