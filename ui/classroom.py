@@ -121,11 +121,11 @@ def ask_button(s, view: str, query: str, keys: list[str], ordered: int, answer: 
     st.switch_page(PAGE)
 
 
-def question_text(q: Question) -> str:
-    """The question as a student reads it."""
+def question_text(q: Question, teacher: bool = False) -> str:
+    """The question as a student reads it (their guess), or as the teacher's screen shows it to the room."""
     if q.ordered == 1:
-        return t("predict_ask", q=q.query)
-    return t("predict_order_ask", q=q.query, m=q.ordered)
+        return t("class_asked" if teacher else "predict_ask", q=q.query)
+    return t("class_asked_order" if teacher else "predict_order_ask", q=q.query, m=q.ordered)
 
 
 def room_chart(room: classroom.Room, revealed: bool):
@@ -182,7 +182,7 @@ def teacher_panel():
     room = attempt(class_store.shared_room, me["code"])
     if room is FAILED:
         return
-    st.subheader(question_text(room.question))
+    st.subheader(question_text(room.question, teacher=True))
     if room.status == "asking":
         st.toggle(t("class_show_before"), key="_class_show")
     live(kept(teacher_live), room.question_no, room.status)

@@ -80,7 +80,7 @@ def test_a_teacher_starts_a_class_on_a_question_and_sees_its_code_link_and_qr_co
     assert any(f"Class?room={code}" in c.value for c in at.code)
     assert [img.caption for i in at.get("image") for img in i.proto.imgs] == [t("class_qr")]
     assert metrics(at) == {t("class_joined"): "0", t("class_answered"): "0", t("class_question_no"): "1"}
-    assert t("predict_ask", q="milk") in [h.value for h in at.subheader]
+    assert t("class_asked", q="milk") in [h.value for h in at.subheader]  # the room is asked, not "your guess"
     assert not chart_data(at)  # the room's chart waits for the reveal
 
 

@@ -1025,6 +1025,8 @@ STRINGS = {
         "Everyone moves to it."),
     "class_qr": "Scan to join",
     "class_joined": "Students joined",
+    "class_asked": "The class is asked: which word does “{q}” attend to most?",
+    "class_asked_order": "The class is asked: put the {m} words “{q}” attends to most in order, most first.",
     "class_answered": "Answered this question",
     "class_question_no": "Question",
     "class_show_before": "Show the room's answers before the reveal",

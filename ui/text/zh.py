@@ -793,6 +793,8 @@ STRINGS = {
     "class_next_how": "下一题：打开任意带“先预测”的页面，选好词，按“下一题问这个”。全班都会跟过去。",
     "class_qr": "扫码加入",
     "class_joined": "已加入的学生",
+    "class_asked": "全班的题目：“{q}” 最关注哪个词？",
+    "class_asked_order": "全班的题目：按从多到少的顺序，选出 “{q}” 最关注的 {m} 个词。",
     "class_answered": "已回答本题",
     "class_question_no": "第几题",
     "class_show_before": "揭晓前就显示全班的选择",
