@@ -34,7 +34,6 @@ import contextlib
 import os
 import random
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -54,8 +53,9 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 from bench.capacity import HOME, Student, busy_seconds, cpu_seconds, first_visit, open_all, wait_health, warm
-from bench.common import RESULTS, ROOT, Row, Server, free_port, seconds
+from bench.common import ROOT, Row, Server, free_port, seconds
 from engine import classroom
+from harness import postgres
 from ui import class_seat
 from ui.text import t
 
@@ -584,69 +584,13 @@ async def reveal(klass: Klass, delay: float) -> None:
 
 # --- processes: PostgreSQL, replicas, nginx ---------------------------------------------------------------------
 
-def postgres_bin() -> Path:
-    """The newest PostgreSQL server's bin folder (Debian's /usr/lib/postgresql/<ver>/bin, else PATH)."""
-    found = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"), key=lambda p: float(p.parents[1].name))
-    initdb = found[-1] if found else shutil.which("initdb")
-    if not initdb:
-        raise RuntimeError("PostgreSQL not found (apt-get install postgresql)")
-    return Path(initdb).parent
-
-
 @contextlib.contextmanager
-def postgres() -> Iterator[tuple[str, int]]:
-    """A throwaway PostgreSQL cluster on a free loopback port (trust auth, default durability): its URL and its
-    postmaster's process id."""
-    bin_dir, home = postgres_bin(), Path(tempfile.mkdtemp(prefix="bench-class-pg-"))
-    owner = []
-    if os.geteuid() == 0:  # initdb refuses to run as root
-        shutil.chown(home, "postgres")
-        owner = ["runuser", "-u", "postgres", "--"]
-
-    def run(*args: str) -> None:
-        subprocess.run([*owner, *args], check=True, capture_output=True, timeout=120)
-
-    data, started = str(home / "data"), False
-    try:
-        run(str(bin_dir / "initdb"), "-D", data, "-A", "trust", "-U", "postgres", "-E", "UTF8", "--locale=C",
-            "--no-sync")
-        port = free_port()
-        run(str(bin_dir / "pg_ctl"), "-D", data, "-o", f"-p {port} -k {home} -c listen_addresses=127.0.0.1", "-l",
-            str(home / "log"), "-w", "-t", "60", "start")
-        started = True
-        postmaster = int((home / "data" / "postmaster.pid").read_text().split()[0])
-        yield f"postgresql+psycopg://postgres@127.0.0.1:{port}/postgres", postmaster
-    finally:
-        if started:
-            run(str(bin_dir / "pg_ctl"), "-D", data, "-m", "fast", "stop")
-        shutil.rmtree(home, ignore_errors=True)
-
-
-class Replica(Server):
-    """The dashboard on its own port with the class database named in its environment; restartable on that port."""
-
-    def __init__(self, env: dict[str, str]):
-        super().__init__(HOME)
-        self.env = env
-
-    def start(self) -> "Replica":
-        RESULTS.mkdir(parents=True, exist_ok=True)
-        with open(self.log, "ab") as log:
-            self.proc = subprocess.Popen(
-                [sys.executable, "-m", "streamlit", "run", self.script, "--server.port", str(self.port),
-                 "--server.address", "127.0.0.1", "--server.headless", "true"],
-                cwd=self.root, env={**os.environ, **self.env}, stdout=log, stderr=subprocess.STDOUT,
-                stdin=subprocess.DEVNULL)
-        return self
-
-
-@contextlib.contextmanager
-def replicas(n: int, env: dict[str, str]) -> Iterator[list[Replica]]:
+def replicas(n: int, env: dict[str, str]) -> Iterator[list[Server]]:
     """n dashboard processes on distinct ports, ready and warm; stopped at the end."""
-    found: list[Replica] = []
+    found: list[Server] = []
     try:
         while len(found) < n:
-            replica = Replica(env)
+            replica = Server(HOME, env=env)
             if replica.port not in {r.port for r in found}:
                 found.append(replica.start())
         for replica in found:
@@ -674,7 +618,7 @@ async def warm_class(base: str) -> None:
 
 
 @contextlib.contextmanager
-def nginx(backends: list[Replica]) -> Iterator[tuple[str, int]]:
+def nginx(backends: list[Server]) -> Iterator[tuple[str, int]]:
     """nginx with deploy/nginx/nginx.conf in front of the replicas: its URL and its master's process id."""
     from deploy import proxy
 
@@ -715,7 +659,7 @@ def restart_row(v: dict) -> Row:
                kept and v["joined_after"] == v["tabs"] and v["room_after"] == v["before"] and not v["errors"], v)
 
 
-async def bounce(replica: Replica, tabs: list[Tab]) -> float:
+async def bounce(replica: Server, tabs: list[Tab]) -> float:
     """SIGTERM to the replica, started again on its port: the seconds until it is healthy; its tabs are cut off."""
     killed = time.perf_counter()
     replica.proc.terminate()
@@ -737,7 +681,7 @@ async def reconnect(tab: Tab) -> None:
     await tab.until(lambda: tab.runs > runs, OPEN_TIMEOUT_S, "the rerun after reconnecting")
 
 
-async def restart(base: str, engine: sa.Engine, backends: list[Replica], n: int) -> dict:
+async def restart(base: str, engine: sa.Engine, backends: list[Server], n: int) -> dict:
     """Students answer, the replica with most of them (not the teacher's) restarts, they join again and answer
     again; the answers kept; the reveal; then the teacher's own replica restarts: what the teacher's tab shows."""
     rng, by_address = random.Random(3), {r.url.removeprefix("http://"): r for r in backends}
@@ -787,7 +731,7 @@ async def restart(base: str, engine: sa.Engine, backends: list[Replica], n: int)
 def replicated(quick: bool) -> list[Row]:
     """Big classes, many classes, and a restart, on three replicas behind nginx sharing one PostgreSQL."""
     plan, rows = QUICK if quick else FULL, []
-    with postgres() as (url, postmaster), replicas(3, {"CLASS_DATABASE_URL": url}) as backends, \
+    with postgres.cluster() as (url, postmaster), replicas(3, {"CLASS_DATABASE_URL": url}) as backends, \
             nginx(backends) as (front, proxy):
         site = Site([front], sa.create_engine(url), [r.proc.pid for r in backends], postmaster, proxy)
         try:

@@ -22,22 +22,23 @@ PACKAGES = ("streamlit", "altair", "pandas", "numpy", "gensim", "pyarrow", "kumo
 
 
 class Server:
-    """`streamlit run <script>` from the repo root (or another tree's `root`) on a free loopback port; a context
-    manager that stops it."""
+    """`streamlit run <script>` from the repo root (or another tree's `root`) on a free loopback port, with `env`
+    added to its environment; a context manager that stops it. Started again, it keeps its port and its log."""
 
-    def __init__(self, script: str, root: Path = ROOT):
-        self.script, self.root, self.port, self.proc = script, root, free_port(), None
+    def __init__(self, script: str, root: Path = ROOT, env: dict[str, str] | None = None):
+        self.script, self.root, self.port, self.proc, self.env = script, root, free_port(), None, env or {}
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = RESULTS / f"server-{self.port}.log"
 
     def start(self) -> "Server":
         """Launch the process (returns at once; see wait_ready)."""
         RESULTS.mkdir(parents=True, exist_ok=True)
-        with open(self.log, "wb") as log:
+        with open(self.log, "ab" if self.proc else "wb") as log:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "streamlit", "run", self.script, "--server.port", str(self.port),
                  "--server.address", "127.0.0.1", "--server.headless", "true"],
-                cwd=self.root, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+                cwd=self.root, env={**os.environ, **self.env}, stdout=log, stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL)
         return self
 
     def wait_ready(self, timeout: float = 60) -> None:

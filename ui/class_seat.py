@@ -60,10 +60,16 @@ async def seat(request: Request) -> Response:
 ROUTES = [Route(ROUTE, seat, methods=["GET"])]
 
 
+def code_of(typed: str) -> str | None:
+    """A class code in its stored form, None for anything that is not one."""
+    try:
+        return normal_code(typed)
+    except ClassError:
+        return None
+
+
 def kept(cookies: dict[str, str], secret: str) -> tuple[str, str] | None:
     """(class code, secret) from the cookie of role `secret`, if it is well formed."""
     code, _, value = cookies.get(COOKIES[secret], "").partition(".")
-    try:
-        return (normal_code(code), value) if classroom.well_formed(value) else None
-    except ClassError:
-        return None
+    code = code_of(code)
+    return (code, value) if code and classroom.well_formed(value) else None

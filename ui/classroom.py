@@ -49,7 +49,7 @@ def returning(cookies: dict[str, str], room: str) -> dict:
     address names its class, else a teacher's class first; {} for none (a stale cookie is passed over in silence)."""
     seat, teaching = class_seat.kept(cookies, "token"), class_seat.kept(cookies, "key")
     order = [("token", seat), ("key", teaching)]
-    if seat and room.replace(" ", "").replace("-", "").upper() != seat[0]:
+    if seat and class_seat.code_of(room) != seat[0]:
         order.reverse()
     for secret, kept_here in order:
         if kept_here is None:
