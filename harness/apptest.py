@@ -1,7 +1,9 @@
 """Running pages in Streamlit's AppTest, as the tests and the rerun benchmarks do."""
+import functools
 from contextlib import contextmanager
 from pathlib import Path
 
+from streamlit.components.v2.component_manager import BidiComponentManager
 from streamlit.testing.v1 import AppTest
 
 from ui import fair, pages
@@ -17,10 +19,20 @@ def run_page(page: str | None = None, query: dict | None = None, timeout: float 
     """A fresh session on `page` (home when None), opened with URL parameters `query`; each of its runs ends with the
     fits its page asked for drawn (arrive)."""
     at = arrive(AppTest.from_file(str(ENTRY), default_timeout=timeout))
+    at._bidi_component_manager = components()
     at.query_params.update(query or {})
     if page:
         at.switch_page(page)
     return at.run()
+
+
+@functools.cache
+def components() -> BidiComponentManager:
+    """The installed custom components, found once per process and shared by every session, as one server shares them.
+    A new AppTest would scan every installed package's metadata for them again (about 0.08 s of CPU, most of a run)."""
+    found = BidiComponentManager()
+    found.discover_and_register_components(start_file_watching=False)
+    return found
 
 
 def arrive(at: AppTest) -> AppTest:
