@@ -91,6 +91,24 @@ def new_page(browser):
     return page
 
 
+def address(app_url: str, script: str, lang: str) -> str:
+    """A page's address in a language."""
+    return f"{app_url}/{url_path(script)}?lang={lang}"
+
+
+def first_view(kept: dict, browser, url: str, *, read_only: bool = False):
+    """A fresh visitor's page at `url`, opened and settled. A test that only reads what the page drew (`read_only`)
+    leaves it in `kept` for the next test asking for the same address, which takes it instead of loading the page
+    again (a page load is most of a browser test's work); a page it takes is its own to change and close."""
+    page = kept.pop(url, None)
+    if page is None:
+        page = new_page(browser)
+        visit(page, url)
+    if read_only:
+        kept[url] = page
+    return page
+
+
 def settle(page) -> None:
     """Wait until the script has finished, nothing is stale, and every chart has drawn."""
     try:

@@ -15,6 +15,7 @@ from engine.sources import load_glove
 KINDS = ("engine", "app", "browser", "deploy")  # tests/<kind>/, each a marker registered in pytest.ini
 SECONDS = {"engine": 0.05, "app": 0.4, "deploy": 1.0}  # about what one test of a kind takes (measured, 2 workers)
 ODD_VALUE = re.compile(r"::test_odd_but_valid_url_values_draw_a_stable_view\[(?:home|steps/.+?\.py)-(.+)\]$")
+FIRST_VIEW = re.compile(r"::test_every_page_(?:has_no_wcag_violations|draws_its_charts_without_errors)\[(.+)\]$")
 
 
 def pytest_configure(config):
@@ -49,10 +50,14 @@ def spread(few: list, many: list) -> list:
 
 def unit(nodeid: str) -> str:
     """The tests that run on one pytest-xdist worker: a deploy module's (the servers its fixtures start once); the
-    pages of one odd URL value in tests/app/test_hostile.py (a fit it asks for is made once per process); else one."""
+    pages of one odd URL value in tests/app/test_hostile.py (a fit it asks for is made once per process); the
+    accessibility check and the drawing check of one page in one language (they share its first view, first_views);
+    else one."""
     path = nodeid.split("::")[0]
-    odd = ODD_VALUE.search(nodeid)
-    return path if path.startswith("tests/deploy/") else f"{path}[{odd[1]}]" if odd else nodeid
+    odd, first = ODD_VALUE.search(nodeid), FIRST_VIEW.search(nodeid)
+    if path.startswith("tests/deploy/"):
+        return path
+    return f"{path}[{odd[1]}]" if odd else f"first view [{first[1]}]" if first else nodeid
 
 
 @pytest.hookimpl(optionalhook=True)  # pytest-xdist's hook
@@ -86,6 +91,16 @@ def chromium():
     b.require_chromium()
     with b.chromium() as browser:
         yield browser
+
+
+@pytest.fixture(scope="session")
+def first_views(chromium):
+    """Pages a test only read, kept by address for the next test that opens the same one (browser_helpers.first_view);
+    closed at the end of the run."""
+    kept: dict = {}
+    yield kept
+    for page in kept.values():
+        page.context.close()
 
 
 @pytest.fixture(scope="session")

@@ -24,11 +24,6 @@ def page(chromium, app_url):
     p.context.close()
 
 
-def address(app_url: str, script: str, lang: str) -> str:
-    """A page's address in a language."""
-    return f"{app_url}/{b.url_path(script)}?lang={lang}"
-
-
 def violations(page) -> list[str]:
     """Every WCAG A and AA violation axe-core finds on the page as drawn, one line per element: rule, impact, the
     element's selector and what is wrong with it."""
@@ -40,8 +35,8 @@ def violations(page) -> list[str]:
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("script", [p.path for p in pages.PAGES])
-def test_every_page_has_no_wcag_violations(page, app_url, script, lang):
-    b.visit(page, address(app_url, script, lang))
+def test_every_page_has_no_wcag_violations(chromium, first_views, app_url, script, lang):
+    page = b.first_view(first_views, chromium, b.address(app_url, script, lang), read_only=True)
     found = violations(page)
     assert found == [], f"{script} ({lang}): {len(found)} violations\n" + "\n".join(found)
 
@@ -49,7 +44,7 @@ def test_every_page_has_no_wcag_violations(page, app_url, script, lang):
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_three_kinds_with_its_tabs_and_line_view_open_has_no_wcag_violations(page, app_url, lang):
     with in_language(lang):
-        b.visit(page, address(app_url, THREE_KINDS, lang) + "&heads=2")
+        b.visit(page, b.address(app_url, THREE_KINDS, lang) + "&heads=2")
         b.rerun(page, lambda: page.locator("[data-testid=stExpander] summary", has_text=t("lines_expander")).click())
         found = []
         for tab in range(b.tabs(page).count()):
@@ -93,7 +88,7 @@ def test_the_main_path_works_by_keyboard_alone_with_the_focus_visible(page, app_
     """A teacher's predict-first link: type a sentence, choose the query word, answer the question, open the save
     menu, by keys only."""
     with in_language(lang):
-        b.visit(page, address(app_url, "steps/2_Factor_matrix.py", lang) + "&predict=1")
+        b.visit(page, b.address(app_url, "steps/2_Factor_matrix.py", lang) + "&predict=1")
         tab_to(page, lambda f: f["tag"] == "input" and f["widget"] == "stTextInput")
         page.keyboard.press("ControlOrMeta+A")
         page.keyboard.type("The black cat drank the warm milk")
