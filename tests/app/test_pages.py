@@ -112,6 +112,28 @@ def test_renders_with_charts_by_default(page):
             assert np.isfinite(numbers).all(), chart.key
 
 
+def chart_places(at) -> list[tuple[int, ...]]:
+    """Where each chart stands in the page: the path of child indices from the main area down to it."""
+    found = []
+
+    def walk(node, path: tuple[int, ...]) -> None:
+        for i, child in getattr(node, "children", {}).items():
+            if getattr(child, "type", "") == "vega_lite_chart":
+                found.append((*path, i))
+            walk(child, (*path, i))
+    walk(at.main, ())
+    return found
+
+
+@pytest.mark.parametrize("page", ALL, ids=name)
+def test_a_word_added_to_the_sentence_leaves_every_chart_in_its_place(page):
+    """The browser updates a chart in place only when the chart keeps its place in the page; an element that comes or
+    goes above it makes the browser build it anew, which took page 4's edit from 0.21 to 0.29 s."""
+    story = DEFAULTS.sentence
+    before, after = (chart_places(ok(run_page(page, {"sentence": x}))) for x in (story, f"today {story}"))
+    assert before and before == after
+
+
 @pytest.mark.parametrize("key, value", [("sentence", "A dog chased the red ball"), ("q_preset", "identity"),
                                         ("k_preset", "random"), ("position", 0.6), ("scaled", False),
                                         ("softmax", False)])
