@@ -20,9 +20,7 @@ if s.predict and not views.guess_first(att.q[i], att.k[others], q, keys, key=pag
     st.stop()
 c2.text_input(t("expected"), key="expected", max_chars=200)  # after the guess: the expectation is a hint
 story = enc.tokens == page.STORY_TOKENS
-with st.container():  # always there, so that the charts below keep their place (and are updated, not drawn anew)
-    if story and q == "milk":
-        st.markdown(t("relevance_story"))
+views.aside(t("relevance_story") if story and q == "milk" else None)
 scores = raw_scores(enc.embedding, i, others) | {"qk": att.scores[i, others]}  # the vectors' own rows, then Q·K
 names = {"dot": t("measure_dot", source=ctx.source), "cosine": t("measure_cosine", source=ctx.source),
          "qk": t("measure_qk_scaled" if s.scaled else "measure_qk")}

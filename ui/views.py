@@ -35,6 +35,14 @@ class Marks:
     weights: bool = False
 
 
+def aside(text: str | None) -> None:
+    """A paragraph only some views have, in a container that is always drawn: what follows keeps its place in the
+    page, so the browser updates its charts instead of building them anew."""
+    with st.container():
+        if text:
+            st.markdown(text)
+
+
 def matrix(a: np.ndarray, rows: list[str], cols: list, titles: charts.Titles, *, name: str, marks: Marks = Marks(),
            height: int | None = None, where=st):
     """A labelled heatmap of one matrix under `titles` (title, x and y; y 'row' where empty), with its `marks`, its
