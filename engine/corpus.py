@@ -1,24 +1,19 @@
 """A corpus of sentences with graded relevances: load and check it, fit W_Q and W_K on it, measure held-out order."""
-from __future__ import annotations
-
 import csv
 import io
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
+from gensim.models import KeyedVectors
 
 from engine.attention import score, score_grads
 from engine.errors import CodedError
 from engine.positional import WEIGHT, sinusoidal
 from engine.tokens import MAX_TOKENS, TooManyTokens, tokenize
 from engine.training import Fit, cross_entropy, descend, flatten, initial_weights, target_problems, written_relevance
-
-if TYPE_CHECKING:  # gensim takes about a second to import: the server starts without it
-    from gensim.models import KeyedVectors
 
 BUILT_IN = Path(__file__).resolve().parent.parent / "data" / "relevance.csv"
 SHIPPED = BUILT_IN.with_name("templates-glove.npz")  # the default fit on GloVe 400k, as data/make_templates.py wrote it

@@ -2,8 +2,6 @@
 binary, and a .npy matrix with a word list (load_upload picks the parser). Every limit (size, words, dimensions) is
 checked before the numbers are read, the numbers go straight into one float32 matrix, and every problem is a
 VectorsError that names its line or word. keyed_vectors() wraps words and rows without copying, for every source."""
-from __future__ import annotations
-
 import codecs
 import csv
 import io
@@ -12,15 +10,12 @@ import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
+from gensim.models import KeyedVectors
 
 from engine.errors import VectorsError
 from engine.vocabulary import Vocabulary
-
-if TYPE_CHECKING:  # gensim takes about a second to import: the server starts without it, keyed_vectors loads it
-    from gensim.models import KeyedVectors
 
 MAX_UPLOAD_BYTES = 50 * 1024 * 1024
 MAX_DIMS = 1000
@@ -33,8 +28,6 @@ SPACE = re.compile(r"\s")  # what str.split() splits on
 
 def keyed_vectors(words: list[str] | Vocabulary, vectors: np.ndarray) -> KeyedVectors:  # [n], [n, d]
     """Wrap words and rows in KeyedVectors without copying the array; a Vocabulary serves as both of its indices."""
-    from gensim.models import KeyedVectors
-
     kv = KeyedVectors(vectors.shape[1], count=0, dtype=vectors.dtype)
     kv.index_to_key = words
     kv.key_to_index = words.lookup if isinstance(words, Vocabulary) else {w: i for i, w in enumerate(words)}

@@ -2,8 +2,6 @@
 offline; the larger gensim-data GloVe sets are fetched on request, failing fast when the network is not there, and
 kept converted in cache_dir(). Also here: what is computed once per vector set (per_vectors), and the memory advice
 that hands a memory-mapped array's pages back after a search over all of it (nearest, release)."""
-from __future__ import annotations
-
 import gzip
 import hashlib
 import mmap
@@ -15,16 +13,14 @@ import urllib.request
 import weakref
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 from urllib.parse import urlparse
 
 import numpy as np
+from gensim.models import KeyedVectors
 
 from engine.errors import VectorsError
 from engine.formats import BLOCK, header_counts, keyed_vectors, read_rows
-
-if TYPE_CHECKING:  # gensim takes about a second to import: the server starts without it
-    from gensim.models import KeyedVectors
 
 GENSIM_DATA = {  # the gensim-data sets we fetch (word2vec text with a header, gzipped) and their md5 from gensim's list
     "glove-wiki-gigaword-50": "c289bc5d7f2f02c6dc9f2f9b67641813",

@@ -2,22 +2,17 @@
 punctuation mark stand alone, everything lower-cased); runs of Chinese characters are cut into words by jieba, loaded
 on first use, only when the vectors hold Chinese words. A sentence has at most MAX_TOKENS tokens (TooManyTokens
 otherwise); a token missing from the vocabulary becomes a zero row and is reported."""
-from __future__ import annotations
-
 import functools
 import logging
 import re
 import unicodedata
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 import numpy as np
+from gensim.models import KeyedVectors
 
 from engine.errors import VectorsError
 from engine.sources import cache_dir, per_vectors
-
-if TYPE_CHECKING:  # gensim takes about a second to import: the server starts without it
-    from gensim.models import KeyedVectors
 
 MAX_TOKENS = 64
 # GloVe 6B follows the Penn Treebank tokenizer: clitics ("'s", "n't") and each punctuation mark stand alone.

@@ -1,22 +1,17 @@
 """Real English sentences with each word's grammatical head (UD English EWT): read them, batch them, and measure a
 head that should point every word at the word it belongs to."""
-from __future__ import annotations
-
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
+from gensim.models import KeyedVectors
 
 from engine.attention import score, score_grads
 from engine.corpus import CorpusError
 from engine.positional import WEIGHT, sinusoidal
 from engine.training import Fit, cross_entropy, descend, flatten, initial_weights
-
-if TYPE_CHECKING:  # gensim takes about a second to import: the server starts without it
-    from gensim.models import KeyedVectors
 
 BUILT_IN = Path(__file__).resolve().parent.parent / "data" / "treebank.tsv"
 SHIPPED = BUILT_IN.with_name("head-glove.npz")  # the default head on GloVe 400k, as data/make_head.py wrote it

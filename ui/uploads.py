@@ -8,8 +8,6 @@ used uploads of idle visitors (not used for IDLE_S) are released and their owner
 own upload never is, and what does not fit then is refused. When a tab has been closed for longer than Streamlit's
 disconnected-session TTL, a sweeper ends its session, which lets go of its files, its vectors and its fits.
 """
-from __future__ import annotations
-
 import ctypes
 import gc
 import os
@@ -17,16 +15,13 @@ import threading
 import time
 import weakref
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 import streamlit as st
+from gensim.models import KeyedVectors
 
 from engine.vocabulary import Vocabulary
 from ui import runtime
-
-if TYPE_CHECKING:  # gensim takes about a second to import: the server starts without it
-    from gensim.models import KeyedVectors
 
 BUDGET_ENV = "ATTENTION_UPLOAD_BUDGET_MB"
 WORD_BYTES = 128  # a vocabulary entry: Python string, list slot and dict entry (tests/app/test_uploads.py counts them)
