@@ -16,7 +16,9 @@ def texts(lang: str, *keys: str, **values) -> list[str]:
 
 
 def metric(page, label: str) -> str:
-    """A metric's value on the page, read off its label."""
+    """A metric's value on the page, read off its label once the page has settled: during a run, Streamlit still shows
+    the last run's elements (faded, stale) beside the new ones."""
+    b.settle(page)
     box = page.locator("[data-testid=stMetric]").filter(has=page.get_by_text(label, exact=True))
     return box.locator("[data-testid=stMetricValue]").inner_text()
 
