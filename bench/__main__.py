@@ -1,6 +1,7 @@
 """Every benchmark with its budget, as one Markdown table and a JSON file under bench/results/.
 
-python -m bench            the full suite (about 22 minutes on 2 cores; capacity alone takes about 9, hosting 10)
+python -m bench            the full suite (about 45 minutes on 2 cores: capacity, hosting, attack and classroom
+                           take about 9, 11, 9 and 7)
 python -m bench --quick    fewer repeats, the slowest parts skipped (about 4 minutes on an idle machine)
 """
 import json
