@@ -5,19 +5,22 @@ name and query string), reads every ForwardMsg in a task of its own, and keeps w
 script hash (navigation), the URL's query string (page_info_changed), widget values it has set, and one timer per
 fragment that asked for one (auto_rerun): every `interval` seconds it sends a rerun_script with that fragment_id and
 is_auto_rerun, whether the last one has finished or not, as the frontend's setInterval does. A widget inside a
-fragment (its delta carries the fragment_id) sends its rerun with that fragment_id, as the frontend does.
+fragment (its delta carries the fragment_id) sends its rerun with that fragment_id, as the frontend does. A class
+panel's watch (ui/class_watch.py's component) is run as its JavaScript runs: one GET of its URL at a time with the
+tab's cookies and the stage last seen (the server holds it until the stage moves), and when the answer differs from
+the stage the panel shows, the fragment's rerun with the component's trigger.
 
 A teacher opens page 2 with predict=1 and presses "Ask the class" (a button found by its label in the deltas); the
 session switches to the class page, whose code element holds the link with the class's code. A student opens
 /Class?room=CODE, submits the join form with a nickname of its own, and picks a word in the radio of the live panel
 (a fragment rerun with the radio's value). The nickname ties each answer in the database to the tab that gave it.
 
-- Answer → teacher: from sending a student's answer until the teacher's panel (its fragment rerunning every second)
+- Answer → teacher: from sending a student's answer until the teacher's panel (rerun by its watch when the count moved)
   shows an "Answered this question" count that includes it. Answers are ranked by the time the server took them
   (the answers table's `at`): the k-th is included in the first count ≥ k that arrives after it was sent.
 - Reveal → student: from the teacher's click on "Reveal the answer" until the student's panel shows the answer text.
-- A look: a timer's rerun of a live panel, from its request to its fragment run's end (the oldest request outstanding);
-  server CPU per look = the replicas' CPU seconds over the stretch / the fragment runs that finished.
+- Watch replies: the answers to the panels' watches (one when a class's stage moved, or after the route's hold);
+  panel runs: the fragment runs they caused; the replicas' CPU over a stretch includes both.
 - Restart: students spread over three replicas answer; one replica without the teacher gets SIGTERM and is started
   again on the same address; its students reconnect (their sessions are gone: the frontend's reconnect reruns the page)
   with the cookies the class page's pixel set, as a browser keeps them (ui/class_seat.py), so they come back in their
@@ -31,6 +34,7 @@ python -m bench.classroom [--quick]
 """
 import asyncio
 import contextlib
+import json
 import os
 import random
 import re
@@ -44,6 +48,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+import httpx2
 import psutil
 import sqlalchemy as sa
 import websockets
@@ -56,7 +61,7 @@ from bench.capacity import HOME, Student, busy_seconds, cpu_seconds, first_visit
 from bench.common import ROOT, Row, Server, free_port, seconds
 from engine import classroom
 from harness import postgres
-from ui import class_seat
+from ui import class_seat, class_watch
 from ui.text import t
 
 OPEN_TIMEOUT_S, STEP_TIMEOUT_S, PHASE_TIMEOUT_S, OPEN_PHASE_S = 60.0, 30.0, 60.0, 120.0
@@ -75,6 +80,7 @@ ANSWER_TEXT, SENT_TEXT = (t(key, **{name: "\0"}).split("\0")[0] for key, name in
 ROOM = re.compile(r"room=([A-Z2-9]{8})")
 SRC = re.compile(r'src="([^"]+)"')
 FINISHED, FRAGMENT_FINISHED = ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY
+TRIGGER = "$$STREAMLIT_INTERNAL_KEY_{}__events"  # the widget a components.v2 trigger is sent as (the frontend's name)
 
 
 class Tab:
@@ -84,14 +90,17 @@ class Tab:
         self.base, self.path, self.query, self.name = base, path, query, name
         self.page, self.cookie, self.upstream, self.ws, self.reader = "", "", None, None, None
         self.timers: dict[str, tuple[float, asyncio.Task]] = {}  # fragment id -> (interval, its timer)
+        self.watches: dict[str, dict] = {}  # fragment id -> its class watch: trigger, url, shown, asked, retry
+        self.watchers: dict[str, asyncio.Task] = {}  # fragment id -> the task that runs its watch
+        self.watched: set[str] = set()  # the fragments whose watch this run drew
+        self.http: httpx2.AsyncClient | None = None
         self.states: dict[str, WidgetState] = {}  # widget values this tab has set, sent with every rerun
         self.widgets: dict[str, tuple[str, str]] = {}  # a widget's label -> (its id, the fragment it is drawn in)
         self.options: dict[str, list[str]] = {}  # a radio's label -> its options
         self.codes: list[str] = []  # the text of every code element
         self.counts: list[tuple[float, int]] = []  # (arrival, value) of every "Answered this question" metric
         self.sent_at = self.acked_at = self.revealed_at = None
-        self.pending: list[float] = []  # timer reruns sent and not yet finished
-        self.looks: list[float] = []
+        self.replies = 0  # answers to this tab's watches
         self.runs = self.fragment_runs = 0
         self.errors: list[str] = []
         self.closed = False
@@ -127,6 +136,7 @@ class Tab:
         finally:
             self.closed = True
             self.stop_timers()
+            self.stop_watches()
             self.wake()
 
     def note(self, fwd: ForwardMsg, now: float) -> None:
@@ -135,6 +145,7 @@ class Tab:
         if kind == "navigation":  # the entry's st.navigation names the page that runs
             if fwd.navigation.page_script_hash != self.page:
                 self.stop_timers()
+                self.stop_watches()
             self.page = fwd.navigation.page_script_hash
         elif kind == "page_info_changed":
             self.query = fwd.page_info_changed.query_string
@@ -148,11 +159,10 @@ class Tab:
         elif kind == "script_finished":
             if fwd.script_finished == FINISHED:
                 self.runs += 1
+                self.stop_watches(set(self.watches) - self.watched)  # a panel no longer drawn: unmounted
+                self.watched.clear()
             elif fwd.script_finished == FRAGMENT_FINISHED:
                 self.fragment_runs += 1
-                if self.pending:
-                    self.looks.append(now - self.pending[0])
-                    self.pending.clear()
         self.wake()
 
     def element(self, element, fragment: str, now: float) -> None:
@@ -178,8 +188,52 @@ class Tab:
             self.codes.append(element.code.code_text)
         elif which == "html" and class_seat.ROUTE in element.html.body:  # the pixel that keeps this tab's part
             self.kept.append(asyncio.create_task(self.keep(SRC.search(element.html.body).group(1))))
+        elif which == "bidi_component" and element.bidi_component.component_name == "class_watch":
+            self.watch(fragment, element.bidi_component)
         elif which == "exception":
             self.errors.append(f"{self.name}: exception {element.exception.message[:120]}")
+
+    def watch(self, fragment: str, component) -> None:
+        """A panel's watch drawn (again): what it shows now; its task started on its first drawing."""
+        data, old = json.loads(component.json), self.watches.get(fragment, {})
+        self.watched.add(fragment)
+        self.watches[fragment] = {"trigger": TRIGGER.format(component.id), "url": urllib.parse.urljoin(
+            self.base + "/", data["url"]), "shown": data["stage"], "retry": data["retry"] / 1000,
+            "asked": old.get("asked") if old.get("shown") == data["stage"] else None}
+        if data["every"]:
+            raise RuntimeError(f"{self.name}: a watch with a timer, which no tab here asks for")
+        if fragment not in self.watchers:
+            self.watchers[fragment] = asyncio.create_task(self.looking(fragment, data["stage"]))
+
+    async def looking(self, fragment: str, seen: str) -> None:
+        """The watch's questions, one at a time, each with the stage last seen; the fragment's rerun with the trigger
+        when an answer is not what the panel shows (once per stage). A failed question is asked again `retry` later."""
+        if self.http is None:
+            self.http = httpx2.AsyncClient(timeout=class_watch.HOLD_S + STEP_TIMEOUT_S)
+        while not self.closed and fragment in self.watches:
+            w = self.watches[fragment]
+            try:
+                answer = await self.http.get(f"{w['url']}&shown={urllib.parse.quote(seen)}",
+                                             headers={"Cookie": self.cookie} if self.cookie else None)
+            except httpx2.HTTPError:
+                answer = None
+            if answer is None or answer.status_code != 200:
+                await asyncio.sleep(w["retry"])
+                continue
+            self.replies, seen = self.replies + 1, answer.text
+            w = self.watches.get(fragment)
+            if w is not None and seen != w["shown"] and seen != w["asked"]:
+                w["asked"] = seen
+                value = json.dumps([{"event": "moved", "value": seen}])
+                await self.send(fragment=fragment, extra=WidgetState(id=w["trigger"], json_trigger_value=value))
+
+    def stop_watches(self, fragments: set[str] | None = None) -> None:
+        """Stop the watches of these fragments (None: all)."""
+        for fragment in list(self.watches) if fragments is None else fragments:
+            self.watches.pop(fragment, None)
+            task = self.watchers.pop(fragment, None)
+            if task is not None and task is not asyncio.current_task():
+                task.cancel()
 
     async def keep(self, src: str) -> None:
         """Load the pixel as a browser would, with this tab's cookies, and keep the cookie its answer sets."""
@@ -206,7 +260,6 @@ class Tab:
         while not self.closed:
             await asyncio.sleep(max(0.0, due - time.monotonic()))
             due += interval
-            self.pending.append(time.perf_counter())
             await self.send(fragment=fragment, auto=True)
 
     def stop_timers(self, *fragments: str) -> None:
@@ -215,8 +268,10 @@ class Tab:
             if entry is not None and entry[1] is not asyncio.current_task():
                 entry[1].cancel()
 
-    async def send(self, *, fragment: str = "", auto: bool = False, press: str = "", page_name: str = "") -> None:
-        """A rerun_script with the tab's query string, page and widget values (and a button's trigger)."""
+    async def send(self, *, fragment: str = "", auto: bool = False, press: str = "", page_name: str = "",
+                   extra: WidgetState | None = None) -> None:
+        """A rerun_script with the tab's query string, page and widget values (and a button's or component's
+        trigger)."""
         msg = BackMsg()
         rerun = msg.rerun_script
         rerun.query_string, rerun.page_script_hash, rerun.page_name = self.query, self.page, page_name
@@ -225,6 +280,8 @@ class Tab:
         if press:
             state = rerun.widget_states.widgets.add()
             state.id, state.trigger_value = press, True
+        if extra is not None:
+            rerun.widget_states.widgets.append(extra)
         try:
             await self.ws.send(msg.SerializeToString())
         except websockets.ConnectionClosed:
@@ -268,6 +325,9 @@ class Tab:
 
     async def close(self) -> None:
         self.stop_timers()
+        self.stop_watches()
+        if self.http is not None:
+            await self.http.aclose()
         if self.ws is not None:
             await self.ws.close()
         if self.reader is not None:
@@ -393,7 +453,7 @@ def p50_p95(values: list[float]) -> str:
 
 @dataclass
 class Stretch:
-    """One phase of a lesson (students answering; the reveal reaching them): CPU, wall time, the panels' looks."""
+    """One phase of a lesson (students answering; the reveal reaching them): CPU, wall time, the panels' watches."""
     server_cpu_s: float = 0.0  # the replicas
     database_cpu_s: float = 0.0  # PostgreSQL, its backends included
     proxy_cpu_s: float = 0.0  # nginx
@@ -401,8 +461,8 @@ class Stretch:
     other_cpu_s: float = 0.0  # everything else the machine did meanwhile
     connections: int = 0  # new PostgreSQL sessions
     wall_s: float = 0.0
-    fragment_runs: int = 0
-    looks: list[float] = field(default_factory=list)
+    fragment_runs: int = 0  # the panels' runs (their class moved on)
+    replies: int = 0  # answers to the panels' watches
 
     def summary(self) -> str:
         wall = max(self.wall_s, 1e-9)
@@ -410,9 +470,9 @@ class Stretch:
             ("replicas", self.server_cpu_s), ("PostgreSQL", self.database_cpu_s), ("nginx", self.proxy_cpu_s),
             ("load generator", self.client_cpu_s), ("other processes", self.other_cpu_s)) if cpu or name == "replicas")
         opened = f", {self.connections / wall:.0f} new database connections/s" if self.database_cpu_s else ""
-        return (f"{self.fragment_runs / wall:.0f} looks/s, look {p50_p95(self.looks)}, "
-                f"{seconds(self.server_cpu_s / max(1, self.fragment_runs))} replica CPU per look; cores: {cores}"
-                f"{opened}")
+        return (f"{self.replies / wall:.1f} watch replies/s, {self.fragment_runs / wall:.1f} panel runs/s, "
+                f"{seconds(self.server_cpu_s / max(1, self.fragment_runs))} replica CPU per panel run; "
+                f"cores: {cores}{opened}")
 
 
 @dataclass
@@ -442,7 +502,7 @@ class Lesson:
 
 
 class Meter:
-    """CPU seconds of every part of the site, wall time and the panels' looks over a stretch."""
+    """CPU seconds of every part of the site, wall time and the panels' watches and runs over a stretch."""
 
     def __init__(self, site: Site, klasses: list["Klass"]):
         self.site, self.tabs, self.at = site, [t for k in klasses for t in [k.teacher, *k.students]], None
@@ -450,13 +510,14 @@ class Meter:
     def sample(self) -> tuple:
         site = self.site
         return (cpu_seconds(site.replicas), tree_cpu(site.database), tree_cpu(site.proxy), own_cpu(), busy_seconds(),
-                database_sessions(site), time.monotonic(), sum(t.fragment_runs for t in self.tabs))
+                database_sessions(site), time.monotonic(), sum(t.fragment_runs for t in self.tabs),
+                sum(t.replies for t in self.tabs))
 
     def start(self) -> None:
-        self.at = self.sample(), [len(t.looks) for t in self.tabs]
+        self.at = self.sample()
 
     def stop(self, into: Stretch) -> None:
-        (server, database, proxy, client, busy, sessions, wall, runs), looks = self.at
+        server, database, proxy, client, busy, sessions, wall, runs, replies = self.at
         now = self.sample()
         server, database, proxy, client = now[0] - server, now[1] - database, now[2] - proxy, now[3] - client
         into.server_cpu_s += server
@@ -467,7 +528,7 @@ class Meter:
         into.connections += now[5] - sessions
         into.wall_s += now[6] - wall
         into.fragment_runs += now[7] - runs
-        into.looks += [x for t, n in zip(self.tabs, looks, strict=True) for x in t.looks[n:]]
+        into.replies += now[8] - replies
 
 
 def tree_cpu(pid: int | None) -> float:
@@ -740,8 +801,8 @@ def replicated(quick: bool) -> list[Row]:
                 rows.append(lesson_row(
                     f"class · {crowd} students, 3 replicas", f"one teacher asks on page 2 (predict=1), {crowd} "
                     f"students join through nginx and answer at random within {plan['answer_s']:g} s, then the "
-                    "teacher reveals; every panel reruns each second as the frontend's timer does; PostgreSQL 15 on "
-                    "the same machine", asyncio.run(lesson(site, 1, crowd, plan["answer_s"]))))
+                    "teacher reveals; every panel's watch waits on its class's stage, as the browser's does; "
+                    "PostgreSQL 15 on the same machine", asyncio.run(lesson(site, 1, crowd, plan["answer_s"]))))
             progress(f"{plan['classes']} classes on 3 replicas")
             rows.append(lesson_row(
                 f"class · {plan['classes']} classes, 3 replicas", f"{plan['classes']} teachers with "
@@ -878,7 +939,7 @@ def outsider_row(alone: dict, busy: dict, plan: dict) -> Row:
     how = (f"{plan['editors']} sessions type a sentence every 2 s on the home page of one process (capacity.py's "
            f"workload) for {plan['rounds']} windows of {plan['window_s']:g} s ({alone['edits']} edits), then "
            f"{plan['rounds']} windows of "
-           f"{plan['window_s']:g} s with {plan['classes']}×{plan['per_class']} class tabs looking every second on the "
+           f"{plan['window_s']:g} s with {plan['classes']}×{plan['per_class']} class tabs watching on the "
            f"same process ({edits} edits), between windows of the classes alone (they kept {min(rates):.2f}–"
            f"{max(rates):.2f} cores busy); per window {', '.join(seconds(s) for s in spread)} (median "
            f"{seconds(sorted(spread)[len(spread) // 2])}); edit p95 "

@@ -104,6 +104,11 @@ def kept_room(address: str, code: str, _db: sa.Engine) -> classroom.Room:
     return classroom.room(_db, code, now=time.time())
 
 
+FORGOTTEN: list = []  # what else hears that a class changed on this process: class_watch wakes its watchers
+
+
 def forget(code: str) -> None:
-    """The next look at `code`'s room in this process reads the database (the teacher changed the class)."""
+    """The next look at `code`'s room in this process reads the database (someone here changed the class)."""
     kept_room.clear(url(), code, _db=None)
+    for hear in FORGOTTEN:
+        hear(code)

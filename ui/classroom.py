@@ -2,8 +2,8 @@
 room sees how it voted, and the teacher reveals the answer on every screen at once (peer instruction).
 
 The teacher's key and a student's token live only in their own session (ROLE); the class itself, in the database
-(ui/class_store.py, engine/classroom.py). Each side's live panel looks every LOOK_S seconds: the teacher's at the
-database, the students' at their class's room as this process last read it (class_store.shared_room)."""
+(ui/class_store.py, engine/classroom.py). Each side's live panel is drawn again when its browser's watch sees the class
+move on (ui/class_watch.py), from the class's room as this process last read it (class_store.shared_room)."""
 import functools
 import io
 import time
@@ -17,7 +17,7 @@ from engine import classroom
 from engine.errors import ClassError
 from engine.limiter import ANSWERS_PER_CLASS, ANSWERS_PER_SESSION, JOINS_PER_SESSION, STARTS_PER_SESSION, Limiter
 from engine.questions import Question
-from ui import class_seat, class_store, pages, render, runtime, tables
+from ui import class_seat, class_store, class_watch, pages, render, runtime, tables
 from ui.charts import Titles
 from ui.state import LIMITS, to_query
 from ui.text import error_text, kept, plain, t, then
@@ -26,8 +26,6 @@ PAGE = "steps/8_Class.py"
 ROLE = "_class"  # this session's part in a class: {"code", "key"} for its teacher, {"code", "token", "sent"} for a
 # student, "sent" holding what they answered to each question
 RETURNED, KEEP = "_class_returned", "_class_keep"  # the browser's kept part was looked for; the pixel that keeps it
-LOOK_S = 1.0  # a live panel's look at the database: a reveal reaches every screen within two
-BEAT_S, GONE_S = 10.0, 60.0  # the teacher's panel says it is open this often; unseen this long, the teacher is away
 RATES = {"answer": Limiter(*ANSWERS_PER_SESSION), "join": Limiter(*JOINS_PER_SESSION),
          "start": Limiter(*STARTS_PER_SESSION), "class": Limiter(*ANSWERS_PER_CLASS)}
 
@@ -169,8 +167,8 @@ def link_of(code: str) -> str:
 
 def teacher_panel():
     """The class's code, link and QR code, large for the room's screen; the question, the live counts and chart, and
-    the teacher's buttons. Only the counts and the chart change by themselves, so only they are redrawn every LOOK_S
-    (a fragment); the rest is drawn when the teacher acts, or when the live panel sees the class changed elsewhere."""
+    the teacher's buttons. Only the counts and the chart change by themselves, so only they are redrawn when they do (a
+    fragment and its watch); the rest is drawn when the teacher acts, or when the panel sees the class move on."""
     me = role()
     link = link_of(me["code"])
     left, right = st.columns([2, 1])
@@ -193,19 +191,21 @@ def teacher_panel():
         answers_download(me)
 
 
-@st.fragment(run_every=LOOK_S)
+@st.fragment
 def live(draw, *args):
-    """draw(*args) now and again every LOOK_S seconds, alone (a fragment); `draw` carries the run's language, which the
-    fragment's own reruns, in a thread of their own, would not know (text.kept)."""
+    """draw(*args) now and again alone, whenever its watch asks (a fragment); `draw` carries the run's language, which
+    the fragment's own reruns, in a thread of their own, would not know (text.kept)."""
     draw(*args)
 
 
 def looked(code: str, question_no: int, status: str | None = None) -> classroom.Room | None:
-    """The class's room for a live panel, None after saying why there is none. When the class has moved on from the
-    question (and, given one, the status) the page around the panel was drawn for, or ended, the whole page is drawn
-    again: its question and buttons."""
+    """The class's room for a live panel, None after saying why there is none (and watching for that to change).
+    When the class has moved on from the question (and, given one, the status) the page around the panel was drawn
+    for, or ended, the whole page is drawn again: its question and buttons."""
     room = attempt(class_store.shared_room, code)
     if room is FAILED:
+        teacher = "key" in role()
+        class_watch.watch(base_url(), code, teacher, class_watch.current(code, teacher))  # read again: which failure
         return None
     moved_on = room.question_no != question_no or room.status != (status or room.status)
     if moved_on or (status is None and room.status == "ended"):
@@ -216,12 +216,16 @@ def looked(code: str, question_no: int, status: str | None = None) -> classroom.
 def teacher_live(question_no: int, status: str):
     """Joined and answered, and the room's chart (hidden until the reveal unless the teacher shows it); the teacher's
     panel says now and then that it is open (beat), for the students' panels."""
-    me = role()
+    me, now = role(), time.time()
     room = looked(me["code"], question_no, status)
     if room is None:
         return
-    if time.time() - room.teacher_seen > BEAT_S and attempt(classroom.beat, me["code"], me["key"]) is not FAILED:
+    if now - room.teacher_seen > class_watch.BEAT_S and attempt(classroom.beat, me["code"], me["key"]) is not FAILED:
         class_store.forget(me["code"])
+        room = replace(room, teacher_seen=now)
+    showing = room.status == "asking" and st.session_state.get("_class_show")  # a live chart: redrawn every EVERY_S
+    class_watch.watch(base_url(), me["code"], True, class_watch.stage(room, True, now),
+                      every=class_watch.EVERY_S if showing else 0.0)
     a, b, c = st.columns(3)
     a.metric(t("class_joined"), room.joined)
     b.metric(t("class_answered"), room.answered)
@@ -286,15 +290,16 @@ def student_panel():
 
 def student_live(question_no: int):
     """This student's answer while the class is asking; after the reveal, the answer and why, and the room's chart."""
-    me = role()
+    me, now = role(), time.time()
     room = looked(me["code"], question_no)
     if room is None:
         return
+    class_watch.watch(base_url(), me["code"], False, class_watch.stage(room, False, now))
     sent = sent_of(me, room.question_no)
     if sent is FAILED:
         return
     if room.status == "asking":
-        if time.time() - room.teacher_seen > GONE_S:
+        if now - room.teacher_seen > class_watch.GONE_S:
             st.info(t("class_teacher_gone"))
         choose(me, room, sent)
         return

@@ -34,11 +34,12 @@ def streamlit_script_hashes() -> list[str]:
 
 def content_security_policy(host: str | None, scripts: list[str]) -> str:
     """What Streamlit's page needs, checked in Chromium on every page: its own scripts and the inline ones hashed,
-    WebAssembly (protobuf's 64-bit numbers; Vega draws without 'unsafe-eval'), inline styles, data:/blob: images
-    and workers, its websocket to the host it was reached at; no framing by other sites."""
+    blob: modules (a components.v2 component's inline JavaScript, class mode's watch; only a script already running on
+    the page can make one), WebAssembly (protobuf's 64-bit numbers; Vega draws without 'unsafe-eval'), inline styles,
+    data:/blob: images and workers, its websocket to the host it was reached at; no framing by other sites."""
     sockets = f" ws://{host} wss://{host}" if host and HOST.fullmatch(host) else ""
     return "; ".join([
-        "default-src 'self'", " ".join(["script-src 'self' 'wasm-unsafe-eval'", *scripts]),
+        "default-src 'self'", " ".join(["script-src 'self' blob: 'wasm-unsafe-eval'", *scripts]),
         "style-src 'self' 'unsafe-inline'", "img-src 'self' data: blob:", "font-src 'self' data:",
         "media-src 'self' data: blob:", f"connect-src 'self'{sockets}", "worker-src 'self' blob:", "frame-src 'self'",
         "frame-ancestors 'self'", "object-src 'none'", "base-uri 'self'", "form-action 'self'"])

@@ -2,6 +2,7 @@
 each test), from starting a class on a question page to the answers' CSV; and what goes wrong, said in a sentence."""
 import asyncio
 import io
+import json
 import time
 from concurrent.futures import ThreadPoolExecutor
 
@@ -14,7 +15,7 @@ from engine.limiter import Limiter
 from engine.questions import Question
 from harness.apptest import run_page
 from tests.apptest_helpers import chart_data, deferred, messages
-from ui import class_seat, class_store
+from ui import class_seat, class_store, class_watch
 from ui import classroom as ui_class
 from ui.text import in_language, t
 
@@ -249,6 +250,108 @@ def test_a_class_s_students_share_one_read_of_its_room_and_see_the_teacher_s_cha
         student.run()
         assert any(m.value == t("class_no_answer") for m in student.markdown)
     assert reads.count(code) <= 1 + int((time.monotonic() - start) / class_store.ROOM_S)
+
+
+def asked(code: str, teacher: bool = False) -> str:
+    """The stage class_watch's route holds a panel's question against: what it would answer once it differs."""
+    return class_watch.current(code, teacher)
+
+
+def watch_data(at) -> dict:
+    """What the session's panel gave its watch: the stage it shows, the route it asks, how often."""
+    (watch,) = [w for w in at.get("bidi_component") if w.proto.component_name == "class_watch"]
+    return json.loads(watch.proto.json)
+
+
+def shown(at) -> str:
+    return watch_data(at)["stage"]
+
+
+def test_a_panel_s_watch_differs_from_its_route_exactly_when_the_panel_would_change():
+    teacher = teach()
+    code = code_of(teacher)
+    student = join(code)
+    teacher.run()
+    assert watch_data(student) == {"url": f"{class_watch.ROUTE}?c={code}", "stage": asked(code),
+                                   "retry": 1000, "every": 0}
+    assert shown(teacher) == asked(code, teacher=True)  # nothing moved: no panel runs
+    pick(student, "drank")
+    assert shown(student) == asked(code)  # their own answer is on their screen already
+    assert shown(teacher) != asked(code, teacher=True)  # the count moved: the teacher's panel runs
+    teacher.run()
+    assert shown(teacher) == asked(code, teacher=True) and metrics(teacher)[t("class_answered")] == "1"
+    pick(student, "cat")  # the count stays; how the room answered is not told before the reveal
+    assert shown(teacher) == asked(code, teacher=True) and "cat" not in asked(code, teacher=True)
+    button(teacher, "class_reveal").click().run()
+    assert shown(student) != asked(code)  # the reveal: every student's panel runs
+    student.run()
+    assert shown(student) == asked(code)
+    assert t("class_yours", answer="“cat”") in [m.value for m in student.markdown]
+
+
+def test_a_teacher_showing_the_room_s_chart_before_the_reveal_has_it_redrawn_every_look():
+    teacher = teach()
+    assert watch_data(teacher)["every"] == 0
+    teacher.toggle(key="_class_show").set_value(True).run()
+    assert watch_data(teacher)["every"] == 1000
+
+
+def test_a_class_gone_or_a_database_down_is_said_once_and_its_route_says_which(monkeypatch):
+    teacher = teach()
+    code = code_of(teacher)
+    student = join(code)
+    assert asked("ZZZZ2222") == class_watch.UNKNOWN
+    with class_store.engine().begin() as conn:  # the class expired and was swept
+        conn.execute(classroom.CLASSES.delete())
+    class_store.forget(code)
+    student.run()
+    assert asked(code) == class_watch.UNKNOWN and t("err_class_unknown") in messages(student)
+    assert not student.get("bidi_component")  # nothing left to watch
+    monkeypatch.setenv("CLASS_DATABASE_URL", "postgresql+psycopg://nobody@127.0.0.1:9/none")
+    student.run()
+    assert asked(code) == class_watch.DOWN and t("class_db_down") in messages(student)
+    assert not student.get("bidi_component")
+
+
+def route_client():
+    """class_watch's route in an app of its own, as a browser's fetch reaches it."""
+    from starlette.applications import Starlette
+    from starlette.testclient import TestClient
+
+    return TestClient(Starlette(routes=class_watch.ROUTES))
+
+
+def test_the_route_answers_a_stage_that_moved_at_once_and_holds_one_that_did_not_until_it_moves(monkeypatch):
+    monkeypatch.setattr(class_watch, "FOLLOW_S", 600.0)  # read once, then only when the class changes on this process
+    teacher = teach()
+    code = code_of(teacher)
+    student = join(code)
+    path = f"{class_watch.ROUTE}?c={code}"
+    with route_client() as client:
+        started = time.monotonic()
+        answer = client.get(f"{path}&shown=0.asking.0")  # a panel drawn before: told at once
+        assert (answer.text, answer.headers["cache-control"]) == (asked(code), "no-store")
+        assert time.monotonic() - started < class_watch.HOLD_S / 2
+        revealing = ThreadPoolExecutor(1).submit(lambda: (time.sleep(1.0), classroom.reveal(
+            store_engine(), code, teacher.session_state["_class"]["key"], now=now()), class_store.forget(code)))
+        started = time.monotonic()
+        answer = client.get(f"{path}&shown={asked(code)}")  # held until the teacher reveals, woken by it
+        waited = time.monotonic() - started
+        revealing.result()
+        assert answer.text == asked(code) and answer.text.startswith("1.revealed.") and waited >= 1.0
+        assert client.get(f"{class_watch.ROUTE}?c=not+a+code&shown=x").text == class_watch.UNKNOWN
+    student.run()
+    assert shown(student) == asked(code)
+
+
+def test_a_held_question_is_answered_with_the_same_stage_after_the_hold(monkeypatch):
+    code = code_of(teach())
+    monkeypatch.setattr(class_watch, "HOLD_S", 0.5)
+    with route_client() as client:
+        started = time.monotonic()
+        same = client.get(f"{class_watch.ROUTE}?c={code}&as=teacher&shown={asked(code, teacher=True)}").text
+        assert same == asked(code, teacher=True) and 0.5 <= time.monotonic() - started < 5
+    assert not class_watch._watched  # nobody waits: nothing reads the room any more
 
 
 def pixel(nonce: str, scheme: str = "http", forwarded: str | None = None):

@@ -5,6 +5,7 @@ import re
 import pytest
 
 from tests import browser_helpers as b
+from ui import class_watch
 from ui.text import in_language, t
 
 STUDENTS = (("Ana", "drank"), ("Bo", "drank"), ("Cy", "cat"))
@@ -26,8 +27,16 @@ def metric(page, label: str) -> str:
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_a_teacher_and_three_students_answer_and_the_reveal_reaches_every_student(chromium, app_url, lang):
     pages = one_question(chromium, app_url, lang, shots=True)
-    for page in pages:
-        page.context.close()
+    try:
+        asked = {page: [] for page in pages}
+        for page, urls in asked.items():
+            page.on("request", lambda r, urls=urls: class_watch.ROUTE in r.url and urls.append(r.url))
+        pages[0].wait_for_timeout(3000)
+        # the class stands still after the reveal: each watch holds one question (a timer would have asked 3 times)
+        assert max(len(urls) for urls in asked.values()) <= 1, asked
+    finally:
+        for page in pages:
+            page.context.close()
 
 
 def one_question(chromium, base: str, lang: str, shots: bool = False, student_bases: tuple[str, ...] = ()) -> list:

@@ -125,7 +125,7 @@ def test_the_policy_allows_exactly_the_inline_scripts_of_the_page_served(url):
     assert scripts, "Streamlit's index.html has no inline script any more"
     digests = {f"'sha256-{base64.b64encode(hashlib.sha256(script).digest()).decode()}'" for script in scripts}
     script_src = next(d for d in headers["content-security-policy"].split("; ") if d.startswith("script-src "))
-    assert set(script_src.split()[1:]) == {"'self'", "'wasm-unsafe-eval'", *digests}
+    assert set(script_src.split()[1:]) == {"'self'", "blob:", "'wasm-unsafe-eval'", *digests}
 
 
 def test_every_page_draws_under_the_policy_in_chromium_with_no_violation(url, chromium):
@@ -143,7 +143,7 @@ def test_every_page_draws_under_the_policy_in_chromium_with_no_violation(url, ch
             drawn = until(lambda: page.evaluate(DRAWN))
             violations = page.evaluate("window.__csp")
             boxes = page.locator("[data-testid=stException], [data-testid=stAlertContentError]").all_inner_texts()
-            assert "script-src 'self' 'wasm-unsafe-eval' 'sha256-" in policy, script
+            assert "script-src 'self' blob: 'wasm-unsafe-eval' 'sha256-" in policy, script
             assert drawn, f"{script}: charts not drawn; CSP: {violations}; console: {console}; errors: {boxes}"
             assert violations == [] and console == [], script
     finally:

@@ -108,15 +108,20 @@ def test_the_lifespan_notes_the_event_loop_and_starts_the_warm_up(monkeypatch):
 
 
 def test_the_server_creates_the_class_tables_as_it_starts(tmp_path, monkeypatch):
-    """Before anyone opens a class, the started server has made class mode's tables and noted their version."""
+    """Before anyone opens a class, the started server has made class mode's tables and noted their version; its
+    route tells a class panel's watch the stage of a class, and of anything else that no class is known by it."""
+    import urllib.request
+
     import sqlalchemy as sa
 
     from engine import classroom
+    from engine.questions import Question
     from tests import browser_helpers as b
+    from ui import class_watch
 
     monkeypatch.setenv("CLASS_DATA", str(tmp_path))
     monkeypatch.delenv("CLASS_DATABASE_URL", raising=False)
-    with b.server():
+    with b.server() as url:
         made = sa.create_engine(f"sqlite:///{tmp_path / 'classes.sqlite'}")
         noted = sa.text("SELECT value FROM class_meta WHERE key = 'schema_version'")
         end, version = time.monotonic() + 60, None
@@ -125,6 +130,13 @@ def test_the_server_creates_the_class_tables_as_it_starts(tmp_path, monkeypatch)
             if sa.inspect(made).has_table("class_meta"):
                 with made.connect() as conn:
                     version = conn.execute(noted).scalar()
-    assert version == str(classroom.SCHEMA_VERSION)
-    tables = {"class_classes", "class_students", "class_answers", "class_questions"}
-    assert tables <= set(sa.inspect(made).get_table_names())
+        assert version == str(classroom.SCHEMA_VERSION)
+        tables = {"class_classes", "class_students", "class_answers", "class_questions"}
+        assert tables <= set(sa.inspect(made).get_table_names())
+        opened = classroom.start(made, Question("factor", "", "milk", ("cat", "drank"), 1, ("drank",), "angle"),
+                                 now=time.time())
+        for query, said in ((f"c={opened.code}", "1.asking.0"), (f"c={opened.code}&as=teacher", "1.asking.0.0.0"),
+                            ("c=ZZZZ2222", "unknown"), ("c=%00%FF%3Cscript%3E", "unknown"),
+                            ("c=" + "A" * 5000, "unknown"), ("", "unknown")):
+            with urllib.request.urlopen(f"{url}{class_watch.ROUTE}?{query}", timeout=30) as answer:
+                assert (answer.read().decode(), answer.headers["Cache-Control"]) == (said, "no-store"), query

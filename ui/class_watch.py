@@ -1,0 +1,191 @@
+"""A class panel's watch: the panel (a fragment) runs again only when what it shows has changed, not on a timer. Its
+browser asks ROUTE with the stage it last saw; the server holds the question until the class's stage is another one
+(or HOLD_S passes), and the watcher reruns the panel with the new one. So a room of students waiting on a question
+costs its server almost nothing, and the people typing on the same process do not wait behind it.
+
+On each process, one task per watched class reads its room while anyone waits on it (class_store.shared_room, shared
+with the panels), and wakes the waiting questions when a stage changed: at once when the class changed on this process
+(class_store.forget), else within FOLLOW_S, the time another replica's change takes to be seen.
+
+The stage says only what the panel would show differently: the question and its status for everyone, whether the
+teacher is still there for a student, the counts for the teacher (never how the room answered, which a student could
+read before the reveal), and when the teacher's panel is due to say it is open (classroom.beat).
+
+The watcher is a components.v2 component with inline JavaScript (Streamlit loads it as a blob: module, which
+ui/headers.py's policy allows for scripts): it renders nothing, and asks with the page's own cookies, so nginx's sticky
+route brings the question to the replica that runs the panel."""
+import asyncio
+import contextlib
+import time
+from dataclasses import dataclass, field
+
+import streamlit as st
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse
+from starlette.routing import Route
+
+from engine import classroom
+from engine.errors import ClassError
+from ui import class_seat, class_store
+
+ROUTE = "/_class/stage"
+HOLD_S = 20.0  # a question is answered after this long even if nothing changed (proxies keep 60 s)
+FOLLOW_S = 1.0  # a watched class is read again this often, to see changes made on other replicas
+RETRY_S = 1.0  # after a failed question the watcher asks again this much later
+EVERY_S = 1.0  # a live chart the teacher shows before the reveal is redrawn this often
+BEAT_S, GONE_S = 10.0, 60.0  # the teacher's panel says it is open this often; unseen this long, the teacher is away
+UNKNOWN, DOWN = "unknown", "down"  # the stage of a class the database does not know, or of a database not answering
+JS = """
+const watches = new WeakMap();
+const pause = (ms) => new Promise((done) => setTimeout(done, ms));
+const shown = (signal) => new Promise((done) => {  // a hidden tab holds no question (a browser has 6 connections)
+  const on = () => { if (document.visibilityState !== "hidden" || signal.aborted) { off(); done(); } };
+  const off = () => { document.removeEventListener("visibilitychange", on); signal.removeEventListener("abort", on); };
+  document.addEventListener("visibilitychange", on);
+  signal.addEventListener("abort", on);
+  on();
+});
+async function ask(w) {
+  while (!w.stopped.signal.aborted) {
+    await shown(w.stopped.signal);
+    let now;
+    try {
+      const answer = await fetch(`${w.data.url}&shown=${encodeURIComponent(w.seen)}`,
+                                 { cache: "no-store", credentials: "same-origin", signal: w.stopped.signal });
+      if (answer.ok) now = await answer.text();
+    } catch {}  // stopped, or the server is away: the page says so itself
+    if (now === undefined) { await pause(w.data.retry); continue; }
+    w.seen = now;
+    if (now !== w.data.stage && now !== w.asked) { w.asked = now; w.trigger("moved", now); }
+  }
+}
+export default function ({ data, parentElement, setTriggerValue }) {
+  const mounted = !watches.has(parentElement);
+  const w = watches.get(parentElement) ?? { seen: data.stage, stopped: new AbortController() };
+  if (w.data && w.data.stage !== data.stage) w.asked = undefined;  // drawn anew: a stage seen before may come again
+  Object.assign(w, { data, trigger: setTriggerValue });
+  if (mounted) {  // one question at a time for as long as the panel is on the page
+    watches.set(parentElement, w);
+    ask(w);
+  }
+  clearInterval(w.timer);  // a live chart on the teacher's screen: redrawn every `every` ms as well
+  if (data.every > 0) w.timer = setInterval(() => setTriggerValue("moved", "every"), data.every);
+  return () => { w.stopped.abort(); clearInterval(w.timer); watches.delete(parentElement); };
+}
+"""
+
+
+def stage(room: classroom.Room, teacher: bool, now: float) -> str:
+    """What a panel shows that can change by itself, as one short string."""
+    if teacher:
+        return f"{room.question_no}.{room.status}.{room.joined}.{room.answered}.{int(now - room.teacher_seen > BEAT_S)}"
+    return f"{room.question_no}.{room.status}.{int(now - room.teacher_seen > GONE_S)}"
+
+
+def current(code: str, teacher: bool) -> str:
+    """The stage of class `code` now, as this process's shared read of its room has it (class_store.shared_room)."""
+    return stages(read(code), time.time())[teacher]
+
+
+def read(code: str) -> classroom.Room | str:
+    """Class `code`'s room, or the stage that says why there is none."""
+    try:
+        return class_store.call(class_store.shared_room, code)
+    except ClassError:
+        return UNKNOWN
+    except class_store.Unavailable:
+        return DOWN
+
+
+def stages(room: classroom.Room | str, now: float) -> tuple[str, str]:
+    """(a student's stage, the teacher's) of a room read by `read`."""
+    if isinstance(room, str):
+        return room, room
+    return stage(room, False, now), stage(room, True, now)
+
+
+@dataclass
+class Watched:
+    """A class someone on this process is watching: its stages as last read, the questions waiting on them, and the
+    event that says the class changed on this process."""
+    loop: asyncio.AbstractEventLoop
+    stages: tuple[str, str] | None = None
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
+    poked: asyncio.Event = field(default_factory=asyncio.Event)
+    waiting: int = 0
+
+
+_watched: dict[str, Watched] = {}  # class code -> its watch; changed only on the server's event loop
+
+
+async def follow(code: str, watched: Watched) -> None:
+    """Read the class's room while anyone waits on it, again when poked or FOLLOW_S later; wake the waiting questions
+    when a stage changed."""
+    try:
+        while watched.waiting > 0:
+            watched.poked.clear()  # before reading: a change made during the read is read again
+            now = stages(await asyncio.to_thread(read, code), time.time())
+            if now != watched.stages:
+                watched.stages = now
+                watched.changed.set()
+                watched.changed = asyncio.Event()
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(FOLLOW_S):
+                    await watched.poked.wait()
+    finally:
+        del _watched[code]
+        watched.changed.set()  # should reading fail in an unforeseen way, no question waits for nothing
+
+
+def poke(code: str) -> None:
+    """Class `code` changed on this process (class_store.forget, from a script's thread): its watch reads it now."""
+    watched = _watched.get(code)
+    if watched is not None:
+        with contextlib.suppress(RuntimeError):  # its loop has closed: nobody is waiting
+            watched.loop.call_soon_threadsafe(watched.poked.set)
+
+
+class_store.FORGOTTEN.append(poke)
+
+
+async def stage_of(request: Request) -> PlainTextResponse:
+    """ROUTE: the stage of the class named by ?c= (its teacher's with ?as=teacher) once it is not ?shown= any more, or
+    after HOLD_S; at once for anything that names no class."""
+    code = class_seat.code_of(request.query_params.get("c", "")[:32])
+    role = request.query_params.get("as") == "teacher"
+    shown = request.query_params.get("shown", "")[:64]
+    said = UNKNOWN if code is None else await changed_from(code, role, shown)
+    return PlainTextResponse(said, headers={"Cache-Control": "no-store"})
+
+
+async def changed_from(code: str, teacher: bool, shown: str) -> str:
+    """Class `code`'s stage for the teacher or a student once it differs from `shown`, or when HOLD_S has passed."""
+    watched = _watched.get(code)
+    if watched is None:
+        watched = _watched[code] = Watched(asyncio.get_running_loop())
+        watched.waiting += 1
+        asyncio.get_running_loop().create_task(follow(code, watched))
+    else:
+        watched.waiting += 1
+    try:
+        async with asyncio.timeout(HOLD_S):
+            while (watched.stages is None or watched.stages[teacher] == shown) and _watched.get(code) is watched:
+                await watched.changed.wait()
+    except TimeoutError:
+        pass
+    finally:
+        watched.waiting -= 1
+    return watched.stages[teacher] if watched.stages else shown
+
+
+ROUTES = [Route(ROUTE, stage_of, methods=["GET"])]
+
+
+def watch(base_url: str, code: str, teacher: bool, shown: str, every: float = 0.0) -> None:
+    """In a panel's fragment: the watcher that reruns it when its class's stage is no longer `shown`, and every
+    `every` seconds if that is given."""
+    mount = st.components.v2.component("class_watch", js=JS)
+    query = f"c={code}" + ("&as=teacher" if teacher else "")
+    data = {"url": f"{base_url}{ROUTE}?{query}", "stage": shown, "retry": int(RETRY_S * 1000),
+            "every": int(every * 1000)}
+    mount(key="_class_watch", data=data, height=0)
