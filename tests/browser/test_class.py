@@ -84,16 +84,23 @@ def one_question(chromium, base: str, lang: str, shots: bool = False, student_ba
         raise
 
 
-def join_and_answer(chromium, link: str, lang: str, nickname: str, word: str):
-    """A student's page that opened the link, joined with a nickname and picked `word`."""
-    nickname_box, join, sent = texts(lang, "class_nickname", "class_join", "class_sent", answer=word)
+def join_and_answer(chromium, link: str, lang: str, nickname: str, word: str | None):
+    """A student's page that opened the link, joined with a nickname and picked `word` (None: not yet)."""
+    nickname_box, join = texts(lang, "class_nickname", "class_join")
     page = b.new_page(chromium)
     b.visit(page, f"{link}&lang={lang}")
     page.get_by_role("textbox", name=nickname_box).fill(nickname)
     b.rerun(page, lambda: page.get_by_role("button", name=join).click())
+    if word is not None:
+        pick(page, lang, word)
+    return page
+
+
+def pick(page, lang: str, word: str) -> None:
+    """The student picks `word` and sees it sent."""
+    (sent,) = texts(lang, "class_sent", answer=word)
     page.locator("[data-testid=stRadio] label").filter(has_text=re.compile(rf"^{word}$")).click()
     page.get_by_text(sent).wait_for()
-    return page
 
 
 def test_a_reload_keeps_the_teacher_s_class_and_the_student_s_seat_and_leaving_forgets_it(chromium, app_url):
@@ -127,3 +134,49 @@ def test_a_reload_keeps_the_teacher_s_class_and_the_student_s_seat_and_leaving_f
             student.context.close()
     finally:
         teacher.context.close()
+
+
+HIDE = ("() => { Object.defineProperty(document, 'visibilityState', {value: 'hidden', configurable: true}); "
+        "document.dispatchEvent(new Event('visibilitychange')); }")
+SHOW = ("() => { Object.defineProperty(document, 'visibilityState', {value: 'visible', configurable: true}); "
+        "document.dispatchEvent(new Event('visibilitychange')); }")
+
+
+def test_a_watch_runs_under_the_site_s_policy_and_a_hidden_tab_holds_no_question(chromium, app_url):
+    """The teacher's page keeps the server's Content-Security-Policy, which must let the watch's module (a blob:
+    script) run: its count follows the students. Hidden, the page asks nothing (a browser has six connections to a
+    site to share between its tabs), so its count waits; shown again, it catches up at once."""
+    from playwright.sync_api import expect
+
+    ask, link_is, answered, joined = texts("en", "class_ask", "class_link_is", "class_answered", "class_joined")
+    context = chromium.new_context(viewport=b.VIEWPORT)  # no bypass_csp: the policy the server sent holds
+    context.add_init_script("window.__csp = []; document.addEventListener('securitypolicyviolation', "
+                            "e => window.__csp.push(`${e.violatedDirective} ${e.blockedURI}`));")
+    teacher, asked, console = context.new_page(), [], []
+    teacher.on("request", lambda r: class_watch.ROUTE in r.url and asked.append(r.url))
+    # Streamlit's frontend asks /<page>/_stcore/host-config before /_stcore/host-config: those 404s are its own
+    teacher.on("console", lambda m: m.type == "error" and "404" not in m.text and console.append(m.text[:200]))
+    students = []
+    try:
+        teacher.goto(f"{app_url}/{b.url_path('steps/2_Factor_matrix.py')}?predict=1")
+        teacher.get_by_role("button", name=ask).click()
+        teacher.get_by_text(link_is).wait_for(timeout=b.TIMEOUT_MS)
+        link = teacher.locator("[data-testid=stCode]").inner_text().strip()
+        count, heads = (teacher.locator("[data-testid=stMetric]").filter(has=teacher.get_by_text(label, exact=True))
+                        .locator("[data-testid=stMetricValue]") for label in (answered, joined))
+        students.append(join_and_answer(chromium, link, "en", "Ana", "drank"))
+        expect(count).to_have_text("1", timeout=b.TIMEOUT_MS)  # the watch ran, under the policy
+        teacher.evaluate(HIDE)
+        students.append(join_and_answer(chromium, link, "en", "Bo", None))  # the join ends the question held
+        expect(heads).to_have_text("2", timeout=b.TIMEOUT_MS)
+        asked_while_hidden = len(asked)
+        pick(students[1], "en", "cat")
+        students[1].wait_for_timeout(2000)
+        assert (len(asked), count.inner_text()) == (asked_while_hidden, "1")  # no question asked, the count waits
+        teacher.evaluate(SHOW)
+        expect(count).to_have_text("2", timeout=b.TIMEOUT_MS)
+        assert teacher.evaluate("window.__csp") == [] and console == []
+    finally:
+        for page in students:
+            page.context.close()
+        context.close()
