@@ -2,13 +2,12 @@
 
 A tab opens as the frontend opens it (GET for nginx's route cookie, /_stcore/stream, a first rerun_script by the page's
 name and query string), reads every ForwardMsg in a task of its own, and keeps what the frontend keeps: the page's
-script hash (navigation), the URL's query string (page_info_changed), widget values it has set, and one timer per
-fragment that asked for one (auto_rerun): every `interval` seconds it sends a rerun_script with that fragment_id and
-is_auto_rerun, whether the last one has finished or not, as the frontend's setInterval does. A widget inside a
+script hash (navigation), the URL's query string (page_info_changed) and widget values it has set. A widget inside a
 fragment (its delta carries the fragment_id) sends its rerun with that fragment_id, as the frontend does. A class
 panel's watch (ui/class_watch.py's component) is run as its JavaScript runs: one GET of its URL at a time with the
 tab's cookies and the stage last seen (the server holds it until the stage moves), and when the answer differs from
-the stage the panel shows, the fragment's rerun with the component's trigger.
+the stage the panel shows, the fragment's rerun with the component's trigger. No page a tab opens reruns a fragment
+on a timer (run_every): one that asked would be an error here, as a watch with a timer is.
 
 A teacher opens page 2 with predict=1 and presses "Ask the class" (a button found by its label in the deltas); the
 session switches to the class page, whose code element holds the link with the class's code. A student opens
@@ -84,12 +83,11 @@ TRIGGER = "$$STREAMLIT_INTERNAL_KEY_{}__events"  # the widget a components.v2 tr
 
 
 class Tab:
-    """One browser tab on one page over a bare websocket: a reader task, the fragments' timers, the widgets it saw."""
+    """One browser tab on one page over a bare websocket: a reader task, the panels' watches, the widgets it saw."""
 
     def __init__(self, base: str, path: str, query: str, name: str = ""):
         self.base, self.path, self.query, self.name = base, path, query, name
         self.page, self.cookie, self.upstream, self.ws, self.reader = "", "", None, None, None
-        self.timers: dict[str, tuple[float, asyncio.Task]] = {}  # fragment id -> (interval, its timer)
         self.watches: dict[str, dict] = {}  # fragment id -> its class watch: trigger, url, shown, asked, retry
         self.watchers: dict[str, asyncio.Task] = {}  # fragment id -> the task that runs its watch
         self.watched: set[str] = set()  # the fragments whose watch this run drew
@@ -135,7 +133,6 @@ class Tab:
             pass
         finally:
             self.closed = True
-            self.stop_timers()
             self.stop_watches()
             self.wake()
 
@@ -144,16 +141,12 @@ class Tab:
         kind = fwd.WhichOneof("type")
         if kind == "navigation":  # the entry's st.navigation names the page that runs
             if fwd.navigation.page_script_hash != self.page:
-                self.stop_timers()
                 self.stop_watches()
             self.page = fwd.navigation.page_script_hash
         elif kind == "page_info_changed":
             self.query = fwd.page_info_changed.query_string
         elif kind == "auto_rerun":
-            self.timer(fwd.auto_rerun.fragment_id, fwd.auto_rerun.interval)
-        elif kind == "stop_auto_rerun":
-            for fragment in fwd.stop_auto_rerun.fragment_ids:
-                self.stop_timers(fragment)
+            self.errors.append(f"{self.name}: a fragment on a timer, which no tab here runs")
         elif kind == "delta" and fwd.delta.WhichOneof("type") == "new_element":
             self.element(fwd.delta.new_element, fwd.delta.fragment_id, now)
         elif kind == "script_finished":
@@ -248,34 +241,14 @@ class Tab:
             jar = dict(c.split("=", 1) for c in self.cookie.split("; ") if "=" in c) | {name: value}
             self.cookie = "; ".join(f"{k}={v}" for k, v in jar.items() if v and '""' not in v)
 
-    def timer(self, fragment: str, interval: float) -> None:
-        """A fragment's rerun every `interval` seconds, as the frontend's setInterval (kept if the interval is)."""
-        if fragment in self.timers and self.timers[fragment][0] == interval:
-            return
-        self.stop_timers(fragment)
-        self.timers[fragment] = (interval, asyncio.create_task(self.tick(fragment, interval)))
-
-    async def tick(self, fragment: str, interval: float) -> None:
-        due = time.monotonic() + interval
-        while not self.closed:
-            await asyncio.sleep(max(0.0, due - time.monotonic()))
-            due += interval
-            await self.send(fragment=fragment, auto=True)
-
-    def stop_timers(self, *fragments: str) -> None:
-        for fragment in fragments or list(self.timers):
-            entry = self.timers.pop(fragment, None)
-            if entry is not None and entry[1] is not asyncio.current_task():
-                entry[1].cancel()
-
-    async def send(self, *, fragment: str = "", auto: bool = False, press: str = "", page_name: str = "",
+    async def send(self, *, fragment: str = "", press: str = "", page_name: str = "",
                    extra: WidgetState | None = None) -> None:
         """A rerun_script with the tab's query string, page and widget values (and a button's or component's
         trigger)."""
         msg = BackMsg()
         rerun = msg.rerun_script
         rerun.query_string, rerun.page_script_hash, rerun.page_name = self.query, self.page, page_name
-        rerun.fragment_id, rerun.is_auto_rerun = fragment, auto
+        rerun.fragment_id = fragment
         rerun.widget_states.widgets.extend(self.states.values())
         if press:
             state = rerun.widget_states.widgets.add()
@@ -324,7 +297,6 @@ class Tab:
                 done.set_result(None)
 
     async def close(self) -> None:
-        self.stop_timers()
         self.stop_watches()
         if self.http is not None:
             await self.http.aclose()

@@ -109,6 +109,7 @@ class Watched:
     """A class someone on this process is watching: its stages as last read, the questions waiting on them, and the
     event that says the class changed on this process."""
     loop: asyncio.AbstractEventLoop
+    follower: asyncio.Task | None = None  # follow's task, held here: the loop keeps only a weak reference to it
     stages: tuple[str, str] | None = None
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     poked: asyncio.Event = field(default_factory=asyncio.Event)
@@ -163,16 +164,13 @@ async def changed_from(code: str, teacher: bool, shown: str) -> str:
     watched = _watched.get(code)
     if watched is None:
         watched = _watched[code] = Watched(asyncio.get_running_loop())
-        watched.waiting += 1
-        asyncio.get_running_loop().create_task(follow(code, watched))
-    else:
-        watched.waiting += 1
+        watched.follower = watched.loop.create_task(follow(code, watched))  # it starts once this question waits
+    watched.waiting += 1
     try:
-        async with asyncio.timeout(HOLD_S):
-            while (watched.stages is None or watched.stages[teacher] == shown) and _watched.get(code) is watched:
-                await watched.changed.wait()
-    except TimeoutError:
-        pass
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(HOLD_S):
+                while (watched.stages is None or watched.stages[teacher] == shown) and _watched.get(code) is watched:
+                    await watched.changed.wait()
     finally:
         watched.waiting -= 1
     return watched.stages[teacher] if watched.stages else shown
