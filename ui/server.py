@@ -31,10 +31,9 @@ def start_warm_up() -> threading.Thread:
 
 
 def warm_up() -> None:
-    """Import gensim, pandas and Altair, load the built-in GloVe into the cache every session shares, fit the default
-    learned W_Q and W_K on it (shared the same way), and build one
-    throwaway chart, so the first run finds all of it ready. A failure here is logged; the run that needs the part
-    then meets the same failure and reports it there.
+    """Import gensim, pandas and Altair, load the built-in GloVe into the cache every session shares, read the default
+    learned W_Q and W_K for it (shared the same way), and build one throwaway chart, so the first run finds all of it
+    ready. A failure here is logged; the run that needs the part then meets the same failure and reports it there.
 
     Then everything alive is frozen out of the garbage collector: the modules and the 400k-word index live as long as
     the server, yet every full collection during a rerun would walk them again; frozen, a collection walks only what
