@@ -13,7 +13,8 @@ read before the reveal), and when the teacher's panel is due to say it is open (
 
 The watcher is a components.v2 component with inline JavaScript (Streamlit loads it as a blob: module, which
 ui/headers.py's policy allows for scripts): it renders nothing, and asks with the page's own cookies, so nginx's sticky
-route brings the question to the replica that runs the panel."""
+route brings the question to the replica that runs the panel. A server told to stop answers every question it holds at
+once (release), so it exits without waiting out their holds, and the watches ask again, of a replica that is up."""
 import asyncio
 import contextlib
 import time
@@ -117,6 +118,7 @@ class Watched:
 
 
 _watched: dict[str, Watched] = {}  # class code -> its watch; changed only on the server's event loop
+_stopping: list[bool] = []  # [True] once the server is stopping (release): no question is held any more
 
 
 async def follow(code: str, watched: Watched) -> None:
@@ -169,11 +171,21 @@ async def changed_from(code: str, teacher: bool, shown: str) -> str:
     try:
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(HOLD_S):
-                while (watched.stages is None or watched.stages[teacher] == shown) and _watched.get(code) is watched:
+                while ((watched.stages is None or watched.stages[teacher] == shown) and _watched.get(code) is watched
+                       and not _stopping):
                     await watched.changed.wait()
     finally:
         watched.waiting -= 1
     return watched.stages[teacher] if watched.stages else shown
+
+
+def release() -> None:
+    """The server is stopping (ui/server.py, on its loop): answer every question held now, and any asked from here on
+    at once, with the stage as last read. The server waits for every open request before it exits; a container's
+    stop would otherwise wait up to HOLD_S, or kill the server first."""
+    _stopping[:] = [True]
+    for watched in list(_watched.values()):
+        watched.changed.set()
 
 
 ROUTES = [Route(ROUTE, stage_of, methods=["GET"])]

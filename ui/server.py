@@ -1,11 +1,12 @@
 """The server's start-up work, run by the app's lifespan (dashboard.py): the warm-up starts in the background, so the
 slow parts load while the server starts and the first visitor's browser is still loading Streamlit's frontend; importing
-dashboard.py starts nothing."""
+dashboard.py starts nothing. Also what it does when told to stop (on_stop)."""
 import asyncio
 import contextlib
 import functools
 import gc
 import logging
+import signal
 import threading
 
 log = logging.getLogger(__name__)
@@ -13,13 +14,37 @@ log = logging.getLogger(__name__)
 
 @contextlib.asynccontextmanager
 async def lifespan(app):
-    """The server's life: at its start, note its event loop (the upload sweeper ends sessions on it) and start the
-    warm-up; nothing to undo at its end."""
-    from ui import uploads
+    """The server's life: at its start, note its event loop (the upload sweeper ends sessions on it), have a stop
+    release the class watches' questions, and start the warm-up; nothing to undo at its end."""
+    from ui import class_watch, uploads
 
-    uploads.server_loop[:] = [asyncio.get_running_loop()]
+    loop = asyncio.get_running_loop()
+    uploads.server_loop[:] = [loop]
+    on_stop(lambda: loop.call_soon_threadsafe(class_watch.release))
     start_warm_up()
     yield
+
+
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)  # a container's or a service manager's stop, and Ctrl+C
+
+
+def on_stop(release) -> None:
+    """Call release() when the server is told to stop, then the handler that was there (the server's own, which
+    begins its shutdown: it waits for every open request to end). Only the main thread may set signal handlers; a
+    lifespan run elsewhere (a test's) leaves them alone."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    for sig in STOP_SIGNALS:
+        previous = signal.getsignal(sig)
+
+        def handler(signum, frame, previous=previous):
+            release()
+            if callable(previous):
+                previous(signum, frame)
+            elif previous == signal.SIG_DFL:  # nobody had taken it: do what the signal does by default
+                signal.signal(signum, signal.SIG_DFL)
+                signal.raise_signal(signum)
+        signal.signal(sig, handler)
 
 
 @functools.cache

@@ -140,3 +140,42 @@ def test_the_server_creates_the_class_tables_as_it_starts(tmp_path, monkeypatch)
                             ("c=" + "A" * 5000, "unknown"), ("", "unknown")):
             with urllib.request.urlopen(f"{url}{class_watch.ROUTE}?{query}", timeout=30) as answer:
                 assert (answer.read().decode(), answer.headers["Cache-Control"]) == (said, "no-store"), query
+
+
+def test_a_server_told_to_stop_answers_the_class_questions_it_holds_and_exits(tmp_path, monkeypatch):
+    """A class panel's watch holds a question on the server for up to HOLD_S; a container's stop (SIGTERM) must not
+    wait that out, or the container is killed first: the question is answered at once, with the stage it had, and the
+    server exits cleanly."""
+    import signal
+    import urllib.request
+
+    import sqlalchemy as sa
+
+    from engine import classroom
+    from engine.questions import Question
+    from harness.chromium import free_port, start_server, stop_server
+    from ui import class_watch
+
+    monkeypatch.setenv("CLASS_DATA", str(tmp_path))
+    monkeypatch.delenv("CLASS_DATABASE_URL", raising=False)
+    port = free_port()
+    proc = start_server(port)
+    try:
+        made = sa.create_engine(f"sqlite:///{tmp_path / 'classes.sqlite'}")
+        end = time.monotonic() + 60
+        while time.monotonic() < end and not sa.inspect(made).has_table("class_classes"):
+            time.sleep(0.2)
+        opened = classroom.start(made, Question("factor", "", "milk", ("cat", "drank"), 1, ("drank",), "angle"),
+                                 now=time.time())
+        held = f"http://127.0.0.1:{port}{class_watch.ROUTE}?c={opened.code}&shown=1.asking.0"
+        with ThreadPoolExecutor(1) as thread:
+            answer = thread.submit(lambda: urllib.request.urlopen(held, timeout=60).read().decode())
+            time.sleep(1.0)
+            assert not answer.done(), "the question was answered before anything changed"
+            proc.send_signal(signal.SIGTERM)
+            assert answer.result(timeout=class_watch.HOLD_S / 2) == "1.asking.0"  # not held to its end
+        # its shutdown done, the server ends as the signal says (uvicorn raises it again once it has finished)
+        assert proc.wait(timeout=class_watch.HOLD_S / 2) in (0, -signal.SIGTERM)
+        assert "Traceback" not in proc.stdout.read()
+    finally:
+        stop_server(proc)
