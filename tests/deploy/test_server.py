@@ -10,6 +10,7 @@ from pathlib import Path
 import pyarrow as pa
 from streamlit.web.server.app_discovery import discover_asgi_app
 
+from engine.questions import Question
 from engine.sources import load_glove
 from ui import chosen_vectors, server
 
@@ -107,6 +108,25 @@ def test_the_lifespan_notes_the_event_loop_and_starts_the_warm_up(monkeypatch):
     assert started == [1] and uploads.server_loop == [loop]
 
 
+QUESTION = Question("factor", "", "milk", ("cat", "drank"), 1, ("drank",), "angle")  # a class's first question
+
+
+def class_tables(folder: Path):
+    """The SQLite class database a server started with CLASS_DATA=folder makes, once it has made every table, and the
+    schema version it noted (None if not within 60 s): SQLite makes the tables at once and writes the version after."""
+    import sqlalchemy as sa
+
+    made = sa.create_engine(f"sqlite:///{folder / 'classes.sqlite'}")
+    noted = sa.text("SELECT value FROM class_meta WHERE key = 'schema_version'")
+    end, version = time.monotonic() + 60, None
+    while time.monotonic() < end and version is None:
+        time.sleep(0.2)
+        if sa.inspect(made).has_table("class_meta"):
+            with made.connect() as conn:
+                version = conn.execute(noted).scalar()
+    return made, version
+
+
 def test_the_server_creates_the_class_tables_as_it_starts(tmp_path, monkeypatch):
     """Before anyone opens a class, the started server has made class mode's tables and noted their version; its
     route tells a class panel's watch the stage of a class, and of anything else that no class is known by it."""
@@ -115,26 +135,17 @@ def test_the_server_creates_the_class_tables_as_it_starts(tmp_path, monkeypatch)
     import sqlalchemy as sa
 
     from engine import classroom
-    from engine.questions import Question
     from tests import browser_helpers as b
     from ui import class_watch
 
     monkeypatch.setenv("CLASS_DATA", str(tmp_path))
     monkeypatch.delenv("CLASS_DATABASE_URL", raising=False)
     with b.server() as url:
-        made = sa.create_engine(f"sqlite:///{tmp_path / 'classes.sqlite'}")
-        noted = sa.text("SELECT value FROM class_meta WHERE key = 'schema_version'")
-        end, version = time.monotonic() + 60, None
-        while time.monotonic() < end and version is None:  # SQLite makes the table at once, the version row after
-            time.sleep(0.2)
-            if sa.inspect(made).has_table("class_meta"):
-                with made.connect() as conn:
-                    version = conn.execute(noted).scalar()
+        made, version = class_tables(tmp_path)
         assert version == str(classroom.SCHEMA_VERSION)
         tables = {"class_classes", "class_students", "class_answers", "class_questions"}
         assert tables <= set(sa.inspect(made).get_table_names())
-        opened = classroom.start(made, Question("factor", "", "milk", ("cat", "drank"), 1, ("drank",), "angle"),
-                                 now=time.time())
+        opened = classroom.start(made, QUESTION, now=time.time())
         for query, said in ((f"c={opened.code}", "1.asking.0"), (f"c={opened.code}&as=teacher", "1.asking.0.0.0"),
                             ("c=ZZZZ2222", "unknown"), ("c=%00%FF%3Cscript%3E", "unknown"),
                             ("c=" + "A" * 5000, "unknown"), ("", "unknown")):
@@ -149,10 +160,7 @@ def test_a_server_told_to_stop_answers_the_class_questions_it_holds_and_exits(tm
     import signal
     import urllib.request
 
-    import sqlalchemy as sa
-
     from engine import classroom
-    from engine.questions import Question
     from harness.chromium import free_port, start_server, stop_server
     from ui import class_watch
 
@@ -161,12 +169,8 @@ def test_a_server_told_to_stop_answers_the_class_questions_it_holds_and_exits(tm
     port = free_port()
     proc = start_server(port)
     try:
-        made = sa.create_engine(f"sqlite:///{tmp_path / 'classes.sqlite'}")
-        end = time.monotonic() + 60
-        while time.monotonic() < end and not sa.inspect(made).has_table("class_classes"):
-            time.sleep(0.2)
-        opened = classroom.start(made, Question("factor", "", "milk", ("cat", "drank"), 1, ("drank",), "angle"),
-                                 now=time.time())
+        made, _ = class_tables(tmp_path)
+        opened = classroom.start(made, QUESTION, now=time.time())
         held = f"http://127.0.0.1:{port}{class_watch.ROUTE}?c={opened.code}&shown=1.asking.0"
         with ThreadPoolExecutor(1) as thread:
             answer = thread.submit(lambda: urllib.request.urlopen(held, timeout=60).read().decode())
