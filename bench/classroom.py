@@ -4,7 +4,7 @@ A tab opens as the frontend opens it (GET for nginx's route cookie, /_stcore/str
 name and query string), reads every ForwardMsg in a task of its own, and keeps what the frontend keeps: the page's
 script hash (navigation), the URL's query string (page_info_changed) and widget values it has set. A widget inside a
 fragment (its delta carries the fragment_id) sends its rerun with that fragment_id, as the frontend does. A class
-panel's watch (ui/class_watch.py's component) is run as its JavaScript runs: one GET of its URL at a time with the
+panel's watch (classroom/watch.py's component) is run as its JavaScript runs: one GET of its URL at a time with the
 tab's cookies and the stage last seen (the server holds it until the stage moves), and when the answer differs from
 the stage the panel shows, the fragment's rerun with the component's trigger. No page a tab opens reruns a fragment
 on a timer (run_every): one that asked would be an error here, as a watch with a timer is.
@@ -22,7 +22,7 @@ session switches to the class page, whose code element holds the link with the c
   panel runs: the fragment runs they caused; the replicas' CPU over a stretch includes both.
 - Restart: students spread over three replicas answer; one replica without the teacher gets SIGTERM and is started
   again on the same address; its students reconnect (their sessions are gone: the frontend's reconnect reruns the page)
-  with the cookies the class page's pixel set, as a browser keeps them (ui/class_seat.py), so they come back in their
+  with the cookies the class page's pixel set, as a browser keeps them (classroom/seat.py), so they come back in their
   seats; the database must still count every answer given before, and no student twice.
 - Outsiders: capacity.py's sessions typing a sentence every 2 s on the home page of one process, alone, then with
   30 classes on the same process; in windows that alternate classes alone and classes + typing, CPU per edit =
@@ -58,9 +58,8 @@ from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 from bench.capacity import HOME, Student, busy_seconds, cpu_seconds, first_visit, open_all, wait_health, warm
 from bench.common import ROOT, Row, Server, free_port, seconds
-from engine import classroom
+from classroom import classes, seat, watch
 from harness import postgres
-from ui import class_seat, class_watch
 from ui.text import t
 
 OPEN_TIMEOUT_S, STEP_TIMEOUT_S, PHASE_TIMEOUT_S, OPEN_PHASE_S = 60.0, 30.0, 60.0, 120.0
@@ -179,7 +178,7 @@ class Tab:
                 self.acked_at = now
         elif which == "code":
             self.codes.append(element.code.code_text)
-        elif which == "html" and class_seat.ROUTE in element.html.body:  # the pixel that keeps this tab's part
+        elif which == "html" and seat.ROUTE in element.html.body:  # the pixel that keeps this tab's part
             self.kept.append(asyncio.create_task(self.keep(SRC.search(element.html.body).group(1))))
         elif which == "bidi_component" and element.bidi_component.component_name == "class_watch":
             self.watch(fragment, element.bidi_component)
@@ -202,7 +201,7 @@ class Tab:
         """The watch's questions, one at a time, each with the stage last seen; the fragment's rerun with the trigger
         when an answer is not what the panel shows (once per stage). A failed question is asked again `retry` later."""
         if self.http is None:
-            self.http = httpx2.AsyncClient(timeout=class_watch.HOLD_S + STEP_TIMEOUT_S)
+            self.http = httpx2.AsyncClient(timeout=watch.HOLD_S + STEP_TIMEOUT_S)
         while not self.closed and fragment in self.watches:
             w = self.watches[fragment]
             try:
@@ -388,7 +387,7 @@ class Klass:
 
 def ranks(engine: sa.Engine, code: str) -> dict[str, tuple[int, float]]:
     """Each nickname's answer to question 1 of the class: its rank by the time the server took it, and that time."""
-    a, s = classroom.ANSWERS, classroom.STUDENTS
+    a, s = classes.ANSWERS, classes.STUDENTS
     with engine.connect() as conn:
         rows = conn.execute(sa.select(s.c.nickname, a.c.at).join(s, a.c.token_hash == s.c.token_hash)
                             .where(a.c.class_code == code, a.c.question_no == 1).order_by(a.c.at)).all()
@@ -680,7 +679,7 @@ def restart_row(v: dict) -> Row:
     how = (f"{v['students']} students on 3 replicas (PostgreSQL, nginx) answer; the replica with {v['on_killed']} of "
            f"them (not the teacher's) gets SIGTERM and starts again on its port ({seconds(v['down_s'])} until "
            f"healthy); they reconnect as the frontend does, with the cookies their tab's pixel set "
-           f"(ui/class_seat.py); any shown the join form joins again and answers again "
+           f"(classroom/seat.py); any shown the join form joins again and answers again "
            f"({seconds(v['rejoin_s'])} from the kill until all were back); the database's answers checked by nickname")
     measured = (f"{v['before_in_db']} of {v['before']} answers given before the restart still counted; "
                 f"{v['seated']} of {v['on_killed']} came back in their seats; the room then counts "
@@ -734,7 +733,7 @@ async def restart(base: str, engine: sa.Engine, backends: list[Server], n: int) 
 
     async def back(s: Tab):
         await reconnect(s)
-        if JOIN not in s.widgets:  # the browser kept the seat (ui/class_seat.py)
+        if JOIN not in s.widgets:  # the browser kept the seat (classroom/seat.py)
             seated.append(s)
             return
         s.name = f"{s.name}-again"
@@ -744,7 +743,7 @@ async def restart(base: str, engine: sa.Engine, backends: list[Server], n: int) 
     errors += await each(moved, back)
     rejoin = time.perf_counter() - killed
     in_db = set(await asyncio.to_thread(ranks, engine, code))
-    room = await asyncio.to_thread(classroom.room, engine, code, now=time.time())
+    room = await asyncio.to_thread(classes.room, engine, code, now=time.time())
     await teacher.press(REVEAL)
     await asyncio.gather(*(s.until(lambda s=s: s.revealed_at is not None, PHASE_TIMEOUT_S, "the reveal")
                            for s in joined), return_exceptions=True)

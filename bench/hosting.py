@@ -34,7 +34,7 @@ from bench.common import MB, Row, Server, seconds
 from ui.text import t
 
 UPLOAD_MB, DIMS, DECIMALS = 45, 50, 5
-BUDGET_MB, MARGIN_MB = 300, 50  # ui/uploads.py's default budget, and what the server may add for the parse meanwhile
+BUDGET_MB, MARGIN_MB = 300, 50  # server/ledger.py's default budget, and what the server may add for the parse meanwhile
 CROWD_BUDGET_MB, EDITS = 450, 2
 RELEASE_BUDGET_S, WATCH_S, SAMPLE_S, DROP_MB = 120, 150, 5, 10  # a drop: RSS at least DROP_MB below the held level
 FAIR_RATIO = 2.0

@@ -27,7 +27,7 @@ class VectorsError(CodedError):
 
 
 class ClassError(CodedError):
-    """A problem in class mode (engine/classroom.py); ui/text's catalogues say each code (err_class_<code>)."""
+    """A problem in class mode (classroom/classes.py); ui/text's catalogues say each code (err_class_<code>)."""
 
     # unknown: no class has that code; expired: the class is past its time; ended: the teacher ended it;
     # not_teacher: wrong teacher key; not_student: a token that did not join this class; not_asking: answers are closed

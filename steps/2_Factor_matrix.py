@@ -1,6 +1,7 @@
 import streamlit as st
 
-from ui import classroom, page, reproduce, swap, views
+from classroom import panels
+from ui import page, reproduce, swap, views
 from ui.text import t
 
 ctx = page.current()
@@ -14,7 +15,7 @@ q = page.pick_word("query", t("query"), rows, rows[-1], where=c4)
 i = rows.index(q)
 seen = [j for j in range(len(rows)) if att.mask[i, j]]  # the keys query i may look at
 if s.predict and not views.guess_first(att.q[i], att.k[seen], q, [rows[j] for j in seen],
-                                      key=page.view_key("factor", s, q), ask=classroom.asker(s, "factor")):
+                                      key=page.view_key("factor", s, q), ask=panels.asker(s, "factor")):
     st.stop()
 views.attention_view(att, rows, rows, q, softmax=s.softmax)
 swap.section(ctx)

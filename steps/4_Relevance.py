@@ -1,7 +1,8 @@
 import streamlit as st
 
+from classroom import panels
 from engine.relevance import raw_scores
-from ui import classroom, page, render, reproduce, swap, tables, views
+from ui import page, render, reproduce, swap, tables, views
 from ui.charts import Titles
 from ui.text import t
 
@@ -16,7 +17,7 @@ i = rows.index(q)
 others = [j for j in range(len(rows)) if j != i]
 keys = [rows[j] for j in others]
 if s.predict and not views.guess_first(att.q[i], att.k[others], q, keys, key=page.view_key("relevance", s, q),
-                                      ordered=views.ORDERED, ask=classroom.asker(s, "relevance")):
+                                      ordered=views.ORDERED, ask=panels.asker(s, "relevance")):
     st.stop()
 c2.text_input(t("expected"), key="expected", max_chars=200)  # after the guess: the expectation is a hint
 story = enc.tokens == page.STORY_TOKENS

@@ -1,16 +1,17 @@
 import streamlit as st
 
-from ui import classroom, page
+from classroom import panels
+from ui import page
 from ui.text import t
 
 ctx = page.current()
-me = classroom.role()
+me = panels.role()
 if "key" in me:
-    classroom.teacher_panel()
+    panels.teacher_panel()
 elif "token" in me:
-    classroom.student_panel()
+    panels.student_panel()
 else:
     st.markdown(t("class_how"))
-    classroom.join_form(ctx.s.room)
-classroom.leave_button()
-classroom.keeper()
+    panels.join_form(ctx.s.room)
+panels.leave_button()
+panels.keeper()

@@ -11,7 +11,8 @@ from gensim.models import KeyedVectors
 from engine import corpus, treebank
 from engine.attention import attend, one_key, score, top_keys
 from engine.tokens import tokenize
-from ui import fair, jobs, page, render, tables, uploads, waiting, weights
+from server import ledger
+from ui import fair, jobs, page, render, tables, waiting, weights
 from ui.charts import Titles
 from ui.text import error_text, labels, plain, t, then
 
@@ -116,7 +117,7 @@ def uploaded() -> list[corpus.Example] | None:
                             max_upload_size=max(1, corpus.MAX_BYTES // 2**20))
     if file is not None:  # read it, then run again with a new, empty uploader: the examples stay, not the file
         ss["_corpus_problem"] = read_corpus(file)
-        uploads.drop_files(((file.name, file.size),))
+        ledger.drop_files(((file.name, file.size),))
         ss["_corpus_round"] = ss.get("_corpus_round", 0) + 1
         del ss[key]  # the widget's value: a file object over the bytes, kept for as long as the session lives
         st.rerun()

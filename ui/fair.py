@@ -17,7 +17,7 @@ from typing import Any
 
 from engine.corpus import CorpusError
 from engine.errors import CodedError
-from ui import runtime, uploads
+from server import ledger, runtime
 
 # One unit of work is about 0.26 ns of one core on the machine of the README's figures: FIT_WORK is about 10 s of
 # CPU, STEP_WORK about 0.3 s, so that Stop ends a fit within half a second
@@ -40,7 +40,7 @@ class Job:
 
     work: Callable[[Callable[..., bool]], Any]  # work(report) -> result; report(step, *values) is False to stop
     steps: int
-    bytes: int  # working memory while it runs (fit_bytes), counted in the server's memory ledger (ui/uploads.py)
+    bytes: int  # working memory while it runs (fit_bytes), counted in the server's memory ledger (server/ledger.py)
     key: tuple | None = None  # asking again for a queued or running fit with this key joins it (None: never)
     keep: Callable[[Any], None] | None = None  # told the result of a fit that ran to its end, by the worker
     hold: bool = False  # whether the fit keeps its turn until its page has drawn the result (showing)
@@ -53,7 +53,7 @@ class Job:
     stop: threading.Event = field(default_factory=threading.Event)
     ended: threading.Event = field(default_factory=threading.Event)
     shown: threading.Event = field(default_factory=threading.Event)  # its page has drawn the result
-    session: str = field(default_factory=uploads.session_of)  # the session that asked first: its upload stays
+    session: str = field(default_factory=ledger.session_of)  # the session that asked first: its upload stays
     inputs: Callable[[], bool] = lambda: True  # whether what it fits on is still there (a released upload is not)
 
 
@@ -184,18 +184,18 @@ def run(job: Job) -> None:
         if abandoned(job):  # queued for a tab closed since, or for an upload released since: nobody would see it
             job.stop.set()
             return
-        if not uploads.make_room(job, job.bytes, job.session):  # idle visitors' uploads may make room, no one else's
-            raise CorpusError("no_room", mb=f"{job.bytes / 2**20:,.0f}", budget=f"{uploads.budget() / 2**20:,.0f}")
+        if not ledger.make_room(job, job.bytes, job.session):  # idle visitors' uploads may make room, no one else's
+            raise CorpusError("no_room", mb=f"{job.bytes / 2**20:,.0f}", budget=f"{ledger.budget() / 2**20:,.0f}")
         job.result = job.work(report)
         if job.keep is not None and not job.stop.is_set():
             job.keep(job.result)
     except Exception as e:  # the page that waits says what went wrong (no known sentence, no room, numbers too large)
         job.error = e
     finally:
-        uploads.unreserve(job)
+        ledger.unreserve(job)
         job.work = job.keep = None  # let go of what it fitted on (an upload's vectors) while its result is kept
         job.ended.set()
-        uploads.give_back()  # the fit's working memory, back to the system now rather than kept by this thread
+        ledger.give_back()  # the fit's working memory, back to the system now rather than kept by this thread
 
 
 def abandoned(job: Job) -> bool:

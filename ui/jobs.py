@@ -6,7 +6,8 @@ from typing import Any
 
 import streamlit as st
 
-from ui import fair, uploads, waiting
+from server import ledger
+from ui import fair, waiting
 from ui.text import t
 
 
@@ -17,7 +18,7 @@ class Runner:
     running: str  # session key: the fit queued or running (`job`) with the inputs it was started from
     result: str  # session key: the last fit's inputs, with its result under `field`
     field: str  # the result's name beside the inputs
-    ledger: str  # the result's name in the memory ledger (ui/uploads.py)
+    ledger: str  # the result's name in the memory ledger (server/ledger.py)
     explained: type[Exception]  # a failure the section says in its own words; any other is raised
 
     def section(self, parts: Callable[[fair.Job | None], None]) -> None:
@@ -44,7 +45,7 @@ class Runner:
             raise job.error
         if job.result is not None:
             ss[self.result] = inputs | {self.field: job.result}
-            uploads.keep_result(uploads.session_of(), self.ledger, job.result)
+            ledger.keep_result(ledger.session_of(), self.ledger, job.result)
         return job
 
     def pressed(self, label: str, key: str, disabled: bool = False) -> bool:

@@ -4,8 +4,9 @@ from dataclasses import replace
 import numpy as np
 import streamlit as st
 
+from classroom import panels
 from engine.attention import attend, later_share
-from ui import classroom, lines, page, sidebar, views
+from ui import lines, page, sidebar, views
 from ui.text import t
 
 NEIGHBOURS = 12  # target words whose nearest neighbours are listed
@@ -89,7 +90,7 @@ def guessed(ctx, name: str, att, k_labels: list[str], q: str, i: int) -> bool:
     seen = np.flatnonzero(att.mask[i])
     keys = [k_labels[j] for j in seen]
     return views.guess_first(att.q[i], att.k[seen], q, keys, key=page.view_key(f"kinds-{name}", ctx.s, q),
-                             ask=classroom.asker(replace(ctx.s, tab=name), "kinds"))
+                             ask=panels.asker(replace(ctx.s, tab=name), "kinds"))
 
 
 def mask_note(where, free, labels: list[str], q: str, causal: bool, softmax: bool):

@@ -8,11 +8,12 @@ import numpy as np
 import streamlit as st
 from gensim.models import KeyedVectors
 
+from classroom import panels
 from engine import treebank
 from engine.attention import Attention, attend, top_keys
 from engine.pipeline import Encoded, encode
 from engine.tokens import TooManyTokens, tokenize
-from ui import charts, classroom, page, render, sidebar, tables, views
+from ui import charts, page, render, sidebar, tables, views
 from ui.charts import Titles
 from ui.text import error_text, plain, t, then
 
@@ -209,7 +210,7 @@ def guessed(ctx: page.Context, sentence: treebank.Sentence, enc: Encoded, att: A
     seen = np.flatnonzero(att.mask[i])
     shown = replace(ctx.s, real=sentence.sent_id, real_query=q)
     if not views.guess_first(att.q[i], att.k[seen], q, [labels[j] for j in seen], key=page.view_key("real", shown, q),
-                             ask=classroom.asker(shown, "real")):
+                             ask=panels.asker(shown, "real")):
         return False
     rel = treebank.short(sentence.relations[i])
     st.markdown(t("real_gold_said", q=plain(q), h=plain(labels[head[i]]), rel=rel) if head[i] >= 0

@@ -23,7 +23,7 @@ LIMITS = {
     "expected": 200, "real_find": 100,  # their text boxes on pages 4 and 7
     "swap": 43,  # "63:" and the new word's 40 characters
     "learn": 100,  # what learns, "w_q, w_k, w_v, x" at most, with room to spare
-    "room": 40,  # a class code as typed, "ABCD 2345" or "abcd-2345" (engine.questions.normal_code reads it)
+    "room": 40,  # a class code as typed, "ABCD 2345" or "abcd-2345" (classroom.questions.normal_code reads it)
 }
 
 
@@ -112,7 +112,7 @@ RENAMED = {"pair_sentence": "sentence"}  # links shared before a setting was ren
 IGNORED = ("fbclid", "gclid", "utm_")  # tracking added by the sites a link passes through: not settings
 NAMES = tuple(f.name for f in fields(Settings))
 KNOWN = (*NAMES, *RENAMED, "positional")  # what from_values reads from a link
-UNREAD = "unread"  # marks a link Streamlit would not read whole, rewritten by ui/links.py: the page says so
+UNREAD = "unread"  # marks a link Streamlit would not read whole, rewritten by server/links.py: the page says so
 
 
 class Invalid(CodedError):

@@ -14,7 +14,8 @@ from engine import corpus, treebank
 from engine.layers import preset
 from engine.tokens import tokenize
 from engine.training import Fit, load_fit
-from ui import chosen_vectors, fair, uploads, waiting
+from server import ledger
+from ui import chosen_vectors, fair, waiting
 from ui.state import DEFAULTS, LEARNED, Settings
 from ui.text import error_text, labels, t
 
@@ -209,7 +210,7 @@ def new_job(kv: KeyedVectors, key: tuple, mine: dict) -> fair.Job:
     fair.check_step(step, d, args[1])
     found = treebank.built_in() if args[0] == "treebank" else templates()
 
-    session = uploads.session_of()
+    session = ledger.session_of()
 
     def keep(fit: Fit):
         if mine is FITTED:
@@ -217,7 +218,7 @@ def new_job(kv: KeyedVectors, key: tuple, mine: dict) -> fair.Job:
         else:  # one fit per upload: the last one made, counted in the memory ledger as the session's
             mine.clear()
             mine[key] = fit
-            uploads.keep_result(session, "upload_fit", fit)
+            ledger.keep_result(session, "upload_fit", fit)
     vectors = weakref.ref(kv)  # an upload released for others goes at once, not kept until its queued fit's turn
     return fair.Job(lambda report: compute(vectors(), args, found, report), args[3],
                     fair.fit_bytes(d, args[1], held, at_once), key, keep, inputs=lambda: vectors() is not None)

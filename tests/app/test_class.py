@@ -9,14 +9,13 @@ from concurrent.futures import ThreadPoolExecutor
 import pandas as pd
 import pytest
 
-from engine import classroom
+from classroom import classes, seat, store, watch
+from classroom import panels as ui_class
+from classroom.limiter import Limiter
+from classroom.questions import Question
 from engine.errors import ClassError
-from engine.limiter import Limiter
-from engine.questions import Question
 from harness.apptest import run_page
 from tests.apptest_helpers import chart_data, deferred, messages
-from ui import class_seat, class_store, class_watch
-from ui import classroom as ui_class
 from ui.text import in_language, t
 
 FACTOR, RELEVANCE, CLASS = "steps/2_Factor_matrix.py", "steps/4_Relevance.py", "steps/8_Class.py"
@@ -101,7 +100,7 @@ def test_students_answer_the_teacher_counts_and_reveals_and_every_student_sees_t
     button(teacher, "class_reveal").click().run()
     room = chart_data(teacher)[0].set_index("key")
     assert room.loc["drank", "students"] == 3 and room.loc["drank", "right"] and room["students"].sum() == 3
-    reason = classroom.room(store_engine(), code, now=now()).question.reason  # engine.relevance.winner's
+    reason = classes.room(store_engine(), code, now=now()).question.reason  # engine.relevance.winner's
     for student in students:
         student.run()
         said = " ".join(m.value for m in (*student.success, *student.info))
@@ -116,7 +115,7 @@ def test_the_room_order_question_counts_first_choices_and_whole_right_orders():
     box = next(m for m in student.multiselect if m.key.startswith("_class_pick_"))
     box.set_value(["drank", "cat", "black"]).run()
     assert not student.exception
-    room = classroom.room(store_engine(), code_of(teacher), now=now())
+    room = classes.room(store_engine(), code_of(teacher), now=now())
     assert room.answered == 1 and room.question.ordered == 3 and room.question.answer == ("drank", "cat", "black")
     assert room.right == 1
 
@@ -177,7 +176,7 @@ def test_a_forged_teacher_key_cannot_reveal_and_a_forged_token_cannot_answer():
     student.session_state["_class"] = {"code": code, "token": "B" * 32}
     student.run()
     assert t("err_class_not_student") in messages(student)
-    assert classroom.room(store_engine(), code, now=now()).status == "asking"
+    assert classes.room(store_engine(), code, now=now()).status == "asking"
 
 
 def test_a_closed_class_and_a_database_that_is_down_each_get_a_sentence(monkeypatch):
@@ -196,7 +195,7 @@ def test_a_closed_class_and_a_database_that_is_down_each_get_a_sentence(monkeypa
 
 def store_engine():
     """The class database the pages use, read directly."""
-    return class_store.engine()
+    return store.engine()
 
 
 def now() -> float:
@@ -214,7 +213,7 @@ def test_a_session_that_keeps_answering_is_slowed_down_with_a_sentence():
     for n in range(limit + 1):
         pick(student, ("drank", "cat")[n % 2])
     assert t("err_class_rate_limited", seconds=60) in messages(student)
-    sent = classroom.mine(store_engine(), code_of(student), student.session_state["_class"]["token"], now=now())
+    sent = classes.mine(store_engine(), code_of(student), student.session_state["_class"]["token"], now=now())
     assert sent == (("drank", "cat")[(limit - 1) % 2],)  # the last answer within the limit
 
 
@@ -222,9 +221,9 @@ def test_a_student_whose_teacher_has_gone_is_told_and_can_still_answer():
     teacher = teach()
     student = join(code_of(teacher))
     assert t("class_teacher_gone") not in messages(student)
-    with class_store.engine().begin() as conn:  # the teacher's panel last looked two minutes ago
-        conn.execute(classroom.CLASSES.update().values(updated=now() - 120))
-    class_store.kept_room.clear()  # as another process would, after its ROOM_S
+    with store.engine().begin() as conn:  # the teacher's panel last looked two minutes ago
+        conn.execute(classes.CLASSES.update().values(updated=now() - 120))
+    store.kept_room.clear()  # as another process would, after its ROOM_S
     student.run()
     assert t("class_teacher_gone") in messages(student)
     pick(student, "drank")
@@ -237,24 +236,24 @@ def test_a_class_s_students_share_one_read_of_its_room_and_see_the_teacher_s_cha
     teacher = teach()
     code = code_of(teacher)
     students = [join(code) for _ in range(3)]
-    reads, real = [], classroom.room
-    monkeypatch.setattr(classroom, "room", lambda *a, **k: reads.append(a[1]) or real(*a, **k))
-    class_store.kept_room.clear()
+    reads, real = [], classes.room
+    monkeypatch.setattr(classes, "room", lambda *a, **k: reads.append(a[1]) or real(*a, **k))
+    store.kept_room.clear()
     start = time.monotonic()
     for student in students:
         student.run()
-    assert len(reads) <= 1 + int((time.monotonic() - start) / class_store.ROOM_S), reads  # not one read a tab
+    assert len(reads) <= 1 + int((time.monotonic() - start) / store.ROOM_S), reads  # not one read a tab
     button(teacher, "class_reveal").click().run()
     reads.clear()
     for student in students:  # on this process, the reveal is not held back by the shared read
         student.run()
         assert any(m.value == t("class_no_answer") for m in student.markdown)
-    assert reads.count(code) <= 1 + int((time.monotonic() - start) / class_store.ROOM_S)
+    assert reads.count(code) <= 1 + int((time.monotonic() - start) / store.ROOM_S)
 
 
 def asked(code: str, teacher: bool = False) -> str:
-    """The stage class_watch's route holds a panel's question against: what it would answer once it differs."""
-    return class_watch.current(code, teacher)
+    """The stage the class watch's route holds a panel's question against: what it would answer once it differs."""
+    return watch.current(code, teacher)
 
 
 def watch_data(at) -> dict:
@@ -272,7 +271,7 @@ def test_a_panel_s_watch_differs_from_its_route_exactly_when_the_panel_would_cha
     code = code_of(teacher)
     student = join(code)
     teacher.run()
-    assert watch_data(student) == {"url": f"{class_watch.ROUTE}?c={code}", "stage": asked(code),
+    assert watch_data(student) == {"url": f"{watch.ROUTE}?c={code}", "stage": asked(code),
                                    "retry": 1000, "every": 0}
     assert shown(teacher) == asked(code, teacher=True)  # nothing moved: no panel runs
     pick(student, "drank")
@@ -300,73 +299,73 @@ def test_a_class_gone_or_a_database_down_is_said_once_and_its_route_says_which(m
     teacher = teach()
     code = code_of(teacher)
     student = join(code)
-    assert asked("ZZZZ2222") == class_watch.UNKNOWN
-    with class_store.engine().begin() as conn:  # the class expired and was swept
-        conn.execute(classroom.CLASSES.delete())
-    class_store.forget(code)
+    assert asked("ZZZZ2222") == watch.UNKNOWN
+    with store.engine().begin() as conn:  # the class expired and was swept
+        conn.execute(classes.CLASSES.delete())
+    store.forget(code)
     student.run()
-    assert asked(code) == class_watch.UNKNOWN and t("err_class_unknown") in messages(student)
+    assert asked(code) == watch.UNKNOWN and t("err_class_unknown") in messages(student)
     assert not student.get("bidi_component")  # nothing left to watch
     monkeypatch.setenv("CLASS_DATABASE_URL", "postgresql+psycopg://nobody@127.0.0.1:9/none")
     student.run()
-    assert asked(code) == class_watch.DOWN and t("class_db_down") in messages(student)
+    assert asked(code) == watch.DOWN and t("class_db_down") in messages(student)
     assert not student.get("bidi_component")
 
 
 def route_client():
-    """class_watch's route in an app of its own, as a browser's fetch reaches it."""
+    """The class watch's route in an app of its own, as a browser's fetch reaches it."""
     from starlette.applications import Starlette
     from starlette.testclient import TestClient
 
-    return TestClient(Starlette(routes=class_watch.ROUTES))
+    return TestClient(Starlette(routes=watch.ROUTES))
 
 
 def test_the_route_answers_a_stage_that_moved_at_once_and_holds_one_that_did_not_until_it_moves(monkeypatch):
-    monkeypatch.setattr(class_watch, "FOLLOW_S", 600.0)  # read once, then only when the class changes on this process
+    monkeypatch.setattr(watch, "FOLLOW_S", 600.0)  # read once, then only when the class changes on this process
     teacher = teach()
     code = code_of(teacher)
     student = join(code)
-    path = f"{class_watch.ROUTE}?c={code}"
+    path = f"{watch.ROUTE}?c={code}"
     with route_client() as client:
         started = time.monotonic()
         answer = client.get(f"{path}&shown=0.asking.0")  # a panel drawn before: told at once
         assert (answer.text, answer.headers["cache-control"]) == (asked(code), "no-store")
-        assert time.monotonic() - started < class_watch.HOLD_S / 2
-        revealing = ThreadPoolExecutor(1).submit(lambda: (time.sleep(1.0), classroom.reveal(
-            store_engine(), code, teacher.session_state["_class"]["key"], now=now()), class_store.forget(code)))
+        assert time.monotonic() - started < watch.HOLD_S / 2
+        revealing = ThreadPoolExecutor(1).submit(lambda: (time.sleep(1.0), classes.reveal(
+            store_engine(), code, teacher.session_state["_class"]["key"], now=now()), store.forget(code)))
         started = time.monotonic()
         answer = client.get(f"{path}&shown={asked(code)}")  # held until the teacher reveals, woken by it
         waited = time.monotonic() - started
         revealing.result()
         assert answer.text == asked(code) and answer.text.startswith("1.revealed.") and waited >= 1.0
-        assert client.get(f"{class_watch.ROUTE}?c=not+a+code&shown=x").text == class_watch.UNKNOWN
+        assert client.get(f"{watch.ROUTE}?c=not+a+code&shown=x").text == watch.UNKNOWN
     student.run()
     assert shown(student) == asked(code)
 
 
 def test_a_held_question_is_answered_with_the_same_stage_after_the_hold(monkeypatch):
     code = code_of(teach())
-    monkeypatch.setattr(class_watch, "HOLD_S", 0.5)
+    monkeypatch.setattr(watch, "HOLD_S", 0.5)
     with route_client() as client:
         started = time.monotonic()
-        same = client.get(f"{class_watch.ROUTE}?c={code}&as=teacher&shown={asked(code, teacher=True)}").text
+        same = client.get(f"{watch.ROUTE}?c={code}&as=teacher&shown={asked(code, teacher=True)}").text
         assert same == asked(code, teacher=True) and 0.5 <= time.monotonic() - started < 5
-    assert not class_watch._watched  # nobody waits: nothing reads the room any more
+    assert not watch._watched  # nobody waits: nothing reads the room any more
 
 
 def pixel(nonce: str, scheme: str = "http", forwarded: str | None = None):
-    """class_seat's route answering a browser's request for the pixel: the response."""
+    """The class seat's route answering a browser's request for the pixel: the response."""
     from starlette.requests import Request
 
     headers = [(b"x-forwarded-proto", forwarded.encode())] if forwarded else []
-    scope = {"type": "http", "method": "GET", "scheme": scheme, "path": class_seat.ROUTE, "headers": headers,
+    scope = {"type": "http", "method": "GET", "scheme": scheme, "path": seat.ROUTE, "headers": headers,
              "query_string": f"n={nonce}".encode(), "server": ("127.0.0.1", 80)}
     with ThreadPoolExecutor(1) as thread:  # a thread of its own: Playwright's sync API may hold this one's loop
-        return thread.submit(asyncio.run, class_seat.seat(Request(scope))).result()
+        return thread.submit(asyncio.run, seat.seat(Request(scope))).result()
 
 
 def test_a_pixel_sets_its_cookie_once_httponly_and_strict_and_a_stale_or_forged_nonce_sets_none():
-    nonce = class_seat.offer("token", "ABCD2345", "t" * 32, now=time.time())
+    nonce = seat.offer("token", "ABCD2345", "t" * 32, now=time.time())
     answer = pixel(nonce, forwarded="https")
     cookie = answer.headers["set-cookie"]
     assert answer.headers["content-type"] == "image/gif" and answer.body.startswith(b"GIF89a")
@@ -374,9 +373,9 @@ def test_a_pixel_sets_its_cookie_once_httponly_and_strict_and_a_stale_or_forged_
     assert all(part in cookie for part in ("HttpOnly", "SameSite=strict", "Secure", "Path=/", "Max-Age=43200"))
     assert "set-cookie" not in pixel(nonce).headers  # once
     assert "set-cookie" not in pixel("forged").headers
-    old = class_seat.offer("key", "ABCD2345", "k" * 32, now=time.time() - class_seat.NONCE_S - 1)
+    old = seat.offer("key", "ABCD2345", "k" * 32, now=time.time() - seat.NONCE_S - 1)
     assert "set-cookie" not in pixel(old).headers
-    gone = pixel(class_seat.offer("key", "ABCD2345", "", now=time.time())).headers["set-cookie"]
+    gone = pixel(seat.offer("key", "ABCD2345", "", now=time.time())).headers["set-cookie"]
     assert gone.startswith('class_teacher="";') and "Max-Age=0" in gone and "Secure" not in gone
 
 
@@ -392,6 +391,6 @@ def test_a_returning_browser_gets_back_the_part_the_database_still_knows():
     forged = {"class_teacher": f"{code}.{'A' * 32}", "class_student": f"{code}.{'B' * 32}"}
     assert ui_class.returning(forged, code) == {}
     assert ui_class.returning({"class_student": "junk", "class_teacher": "x.y.z"}, "") == {}
-    with class_store.engine().begin() as conn:  # an expired class is not come back to
-        conn.execute(classroom.CLASSES.update().values(expires=now() - 1))
+    with store.engine().begin() as conn:  # an expired class is not come back to
+        conn.execute(classes.CLASSES.update().values(expires=now() - 1))
     assert ui_class.returning(cookies, code) == {}

@@ -116,20 +116,20 @@ def test_a_failing_fit_keeps_its_error_for_the_page():
 
 def test_a_fit_runs_only_with_room_for_its_working_memory_in_the_ledger(monkeypatch):
     from engine.corpus import CorpusError
-    from ui import uploads
-    monkeypatch.setenv(uploads.BUDGET_ENV, "1")  # 1 MiB for every visitor's uploads and fits
+    from server import ledger
+    monkeypatch.setenv(ledger.BUDGET_ENV, "1")  # 1 MiB for every visitor's uploads and fits
     ran = []
     too_big = fair.ask(fair.Job(lambda report: ran.append(1), 1, 2**21), "me")
     assert too_big.ended.wait(10) and isinstance(too_big.error, CorpusError) and too_big.error.code == "no_room"
-    assert ran == [] and not uploads.reserved  # never started, nothing left counted
+    assert ran == [] and not ledger.reserved  # never started, nothing left counted
     seen = []
-    fits = fair.ask(fair.Job(lambda report: seen.append(dict(uploads.reserved)) or "done", 1, 2**19), "me")
+    fits = fair.ask(fair.Job(lambda report: seen.append(dict(ledger.reserved)) or "done", 1, 2**19), "me")
     assert fits.ended.wait(10) and fits.result == "done" and list(seen[0].values()) == [2**19]  # counted while it ran
-    assert not uploads.reserved and fair.idle(5)
+    assert not ledger.reserved and fair.idle(5)
 
 
 def test_a_fit_for_a_closed_tab_stops_and_one_others_wait_for_goes_on(monkeypatch):
-    from ui import runtime
+    from server import runtime
     monkeypatch.setattr(runtime, "connected", lambda session: session != "closed")
     gate, steps = threading.Event(), []
     fair.ask(fair.Job(counting(1, gate), 1, 0, session="open"), "a")  # holds the worker while the rest queue
@@ -144,8 +144,8 @@ def test_a_fit_for_a_closed_tab_stops_and_one_others_wait_for_goes_on(monkeypatc
 
 
 def test_a_page_whose_fit_has_no_room_says_so_and_shows_random_weights(monkeypatch):
-    from ui import uploads
-    monkeypatch.setenv(uploads.BUDGET_ENV, "1")
+    from server import ledger
+    monkeypatch.setenv(ledger.BUDGET_ENV, "1")
     at = run_page(None, {"d_k": "8"})  # a head the project does not ship: fitted in the queue, if there is room
     assert "working memory" in messages(at) and not at.exception
     assert t("weights_random", q=1, k=2) in " ".join(m.value for m in at.markdown)

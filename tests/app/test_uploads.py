@@ -6,22 +6,22 @@ import numpy as np
 import pytest
 
 from engine.formats import keyed_vectors
-from ui import runtime, uploads
+from server import ledger, runtime
 
 
 def vectors(rows: int, dims: int = 100) -> object:
     return keyed_vectors([f"w{i}" for i in range(rows)], np.zeros((rows, dims), dtype=np.float32))
 
 
-REGISTRIES = (uploads.held, uploads.evicted, uploads.away, uploads.in_flight, uploads.reserved, uploads.refused,
-              uploads.results)
+REGISTRIES = (ledger.held, ledger.evicted, ledger.away, ledger.in_flight, ledger.reserved, ledger.refused,
+              ledger.results)
 
 
 @pytest.fixture
 def budget(monkeypatch):
     """A budget of 1 MB in which every upload counts as idle at once, and nothing held before or after."""
-    monkeypatch.setenv(uploads.BUDGET_ENV, "1")
-    monkeypatch.setattr(uploads, "IDLE_S", 0.0)
+    monkeypatch.setenv(ledger.BUDGET_ENV, "1")
+    monkeypatch.setattr(ledger, "IDLE_S", 0.0)
     for registry in REGISTRIES:
         registry.clear()
     yield
@@ -49,29 +49,29 @@ def session(monkeypatch):
 
 
 def test_the_least_recently_used_upload_of_another_visitor_makes_room(budget):
-    a, b, c = uploads.Token(), uploads.Token(), uploads.Token()
-    assert uploads.keep(a, vectors(900), ("a.txt", 1)) and uploads.keep(b, vectors(900), ("b.txt", 1))
-    uploads.get(a)  # a was used after b
-    assert uploads.keep(c, vectors(900), ("c.txt", 1))  # 3 × 0.45 MiB > 1 MiB: b goes
-    assert uploads.get(b) is None and uploads.get(a) is not None and uploads.get(c) is not None
-    assert uploads.total() <= uploads.budget()
-    assert uploads.was_evicted(b) and not uploads.was_evicted(b)  # told once
-    assert not uploads.was_evicted(a)
+    a, b, c = ledger.Token(), ledger.Token(), ledger.Token()
+    assert ledger.keep(a, vectors(900), ("a.txt", 1)) and ledger.keep(b, vectors(900), ("b.txt", 1))
+    ledger.get(a)  # a was used after b
+    assert ledger.keep(c, vectors(900), ("c.txt", 1))  # 3 × 0.45 MiB > 1 MiB: b goes
+    assert ledger.get(b) is None and ledger.get(a) is not None and ledger.get(c) is not None
+    assert ledger.total() <= ledger.budget()
+    assert ledger.was_evicted(b) and not ledger.was_evicted(b)  # told once
+    assert not ledger.was_evicted(a)
 
 
 def test_an_upload_larger_than_the_budget_is_refused_and_holds_nothing(budget):
-    token = uploads.Token()
-    assert not uploads.keep(token, vectors(4000), ("big.txt", 1))
-    assert uploads.get(token) is None and uploads.total() == 0
+    token = ledger.Token()
+    assert not ledger.keep(token, vectors(4000), ("big.txt", 1))
+    assert ledger.get(token) is None and ledger.total() == 0
 
 
 def test_an_ended_session_releases_its_upload(budget):
-    token = uploads.Token()
-    uploads.keep(token, vectors(100), ("a.txt", 1))
-    assert uploads.total() > 0
+    token = ledger.Token()
+    ledger.keep(token, vectors(100), ("a.txt", 1))
+    assert ledger.total() > 0
     del token
     gc.collect()
-    assert uploads.total() == 0 and not uploads.held
+    assert ledger.total() == 0 and not ledger.held
 
 
 def test_the_page_tells_an_evicted_visitor(budget):
@@ -80,9 +80,9 @@ def test_the_page_tells_an_evicted_visitor(budget):
     uploader(at).set_value([("v.txt", b"the 1 2 3\ncat 3 2 1\n", "text/plain")])
     at.run()
     assert any("2 words of 3 dimensions" in c.value for c in at.sidebar.caption)
-    other, mine = uploads.Token(), uploads.total()
-    dims = (2**20 - uploads.WORD_BYTES - mine) // 4 + 1  # alone within the 1 MiB, with this page's upload over it
-    assert uploads.keep(other, vectors(1, dims), ("other.txt", 1))
+    other, mine = ledger.Token(), ledger.total()
+    dims = (2**20 - ledger.WORD_BYTES - mine) // 4 + 1  # alone within the 1 MiB, with this page's upload over it
+    assert ledger.keep(other, vectors(1, dims), ("other.txt", 1))
     at.run()
     assert "released to make room" in messages(at)
     assert not any("2 words of 3 dimensions" in c.value for c in at.sidebar.caption)
@@ -126,16 +126,16 @@ def test_choosing_upload_before_a_file_shows_glove_with_the_shipped_head_and_fit
 
 def test_reading_an_upload_lets_go_of_the_file_streamlit_holds_for_the_session(budget, session):
     from ui import chosen_vectors
-    assert chosen_vectors.read_upload([("v.txt", b"the 1 2 3\n")]) is None and uploads.total() > 0
+    assert chosen_vectors.read_upload([("v.txt", b"the 1 2 3\n")]) is None and ledger.total() > 0
     assert session.get_files("s", ["f1"]) == []  # the bytes went: only the vectors count against the budget
     assert [f.name for f in session.get_files("s", ["f2"])] == ["corpus.csv"]  # another uploader's file stays
 
 
 def test_the_page_says_why_a_file_was_turned_away_at_the_door(budget, monkeypatch):
     from tests.apptest_helpers import messages, run_page
-    monkeypatch.setattr(uploads, "session_of", lambda: "s")
+    monkeypatch.setattr(ledger, "session_of", lambda: "s")
     at = run_page("steps/2_Factor_matrix.py", {"source": "upload", "sentence": "the cat"})
-    uploads.refused["s"] = "share"  # as the upload gate leaves it
+    ledger.refused["s"] = "share"  # as the upload gate leaves it
     at.run()
     assert "That file was not taken" in messages(at) and "50 MB of files per visitor" in messages(at)
     at.run()
@@ -144,45 +144,45 @@ def test_the_page_says_why_a_file_was_turned_away_at_the_door(budget, monkeypatc
 
 def test_a_kept_result_counts_in_the_ledger_until_its_session_ends(budget, monkeypatch):
     from engine.training import Fit
-    monkeypatch.setattr(uploads, "reconnect_s", lambda: 60.0)
+    monkeypatch.setattr(ledger, "reconnect_s", lambda: 60.0)
     fit = Fit(np.zeros((50, 16)), np.zeros((50, 16)), np.zeros(3), np.zeros(3), np.zeros(3), 2, False, 10, 0)
-    uploads.keep_result("s", "corpus", fit)
-    uploads.keep_result("s", "corpus", fit)  # a new run's result replaces the last one
-    assert uploads.used() == 2 * 50 * 16 * 8 + 3 * 3 * 8
-    uploads.sweep(lambda session: False, now=0.0)
-    assert uploads.sweep(lambda session: False, now=60.0) == ["s"] and uploads.used() == 0
+    ledger.keep_result("s", "corpus", fit)
+    ledger.keep_result("s", "corpus", fit)  # a new run's result replaces the last one
+    assert ledger.used() == 2 * 50 * 16 * 8 + 3 * 3 * 8
+    ledger.sweep(lambda session: False, now=0.0)
+    assert ledger.sweep(lambda session: False, now=60.0) == ["s"] and ledger.used() == 0
 
 
 def test_stored_files_count_whether_an_uploader_names_them_or_not(session):
-    assert uploads.stored("s") == len(b"the 1 2 3\n") + len(b"sentence,query\n") == uploads.stored()
-    assert uploads.stored("t") == 0
+    assert ledger.stored("s") == len(b"the 1 2 3\n") + len(b"sentence,query\n") == ledger.stored()
+    assert ledger.stored("t") == 0
 
 
 def test_a_session_may_send_one_files_worth_at_a_time(budget, session, monkeypatch):
-    monkeypatch.setattr(uploads, "session_cap", lambda: 100)
-    held = uploads.stored("s")  # 25 bytes already stored
-    assert uploads.admit("s", 100 - held)  # fits the session's share
-    assert uploads.in_flight == {"s": uploads.FLIGHT * (100 - held)}
-    assert not uploads.admit("s", 1)  # a second file while the first arrives: refused
-    assert uploads.refusal("s") == "share" and uploads.refusal("s") is None  # told once, on the visitor's next run
-    assert uploads.admit("t", 100)  # another session has its own share
-    uploads.landed("s", 100 - held)
-    uploads.landed("t", 100)
-    assert uploads.in_flight == {}
+    monkeypatch.setattr(ledger, "session_cap", lambda: 100)
+    held = ledger.stored("s")  # 25 bytes already stored
+    assert ledger.admit("s", 100 - held)  # fits the session's share
+    assert ledger.in_flight == {"s": ledger.FLIGHT * (100 - held)}
+    assert not ledger.admit("s", 1)  # a second file while the first arrives: refused
+    assert ledger.refusal("s") == "share" and ledger.refusal("s") is None  # told once, on the visitor's next run
+    assert ledger.admit("t", 100)  # another session has its own share
+    ledger.landed("s", 100 - held)
+    ledger.landed("t", 100)
+    assert ledger.in_flight == {}
 
 
 def test_a_file_arriving_is_counted_against_the_budget_and_releases_only_idle_uploads(budget, session, monkeypatch):
-    idle, busy = uploads.Token(), uploads.Token()
-    assert uploads.keep(idle, vectors(1000), ("idle.txt", 1))  # 0.5 MiB
-    monkeypatch.setattr(uploads, "IDLE_S", 60.0)
-    assert uploads.keep(busy, vectors(600), ("busy.txt", 1))  # 0.3 MiB, just used
-    uploads.held[id(idle)].used -= 120  # not used for two minutes
-    assert uploads.admit("x", 150_000)  # 2 × 0.14 MiB: only the idle upload can make room, and does
-    assert uploads.get(idle) is None and uploads.was_evicted(idle) and uploads.get(busy) is not None
-    assert not uploads.admit("y", 250_000)  # no idle upload left: refused, the busy one stays
-    assert uploads.refusal("y") == "room"
-    assert uploads.get(busy) is not None and "y" not in uploads.in_flight
-    uploads.landed("x", 150_000)
+    idle, busy = ledger.Token(), ledger.Token()
+    assert ledger.keep(idle, vectors(1000), ("idle.txt", 1))  # 0.5 MiB
+    monkeypatch.setattr(ledger, "IDLE_S", 60.0)
+    assert ledger.keep(busy, vectors(600), ("busy.txt", 1))  # 0.3 MiB, just used
+    ledger.held[id(idle)].used -= 120  # not used for two minutes
+    assert ledger.admit("x", 150_000)  # 2 × 0.14 MiB: only the idle upload can make room, and does
+    assert ledger.get(idle) is None and ledger.was_evicted(idle) and ledger.get(busy) is not None
+    assert not ledger.admit("y", 250_000)  # no idle upload left: refused, the busy one stays
+    assert ledger.refusal("y") == "room"
+    assert ledger.get(busy) is not None and "y" not in ledger.in_flight
+    ledger.landed("x", 150_000)
 
 
 def test_an_upload_is_read_from_streamlits_copy_and_the_uploaders_copy_is_closed(session):
@@ -194,76 +194,76 @@ def test_an_upload_is_read_from_streamlits_copy_and_the_uploaders_copy_is_closed
     stored = session.get_files("s", ["f1"])[0]
     given = deepcopy(UploadedFile(stored, FileURLs()))  # what st.file_uploader returns: a copy of the bytes
     assert given.getvalue() is not stored.data
-    [(name, data)] = uploads.file_bytes([given])
+    [(name, data)] = ledger.file_bytes([given])
     assert name == "v.txt" and data is stored.data and given.closed  # one copy in memory, not two
     elsewhere = UploadedFile(type(stored)("f9", "w.txt", "text/plain", b"cat 1\n"), FileURLs())  # not in the store
-    assert uploads.file_bytes([elsewhere]) == [("w.txt", b"cat 1\n")]
+    assert ledger.file_bytes([elsewhere]) == [("w.txt", b"cat 1\n")]
 
 
 def test_room_for_a_file_is_made_before_it_is_read(budget):
-    a, b, me = uploads.Token(), uploads.Token(), uploads.Token()
-    assert uploads.keep(a, vectors(900), ("a.txt", 1)) and uploads.keep(b, vectors(900), ("b.txt", 1))
-    assert uploads.keep(me, vectors(100), ("mine.txt", 1))
+    a, b, me = ledger.Token(), ledger.Token(), ledger.Token()
+    assert ledger.keep(a, vectors(900), ("a.txt", 1)) and ledger.keep(b, vectors(900), ("b.txt", 1))
+    assert ledger.keep(me, vectors(100), ("mine.txt", 1))
     for token, session in ((a, "a"), (b, "b"), (me, "me")):
-        uploads.held[id(token)].session = session
-    uploads.get(a)  # b is now the least recently used
-    assert uploads.make_room(me, 300_000, "me")  # 2 × 0.45 + 0.05 + 0.29 MiB > 1 MiB: one of the others goes, b
-    assert uploads.get(b) is None and uploads.get(a) is not None and uploads.get(me) is not None
-    assert uploads.was_evicted(b) and uploads.reserved == {me: 300_000}
-    assert uploads.total() + 300_000 <= uploads.budget()
-    uploads.unreserve(me)
-    assert not uploads.make_room(me, 2**21, "me")  # more than the budget: refused, and no other upload goes for it
-    assert uploads.get(a) is not None and uploads.get(me) is not None and not uploads.reserved
-    assert not uploads.was_evicted(a)
+        ledger.held[id(token)].session = session
+    ledger.get(a)  # b is now the least recently used
+    assert ledger.make_room(me, 300_000, "me")  # 2 × 0.45 + 0.05 + 0.29 MiB > 1 MiB: one of the others goes, b
+    assert ledger.get(b) is None and ledger.get(a) is not None and ledger.get(me) is not None
+    assert ledger.was_evicted(b) and ledger.reserved == {me: 300_000}
+    assert ledger.total() + 300_000 <= ledger.budget()
+    ledger.unreserve(me)
+    assert not ledger.make_room(me, 2**21, "me")  # more than the budget: refused, and no other upload goes for it
+    assert ledger.get(a) is not None and ledger.get(me) is not None and not ledger.reserved
+    assert not ledger.was_evicted(a)
 
 
 def test_a_file_that_cannot_fit_even_after_every_idle_upload_goes_releases_none(budget, session, monkeypatch):
-    idle, busy = uploads.Token(), uploads.Token()
-    assert uploads.keep(idle, vectors(400), ("idle.txt", 1))  # 0.2 MiB
-    monkeypatch.setattr(uploads, "IDLE_S", 60.0)
-    assert uploads.keep(busy, vectors(1000), ("busy.txt", 1))  # 0.5 MiB, just used
-    uploads.held[id(idle)].used -= 120
-    assert not uploads.admit("x", 300_000)  # 2 × 0.29 MiB: room only if the busy one went too, so refused
-    assert uploads.get(idle) is not None and not uploads.was_evicted(idle)
+    idle, busy = ledger.Token(), ledger.Token()
+    assert ledger.keep(idle, vectors(400), ("idle.txt", 1))  # 0.2 MiB
+    monkeypatch.setattr(ledger, "IDLE_S", 60.0)
+    assert ledger.keep(busy, vectors(1000), ("busy.txt", 1))  # 0.5 MiB, just used
+    ledger.held[id(idle)].used -= 120
+    assert not ledger.admit("x", 300_000)  # 2 × 0.29 MiB: room only if the busy one went too, so refused
+    assert ledger.get(idle) is not None and not ledger.was_evicted(idle)
 
 
 def test_a_selection_that_will_be_refused_releases_no_one(budget, session):
     from ui import chosen_vectors
-    other = uploads.Token()
-    assert uploads.keep(other, vectors(1900), ("other.txt", 1))  # 0.95 MiB of the 1 MiB budget
+    other = ledger.Token()
+    assert ledger.keep(other, vectors(1900), ("other.txt", 1))  # 0.95 MiB of the 1 MiB budget
     big = [(f"v{i}.txt", b"x" * 200_000) for i in range(3)]  # three files: "upload one vectors file"
     assert "one" in chosen_vectors.read_upload(big)
-    assert uploads.get(other) is not None and not uploads.reserved
+    assert ledger.get(other) is not None and not ledger.reserved
 
 
 def test_a_closed_tabs_upload_is_released_once_it_can_no_longer_reconnect(budget, session, monkeypatch):
-    monkeypatch.setattr(uploads, "reconnect_s", lambda: 60.0)
-    token = uploads.Token()  # kept alive, as Streamlit keeps an ended session until its store next changes
-    assert uploads.keep(token, vectors(10), (("v.txt", 10),))
-    uploads.held[id(token)].session = "s"
+    monkeypatch.setattr(ledger, "reconnect_s", lambda: 60.0)
+    token = ledger.Token()  # kept alive, as Streamlit keeps an ended session until its store next changes
+    assert ledger.keep(token, vectors(10), (("v.txt", 10),))
+    ledger.held[id(token)].session = "s"
     gone, back = (lambda session_id: False), (lambda session_id: session_id == "s")
     ended = []
-    assert uploads.sweep(gone, now=1000.0, end=ended.append) == []  # the tab closed
-    uploads.sweep(back, now=1030.0)  # and came back within the TTL
-    uploads.sweep(gone, now=1040.0)  # closed again
-    uploads.sweep(gone, now=1099.0, end=ended.append)
-    assert uploads.get(token) is not None and not ended  # it may still reconnect
-    assert uploads.sweep(gone, now=1100.0, end=ended.append) == ["s"] == ended  # its session ended: files and all
-    assert uploads.get(token) is None and uploads.total() == 0 and not uploads.away
-    assert not uploads.was_evicted(token)  # no one is left to tell
+    assert ledger.sweep(gone, now=1000.0, end=ended.append) == []  # the tab closed
+    ledger.sweep(back, now=1030.0)  # and came back within the TTL
+    ledger.sweep(gone, now=1040.0)  # closed again
+    ledger.sweep(gone, now=1099.0, end=ended.append)
+    assert ledger.get(token) is not None and not ended  # it may still reconnect
+    assert ledger.sweep(gone, now=1100.0, end=ended.append) == ["s"] == ended  # its session ended: files and all
+    assert ledger.get(token) is None and ledger.total() == 0 and not ledger.away
+    assert not ledger.was_evicted(token)  # no one is left to tell
 
 
 def test_a_closed_tabs_unclaimed_files_are_let_go_with_its_session(budget, session, monkeypatch):
-    monkeypatch.setattr(uploads, "reconnect_s", lambda: 60.0)
+    monkeypatch.setattr(ledger, "reconnect_s", lambda: 60.0)
     gone, ended = (lambda session_id: False), []
-    uploads.sweep(gone, now=0.0, end=ended.append)  # files stored for "s", never named in an uploader; tab closed
-    assert uploads.sweep(gone, now=60.0, end=ended.append) == ["s"] == ended
+    ledger.sweep(gone, now=0.0, end=ended.append)  # files stored for "s", never named in an uploader; tab closed
+    assert ledger.sweep(gone, now=60.0, end=ended.append) == ["s"] == ended
 
 
 def test_a_refused_upload_lets_go_of_the_file_too(budget, session):
     from ui import chosen_vectors
     assert "is not a number" in chosen_vectors.read_upload([("v.txt", b"the 1 2 x\n")])  # refused
-    assert session.get_files("s", ["f1"]) == [] and uploads.total() == 0
+    assert session.get_files("s", ["f1"]) == [] and ledger.total() == 0
 
 
 def test_the_budget_counts_what_a_word_really_costs(glove):
@@ -279,4 +279,4 @@ def test_the_budget_counts_what_a_word_really_costs(glove):
     finally:
         tracemalloc.stop()
     per_word = (index + sum(map(sys.getsizeof, words))) / len(words)
-    assert 0.8 * uploads.WORD_BYTES <= per_word <= uploads.WORD_BYTES, per_word
+    assert 0.8 * ledger.WORD_BYTES <= per_word <= ledger.WORD_BYTES, per_word

@@ -4,8 +4,8 @@ import re
 
 import pytest
 
+from classroom import watch
 from tests import browser_helpers as b
-from ui import class_watch
 from ui.text import in_language, t
 
 STUDENTS = (("Ana", "drank"), ("Bo", "drank"), ("Cy", "cat"))
@@ -32,7 +32,7 @@ def test_a_teacher_and_three_students_answer_and_the_reveal_reaches_every_studen
             return
         asked = {page: [] for page in pages}
         for page, urls in asked.items():
-            page.on("request", lambda r, urls=urls: class_watch.ROUTE in r.url and urls.append(r.url))
+            page.on("request", lambda r, urls=urls: watch.ROUTE in r.url and urls.append(r.url))
         pages[0].wait_for_timeout(3000)
         # the class stands still after the reveal: each watch holds one question (a timer would have asked 3 times)
         assert max(len(urls) for urls in asked.values()) <= 1, asked
@@ -106,7 +106,7 @@ def pick(page, lang: str, word: str) -> None:
 
 
 def test_a_reload_keeps_the_teacher_s_class_and_the_student_s_seat_and_leaving_forgets_it(chromium, app_url):
-    """The browser keeps each one's part (ui/class_seat.py): after a reload the teacher can still reveal, the student
+    """The browser keeps each one's part (classroom/seat.py): after a reload the teacher can still reveal, the student
     still holds their seat and answer, and the room does not count them twice."""
     ask, link_is, joined, reveal, answer_is, sent, leave, join = texts(
         "en", "class_ask", "class_link_is", "class_joined", "class_reveal", "class_answer", "class_sent",
@@ -155,7 +155,7 @@ def test_a_watch_runs_under_the_site_s_policy_and_a_hidden_tab_holds_no_question
     context.add_init_script("window.__csp = []; document.addEventListener('securitypolicyviolation', "
                             "e => window.__csp.push(`${e.violatedDirective} ${e.blockedURI}`));")
     teacher, asked, console = context.new_page(), [], []
-    teacher.on("request", lambda r: class_watch.ROUTE in r.url and asked.append(r.url))
+    teacher.on("request", lambda r: watch.ROUTE in r.url and asked.append(r.url))
     # Streamlit's frontend asks /<page>/_stcore/host-config before /_stcore/host-config: those 404s are its own
     teacher.on("console", lambda m: m.type == "error" and "404" not in m.text and console.append(m.text[:200]))
     students = []

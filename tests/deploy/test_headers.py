@@ -1,4 +1,4 @@
-"""What the app itself says and refuses (ui/headers.py), served directly by `streamlit run dashboard.py` and through
+"""What the app itself says and refuses (server/headers.py), served directly by `streamlit run dashboard.py` and through
 nginx with deploy/nginx/nginx.conf: each security header once, the metrics closed by default, websockets only from the
 page's own host and port."""
 import base64

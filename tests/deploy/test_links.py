@@ -1,6 +1,7 @@
 """A link that cannot be read whole says so. A text longer than its box takes is cut to its limit, with a notice; a link
 over Streamlit's limits (512 Ki characters or 1,000 parameters), which Streamlit hands the page empty, is sent on to
-its settings (ui/links.py), and the page says it was not read whole. Pure functions, then a real server in Chromium."""
+its settings (server/links.py), and the page says it was not read whole. Pure functions, then a real server in
+Chromium."""
 import socket
 import time
 from urllib.parse import parse_qsl, urlencode, urlsplit
@@ -8,8 +9,9 @@ from urllib.parse import parse_qsl, urlencode, urlsplit
 import pytest
 from streamlit.runtime.state import query_params as streamlit_query
 
+from server import links
 from tests import browser_helpers as b
-from ui import links, state
+from ui import state
 from ui.text import t
 
 STORY = "The dog ate the bone"

@@ -8,11 +8,12 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pyarrow as pa
+from lifespan import lifespan
 from streamlit.web.server.app_discovery import discover_asgi_app
 
-from engine.questions import Question
+from classroom.questions import Question
 from engine.sources import load_glove
-from ui import chosen_vectors, server
+from ui import chosen_vectors
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -37,17 +38,17 @@ def test_importing_the_entry_point_starts_nothing():
 
 def test_the_warm_up_starts_once_and_in_the_background(monkeypatch):
     calls, go = [], threading.Event()
-    monkeypatch.setattr(server, "warm_up", lambda: go.wait(10) and calls.append(1))
-    server.start_warm_up.cache_clear()
+    monkeypatch.setattr(lifespan, "warm_up", lambda: go.wait(10) and calls.append(1))
+    lifespan.start_warm_up.cache_clear()
     try:
-        first = server.start_warm_up()
+        first = lifespan.start_warm_up()
         assert first.is_alive() and not calls  # returned while the warm-up still runs
-        assert server.start_warm_up() is first
+        assert lifespan.start_warm_up() is first
         go.set()
         first.join(10)
         assert calls == [1]
     finally:
-        server.start_warm_up.cache_clear()
+        lifespan.start_warm_up.cache_clear()
 
 
 def test_warm_up_loads_the_vectors_into_the_shared_cache(monkeypatch, caplog):
@@ -55,7 +56,7 @@ def test_warm_up_loads_the_vectors_into_the_shared_cache(monkeypatch, caplog):
     monkeypatch.setattr(chosen_vectors, "load_glove", lambda limit=None: loads.append(limit) or load_glove(limit))
     chosen_vectors.glove.clear()
     with caplog.at_level(logging.ERROR):
-        server.warm_up()
+        lifespan.warm_up()
     assert not caplog.records and loads == [None]
     assert gc.get_freeze_count() > 100_000  # modules and vectors: no full collection walks them again
     gc.unfreeze()  # the rest of the test session collects as usual
@@ -72,7 +73,7 @@ def test_warm_up_readies_the_default_learned_weights_without_fitting(monkeypatch
     real = weights.load_fit
     monkeypatch.setattr(weights, "load_fit", lambda path: loads.append(path) or real(path))
     weights.shipped_fit.clear()
-    server.warm_up()
+    lifespan.warm_up()
     gc.unfreeze()
     assert loads == [treebank.SHIPPED] and not fits  # the shipped file, read once
     kv = chosen_vectors.glove()
@@ -84,20 +85,20 @@ def test_a_failing_warm_up_is_logged_not_raised(monkeypatch, caplog):
         raise OSError("vectors file missing")
     monkeypatch.setattr(chosen_vectors, "glove", broken)
     with caplog.at_level(logging.ERROR):
-        server.warm_up()
+        lifespan.warm_up()
     assert "warm-up failed" in caplog.text and "vectors file missing" in caplog.text
 
 
 def test_the_lifespan_notes_the_event_loop_and_starts_the_warm_up(monkeypatch):
     import asyncio
 
-    from ui import uploads
+    from lifespan import ledger
     started = []
-    monkeypatch.setattr(server, "start_warm_up", lambda: started.append(1))
-    monkeypatch.setattr(uploads, "server_loop", [])
+    monkeypatch.setattr(lifespan, "start_warm_up", lambda: started.append(1))
+    monkeypatch.setattr(ledger, "server_loop", [])
 
     async def serve():
-        async with server.lifespan(None):
+        async with lifespan.lifespan(None):
             return asyncio.get_running_loop()
     loop = asyncio.new_event_loop()  # a loop and a thread of its own: Playwright's sync API, once a browser test has
     try:  # started it, keeps a loop running in this thread for the rest of the session
@@ -105,7 +106,7 @@ def test_the_lifespan_notes_the_event_loop_and_starts_the_warm_up(monkeypatch):
             assert thread.submit(loop.run_until_complete, serve()).result() is loop
     finally:
         loop.close()
-    assert started == [1] and uploads.server_loop == [loop]
+    assert started == [1] and ledger.server_loop == [loop]
 
 
 QUESTION = Question("factor", "", "milk", ("cat", "drank"), 1, ("drank",), "angle")  # a class's first question
@@ -134,22 +135,21 @@ def test_the_server_creates_the_class_tables_as_it_starts(tmp_path, monkeypatch)
 
     import sqlalchemy as sa
 
-    from engine import classroom
+    from classroom import classes, watch
     from tests import browser_helpers as b
-    from ui import class_watch
 
     monkeypatch.setenv("CLASS_DATA", str(tmp_path))
     monkeypatch.delenv("CLASS_DATABASE_URL", raising=False)
     with b.server() as url:
         made, version = class_tables(tmp_path)
-        assert version == str(classroom.SCHEMA_VERSION)
+        assert version == str(classes.SCHEMA_VERSION)
         tables = {"class_classes", "class_students", "class_answers", "class_questions"}
         assert tables <= set(sa.inspect(made).get_table_names())
-        opened = classroom.start(made, QUESTION, now=time.time())
+        opened = classes.start(made, QUESTION, now=time.time())
         for query, said in ((f"c={opened.code}", "1.asking.0"), (f"c={opened.code}&as=teacher", "1.asking.0.0.0"),
                             ("c=ZZZZ2222", "unknown"), ("c=%00%FF%3Cscript%3E", "unknown"),
                             ("c=" + "A" * 5000, "unknown"), ("", "unknown")):
-            with urllib.request.urlopen(f"{url}{class_watch.ROUTE}?{query}", timeout=30) as answer:
+            with urllib.request.urlopen(f"{url}{watch.ROUTE}?{query}", timeout=30) as answer:
                 assert (answer.read().decode(), answer.headers["Cache-Control"]) == (said, "no-store"), query
 
 
@@ -160,9 +160,8 @@ def test_a_server_told_to_stop_answers_the_class_questions_it_holds_and_exits(tm
     import signal
     import urllib.request
 
-    from engine import classroom
+    from classroom import classes, watch
     from harness.chromium import free_port, start_server, stop_server
-    from ui import class_watch
 
     monkeypatch.setenv("CLASS_DATA", str(tmp_path))
     monkeypatch.delenv("CLASS_DATABASE_URL", raising=False)
@@ -170,16 +169,16 @@ def test_a_server_told_to_stop_answers_the_class_questions_it_holds_and_exits(tm
     proc = start_server(port)
     try:
         made, _ = class_tables(tmp_path)
-        opened = classroom.start(made, QUESTION, now=time.time())
-        held = f"http://127.0.0.1:{port}{class_watch.ROUTE}?c={opened.code}&shown=1.asking.0"
+        opened = classes.start(made, QUESTION, now=time.time())
+        held = f"http://127.0.0.1:{port}{watch.ROUTE}?c={opened.code}&shown=1.asking.0"
         with ThreadPoolExecutor(1) as thread:
             answer = thread.submit(lambda: urllib.request.urlopen(held, timeout=60).read().decode())
             time.sleep(1.0)
             assert not answer.done(), "the question was answered before anything changed"
             proc.send_signal(signal.SIGTERM)
-            assert answer.result(timeout=class_watch.HOLD_S / 2) == "1.asking.0"  # not held to its end
+            assert answer.result(timeout=watch.HOLD_S / 2) == "1.asking.0"  # not held to its end
         # its shutdown done, the server ends as the signal says (uvicorn raises it again once it has finished)
-        assert proc.wait(timeout=class_watch.HOLD_S / 2) in (0, -signal.SIGTERM)
+        assert proc.wait(timeout=watch.HOLD_S / 2) in (0, -signal.SIGTERM)
         assert "Traceback" not in proc.stdout.read()
     finally:
         stop_server(proc)

@@ -11,11 +11,11 @@ from collections import OrderedDict
 import pytest
 import sqlalchemy as sa
 
-from engine import classroom
-from engine.classroom import ANSWERS, CLASSES, META, QUESTIONS, STUDENTS, Question
+from classroom import classes
+from classroom.classes import ANSWERS, CLASSES, META, QUESTIONS, STUDENTS, Question
+from classroom.limiter import ANSWERS_PER_SESSION, Limiter
+from classroom.questions import ALPHABET, normal_code
 from engine.errors import ClassError
-from engine.limiter import ANSWERS_PER_SESSION, Limiter
-from engine.questions import ALPHABET, normal_code
 
 T0 = 1_700_000_000.0
 MILK = Question(view="relevance", link="?sentence=the+black+cat+drank+the+milk&query=milk", query="milk",
@@ -29,7 +29,7 @@ INJECTIONS = ("'; DROP TABLE class_answers; --", 'x" OR "1"="1', "Robert'); DROP
 
 @pytest.fixture
 def db(engine):
-    classroom.create(engine)
+    classes.create(engine)
     return engine
 
 
@@ -54,46 +54,46 @@ def rows(engine, table, code: str) -> int:
 
 
 def test_creating_the_schema_twice_keeps_the_classes_and_records_the_version(engine):
-    classroom.create(engine)
-    opened = classroom.start(engine, MILK, now=T0)
-    classroom.create(engine)
+    classes.create(engine)
+    opened = classes.start(engine, MILK, now=T0)
+    classes.create(engine)
     assert set(TABLES) <= set(sa.inspect(engine).get_table_names())
     with engine.connect() as conn:
         assert conn.execute(sa.select(META.c.key, META.c.value)).all() == [("schema_version", "1")]
-    assert classroom.room(engine, opened.code, now=T0 + 1).question == MILK
+    assert classes.room(engine, opened.code, now=T0 + 1).question == MILK
 
 
 @pytest.mark.parametrize("stored", ["2", "99", "one", ""])
 def test_a_database_of_a_newer_or_unknown_version_is_refused(engine, stored):
-    classroom.create(engine)
+    classes.create(engine)
     with engine.begin() as conn:
         conn.execute(sa.update(META).values(value=stored))
-    error = refused("db_version", classroom.create, engine)
-    assert error.values == {"found": stored, "known": classroom.SCHEMA_VERSION}
+    error = refused("db_version", classes.create, engine)
+    assert error.values == {"found": stored, "known": classes.SCHEMA_VERSION}
 
 
 def test_codes_are_eight_characters_of_the_alphabet_and_differ(db):
-    codes = [classroom.start(db, MILK, now=T0).code for _ in range(40)]
+    codes = [classes.start(db, MILK, now=T0).code for _ in range(40)]
     assert all(len(code) == 8 and set(code) <= set(ALPHABET) for code in codes)
     assert len(set(codes)) == len(codes)
     assert not set("01ILO") & set(ALPHABET)
     typed = f"  {codes[0][:4].lower()}-{codes[0][4:]} "
-    assert classroom.room(db, typed, now=T0).status == "asking"
+    assert classes.room(db, typed, now=T0).status == "asking"
 
 
 def test_a_taken_code_is_drawn_again(db, monkeypatch):
     draws = iter(["AAAAAAAA", "AAAAAAAA", "BBBBBBBB"])
-    monkeypatch.setattr(classroom, "new_code", lambda: next(draws))
-    assert classroom.start(db, MILK, now=T0).code == "AAAAAAAA"
-    assert classroom.start(db, ORDER, now=T0).code == "BBBBBBBB"
-    assert classroom.room(db, "AAAAAAAA", now=T0).question == MILK
+    monkeypatch.setattr(classes, "new_code", lambda: next(draws))
+    assert classes.start(db, MILK, now=T0).code == "AAAAAAAA"
+    assert classes.start(db, ORDER, now=T0).code == "BBBBBBBB"
+    assert classes.room(db, "AAAAAAAA", now=T0).question == MILK
 
 
 @pytest.mark.parametrize("typed", ["ABCDEFG", "ABCDEFGHJ", "ABCDEFG0", "ABCDEFGI", "ABCDÉFGH", "", None, 12345678,
                                    "A" * 1_000_000, "ABCD_EFGH", "ABCD\nEFGH"])
 def test_what_cannot_be_a_code_is_refused_before_the_database(typed):
-    refused("bad_code", classroom.room, object(), typed, now=T0)
-    refused("bad_code", classroom.join, object(), typed, "Ana", now=T0)
+    refused("bad_code", classes.room, object(), typed, now=T0)
+    refused("bad_code", classes.join, object(), typed, "Ana", now=T0)
 
 
 def test_normal_code_ignores_case_spaces_and_dashes():
@@ -102,8 +102,8 @@ def test_normal_code_ignores_case_spaces_and_dashes():
 
 
 def test_the_teacher_key_and_tokens_are_long_and_stored_only_as_hashes(db):
-    opened = classroom.start(db, MILK, now=T0)
-    token = classroom.join(db, opened.code, "Ana", now=T0)
+    opened = classes.start(db, MILK, now=T0)
+    token = classes.join(db, opened.code, "Ana", now=T0)
     for secret in (opened.teacher_key, token):
         assert len(base64.urlsafe_b64decode(secret + "=" * (-len(secret) % 4))) * 8 >= 128
     stored = everything(db)
@@ -113,33 +113,33 @@ def test_the_teacher_key_and_tokens_are_long_and_stored_only_as_hashes(db):
 
 
 def test_a_class_from_its_first_question_to_the_csv(db):
-    opened = classroom.start(db, MILK, now=T0)
-    ana, bo, cy = (classroom.join(db, opened.code, name, now=T0 + i) for i, name in enumerate(("  Ana  ", None, "")))
-    classroom.answer(db, opened.code, ana, 1, ["cat"], now=T0 + 10)
-    classroom.answer(db, opened.code, ana, 1, ["drank"], now=T0 + 12)  # changed before the reveal
-    classroom.answer(db, opened.code, bo, 1, ("black",), now=T0 + 15)
-    assert classroom.mine(db, opened.code, ana, now=T0 + 16) == ("drank",)
-    assert classroom.mine(db, opened.code, cy, now=T0 + 16) is None
-    room = classroom.room(db, opened.code, now=T0 + 16)
+    opened = classes.start(db, MILK, now=T0)
+    ana, bo, cy = (classes.join(db, opened.code, name, now=T0 + i) for i, name in enumerate(("  Ana  ", None, "")))
+    classes.answer(db, opened.code, ana, 1, ["cat"], now=T0 + 10)
+    classes.answer(db, opened.code, ana, 1, ["drank"], now=T0 + 12)  # changed before the reveal
+    classes.answer(db, opened.code, bo, 1, ("black",), now=T0 + 15)
+    assert classes.mine(db, opened.code, ana, now=T0 + 16) == ("drank",)
+    assert classes.mine(db, opened.code, cy, now=T0 + 16) is None
+    room = classes.room(db, opened.code, now=T0 + 16)
     assert (room.status, room.question_no, room.joined, room.answered, room.right) == ("asking", 1, 3, 2, 1)
     assert room.first == (0, 1, 0, 1, 0)  # the, black, cat, drank, milk
-    classroom.reveal(db, opened.code, opened.teacher_key, now=T0 + 20)
-    refused("not_asking", classroom.answer, db, opened.code, cy, 1, ["milk"], now=T0 + 21)
-    assert classroom.room(db, opened.code, now=T0 + 21).status == "revealed"
-    assert classroom.advance(db, opened.code, opened.teacher_key, ORDER, now=T0 + 30) == 2
-    refused("stale_question", classroom.answer, db, opened.code, cy, 1, ["milk"], now=T0 + 31)
-    assert classroom.mine(db, opened.code, ana, now=T0 + 31) is None
-    classroom.answer(db, opened.code, ana, 2, ["drank", "cat", "black"], now=T0 + 40)
-    classroom.answer(db, opened.code, cy, 2, ["drank", "black", "cat"], now=T0 + 45.5)
-    room = classroom.room(db, opened.code, now=T0 + 46)
+    classes.reveal(db, opened.code, opened.teacher_key, now=T0 + 20)
+    refused("not_asking", classes.answer, db, opened.code, cy, 1, ["milk"], now=T0 + 21)
+    assert classes.room(db, opened.code, now=T0 + 21).status == "revealed"
+    assert classes.advance(db, opened.code, opened.teacher_key, ORDER, now=T0 + 30) == 2
+    refused("stale_question", classes.answer, db, opened.code, cy, 1, ["milk"], now=T0 + 31)
+    assert classes.mine(db, opened.code, ana, now=T0 + 31) is None
+    classes.answer(db, opened.code, ana, 2, ["drank", "cat", "black"], now=T0 + 40)
+    classes.answer(db, opened.code, cy, 2, ["drank", "black", "cat"], now=T0 + 45.5)
+    room = classes.room(db, opened.code, now=T0 + 46)
     assert (room.status, room.question, room.answered, room.first, room.right) == ("asking", ORDER, 2, (0, 0, 2), 1)
-    classroom.end(db, opened.code, opened.teacher_key, now=T0 + 50)
-    refused("ended", classroom.answer, db, opened.code, bo, 2, ["cat", "drank", "black"], now=T0 + 51)
-    refused("ended", classroom.join, db, opened.code, "Late", now=T0 + 51)
-    refused("ended", classroom.reveal, db, opened.code, opened.teacher_key, now=T0 + 51)
-    refused("ended", classroom.advance, db, opened.code, opened.teacher_key, MILK, now=T0 + 51)
-    assert classroom.room(db, opened.code, now=T0 + 52).status == "ended"
-    assert classroom.answers(db, opened.code, opened.teacher_key, now=T0 + 52) == [
+    classes.end(db, opened.code, opened.teacher_key, now=T0 + 50)
+    refused("ended", classes.answer, db, opened.code, bo, 2, ["cat", "drank", "black"], now=T0 + 51)
+    refused("ended", classes.join, db, opened.code, "Late", now=T0 + 51)
+    refused("ended", classes.reveal, db, opened.code, opened.teacher_key, now=T0 + 51)
+    refused("ended", classes.advance, db, opened.code, opened.teacher_key, MILK, now=T0 + 51)
+    assert classes.room(db, opened.code, now=T0 + 52).status == "ended"
+    assert classes.answers(db, opened.code, opened.teacher_key, now=T0 + 52) == [
         {"question_no": 1, "query": "milk", "student": 1, "nickname": "Ana", "answer": "drank", "right": True,
          "seconds": 12.0},
         {"question_no": 1, "query": "milk", "student": 2, "nickname": None, "answer": "black", "right": False,
@@ -158,83 +158,83 @@ def test_a_class_from_its_first_question_to_the_csv(db):
     (ORDER, ["drank", "cat", "milk"]),
 ])
 def test_an_answer_must_be_the_asked_number_of_distinct_keys(db, question, words):
-    opened = classroom.start(db, question, now=T0)
-    token = classroom.join(db, opened.code, None, now=T0)
-    refused("bad_answer", classroom.answer, db, opened.code, token, 1, words, now=T0 + 1)
-    assert classroom.room(db, opened.code, now=T0 + 1).answered == 0
+    opened = classes.start(db, question, now=T0)
+    token = classes.join(db, opened.code, None, now=T0)
+    refused("bad_answer", classes.answer, db, opened.code, token, 1, words, now=T0 + 1)
+    assert classes.room(db, opened.code, now=T0 + 1).answered == 0
 
 
 @pytest.mark.parametrize("number", [0, 2, -1, True, "1", 1.0, None])
 def test_an_answer_to_another_question_than_the_current_is_refused(db, number):
-    opened = classroom.start(db, MILK, now=T0)
-    token = classroom.join(db, opened.code, None, now=T0)
-    assert refused("stale_question", classroom.answer, db, opened.code, token, number, ["cat"], now=T0).values == {
+    opened = classes.start(db, MILK, now=T0)
+    token = classes.join(db, opened.code, None, now=T0)
+    assert refused("stale_question", classes.answer, db, opened.code, token, number, ["cat"], now=T0).values == {
         "current": 1}
 
 
 def test_a_forged_teacher_key_is_refused(db):
-    opened = classroom.start(db, MILK, now=T0)
-    other = classroom.start(db, MILK, now=T0)
-    token = classroom.join(db, opened.code, None, now=T0)
-    classroom.answer(db, opened.code, token, 1, ["cat"], now=T0)
+    opened = classes.start(db, MILK, now=T0)
+    other = classes.start(db, MILK, now=T0)
+    token = classes.join(db, opened.code, None, now=T0)
+    classes.answer(db, opened.code, token, 1, ["cat"], now=T0)
     for forged in (other.teacher_key, opened.teacher_key[:-1], opened.teacher_key + "x", token, "", None, "é" * 30,
                    opened.teacher_key.upper(), hashlib.sha256(opened.teacher_key.encode()).hexdigest()):
-        refused("not_teacher", classroom.reveal, db, opened.code, forged, now=T0)
-        refused("not_teacher", classroom.advance, db, opened.code, forged, ORDER, now=T0)
-        refused("not_teacher", classroom.end, db, opened.code, forged, now=T0)
-        refused("not_teacher", classroom.answers, db, opened.code, forged, now=T0)
-    room = classroom.room(db, opened.code, now=T0)
+        refused("not_teacher", classes.reveal, db, opened.code, forged, now=T0)
+        refused("not_teacher", classes.advance, db, opened.code, forged, ORDER, now=T0)
+        refused("not_teacher", classes.end, db, opened.code, forged, now=T0)
+        refused("not_teacher", classes.answers, db, opened.code, forged, now=T0)
+    room = classes.room(db, opened.code, now=T0)
     assert (room.status, room.question_no, room.answered) == ("asking", 1, 1)
 
 
 def test_a_token_writes_only_its_own_row(db):
-    opened = classroom.start(db, MILK, now=T0)
-    other = classroom.start(db, MILK, now=T0)
-    ana, bo = (classroom.join(db, opened.code, name, now=T0) for name in ("Ana", "Bo"))
-    stranger = classroom.join(db, other.code, "Cy", now=T0)
-    classroom.answer(db, opened.code, bo, 1, ["cat"], now=T0)
+    opened = classes.start(db, MILK, now=T0)
+    other = classes.start(db, MILK, now=T0)
+    ana, bo = (classes.join(db, opened.code, name, now=T0) for name in ("Ana", "Bo"))
+    stranger = classes.join(db, other.code, "Cy", now=T0)
+    classes.answer(db, opened.code, bo, 1, ["cat"], now=T0)
     forged = (stranger, opened.teacher_key, ana[:-1] + ("A" if ana[-1] != "A" else "B"), "", None,
               hashlib.sha256(bo.encode()).hexdigest(), "x" * 10_000)
     for token in forged:
-        refused("not_student", classroom.answer, db, opened.code, token, 1, ["drank"], now=T0)
-        refused("not_student", classroom.mine, db, opened.code, token, now=T0)
-    classroom.answer(db, opened.code, ana, 1, ["drank"], now=T0 + 1)
-    assert classroom.mine(db, opened.code, bo, now=T0 + 1) == ("cat",)
-    assert classroom.mine(db, opened.code, ana, now=T0 + 1) == ("drank",)
-    assert classroom.room(db, opened.code, now=T0 + 1).first == (0, 0, 1, 1, 0)
-    assert classroom.room(db, other.code, now=T0 + 1).answered == 0
+        refused("not_student", classes.answer, db, opened.code, token, 1, ["drank"], now=T0)
+        refused("not_student", classes.mine, db, opened.code, token, now=T0)
+    classes.answer(db, opened.code, ana, 1, ["drank"], now=T0 + 1)
+    assert classes.mine(db, opened.code, bo, now=T0 + 1) == ("cat",)
+    assert classes.mine(db, opened.code, ana, now=T0 + 1) == ("drank",)
+    assert classes.room(db, opened.code, now=T0 + 1).first == (0, 0, 1, 1, 0)
+    assert classes.room(db, other.code, now=T0 + 1).answered == 0
 
 
 def test_an_answer_is_not_written_once_the_class_stops_asking(db):
     """The write itself checks the class, so an answer racing the teacher's reveal or next question is not kept."""
-    opened = classroom.start(db, MILK, now=T0)
-    token = classroom.join(db, opened.code, None, now=T0)
-    classroom.reveal(db, opened.code, opened.teacher_key, now=T0)
-    values = {"class_code": opened.code, "question_no": 1, "token_hash": classroom.digest(token),
+    opened = classes.start(db, MILK, now=T0)
+    token = classes.join(db, opened.code, None, now=T0)
+    classes.reveal(db, opened.code, opened.teacher_key, now=T0)
+    values = {"class_code": opened.code, "question_no": 1, "token_hash": classes.digest(token),
               "words": json.dumps(["cat"]), "at": T0}
     with db.begin() as conn:
-        assert classroom.upsert_answer(conn, values) is False
-        assert classroom.upsert_answer(conn, {**values, "question_no": 2}) is False
-    classroom.advance(db, opened.code, opened.teacher_key, ORDER, now=T0)
+        assert classes.upsert_answer(conn, values) is False
+        assert classes.upsert_answer(conn, {**values, "question_no": 2}) is False
+    classes.advance(db, opened.code, opened.teacher_key, ORDER, now=T0)
     with db.begin() as conn:
-        assert classroom.upsert_answer(conn, {**values, "question_no": 2, "at": T0 + 1}) is True
-        assert classroom.upsert_answer(conn, {**values, "question_no": 2, "at": T0 + 2}) is True  # replaces it
-        assert classroom.upsert_answer(conn, {**values, "question_no": 2, "at": T0 + 12 * 3600}) is False  # expired
+        assert classes.upsert_answer(conn, {**values, "question_no": 2, "at": T0 + 1}) is True
+        assert classes.upsert_answer(conn, {**values, "question_no": 2, "at": T0 + 2}) is True  # replaces it
+        assert classes.upsert_answer(conn, {**values, "question_no": 2, "at": T0 + 12 * 3600}) is False  # expired
     assert rows(db, ANSWERS, opened.code) == 1
 
 
 def test_a_session_answering_ten_thousand_times_is_stopped(db):
-    opened = classroom.start(db, MILK, now=T0)
-    token = classroom.join(db, opened.code, None, now=T0)
+    opened = classes.start(db, MILK, now=T0)
+    token = classes.join(db, opened.code, None, now=T0)
     limiter = Limiter(*ANSWERS_PER_SESSION)
     kept = []
     for i in range(10_000):  # 10,000 tries in 10 seconds
         now, words = T0 + i / 1000, [MILK.keys[i % len(MILK.keys)]]
         if limiter.allow("session-1", now):
-            classroom.answer(db, opened.code, token, 1, words, now=now)
+            classes.answer(db, opened.code, token, 1, words, now=now)
             kept.append(words)
     assert len(kept) == ANSWERS_PER_SESSION[0] == 30
-    assert classroom.mine(db, opened.code, token, now=T0 + 10) == tuple(kept[-1])
+    assert classes.mine(db, opened.code, token, now=T0 + 10) == tuple(kept[-1])
     assert limiter.allow("session-1", T0 + 60.0) and not limiter.allow("session-1", T0 + 60.0005)
 
 
@@ -283,7 +283,7 @@ def test_the_limiter_counts_exactly_under_threads():
 
 
 def test_a_huge_nickname_is_refused_before_the_database():
-    refused("nickname_long", classroom.join, object(), "ABCDEFGH", "x" * 1_000_000, now=T0)  # object(): no database
+    refused("nickname_long", classes.join, object(), "ABCDEFGH", "x" * 1_000_000, now=T0)  # object(): no database
 
 
 @pytest.mark.parametrize("nickname, code", [
@@ -292,16 +292,16 @@ def test_a_huge_nickname_is_refused_before_the_database():
     ("A\u2028B", "nickname_chars"), ("\ud800", "nickname_chars"), ("A\x85B", "nickname_chars"), (7, "nickname_chars"),
 ])
 def test_a_nickname_too_long_or_with_control_characters_is_refused(nickname, code):
-    refused(code, classroom.join, object(), "ABCDEFGH", nickname, now=T0)
+    refused(code, classes.join, object(), "ABCDEFGH", nickname, now=T0)
 
 
 def test_nicknames_are_stripped_and_may_be_twenty_characters_of_any_script(db):
-    opened = classroom.start(db, MILK, now=T0)
+    opened = classes.start(db, MILK, now=T0)
     names = ("  " + "ü" * 20 + "\n", "小明", "👩‍🏫 Ms. Li", "", None)
-    tokens = [classroom.join(db, opened.code, name, now=T0 + i) for i, name in enumerate(names)]
+    tokens = [classes.join(db, opened.code, name, now=T0 + i) for i, name in enumerate(names)]
     for token in tokens:
-        classroom.answer(db, opened.code, token, 1, ["cat"], now=T0 + 9)
-    listed = classroom.answers(db, opened.code, opened.teacher_key, now=T0 + 10)
+        classes.answer(db, opened.code, token, 1, ["cat"], now=T0 + 9)
+    listed = classes.answers(db, opened.code, opened.teacher_key, now=T0 + 10)
     assert [row["nickname"] for row in sorted(listed, key=lambda row: row["student"])] == [
         "ü" * 20, "小明", "👩‍🏫 Ms. Li", None, None]
 
@@ -309,55 +309,55 @@ def test_nicknames_are_stripped_and_may_be_twenty_characters_of_any_script(db):
 def test_injected_sql_is_kept_as_plain_data_and_the_tables_survive(db):
     hostile = Question(view=INJECTIONS[0], link="?q=" + INJECTIONS[1], query=INJECTIONS[2], keys=INJECTIONS[:6],
                        ordered=2, answer=(INJECTIONS[3], INJECTIONS[0]), reason="angle")
-    opened = classroom.start(db, hostile, now=T0)
+    opened = classes.start(db, hostile, now=T0)
     for code in INJECTIONS:
-        refused("bad_code", classroom.room, db, code, now=T0)
-    tokens = [classroom.join(db, opened.code, text[:20], now=T0) for text in INJECTIONS]
+        refused("bad_code", classes.room, db, code, now=T0)
+    tokens = [classes.join(db, opened.code, text[:20], now=T0) for text in INJECTIONS]
     for token, i in zip(tokens, range(len(INJECTIONS)), strict=True):
-        classroom.answer(db, opened.code, token, 1, [INJECTIONS[i % 6], INJECTIONS[(i + 1) % 6]], now=T0 + i)
-        refused("bad_answer", classroom.answer, db, opened.code, token, 1, [INJECTIONS[6], INJECTIONS[7]], now=T0)
-    room = classroom.room(db, opened.code, now=T0 + 9)
+        classes.answer(db, opened.code, token, 1, [INJECTIONS[i % 6], INJECTIONS[(i + 1) % 6]], now=T0 + i)
+        refused("bad_answer", classes.answer, db, opened.code, token, 1, [INJECTIONS[6], INJECTIONS[7]], now=T0)
+    room = classes.room(db, opened.code, now=T0 + 9)
     assert room.question == hostile and room.joined == room.answered == len(INJECTIONS)
     assert room.first == (2, 2, 1, 1, 1, 1)
-    listed = classroom.answers(db, opened.code, opened.teacher_key, now=T0 + 9)
+    listed = classes.answers(db, opened.code, opened.teacher_key, now=T0 + 9)
     assert [row["nickname"] for row in listed] == [text[:20] for text in INJECTIONS]
     assert listed[3]["answer"] == f"{INJECTIONS[3]} > {INJECTIONS[4]}" and listed[3]["query"] == INJECTIONS[2]
     assert set(TABLES) <= set(sa.inspect(db).get_table_names())
 
 
 def test_an_expired_class_is_refused_and_swept_with_its_students_and_answers(db):
-    opened = classroom.start(db, MILK, now=T0, ttl=100)
-    ended = classroom.start(db, MILK, now=T0, ttl=100)
-    kept = classroom.start(db, MILK, now=T0, ttl=1000)
-    tokens = {code: classroom.join(db, code, "Ana", now=T0) for code in (opened.code, ended.code, kept.code)}
+    opened = classes.start(db, MILK, now=T0, ttl=100)
+    ended = classes.start(db, MILK, now=T0, ttl=100)
+    kept = classes.start(db, MILK, now=T0, ttl=1000)
+    tokens = {code: classes.join(db, code, "Ana", now=T0) for code in (opened.code, ended.code, kept.code)}
     for code, token in tokens.items():
-        classroom.answer(db, code, token, 1, ["cat"], now=T0 + 1)
+        classes.answer(db, code, token, 1, ["cat"], now=T0 + 1)
     token = tokens[opened.code]
-    classroom.end(db, ended.code, ended.teacher_key, now=T0 + 2)
-    assert classroom.sweep(db, now=T0 + 99.9) == 0
+    classes.end(db, ended.code, ended.teacher_key, now=T0 + 2)
+    assert classes.sweep(db, now=T0 + 99.9) == 0
     calls = (
-        lambda: classroom.room(db, opened.code, now=T0 + 100),
-        lambda: classroom.join(db, opened.code, None, now=T0 + 100),
-        lambda: classroom.mine(db, opened.code, token, now=T0 + 100),
-        lambda: classroom.answer(db, opened.code, token, 1, ["cat"], now=T0 + 100),
-        lambda: classroom.reveal(db, opened.code, opened.teacher_key, now=T0 + 100),
-        lambda: classroom.advance(db, opened.code, opened.teacher_key, ORDER, now=T0 + 100),
-        lambda: classroom.end(db, opened.code, opened.teacher_key, now=T0 + 100),
-        lambda: classroom.answers(db, opened.code, opened.teacher_key, now=T0 + 100),
+        lambda: classes.room(db, opened.code, now=T0 + 100),
+        lambda: classes.join(db, opened.code, None, now=T0 + 100),
+        lambda: classes.mine(db, opened.code, token, now=T0 + 100),
+        lambda: classes.answer(db, opened.code, token, 1, ["cat"], now=T0 + 100),
+        lambda: classes.reveal(db, opened.code, opened.teacher_key, now=T0 + 100),
+        lambda: classes.advance(db, opened.code, opened.teacher_key, ORDER, now=T0 + 100),
+        lambda: classes.end(db, opened.code, opened.teacher_key, now=T0 + 100),
+        lambda: classes.answers(db, opened.code, opened.teacher_key, now=T0 + 100),
     )
     for call in calls:
         refused("expired", call)
-    assert classroom.sweep(db, now=T0 + 100) == 2
+    assert classes.sweep(db, now=T0 + 100) == 2
     for code in (opened.code, ended.code):
         assert [rows(db, table, code) for table in (QUESTIONS, STUDENTS, ANSWERS)] == [0, 0, 0]
-        refused("unknown", classroom.room, db, code, now=T0 + 100)
+        refused("unknown", classes.room, db, code, now=T0 + 100)
     assert [rows(db, table, kept.code) for table in (QUESTIONS, STUDENTS, ANSWERS)] == [1, 1, 1]
-    assert classroom.room(db, kept.code, now=T0 + 100).answered == 1
+    assert classes.room(db, kept.code, now=T0 + 100).answered == 1
 
 
 def test_deleting_a_class_cascades_to_its_rows_in_the_database_itself(db):
-    opened = classroom.start(db, MILK, now=T0)
-    classroom.answer(db, opened.code, classroom.join(db, opened.code, None, now=T0), 1, ["cat"], now=T0)
+    opened = classes.start(db, MILK, now=T0)
+    classes.answer(db, opened.code, classes.join(db, opened.code, None, now=T0), 1, ["cat"], now=T0)
     with db.begin() as conn:
         if conn.dialect.name == "sqlite":  # SQLite enforces foreign keys only when asked, per connection
             conn.exec_driver_sql("PRAGMA foreign_keys = ON")
@@ -367,23 +367,23 @@ def test_deleting_a_class_cascades_to_its_rows_in_the_database_itself(db):
 
 def test_a_class_survives_a_restart(db_url):
     first = sa.create_engine(db_url)
-    classroom.create(first)
-    opened = classroom.start(first, MILK, now=T0)
-    token = classroom.join(first, opened.code, "Ana", now=T0)
-    classroom.answer(first, opened.code, token, 1, ["drank"], now=T0 + 1)
+    classes.create(first)
+    opened = classes.start(first, MILK, now=T0)
+    token = classes.join(first, opened.code, "Ana", now=T0)
+    classes.answer(first, opened.code, token, 1, ["drank"], now=T0 + 1)
     first.dispose()
     again = sa.create_engine(db_url)
-    classroom.create(again)
-    assert classroom.mine(again, opened.code, token, now=T0 + 2) == ("drank",)
-    classroom.reveal(again, opened.code, opened.teacher_key, now=T0 + 2)
-    room = classroom.room(again, opened.code, now=T0 + 3)
+    classes.create(again)
+    assert classes.mine(again, opened.code, token, now=T0 + 2) == ("drank",)
+    classes.reveal(again, opened.code, opened.teacher_key, now=T0 + 2)
+    room = classes.room(again, opened.code, now=T0 + 3)
     assert (room.status, room.joined, room.right) == ("revealed", 1, 1)
     again.dispose()
 
 
 def test_many_students_answering_at_once_are_all_counted(db):
-    opened = classroom.start(db, MILK, now=T0)
-    tokens = [classroom.join(db, opened.code, f"s{i}", now=T0) for i in range(16)]
+    opened = classes.start(db, MILK, now=T0)
+    tokens = [classes.join(db, opened.code, f"s{i}", now=T0) for i in range(16)]
     barrier = threading.Barrier(len(tokens))
     failures = []
 
@@ -391,7 +391,7 @@ def test_many_students_answering_at_once_are_all_counted(db):
         barrier.wait()
         try:
             for word in ("the", "cat", MILK.keys[i % 5]):
-                classroom.answer(db, opened.code, token, 1, [word], now=T0 + 1)
+                classes.answer(db, opened.code, token, 1, [word], now=T0 + 1)
         except Exception as e:  # noqa: BLE001 - reported below with the thread's number
             failures.append((i, e))
     threads = [threading.Thread(target=answers_three_times, args=pair) for pair in enumerate(tokens)]
@@ -400,25 +400,25 @@ def test_many_students_answering_at_once_are_all_counted(db):
     for thread in threads:
         thread.join()
     assert failures == []
-    room = classroom.room(db, opened.code, now=T0 + 2)
+    room = classes.room(db, opened.code, now=T0 + 2)
     assert room.answered == 16 and room.first == (4, 3, 3, 3, 3)
 
 
 def test_a_full_class_and_too_many_questions_are_refused(db, monkeypatch):
-    monkeypatch.setattr(classroom, "MAX_STUDENTS", 2)
-    monkeypatch.setattr(classroom, "MAX_QUESTIONS", 2)
-    opened = classroom.start(db, MILK, now=T0)
-    classroom.join(db, opened.code, None, now=T0)
-    classroom.join(db, opened.code, None, now=T0)
-    refused("full", classroom.join, db, opened.code, None, now=T0)
-    assert classroom.advance(db, opened.code, opened.teacher_key, ORDER, now=T0) == 2
-    refused("too_many_questions", classroom.advance, db, opened.code, opened.teacher_key, MILK, now=T0)
-    assert classroom.room(db, opened.code, now=T0).joined == 2
+    monkeypatch.setattr(classes, "MAX_STUDENTS", 2)
+    monkeypatch.setattr(classes, "MAX_QUESTIONS", 2)
+    opened = classes.start(db, MILK, now=T0)
+    classes.join(db, opened.code, None, now=T0)
+    classes.join(db, opened.code, None, now=T0)
+    refused("full", classes.join, db, opened.code, None, now=T0)
+    assert classes.advance(db, opened.code, opened.teacher_key, ORDER, now=T0) == 2
+    refused("too_many_questions", classes.advance, db, opened.code, opened.teacher_key, MILK, now=T0)
+    assert classes.room(db, opened.code, now=T0).joined == 2
 
 
 def test_unknown_codes_are_unknown(db):
-    refused("unknown", classroom.room, db, "ABCDEFGH", now=T0)
-    refused("unknown", classroom.join, db, "ABCDEFGH", "Ana", now=T0)
+    refused("unknown", classes.room, db, "ABCDEFGH", now=T0)
+    refused("unknown", classes.join, db, "ABCDEFGH", "Ana", now=T0)
 
 
 def good(**changes) -> dict:
@@ -457,16 +457,16 @@ def test_a_question_from_json_that_is_not_one_is_refused(data):
 def test_start_and_advance_check_a_question_bent_after_it_was_made(db):
     bent = Question(**good())
     object.__setattr__(bent, "answer", ("milk",))
-    refused("bad_question", classroom.start, db, bent, now=T0)
-    opened = classroom.start(db, MILK, now=T0)
-    refused("bad_question", classroom.advance, db, opened.code, opened.teacher_key, bent, now=T0)
-    assert classroom.room(db, opened.code, now=T0).question_no == 1
+    refused("bad_question", classes.start, db, bent, now=T0)
+    opened = classes.start(db, MILK, now=T0)
+    refused("bad_question", classes.advance, db, opened.code, opened.teacher_key, bent, now=T0)
+    assert classes.room(db, opened.code, now=T0).question_no == 1
 
 
 def test_the_teachers_beat_is_what_students_see_of_the_teacher(db):
-    opened = classroom.start(db, MILK, now=T0)
-    assert classroom.room(db, opened.code, now=T0 + 5).teacher_seen == T0
-    classroom.beat(db, opened.code, opened.teacher_key, now=T0 + 30)
-    assert classroom.room(db, opened.code, now=T0 + 31).teacher_seen == T0 + 30
-    refused("not_teacher", classroom.beat, db, opened.code, "x" * 32, now=T0 + 40)
-    assert classroom.room(db, opened.code, now=T0 + 41).teacher_seen == T0 + 30
+    opened = classes.start(db, MILK, now=T0)
+    assert classes.room(db, opened.code, now=T0 + 5).teacher_seen == T0
+    classes.beat(db, opened.code, opened.teacher_key, now=T0 + 30)
+    assert classes.room(db, opened.code, now=T0 + 31).teacher_seen == T0 + 30
+    refused("not_teacher", classes.beat, db, opened.code, "x" * 32, now=T0 + 40)
+    assert classes.room(db, opened.code, now=T0 + 41).teacher_seen == T0 + 30

@@ -1,5 +1,5 @@
-"""ui/runtime.py against the installed Streamlit: the internals it reads are where it reads them, and each answers as
-the memory ledger expects, inside a script run and outside any server."""
+"""server/runtime.py against the installed Streamlit: the internals it reads are where it reads them, and each answers
+as the memory ledger expects, inside a script run and outside any server."""
 import inspect
 from types import SimpleNamespace
 
@@ -7,7 +7,7 @@ from streamlit.runtime import Runtime, scriptrunner
 from streamlit.runtime.memory_uploaded_file_manager import MemoryUploadedFileManager
 from streamlit.runtime.uploaded_file_manager import UploadedFileRec
 
-from ui import runtime
+from server import runtime
 
 
 def test_outside_a_server_nobody_is_there():

@@ -7,7 +7,7 @@ import pytest
 
 from engine.formats import keyed_vectors, load_text_vectors
 from engine.vocabulary import Vocabulary
-from ui import uploads
+from server import ledger
 
 WORDS = ["the", "cat", "猫", "naïve", "drank", "", "milk"]
 
@@ -56,5 +56,5 @@ def test_an_upload_holds_its_words_in_about_the_bytes_the_ledger_counts(glove):
         held = tracemalloc.get_traced_memory()[0]
     finally:
         tracemalloc.stop()
-    assert 0.9 * uploads.size_of(kv) <= held <= 1.1 * uploads.size_of(kv), (held, uploads.size_of(kv))
-    assert uploads.size_of(kv) < 0.3 * (kv.vectors.nbytes + uploads.WORD_BYTES * len(words))  # a dict's cost: 128 B
+    assert 0.9 * ledger.size_of(kv) <= held <= 1.1 * ledger.size_of(kv), (held, ledger.size_of(kv))
+    assert ledger.size_of(kv) < 0.3 * (kv.vectors.nbytes + ledger.WORD_BYTES * len(words))  # a dict's cost: 128 B

@@ -1001,7 +1001,7 @@ STRINGS = {
         "MB for all visitors' uploads and fits together. Try again in a minute, or with a smaller d_k."),
     "err_corpus_no_known": (
         "None of the training sentences has all its words in these vectors, so there is nothing to fit."),
-    # class mode (steps/8_Class.py, ui/classroom.py)
+    # class mode (steps/8_Class.py, classroom/panels.py)
     "nav_class": "8 · Class",
     "class_title": "Class: everyone predicts, then the room sees how it voted",
     "class_intro": (

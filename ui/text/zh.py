@@ -779,7 +779,7 @@ STRINGS = {
     "err_corpus_no_split": "语料库至少需要一条 train 样例和一条 test 样例。",
     "err_corpus_no_room": "这次拟合需要约 {mb} MB 的工作内存，服务器现在腾不出来：它为所有访客的上传和拟合共同保留 {budget} MB。请过一分钟再试，或把 d_k 调小。",
     "err_corpus_no_known": "没有一句训练句子的词全都在这组词向量里，因此无从拟合。",
-    # class mode (steps/8_Class.py, ui/classroom.py)
+    # class mode (steps/8_Class.py, classroom/panels.py)
     "nav_class": "8 · 课堂",
     "class_title": "课堂：人人先预测，再看全班怎么选",
     "class_intro": "老师向全班提出本工具里的一道“先预测”问题。每个学生在自己的屏幕上作答，全班看到大家的选择，老师一键在所有屏幕上揭晓答案。",

@@ -16,7 +16,7 @@ from pathlib import Path
 import sqlalchemy as sa
 import streamlit as st
 
-from engine import classroom
+from classroom import classes
 
 ROOT = Path(__file__).resolve().parents[1]
 NAME = "classes"  # st.connection's name, and its secrets section [connections.classes]
@@ -64,12 +64,12 @@ def ready(address: str) -> sa.Engine:
     connect_args = ({"connect_timeout": TIMEOUT_S, "options": f"-c statement_timeout={TIMEOUT_S * 1000}"}
                     if kind.startswith("postgresql") else {"timeout": TIMEOUT_S} if kind.startswith("sqlite") else {})
     found = st.connection(NAME, type="sql", url=address, pool_pre_ping=True, connect_args=connect_args).engine
-    classroom.create(found)
+    classes.create(found)
     return found
 
 
 def call(fn, *args, **kwargs):
-    """classroom.fn(engine, *args, now=..., **kwargs), expired classes swept first now and then; Unavailable when the
+    """classes.fn(engine, *args, now=..., **kwargs), expired classes swept first now and then; Unavailable when the
     database fails. A ClassError (a person's mistake) passes through."""
     now = time.time()
     try:
@@ -86,25 +86,25 @@ def sweep(db: sa.Engine, now: float) -> None:
         return
     try:
         _swept[0] = now
-        classroom.sweep(db, now=now)
+        classes.sweep(db, now=now)
     finally:
         _sweeping.release()
 
 
-def shared_room(db: sa.Engine, code: str, *, now: float) -> classroom.Room:
-    """classroom.room as the students' panels see it: read at most once every ROOM_S per process for each class,
+def shared_room(db: sa.Engine, code: str, *, now: float) -> classes.Room:
+    """classes.room as the students' panels see it: read at most once every ROOM_S per process for each class,
     however many of its students look (one read a class, not one a tab); a failure is not kept. The teacher's panel
-    reads classroom.room itself, and the teacher's changes are seen here at once in this process (forget), within
+    reads classes.room itself, and the teacher's changes are seen here at once in this process (forget), within
     ROOM_S in the others."""
     return kept_room(url(), code, _db=db)
 
 
 @st.cache_data(ttl=ROOM_S, max_entries=10_000, show_spinner=False)
-def kept_room(address: str, code: str, _db: sa.Engine) -> classroom.Room:
-    return classroom.room(_db, code, now=time.time())
+def kept_room(address: str, code: str, _db: sa.Engine) -> classes.Room:
+    return classes.room(_db, code, now=time.time())
 
 
-FORGOTTEN: list = []  # what else hears that a class changed on this process: class_watch wakes its watchers
+FORGOTTEN: list = []  # what else hears that a class changed on this process: watch.py wakes its watchers
 
 
 def forget(code: str) -> None:

@@ -15,9 +15,9 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from engine import classroom
+from classroom import classes
+from classroom.questions import normal_code
 from engine.errors import ClassError
-from engine.questions import normal_code
 
 ROUTE = "/_class/seat"
 COOKIES = {"key": "class_teacher", "token": "class_student"}  # a role's secret -> the cookie that keeps it
@@ -52,7 +52,7 @@ async def seat(request: Request) -> Response:
     if found:
         name, value = found
         https = request.url.scheme == "https" or request.headers.get("x-forwarded-proto") == "https"
-        response.set_cookie(name, value, max_age=int(classroom.TTL_S) if value else 0, path="/", httponly=True,
+        response.set_cookie(name, value, max_age=int(classes.TTL_S) if value else 0, path="/", httponly=True,
                             samesite="strict", secure=https)
     return response
 
@@ -72,4 +72,4 @@ def kept(cookies: dict[str, str], secret: str) -> tuple[str, str] | None:
     """(class code, secret) from the cookie of role `secret`, if it is well formed."""
     code, _, value = cookies.get(COOKIES[secret], "").partition(".")
     code = code_of(code)
-    return (code, value) if code and classroom.well_formed(value) else None
+    return (code, value) if code and classes.well_formed(value) else None

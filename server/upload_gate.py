@@ -1,9 +1,9 @@
-"""The door to Streamlit's upload endpoint: each file is admitted into the memory ledger (ui/uploads.py) before its
+"""The door to Streamlit's upload endpoint: each file is admitted into the memory ledger (server/ledger.py) before its
 body is read, or refused with a sentence. Streamlit would otherwise take any number of files of up to
 server.maxUploadSize into any session and keep them until the session ends, claimed by an uploader or not."""
 import re
 
-from ui import uploads
+from server import ledger
 
 UPLOAD_PATH = re.compile(r"/_stcore/upload_file/(?P<session>[^/]+)/[^/]+$")
 REFUSED = {
@@ -33,12 +33,12 @@ class UploadGate:
         session, size = found["session"], content_length(scope)
         if size is None:
             return await refuse(receive, send, 411)
-        if not uploads.admit(session, size):
+        if not ledger.admit(session, size):
             return await refuse(receive, send, 413)
         try:
             await self.app(scope, receive, send)
         finally:
-            uploads.landed(session, size)
+            ledger.landed(session, size)
 
 
 async def refuse(receive, send, status: int) -> None:

@@ -1,6 +1,6 @@
 """The one place that reads Streamlit's server runtime, which has no public API: the running script's session, the
 files Streamlit stores for each session, whether a session's tab is connected, and ending a session. The memory ledger
-(ui/uploads.py) counts and frees through these; tests/engine/test_runtime.py checks each against the installed
+(server/ledger.py) counts and frees through these; tests/engine/test_runtime.py checks each against the installed
 Streamlit, so an upgrade that moves them fails there first. Outside a server (tests, AppTest) each answers as if nobody
 were there."""
 from streamlit.runtime import Runtime, scriptrunner

@@ -3,18 +3,19 @@ browser asks ROUTE with the stage it last saw; the server holds the question unt
 (or HOLD_S passes), and the watcher reruns the panel with the new one. So a room of students waiting on a question
 costs its server almost nothing, and the people typing on the same process do not wait behind it.
 
-On each process, one task per watched class reads its room while anyone waits on it (class_store.shared_room, shared
+On each process, one task per watched class reads its room while anyone waits on it (store.shared_room, shared
 with the panels), and wakes the waiting questions when a stage changed: at once when the class changed on this process
-(class_store.forget), else within FOLLOW_S, the time another replica's change takes to be seen.
+(store.forget), else within FOLLOW_S, the time another replica's change takes to be seen.
 
 The stage says only what the panel would show differently: the question and its status for everyone, whether the
 teacher is still there for a student, the counts for the teacher (never how the room answered, which a student could
-read before the reveal), and when the teacher's panel is due to say it is open (classroom.beat).
+read before the reveal), and when the teacher's panel is due to say it is open (classes.beat).
 
 The watcher is a components.v2 component with inline JavaScript (Streamlit loads it as a blob: module, which
-ui/headers.py's policy allows for scripts): it renders nothing, and asks with the page's own cookies, so nginx's sticky
-route brings the question to the replica that runs the panel. A server told to stop answers every question it holds at
-once (release), so it exits without waiting out their holds, and the watches ask again, of a replica that is up."""
+server/headers.py's policy allows for scripts): it renders nothing, and asks with the page's own cookies, so nginx's
+sticky route brings the question to the replica that runs the panel. A server told to stop answers every question it
+holds at once (release), so it exits without waiting out their holds, and the watches ask again, of a replica that is
+up."""
 import asyncio
 import contextlib
 import time
@@ -25,9 +26,8 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse
 from starlette.routing import Route
 
-from engine import classroom
+from classroom import classes, seat, store
 from engine.errors import ClassError
-from ui import class_seat, class_store
 
 ROUTE = "/_class/stage"
 HOLD_S = 20.0  # a question is answered after this long even if nothing changed (proxies keep 60 s)
@@ -76,7 +76,7 @@ export default function ({ data, parentElement, setTriggerValue }) {
 """
 
 
-def stage(room: classroom.Room, teacher: bool, now: float) -> str:
+def stage(room: classes.Room, teacher: bool, now: float) -> str:
     """What a panel shows that can change by itself, as one short string."""
     if teacher:
         return f"{room.question_no}.{room.status}.{room.joined}.{room.answered}.{int(now - room.teacher_seen > BEAT_S)}"
@@ -84,21 +84,21 @@ def stage(room: classroom.Room, teacher: bool, now: float) -> str:
 
 
 def current(code: str, teacher: bool) -> str:
-    """The stage of class `code` now, as this process's shared read of its room has it (class_store.shared_room)."""
+    """The stage of class `code` now, as this process's shared read of its room has it (store.shared_room)."""
     return stages(read(code), time.time())[teacher]
 
 
-def read(code: str) -> classroom.Room | str:
+def read(code: str) -> classes.Room | str:
     """Class `code`'s room, or the stage that says why there is none."""
     try:
-        return class_store.call(class_store.shared_room, code)
+        return store.call(store.shared_room, code)
     except ClassError:
         return UNKNOWN
-    except class_store.Unavailable:
+    except store.Unavailable:
         return DOWN
 
 
-def stages(room: classroom.Room | str, now: float) -> tuple[str, str]:
+def stages(room: classes.Room | str, now: float) -> tuple[str, str]:
     """(a student's stage, the teacher's) of a room read by `read`."""
     if isinstance(room, str):
         return room, room
@@ -141,20 +141,20 @@ async def follow(code: str, watched: Watched) -> None:
 
 
 def poke(code: str) -> None:
-    """Class `code` changed on this process (class_store.forget, from a script's thread): its watch reads it now."""
+    """Class `code` changed on this process (store.forget, from a script's thread): its watch reads it now."""
     watched = _watched.get(code)
     if watched is not None:
         with contextlib.suppress(RuntimeError):  # its loop has closed: nobody is waiting
             watched.loop.call_soon_threadsafe(watched.poked.set)
 
 
-class_store.FORGOTTEN.append(poke)
+store.FORGOTTEN.append(poke)
 
 
 async def stage_of(request: Request) -> PlainTextResponse:
     """ROUTE: the stage of the class named by ?c= (its teacher's with ?as=teacher) once it is not ?shown= any more, or
     after HOLD_S; at once for anything that names no class."""
-    code = class_seat.code_of(request.query_params.get("c", "")[:32])
+    code = seat.code_of(request.query_params.get("c", "")[:32])
     role = request.query_params.get("as") == "teacher"
     shown = request.query_params.get("shown", "")[:64]
     said = UNKNOWN if code is None else await changed_from(code, role, shown)
@@ -180,7 +180,8 @@ async def changed_from(code: str, teacher: bool, shown: str) -> str:
 
 
 def release() -> None:
-    """The server is stopping (ui/server.py, on its loop): answer every question held now, and any asked from here on
+    """The server is stopping (server/lifespan.py, on its loop): answer every question held now, and any asked from here
+    on
     at once, with the stage as last read. The server waits for every open request before it exits; a container's
     stop would otherwise wait up to HOLD_S, or kill the server first."""
     _stopping[:] = [True]

@@ -1,7 +1,7 @@
 """The process's memory ledger: every byte a visitor can make the server hold, within one budget.
 
 It counts the uploaded vectors held for their visitors, the files Streamlit stores for each session (claimed or not),
-the files still arriving (ui/upload_gate.py admits each before its body is read, at most one file's worth per
+the files still arriving (server/upload_gate.py admits each before its body is read, at most one file's worth per
 session), and the working memory reserved for a parse or a fit. A visitor's session keeps only a Token; the vectors
 sit here, and the file they were read from is let go. When something new would pass the budget, the least recently
 used uploads of idle visitors (not used for IDLE_S) are released and their owners told on their next run; a visitor's
@@ -21,7 +21,7 @@ import streamlit as st
 from gensim.models import KeyedVectors
 
 from engine.vocabulary import Vocabulary
-from ui import runtime
+from server import runtime
 
 BUDGET_ENV = "ATTENTION_UPLOAD_BUDGET_MB"
 WORD_BYTES = 128  # a vocabulary entry: Python string, list slot and dict entry (tests/app/test_uploads.py counts them)

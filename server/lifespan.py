@@ -16,11 +16,12 @@ log = logging.getLogger(__name__)
 async def lifespan(app):
     """The server's life: at its start, note its event loop (the upload sweeper ends sessions on it), have a stop
     release the class watches' questions, and start the warm-up; nothing to undo at its end."""
-    from ui import class_watch, uploads
+    from classroom import watch
+    from server import ledger
 
     loop = asyncio.get_running_loop()
-    uploads.server_loop[:] = [loop]
-    on_stop(lambda: loop.call_soon_threadsafe(class_watch.release))
+    ledger.server_loop[:] = [loop]
+    on_stop(lambda: loop.call_soon_threadsafe(watch.release))
     start_warm_up()
     yield
 
@@ -64,9 +65,9 @@ def warm_up() -> None:
     the server, yet every full collection during a rerun would walk them again; frozen, a collection walks only what
     the sessions made, which halves the time from an edit to the redrawn charts."""
     try:
-        from ui import uploads
+        from server import ledger
 
-        uploads.map_large_blocks()
+        ledger.map_large_blocks()
         import pyarrow as pa
 
         pa.set_memory_pool(pa.system_memory_pool())  # gives freed chart data back to the system; the default keeps it
@@ -88,13 +89,13 @@ def warm_up() -> None:
 
 
 def class_database() -> None:
-    """Create or upgrade class mode's tables as the server starts (ui/class_store.py). A database that does not answer
+    """Create or upgrade class mode's tables as the server starts (classroom/store.py). A database that does not answer
     is only logged: the class page says so when someone uses it, and everything else works."""
+    from classroom import store
     from engine.errors import ClassError
-    from ui import class_store
 
     try:
-        class_store.engine()
-    except (class_store.Unavailable, ClassError) as e:
+        store.engine()
+    except (store.Unavailable, ClassError) as e:
         log.warning("the class database is not available: %s", e)
 

@@ -2,8 +2,8 @@
 room sees how it voted, and the teacher reveals the answer on every screen at once (peer instruction).
 
 The teacher's key and a student's token live only in their own session (ROLE); the class itself, in the database
-(ui/class_store.py, engine/classroom.py). Each side's live panel is drawn again when its browser's watch sees the class
-move on (ui/class_watch.py), from the class's room as this process last read it (class_store.shared_room)."""
+(classroom/store.py, classroom/classes.py). Each side's live panel is drawn again when its browser's watch sees the
+class move on (classroom/watch.py), from the class's room as this process last read it (store.shared_room)."""
 import functools
 import io
 import time
@@ -13,11 +13,12 @@ from urllib.parse import urlencode
 import segno
 import streamlit as st
 
-from engine import classroom
+from classroom import classes, seat, store, watch
+from classroom.limiter import ANSWERS_PER_CLASS, ANSWERS_PER_SESSION, JOINS_PER_SESSION, STARTS_PER_SESSION, Limiter
+from classroom.questions import Question
 from engine.errors import ClassError
-from engine.limiter import ANSWERS_PER_CLASS, ANSWERS_PER_SESSION, JOINS_PER_SESSION, STARTS_PER_SESSION, Limiter
-from engine.questions import Question
-from ui import class_seat, class_store, class_watch, pages, render, runtime, tables
+from server import runtime
+from ui import pages, render, tables
 from ui.charts import Titles
 from ui.state import LIMITS, to_query
 from ui.text import error_text, kept, plain, t, then
@@ -32,7 +33,7 @@ RATES = {"answer": Limiter(*ANSWERS_PER_SESSION), "join": Limiter(*JOINS_PER_SES
 
 def role() -> dict:
     """This session's part in a class ({} for none); on the session's first look, the part its browser kept (a reload,
-    or a replica restarted under it: class_seat), if the class database still knows it."""
+    or a replica restarted under it: seat), if the class database still knows it."""
     ss = st.session_state
     if ROLE not in ss and RETURNED not in ss:
         ss[RETURNED] = True
@@ -45,25 +46,25 @@ def role() -> dict:
 def returning(cookies: dict[str, str], room: str) -> dict:
     """The part kept in the browser's cookies that the class database still knows: a student's seat first when the
     address names its class, else a teacher's class first; {} for none (a stale cookie is passed over in silence)."""
-    seat, teaching = class_seat.kept(cookies, "token"), class_seat.kept(cookies, "key")
-    order = [("token", seat), ("key", teaching)]
-    if seat and class_seat.code_of(room) != seat[0]:
+    seated, teaching = seat.kept(cookies, "token"), seat.kept(cookies, "key")
+    order = [("token", seated), ("key", teaching)]
+    if seated and seat.code_of(room) != seated[0]:
         order.reverse()
     for secret, kept_here in order:
         if kept_here is None:
             continue
         try:
-            class_store.call(classroom.mine if secret == "token" else classroom.teaches, *kept_here)
-        except (ClassError, class_store.Unavailable):
+            store.call(classes.mine if secret == "token" else classes.teaches, *kept_here)
+        except (ClassError, store.Unavailable):
             continue
         return {"code": kept_here[0], secret: kept_here[1]}
     return {}
 
 
 def keep(secret: str, code: str = "", value: str = "") -> None:
-    """Have the browser keep this part (class_seat), or with no value forget it: the class page shows the pixel that
+    """Have the browser keep this part (seat.py), or with no value forget it: the class page shows the pixel that
     sets the cookie (keeper)."""
-    st.session_state[KEEP] = f"{class_seat.ROUTE}?n={class_seat.offer(secret, code, value, now=time.time())}"
+    st.session_state[KEEP] = f"{seat.ROUTE}?n={seat.offer(secret, code, value, now=time.time())}"
 
 
 def keeper() -> None:
@@ -76,15 +77,15 @@ FAILED = object()  # what attempt returns when the call did not happen
 
 
 def attempt(fn, *args, limits: tuple[tuple[str, str], ...] = (), **kwargs):
-    """class_store.call(fn, ...) within each (limiter, key) of `limits`; FAILED after saying in a sentence what went
+    """store.call(fn, ...) within each (limiter, key) of `limits`; FAILED after saying in a sentence what went
     wrong (a person's mistake, too many tries, or a database that did not answer)."""
     try:
         for name, key in limits:
             RATES[name].check(key, time.time())
-        return class_store.call(fn, *args, **kwargs)
+        return store.call(fn, *args, **kwargs)
     except ClassError as e:
         st.warning(error_text(e))
-    except class_store.Unavailable:
+    except store.Unavailable:
         st.error(t("class_db_down"))
     return FAILED
 
@@ -107,11 +108,11 @@ def ask_button(s, view: str, query: str, keys: list[str], ordered: int, answer: 
         st.warning(error_text(e))
         return
     if teaching:
-        if attempt(classroom.advance, role()["code"], role()["key"], question) is FAILED:
+        if attempt(classes.advance, role()["code"], role()["key"], question) is FAILED:
             return
-        class_store.forget(role()["code"])
+        store.forget(role()["code"])
     else:
-        opened = attempt(classroom.start, question, limits=(("start", runtime.session_id()),))
+        opened = attempt(classes.start, question, limits=(("start", runtime.session_id()),))
         if opened is FAILED:
             return
         st.session_state[ROLE] = {"code": opened.code, "key": opened.teacher_key}
@@ -126,7 +127,7 @@ def question_text(q: Question, teacher: bool = False) -> str:
     return t("class_asked_order" if teacher else "predict_order_ask", q=q.query, m=q.ordered)
 
 
-def room_chart(room: classroom.Room, revealed: bool):
+def room_chart(room: classes.Room, revealed: bool):
     """How the room answered: how many put each key first, the right one marked once revealed."""
     frame = room_frame(room.question.keys, room.first, room.question.answer[0] if revealed else None)
     render.chart("room_bars", frame, save=None,  # redrawn by a fragment, which may not write to the page's save menu
@@ -140,7 +141,7 @@ def room_frame(keys: tuple[str, ...], first: tuple[int, ...], right: str | None)
     return tables.room_frame(list(keys), list(first), right)
 
 
-def reveal_text(room: classroom.Room) -> str:
+def reveal_text(room: classes.Room) -> str:
     """The answer and what decides it."""
     q = room.question
     order = " > ".join(f"“{w}”" for w in q.answer)
@@ -177,7 +178,7 @@ def teacher_panel():
     left.code(link, language=None, wrap_lines=True)
     left.caption(t("class_next_how"))
     right.image(qr_png(link), caption=t("class_qr"), width=260)
-    room = attempt(class_store.shared_room, me["code"])
+    room = attempt(store.shared_room, me["code"])
     if room is FAILED:
         return
     st.subheader(question_text(room.question, teacher=True))
@@ -198,14 +199,14 @@ def live(draw, *args):
     draw(*args)
 
 
-def looked(code: str, question_no: int, status: str | None = None) -> classroom.Room | None:
+def looked(code: str, question_no: int, status: str | None = None) -> classes.Room | None:
     """The class's room for a live panel, None after saying why there is none (and watching for that to change).
     When the class has moved on from the question (and, given one, the status) the page around the panel was drawn
     for, or ended, the whole page is drawn again: its question and buttons."""
-    room = attempt(class_store.shared_room, code)
+    room = attempt(store.shared_room, code)
     if room is FAILED:
         teacher = "key" in role()
-        class_watch.watch(base_url(), code, teacher, class_watch.current(code, teacher))  # read again: which failure
+        watch.watch(base_url(), code, teacher, watch.current(code, teacher))  # read again: which failure
         return None
     moved_on = room.question_no != question_no or room.status != (status or room.status)
     if moved_on or (status is None and room.status == "ended"):
@@ -220,12 +221,12 @@ def teacher_live(question_no: int, status: str):
     room = looked(me["code"], question_no, status)
     if room is None:
         return
-    if now - room.teacher_seen > class_watch.BEAT_S and attempt(classroom.beat, me["code"], me["key"]) is not FAILED:
-        class_store.forget(me["code"])
+    if now - room.teacher_seen > watch.BEAT_S and attempt(classes.beat, me["code"], me["key"]) is not FAILED:
+        store.forget(me["code"])
         room = replace(room, teacher_seen=now)
     showing = room.status == "asking" and st.session_state.get("_class_show")  # a live chart: redrawn every EVERY_S
-    class_watch.watch(base_url(), me["code"], True, class_watch.stage(room, True, now),
-                      every=class_watch.EVERY_S if showing else 0.0)
+    watch.watch(base_url(), me["code"], True, watch.stage(room, True, now),
+                      every=watch.EVERY_S if showing else 0.0)
     a, b, c = st.columns(3)
     a.metric(t("class_joined"), room.joined)
     b.metric(t("class_answered"), room.answered)
@@ -235,25 +236,25 @@ def teacher_live(question_no: int, status: str):
         room_chart(room, revealed)
 
 
-def teacher_buttons(me: dict, room: classroom.Room) -> None:
+def teacher_buttons(me: dict, room: classes.Room) -> None:
     """Reveal while asking, end until ended; each acts before the next run draws the page (on_click)."""
     left, right = st.columns(2)
     if room.status == "asking":
         left.button(t("class_reveal"), type="primary", icon=":material/visibility:", on_click=kept(act),
-                    args=(classroom.reveal, me))
+                    args=(classes.reveal, me))
     if room.status != "ended":
-        right.button(t("class_end"), icon=":material/stop_circle:", on_click=kept(act), args=(classroom.end, me))
+        right.button(t("class_end"), icon=":material/stop_circle:", on_click=kept(act), args=(classes.end, me))
 
 
 def act(fn, me: dict) -> None:
     """The teacher's fn on their class, seen by the next look of every student on this process."""
     if attempt(fn, me["code"], me["key"]) is not FAILED:
-        class_store.forget(me["code"])
+        store.forget(me["code"])
 
 
 def answers_download(me: dict):
     """An ended class's answers as CSV, and what happens next."""
-    rows = attempt(classroom.answers, me["code"], me["key"])
+    rows = attempt(classes.answers, me["code"], me["key"])
     if rows is not FAILED:
         st.download_button(t("class_csv"), lambda: tables.class_answers(rows).to_csv(index=False).encode("utf-8"),
                            file_name=f"class-{me['code']}.csv", mime="text/csv", on_click="ignore")
@@ -264,21 +265,21 @@ def join_form(code: str):
     """A student joins with the class's code (from the link, or typed) and, if they like, a nickname."""
     with st.form("class_join"):
         typed = st.text_input(t("class_code"), value=code, max_chars=LIMITS["room"], placeholder="ABCD 2345")
-        nickname = st.text_input(t("class_nickname"), max_chars=classroom.MAX_NICKNAME, help=t("class_nickname_help"))
+        nickname = st.text_input(t("class_nickname"), max_chars=classes.MAX_NICKNAME, help=t("class_nickname_help"))
         if not st.form_submit_button(t("class_join"), type="primary"):
             return
-    token = attempt(classroom.join, typed, nickname, limits=(("join", runtime.session_id()),))
+    token = attempt(classes.join, typed, nickname, limits=(("join", runtime.session_id()),))
     if token is not FAILED:
-        st.session_state[ROLE] = {"code": classroom.normal_code(typed), "token": token}
-        keep("token", classroom.normal_code(typed), token)
-        class_store.forget(classroom.normal_code(typed))  # the teacher's count on this process, at its next look
+        st.session_state[ROLE] = {"code": classes.normal_code(typed), "token": token}
+        keep("token", classes.normal_code(typed), token)
+        store.forget(classes.normal_code(typed))  # the teacher's count on this process, at its next look
         st.rerun()
 
 
 def student_panel():
     """The question, then a live panel: the student's answer until the reveal; then the answer, why, and the room."""
     me = role()
-    room = attempt(class_store.shared_room, me["code"])
+    room = attempt(store.shared_room, me["code"])
     if room is FAILED:
         return
     if room.status == "ended":
@@ -294,12 +295,12 @@ def student_live(question_no: int):
     room = looked(me["code"], question_no)
     if room is None:
         return
-    class_watch.watch(base_url(), me["code"], False, class_watch.stage(room, False, now))
+    watch.watch(base_url(), me["code"], False, watch.stage(room, False, now))
     sent = sent_of(me, room.question_no)
     if sent is FAILED:
         return
     if room.status == "asking":
-        if now - room.teacher_seen > class_watch.GONE_S:
+        if now - room.teacher_seen > watch.GONE_S:
             st.info(t("class_teacher_gone"))
         choose(me, room, sent)
         return
@@ -317,14 +318,14 @@ def sent_of(me: dict, question_no: int):
     part (ROLE) as they change it."""
     sent = me.setdefault("sent", {})
     if question_no not in sent:
-        got = attempt(classroom.mine, me["code"], me["token"])
+        got = attempt(classes.mine, me["code"], me["token"])
         if got is FAILED:
             return FAILED
         sent[question_no] = got
     return sent[question_no]
 
 
-def choose(me: dict, room: classroom.Room, sent: tuple[str, ...] | None):
+def choose(me: dict, room: classes.Room, sent: tuple[str, ...] | None):
     """The student's answer to the current question, sent as soon as it is whole and changeable until the reveal."""
     q, key = room.question, f"_class_pick_{room.question_no}"
     if key not in st.session_state:  # a reloaded panel shows what was sent
@@ -338,10 +339,10 @@ def choose(me: dict, room: classroom.Room, sent: tuple[str, ...] | None):
         words = picked if len(picked) == q.ordered else None
     if words and tuple(words) != sent:
         limits = (("answer", runtime.session_id()), ("class", me["code"]))
-        if attempt(classroom.answer, me["code"], me["token"], room.question_no, words, limits=limits) is FAILED:
+        if attempt(classes.answer, me["code"], me["token"], room.question_no, words, limits=limits) is FAILED:
             return
         sent = me["sent"][room.question_no] = tuple(words)
-        class_store.forget(me["code"])  # the teacher's count on this process shows it at its next look
+        store.forget(me["code"])  # the teacher's count on this process shows it at its next look
     st.caption(t("class_sent", answer=plain(" > ".join(sent))) if sent else t("class_not_sent"))
 
 

@@ -15,8 +15,7 @@ import sqlalchemy as sa
 from sqlalchemy import Column, Double, ForeignKey, Integer, MetaData, String, Table, Text
 from sqlalchemy.dialects import postgresql, sqlite
 
-from engine.errors import ClassError
-from engine.questions import (
+from classroom.questions import (
     ALPHABET,
     CODE_LENGTH,
     MAX_NICKNAME,
@@ -29,6 +28,7 @@ from engine.questions import (
     normal_code,
     plain,
 )
+from engine.errors import ClassError
 
 SCHEMA_VERSION = 1
 CODE_TRIES = 10
