@@ -6,7 +6,8 @@ from pathlib import Path
 from streamlit.components.v2.component_manager import BidiComponentManager
 from streamlit.testing.v1 import AppTest
 
-from ui import fair, pages
+from fits import queue
+from ui import pages
 
 ROOT = Path(__file__).resolve().parents[1]
 ENTRY = ROOT / "app.py"  # every run starts here and runs the page asked for
@@ -41,11 +42,11 @@ def arrive(at: AppTest) -> AppTest:
     once = at._run
 
     def run(widget_state=None, timeout=None):
-        asks = fair.asks
+        asks = queue.asks
         done = once(widget_state, timeout)
-        while settling and (fair.pending() or fair.asks != asks):
-            fair.idle(FIT_TIMEOUT_S)
-            asks = fair.asks
+        while settling and (queue.pending() or queue.asks != asks):
+            queue.idle(FIT_TIMEOUT_S)
+            asks = queue.asks
             done = once(at._tree.get_widget_states(), timeout)
         return done
     at._run = run

@@ -76,7 +76,8 @@ def warm_up() -> None:
 
         # every product here is small: one BLAS thread is as fast, and several visitors' fits do not fight over cores
         threadpool_limits(1, user_api="blas")
-        from ui import charts, chosen_vectors, render, tables, weights
+        from fits import weights
+        from ui import charts, chosen_vectors, render, tables
 
         weights.warm(chosen_vectors.glove())
         render.vega_lite(charts.heatmap(tables.matrix_long(np.eye(2), ["a", "b"], [1, 2]),

@@ -11,8 +11,9 @@ from gensim.models import KeyedVectors
 from engine import corpus, treebank
 from engine.attention import attend, one_key, score, top_keys
 from engine.tokens import tokenize
+from fits import jobs, queue, waiting, weights
 from server import ledger
-from ui import fair, jobs, page, render, tables, waiting, weights
+from ui import page, render, tables
 from ui.charts import Titles
 from ui.text import error_text, labels, plain, t, then
 
@@ -28,7 +29,7 @@ class Data:
 
     which: str  # "treebank", "templates" or "upload"
     found: list  # treebank.Sentence or corpus.Example, all splits
-    words: int  # words one step of the run reads (fair.reads): what the step bound counts
+    words: int  # words one step of the run reads (queue.reads): what the step bound counts
     held: int  # word rows the run holds
     at_once: int  # the most words it scores at once
 
@@ -91,7 +92,7 @@ def choose(ctx) -> Data | None:
             st.error(error_text(corpus.CorpusError("no_known")))
             return None
         test = weights.sizes("treebank")["held_out"]  # held-out accuracy at every step
-        return Data(which, treebank.built_in(), fair.reads(min(ref.words, treebank.LIVE.batch_words), test),
+        return Data(which, treebank.built_in(), queue.reads(min(ref.words, treebank.LIVE.batch_words), test),
                     ref.words + test, test)
     if which == "templates":
         found = weights.templates()
@@ -106,7 +107,7 @@ def choose(ctx) -> Data | None:
         st.error(error_text(corpus.CorpusError("no_known")))
         return None
     words, held_out = corpus.words(usable), sum(len(tokenize(e.sentence)) for e in usable if e.split == "test")
-    return Data(which, found, fair.reads(words, held_out), words + held_out, words + held_out)
+    return Data(which, found, queue.reads(words, held_out), words + held_out, words + held_out)
 
 
 def uploaded() -> list[corpus.Example] | None:
@@ -157,7 +158,7 @@ def section(ctx):
     RUN.section(lambda ended: parts(ctx, ended))
 
 
-def parts(ctx, ended: fair.Job | None):
+def parts(ctx, ended: queue.Job | None):
     """The section's parts, top to bottom, after why the fit that has just `ended` failed, if it did."""
     ss = st.session_state
     if ended is not None and ended.error is not None:
@@ -182,11 +183,11 @@ def recipe(ctx, data: Data) -> dict | None:
     s, d = ctx.s, ctx.kv.vector_size
     d_k = min(s.d_k, d)
     try:
-        fair.check_step(data.words, d, d_k)
-    except fair.TooLarge as e:
+        queue.check_step(data.words, d, d_k)
+    except queue.TooLarge as e:
         st.error(error_text(e))
         return None
-    bound = min(corpus.MAX_STEPS, fair.max_steps(data.words, d, d_k))
+    bound = min(corpus.MAX_STEPS, queue.max_steps(data.words, d, d_k))
     jobs.cap_steps("run_steps", s.run_steps, bound)  # a larger corpus, vectors or d_k than the link's
     c1, c2, c3 = st.columns(3)
     jobs.steps_input(c1, "run_steps", bound, data.words, d, d_k)
@@ -211,7 +212,7 @@ def start(ctx, data: Data, args: dict) -> dict:
     """Queue the fit; the run in progress, kept in the session until it ends."""
     kv, d = ctx.kv, ctx.kv.vector_size
     return RUN.start(lambda report: fit_on(kv, data.which, data.found, args, report), args["steps"],
-                     fair.fit_bytes(d, args["d_k"], data.held, data.at_once), args=args, which=data.which,
+                     queue.fit_bytes(d, args["d_k"], data.held, data.at_once), args=args, which=data.which,
                      levels=levels_of(ctx, data.which, data.found), vectors=vectors_of(ctx))
 
 
@@ -219,7 +220,7 @@ def progress(running: dict):
     """What the waiting notice draws while the fit runs: a progress bar and the accuracy curves so far."""
     names, levels, which = line_names(running["which"]), running["levels"], running["which"]
 
-    def draw(job: fair.Job):
+    def draw(job: queue.Job):
         seen = list(job.values)  # (loss, training accuracy, held-out accuracy) of each step so far
         if not seen:
             st.info(t("fit_running", step=0, total=job.steps), icon=":material/model_training:")

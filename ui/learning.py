@@ -7,7 +7,8 @@ from engine.alignment import GROUPS, pair_alignment
 from engine.attention import attend
 from engine.projection import fit_plane_qk, pair_cosines, project
 from engine.relevance import length_angle, order_by
-from ui import fair, jobs, render, tables, targets, views, waiting
+from fits import jobs, queue, waiting
+from ui import render, tables, targets, views
 from ui.charts import Titles
 from ui.page import pick_word
 from ui.text import error_text, labels, t
@@ -158,7 +159,7 @@ def start_view(ctx, triples, learn) -> dict:
 def most_steps(ctx) -> int:
     """The most steps one run may take on this sentence, these vectors and d_k."""
     d = ctx.kv.vector_size
-    return min(training.MAX_STEPS, fair.max_steps(len(ctx.enc.labels), d, min(ctx.s.d_k, d)))
+    return min(training.MAX_STEPS, queue.max_steps(len(ctx.enc.labels), d, min(ctx.s.d_k, d)))
 
 
 def start(ctx, triples, learn, config) -> dict:
@@ -169,13 +170,13 @@ def start(ctx, triples, learn, config) -> dict:
     kwargs = dict(learn=learn, lr=s.lr, steps=steps, seed=s.train_seed, d_k=config["d_k"], positional=enc.positional,
                   cosine=s.cosine, **(dict(w_q=w_q, w_k=w_k) if s.learn_start == "sidebar" else {}))
     return LIVE.start(lambda report: training.train(x, triples, callback=report, **kwargs), steps,
-                      fair.fit_bytes(x.shape[1], config["d_k"], len(x), snapshots=training.SNAPSHOTS),
+                      queue.fit_bytes(x.shape[1], config["d_k"], len(x), snapshots=training.SNAPSHOTS),
                       **config, labels=enc.labels)
 
 
 def progress():
     """What the waiting notice draws while the run trains: a progress bar and the loss so far."""
-    def draw(job: fair.Job):
+    def draw(job: queue.Job):
         losses = [loss for loss, in list(job.values)]  # steps 1, 2, …
         if not losses:
             st.info(t("fit_running", step=0, total=job.steps), icon=":material/model_training:")

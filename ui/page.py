@@ -14,7 +14,8 @@ from engine.attention import Attention, attend
 from engine.pipeline import Encoded, encode
 from engine.spelling import suggest
 from engine.tokens import TooManyTokens, has_cjk, knows_cjk, tokenize
-from ui import chosen_vectors, fair, render, sidebar, tables, weights
+from fits import queue, weights
+from ui import chosen_vectors, render, sidebar, tables
 from ui.pages import Page
 from ui.state import DEFAULTS, Settings, to_query
 from ui.text import error_text, t
@@ -50,7 +51,7 @@ def context(p: Page, s: Settings) -> Context:
     to show. The page's `sentence` names the Settings field to encode (None: the page encodes its own, and the
     sidebar's sentence box is the field `box`)."""
     name, sentence, box = p.name, p.sentence, p.box
-    fair.drawing()
+    queue.drawing()
     sidebar.render(s, sentence or box, challenge=p.challenge)
     kv = chosen_vectors.vectors(s)
     st.title(t("app_title" if name == "home" else f"{name}_title"))

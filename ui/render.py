@@ -30,7 +30,8 @@ import pyarrow as pa
 import streamlit as st
 
 from engine.tokens import has_cjk
-from ui import charts, fair
+from fits import queue
+from ui import charts
 from ui.text import plain, t
 
 SPECS: collections.OrderedDict = collections.OrderedDict()  # built specs by key (kept), least recently used first
@@ -78,7 +79,7 @@ def chart(builder: str, *frames: pd.DataFrame | pa.Table, where=st, key: str | N
     """Draw charts.<builder>(*frames, **options), whose options hold the chart's `titles` (charts.Titles), at full
     width (width="content": as wide as its spec says), described for screen readers in the run's language (describe),
     and list it in the page's save menu as `save` says (None: not at all); clickable when given `on_select`."""
-    fair.give_way()  # a training run lets others' pages go first
+    queue.give_way()  # a training run lets others' pages go first
     options["description"] = describe(builder, options["titles"])
     spec, height = spec_of(builder, *frames, **options)
     size = {"width": width, "height": page_height(builder, spec, height, frames)}

@@ -5,7 +5,8 @@ import streamlit as st
 
 from engine import reproduce
 from engine.tokens import knows_cjk
-from ui import chosen_vectors, weights
+from fits import weights
+from ui import chosen_vectors
 from ui.page import Context
 from ui.state import LEARNED, Settings
 from ui.text import t

@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 from engine import treebank
+from fits import queue, weights
 from harness.apptest import run_page
 from tests.apptest_helpers import chart_data, messages, uploader
-from ui import fair, weights
 from ui.text import error_text, in_language, t
 
 
@@ -39,22 +39,22 @@ def test_fits_run_one_at_a_time_in_the_worker_in_the_order_asked():
             return name
         return run
 
-    jobs = [fair.ask(fair.Job(work(name), 1, 0), name) for name in "abc"]
-    while fair.ahead(jobs[0]) or not jobs[0].started:
+    jobs = [queue.ask(queue.Job(work(name), 1, 0), name) for name in "abc"]
+    while queue.ahead(jobs[0]) or not jobs[0].started:
         time.sleep(0.01)
-    assert [fair.ahead(j) for j in jobs] == [0, 1, 2]  # the second waits behind the running one, the third behind both
+    assert [queue.ahead(j) for j in jobs] == [0, 1, 2]  # the second waits behind the running one, the third behind both
     gate.set()
     assert all(j.ended.wait(10) for j in jobs)
     assert order == ["a", "b", "c"] and [j.result for j in jobs] == ["a", "b", "c"]
     assert {th.name for th in threads} == {"fits"} and threading.current_thread() not in threads
-    assert fair.idle(5)
+    assert queue.idle(5)
 
 
 def test_asking_for_a_fit_that_is_queued_or_running_joins_it():
     gate = threading.Event()
-    first = fair.ask(fair.Job(counting(3, gate), 3, 0, key=("same",)), "a")
-    again = fair.ask(fair.Job(counting(3), 3, 0, key=("same",)), "b")
-    other = fair.ask(fair.Job(counting(3), 3, 0, key=("other",)), "c")
+    first = queue.ask(queue.Job(counting(3, gate), 3, 0, key=("same",)), "a")
+    again = queue.ask(queue.Job(counting(3), 3, 0, key=("same",)), "b")
+    other = queue.ask(queue.Job(counting(3), 3, 0, key=("other",)), "c")
     assert again is first and first.waiting == {"a", "b"} and other is not first
     gate.set()
     assert first.ended.wait(10) and other.ended.wait(10) and first.result == ("done", 3)
@@ -62,11 +62,11 @@ def test_asking_for_a_fit_that_is_queued_or_running_joins_it():
 
 def test_stop_keeps_the_steps_reached_and_the_next_fit_starts_only_after():
     gate, log, later = threading.Event(), [], []
-    job = fair.ask(fair.Job(counting(1000, gate, log), 1000, 0), "me")
-    nxt = fair.ask(fair.Job(counting(2, log=later), 2, 0), "you")
+    job = queue.ask(queue.Job(counting(1000, gate, log), 1000, 0), "me")
+    nxt = queue.ask(queue.Job(counting(2, log=later), 2, 0), "you")
     while not job.started:
         time.sleep(0.01)
-    fair.leave(job, "me", wait=0)  # Stop, pressed while the fit is at its first step
+    queue.leave(job, "me", wait=0)  # Stop, pressed while the fit is at its first step
     assert not later  # the next fit waits for this one's step to end
     gate.set()
     assert job.ended.wait(10) and job.result == ("stopped", 0) and log == [0]  # that step once, none again
@@ -75,9 +75,9 @@ def test_stop_keeps_the_steps_reached_and_the_next_fit_starts_only_after():
 
 def test_stop_by_one_of_two_visitors_leaves_the_fit_to_the_other():
     gate = threading.Event()
-    job = fair.ask(fair.Job(counting(5, gate), 5, 0, key=("shared",)), "a")
-    fair.ask(fair.Job(counting(5), 5, 0, key=("shared",)), "b")
-    fair.leave(job, "a", wait=0)
+    job = queue.ask(queue.Job(counting(5, gate), 5, 0, key=("shared",)), "a")
+    queue.ask(queue.Job(counting(5), 5, 0, key=("shared",)), "b")
+    queue.leave(job, "a", wait=0)
     assert not job.stop.is_set()
     gate.set()
     assert job.ended.wait(10) and job.result == ("done", 5)
@@ -85,21 +85,21 @@ def test_stop_by_one_of_two_visitors_leaves_the_fit_to_the_other():
 
 def test_leaving_the_queue_before_the_fit_begins_frees_the_place():
     gate = threading.Event()
-    first = fair.ask(fair.Job(counting(1, gate), 1, 0), "a")
-    queued = fair.ask(fair.Job(counting(1), 1, 0), "b")
-    fair.leave(queued, "b")
+    first = queue.ask(queue.Job(counting(1, gate), 1, 0), "a")
+    queued = queue.ask(queue.Job(counting(1), 1, 0), "b")
+    queue.leave(queued, "b")
     assert queued.ended.is_set() and queued.result is None and not queued.started
-    assert queued not in fair.line
+    assert queued not in queue.line
     gate.set()
-    assert first.ended.wait(10) and fair.idle(5)
+    assert first.ended.wait(10) and queue.idle(5)
 
 
 def test_a_fit_whose_step_would_take_too_long_is_refused_by_code():
-    fair.check_step(100, 50, 16)  # a step of 100 words: well within STEP_WORK
+    queue.check_step(100, 50, 16)  # a step of 100 words: well within STEP_WORK
     for words, code in ((20_000, "too_large"), (10_000_000, "too_large_any")):
-        with pytest.raises(fair.TooLarge) as e:
-            fair.check_step(words, 300, 300)
-        most = fair.max_d_k(words, 300)
+        with pytest.raises(queue.TooLarge) as e:
+            queue.check_step(words, 300, 300)
+        most = queue.max_d_k(words, 300)
         assert (e.value.code, e.value.values) == (code, {"d": 300, "d_k": 300, "max": most})
         assert (most > 0) == (code == "too_large")
         with in_language("zh"):
@@ -109,9 +109,9 @@ def test_a_fit_whose_step_would_take_too_long_is_refused_by_code():
 def test_a_failing_fit_keeps_its_error_for_the_page():
     def broken(report):
         raise ValueError("numbers too large")
-    job = fair.ask(fair.Job(broken, 1, 0), "me")
+    job = queue.ask(queue.Job(broken, 1, 0), "me")
     assert job.ended.wait(10) and isinstance(job.error, ValueError) and job.result is None
-    assert fair.idle(5)
+    assert queue.idle(5)
 
 
 def test_a_fit_runs_only_with_room_for_its_working_memory_in_the_ledger(monkeypatch):
@@ -119,27 +119,27 @@ def test_a_fit_runs_only_with_room_for_its_working_memory_in_the_ledger(monkeypa
     from server import ledger
     monkeypatch.setenv(ledger.BUDGET_ENV, "1")  # 1 MiB for every visitor's uploads and fits
     ran = []
-    too_big = fair.ask(fair.Job(lambda report: ran.append(1), 1, 2**21), "me")
+    too_big = queue.ask(queue.Job(lambda report: ran.append(1), 1, 2**21), "me")
     assert too_big.ended.wait(10) and isinstance(too_big.error, CorpusError) and too_big.error.code == "no_room"
     assert ran == [] and not ledger.reserved  # never started, nothing left counted
     seen = []
-    fits = fair.ask(fair.Job(lambda report: seen.append(dict(ledger.reserved)) or "done", 1, 2**19), "me")
+    fits = queue.ask(queue.Job(lambda report: seen.append(dict(ledger.reserved)) or "done", 1, 2**19), "me")
     assert fits.ended.wait(10) and fits.result == "done" and list(seen[0].values()) == [2**19]  # counted while it ran
-    assert not ledger.reserved and fair.idle(5)
+    assert not ledger.reserved and queue.idle(5)
 
 
 def test_a_fit_for_a_closed_tab_stops_and_one_others_wait_for_goes_on(monkeypatch):
     from server import runtime
     monkeypatch.setattr(runtime, "connected", lambda session: session != "closed")
     gate, steps = threading.Event(), []
-    fair.ask(fair.Job(counting(1, gate), 1, 0, session="open"), "a")  # holds the worker while the rest queue
-    alone = fair.ask(fair.Job(lambda report: steps.append("alone"), 1, 0, session="closed"), "b")
-    shared = fair.ask(
-        fair.Job(lambda report: steps.append("shared") or "done", 1, 0, key=("k",), session="closed"), "c"
+    queue.ask(queue.Job(counting(1, gate), 1, 0, session="open"), "a")  # holds the worker while the rest queue
+    alone = queue.ask(queue.Job(lambda report: steps.append("alone"), 1, 0, session="closed"), "b")
+    shared = queue.ask(
+        queue.Job(lambda report: steps.append("shared") or "done", 1, 0, key=("k",), session="closed"), "c"
     )
-    fair.ask(fair.Job(counting(1), 1, 0, key=("k",)), "d")  # another visitor waits for the same fit
+    queue.ask(queue.Job(counting(1), 1, 0, key=("k",)), "d")  # another visitor waits for the same fit
     gate.set()
-    assert alone.ended.wait(10) and shared.ended.wait(10) and fair.idle(5)
+    assert alone.ended.wait(10) and shared.ended.wait(10) and queue.idle(5)
     assert alone.stop.is_set() and alone.result is None and steps == ["shared"] and shared.result == "done"
 
 
@@ -155,20 +155,20 @@ def test_a_page_whose_fit_has_no_room_says_so_and_shows_random_weights(monkeypat
     (6, 50, 16, 124_223), (64, 50, 16, 67_934), (64, 1000, 300, 1_031), (4_508, 50, 16, 1_901),
     (4_508, 50, 50, 1_590), (4_508, 1000, 300, 28)])
 def test_a_fit_is_bounded_by_its_work_which_counts_words_d_and_d_k(words, d, d_k, steps):
-    assert fair.max_steps(words, d, d_k) == steps
+    assert queue.max_steps(words, d, d_k) == steps
 
 
 def test_one_step_is_bounded_too_and_says_the_widest_d_k_that_would_do():
-    step = fair.reads(4_000, 37_650, every=40)  # a treebank minibatch, held-out accuracy every 40th step
-    assert fair.step_work(step, 1000, 261) <= fair.STEP_WORK < fair.step_work(step, 1000, 262)
-    assert fair.max_d_k(step, 1000) == 261 and fair.max_d_k(150_000, 1000) == 0  # nothing is narrow enough
+    step = queue.reads(4_000, 37_650, every=40)  # a treebank minibatch, held-out accuracy every 40th step
+    assert queue.step_work(step, 1000, 261) <= queue.STEP_WORK < queue.step_work(step, 1000, 262)
+    assert queue.max_d_k(step, 1000) == 261 and queue.max_d_k(150_000, 1000) == 0  # nothing is narrow enough
 
 
 def test_working_memory_counts_rows_scores_and_kept_snapshots():
-    assert fair.fit_bytes(50, 16, 1_000) == 8 * (1_000 * 50 + 1_000 * (32 + fair.SCORE_COLUMNS) + 6 * 50 * 16)
-    rows = fair.fit_bytes(1000, 300, 141_575, at_once=37_650)  # the treebank on 1,000 dimensions: over 1 GB
+    assert queue.fit_bytes(50, 16, 1_000) == 8 * (1_000 * 50 + 1_000 * (32 + queue.SCORE_COLUMNS) + 6 * 50 * 16)
+    rows = queue.fit_bytes(1000, 300, 141_575, at_once=37_650)  # the treebank on 1,000 dimensions: over 1 GB
     assert 1.0e9 < rows < 1.5e9
-    snapshots = fair.fit_bytes(1000, 300, 6, snapshots=51) - fair.fit_bytes(1000, 300, 6)
+    snapshots = queue.fit_bytes(1000, 300, 6, snapshots=51) - queue.fit_bytes(1000, 300, 6)
     assert 450e6 < snapshots < 550e6  # live training keeps 51 copies of W_Q and W_K
 
 
@@ -184,7 +184,7 @@ def test_a_link_asking_for_more_steps_than_a_run_may_take_is_capped():
                                           "k_preset": "random"})
     uploader(at).set_value([("v.txt", vectors_text(words, 1000), "text/plain")])
     at.run()
-    bound = fair.max_steps(20, 1000, 300)
+    bound = queue.max_steps(20, 1000, 300)
     assert bound == 1571 and not at.exception
     assert at.number_input(key="steps").value == bound
     assert "5,000 steps is more than one run may take" in messages(at)
@@ -197,17 +197,17 @@ def test_a_fit_whose_one_step_takes_too_long_is_refused_with_a_sentence():
     at.run()
     at.session_state["d_k"] = 300
     at.run()
-    assert not at.exception and not fair.pending()  # refused before it was queued
+    assert not at.exception and not queue.pending()  # refused before it was queued
     assert t("fit_too_large", d=1000, d_k=300, max=261) in messages(at)
     assert any(m.value.startswith("**W_Q and W_K are random**") for m in at.markdown)
 
 
 def test_the_worker_waits_while_another_visitor_s_page_is_drawn(monkeypatch):
-    monkeypatch.setattr(fair, "GIVE_WAY_S", 30.0)
+    monkeypatch.setattr(queue, "GIVE_WAY_S", 30.0)
     page_done, page_started, order = threading.Event(), threading.Event(), []
 
     def page():  # another visitor's page, drawn until page_done
-        fair.drawing()
+        queue.drawing()
         page_started.set()
         page_done.wait(10)
         order.append("page")
@@ -219,8 +219,8 @@ def test_the_worker_waits_while_another_visitor_s_page_is_drawn(monkeypatch):
     other = threading.Thread(target=page)
     other.start()
     page_started.wait(5)
-    fair.give_way()  # not the worker: never waits
-    job = fair.ask(fair.Job(work, 0, 0), "me")
+    queue.give_way()  # not the worker: never waits
+    job = queue.ask(queue.Job(work, 0, 0), "me")
     assert not job.ended.wait(0.3) and order == []  # still giving way
     page_done.set()
     other.join(10)
@@ -228,15 +228,15 @@ def test_the_worker_waits_while_another_visitor_s_page_is_drawn(monkeypatch):
 
 
 def test_the_worker_gives_way_no_longer_than_its_limit(monkeypatch):
-    monkeypatch.setattr(fair, "GIVE_WAY_S", 0.0)
+    monkeypatch.setattr(queue, "GIVE_WAY_S", 0.0)
     release = threading.Event()
 
     def page():
-        fair.drawing()
+        queue.drawing()
         release.wait(10)
     drawer = threading.Thread(target=page)
     drawer.start()
-    job = fair.ask(fair.Job(counting(3), 3, 0), "me")
+    job = queue.ask(queue.Job(counting(3), 3, 0), "me")
     assert job.ended.wait(10) and job.result == ("done", 3)  # a page is drawn, but the limit has passed
     release.set()
     drawer.join(10)
@@ -267,9 +267,9 @@ def test_a_queued_fit_does_not_keep_an_upload_released_for_others_and_does_not_r
     gc.collect()
     assert vectors() is None and not job.inputs()
     gate, ran = threading.Event(), []
-    first = fair.ask(fair.Job(counting(1, gate), 1, 0), "a")  # holds the worker while the fit waits its turn
-    fair.ask(job, "b")
-    released = fair.ask(fair.Job(lambda report: ran.append(1), 1, 0, inputs=lambda: False), "c")
+    first = queue.ask(queue.Job(counting(1, gate), 1, 0), "a")  # holds the worker while the fit waits its turn
+    queue.ask(job, "b")
+    released = queue.ask(queue.Job(lambda report: ran.append(1), 1, 0, inputs=lambda: False), "c")
     gate.set()
     assert first.ended.wait(10) and job.ended.wait(10) and released.ended.wait(10)
     assert job.stop.is_set() and job.result is None and job.error is None and ran == []

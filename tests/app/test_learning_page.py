@@ -14,11 +14,12 @@ from engine import corpus, training, treebank
 from engine.attention import attend, score
 from engine.pipeline import encode
 from engine.projection import fit_plane, pair_cosines, project
+from fits import queue, weights
 from harness.apptest import as_it_ends
 from tests.app.test_text import KEEP, visible_text
 from tests.apptest_helpers import PAGES, chart_data, charts, messages, run_page
 from ui import charts as builders
-from ui import fair, tables, targets, weights
+from ui import tables, targets
 from ui.corpus_run import TRY
 from ui.state import DEFAULTS
 from ui.text import in_language, t
@@ -347,7 +348,7 @@ class Held:
             def report(step, *values):
                 if step == n and len(self.calls) == 1:
                     self.reached.set()
-                    fair.running.stop.wait(60)
+                    queue.running.stop.wait(60)
                 return callback(step, *values)
             return real(*args, callback=report if callback else None, **kwargs)
         monkeypatch.setattr(module, name, held)
@@ -485,8 +486,8 @@ def test_corpus_section_offers_three_corpora_and_numbers_the_sections_without_ga
     intro = " ".join(m.value for m in at.markdown)
     assert "the first 2,000 of the treebank's 7,479 training sentences" in intro and "**belongs to**" in intro
     assert "1,255 held-out sentences that training never used" in intro
-    step = fair.reads(treebank.LIVE.batch_words, weights.sizes("treebank")["held_out"])  # a minibatch, all held out
-    bound = fair.max_steps(step, 50, DEFAULTS.d_k)
+    step = queue.reads(treebank.LIVE.batch_words, weights.sizes("treebank")["held_out"])  # a minibatch, all held out
+    bound = queue.max_steps(step, 50, DEFAULTS.d_k)
     assert at.number_input(key="run_steps").max == bound >= treebank.LIVE.steps
 
 

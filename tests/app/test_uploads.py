@@ -114,11 +114,11 @@ def test_learned_weights_that_fall_back_to_random_are_said_and_highlighted_as_ra
 
 
 def test_choosing_upload_before_a_file_shows_glove_with_the_shipped_head_and_fits_nothing():
+    from fits import queue
     from tests.apptest_helpers import messages, run_page
-    from ui import fair
-    asked = fair.asks
+    asked = queue.asks
     at = run_page("steps/2_Factor_matrix.py", {"source": "upload"})
-    assert not at.exception and fair.asks == asked and not fair.pending()  # no fit queued, none waited for
+    assert not at.exception and queue.asks == asked and not queue.pending()  # no fit queued, none waited for
     banner, choice = weights_shown(at)
     assert banner.startswith("**W_Q and W_K were learned from 7,479 real English sentences**") and choice == "trained"
     assert "No vectors uploaded yet" in " ".join(i.value for i in at.sidebar.info) and "Learning" not in messages(at)

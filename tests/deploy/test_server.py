@@ -66,7 +66,7 @@ def test_warm_up_loads_the_vectors_into_the_shared_cache(monkeypatch, caplog):
 
 def test_warm_up_readies_the_default_learned_weights_without_fitting(monkeypatch):
     from engine import corpus, treebank
-    from ui import weights
+    from fits import weights
     fits, loads = [], []
     monkeypatch.setattr(corpus, "fit", lambda *a, **k: fits.append(k))
     monkeypatch.setattr(treebank, "fit", lambda *a, **k: fits.append(k))

@@ -1,12 +1,12 @@
 """Every fit takes turns in one queue per process, served by one worker thread: page 5's live training and its corpus
 run, and the corpus fits behind learned weights that the project does not ship. A page never fits inside its own run:
-it asks for a fit, draws what it can and shows the fit's place in the queue with Stop (ui/waiting.py) until it arrives.
-Each fit's work is bounded in steps (FIT_WORK) and per step (STEP_WORK), so no fit holds the core for long and Stop
-takes effect within a step, keeping the steps reached. Page 5's fits keep their turn until their page has drawn the
+it asks for a fit, draws what it can and shows the fit's place in the queue with Stop (fits/waiting.py) until it
+arrives. Each fit's work is bounded in steps (FIT_WORK) and per step (STEP_WORK), so no fit holds the core for long and
+Stop takes effect within a step, keeping the steps reached. Page 5's fits keep their turn until their page has drawn the
 results (`hold`; the charts cost as much as the training), so that thirty students pressing Train together draw one
 after another. A Python process runs one thread at a time, so the fit with the turn also gives way: at each step, and
-before each chart of its results, it waits while another visitor's page is being drawn (GIVE_WAY_S at most each time,
-so it always moves on)."""
+before each chart of its results, it waits while another visitor's page is being drawn (GIVE_WAY_S at most each time, so
+it always moves on)."""
 import threading
 import time
 import weakref

@@ -1,13 +1,13 @@
-"""A page section's own fit in the one queue (ui/fair.py): its step cap, Train, Stop while the fit is queued or running
-(found again on every rerun), and its result, kept in the session once it ends."""
+"""A page section's own fit in the one queue (fits/queue.py): its step cap, Train, Stop while the fit is queued or
+running (found again on every rerun), and its result, kept in the session once it ends."""
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import streamlit as st
 
+from fits import queue, waiting
 from server import ledger
-from ui import fair, waiting
 from ui.text import t
 
 
@@ -21,18 +21,18 @@ class Runner:
     ledger: str  # the result's name in the memory ledger (server/ledger.py)
     explained: type[Exception]  # a failure the section says in its own words; any other is raised
 
-    def section(self, parts: Callable[[fair.Job | None], None]) -> None:
+    def section(self, parts: Callable[[queue.Job | None], None]) -> None:
         """The section, drawn by parts(ended): `ended` is the fit that has ended since the last look (if any), whose
         results are drawn in its turn."""
         ended = self.finish()
-        with fair.showing(ended):
+        with queue.showing(ended):
             parts(ended)
 
     def current(self) -> dict | None:
         """The fit queued or running, with its inputs; None when there is none."""
         return st.session_state.get(self.running)
 
-    def finish(self) -> fair.Job | None:
+    def finish(self) -> queue.Job | None:
         """The fit that has ended since the last look, if any: its result (the steps it reached, when stopped) kept
         with its inputs; one that failed keeps its error, one that left the queue before it began leaves nothing."""
         ss = st.session_state
@@ -58,7 +58,7 @@ class Runner:
     def start(self, work: Callable[[Callable[..., bool]], Any], steps: int, nbytes: int, /, **inputs) -> dict:
         """Queue work(report), a fit of `steps` steps holding `nbytes` while it runs, which keeps its turn until the
         page has drawn its results; the fit in progress with `inputs`, kept in the session until it ends."""
-        job = fair.ask(fair.Job(work, steps, nbytes, hold=True), waiting.me())
+        job = queue.ask(queue.Job(work, steps, nbytes, hold=True), waiting.me())
         running = st.session_state[self.running] = dict(inputs, job=job)
         return running
 

@@ -1,4 +1,4 @@
-"""What a page shows while a fit it asked for is queued or running (ui/fair.py): its place in the queue or how far it
+"""What a page shows while a fit it asked for is queued or running (fits/queue.py): its place in the queue or how far it
 got, and Stop. The notice looks at the fit every POLL seconds and draws the page again once the fit has ended."""
 import functools
 import uuid
@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from ui import fair
+from fits import queue
 from ui.text import kept, t
 
 POLL = 0.5  # seconds between looks: a new place in the queue shows within this, and so does the fit's end
@@ -17,8 +17,8 @@ def me() -> str:
     return st.session_state.setdefault("_fitter", uuid.uuid4().hex)
 
 
-def panel(job: fair.Job, key: str, progress: Callable[[fair.Job], None] | None = None,
-          stopped: Callable[[fair.Job], None] | None = None):
+def panel(job: queue.Job, key: str, progress: Callable[[queue.Job], None] | None = None,
+          stopped: Callable[[queue.Job], None] | None = None):
     """Until `job` ends: its place in the queue, or how far it got (`progress(job)` draws that, else one line), and
     Stop, which calls `stopped(job)` after leaving the fit; once it has ended, the whole page again. Looked at again
     every POLL seconds in the run's language (text.kept): such a look may come in a script thread of its own."""
@@ -26,17 +26,17 @@ def panel(job: fair.Job, key: str, progress: Callable[[fair.Job], None] | None =
 
 
 @st.fragment(run_every=POLL)
-def notice(job: fair.Job, draw: Callable[[], None]):
+def notice(job: queue.Job, draw: Callable[[], None]):
     """The whole page again once `job` has ended; until then, draw()."""
     if job.ended.is_set():
         st.rerun()
     draw()
 
 
-def status(job: fair.Job, key: str, progress: Callable[[fair.Job], None] | None,
-           stopped: Callable[[fair.Job], None] | None):
+def status(job: queue.Job, key: str, progress: Callable[[queue.Job], None] | None,
+           stopped: Callable[[queue.Job], None] | None):
     """The fit's place in the queue or how far it got, and Stop (panel)."""
-    n = fair.ahead(job)
+    n = queue.ahead(job)
     if n:
         st.info(t("queue_wait", n=n), icon=":material/hourglass_top:")
     elif job.stop.is_set():
@@ -48,8 +48,8 @@ def status(job: fair.Job, key: str, progress: Callable[[fair.Job], None] | None,
     st.button(t("learn_stop"), key=key, icon=":material/stop:", on_click=stop, args=(job, stopped))
 
 
-def stop(job: fair.Job, then: Callable[[fair.Job], None] | None):
+def stop(job: queue.Job, then: Callable[[queue.Job], None] | None):
     """Stop's callback: this session waits for the fit no longer (it stops if nobody else does), then `then(job)`."""
-    fair.leave(job, me())
+    queue.leave(job, me())
     if then is not None:
         then(job)

@@ -1,5 +1,5 @@
 """The layer weights a page uses, where they came from, and the banner that says so. The fit behind a learned preset
-is read from the project's files, found among the fits this server made, or asked of the one queue (ui/fair.py);
+is read from the project's files, found among the fits this server made, or asked of the one queue (fits/queue.py);
 until it arrives the page shows its place in the queue and Stop instead of the weights."""
 import functools
 import threading
@@ -14,8 +14,9 @@ from engine import corpus, treebank
 from engine.layers import preset
 from engine.tokens import tokenize
 from engine.training import Fit, load_fit
+from fits import queue, waiting
 from server import ledger
-from ui import chosen_vectors, fair, waiting
+from ui import chosen_vectors
 from ui.state import DEFAULTS, LEARNED, Settings
 from ui.text import error_text, labels, t
 
@@ -40,7 +41,7 @@ class Provenance:
 class Waiting(Exception):
     """The fit behind a learned preset is in the queue or running."""
 
-    def __init__(self, job: fair.Job):
+    def __init__(self, job: queue.Job):
         super().__init__()
         self.job = job
 
@@ -77,10 +78,10 @@ def load(args: tuple) -> tuple[int, int, int]:
     size = sizes(data)
     if data == "treebank":
         train = size["live_words"] if n else size["words"]
-        step = fair.reads(min(train, treebank.LIVE.batch_words), size["held_out"], EVERY)
+        step = queue.reads(min(train, treebank.LIVE.batch_words), size["held_out"], EVERY)
         return step, train + size["held_out"], size["held_out"]
     held = size["words"] + size["held_out"]
-    return fair.reads(size["words"], size["held_out"]), held, held
+    return queue.reads(size["words"], size["held_out"]), held, held
 
 
 def recipe(s: Settings, which: str, source: tuple) -> tuple:
@@ -99,13 +100,13 @@ def recipe(s: Settings, which: str, source: tuple) -> tuple:
 
 
 def job(s: Settings, which: str, source: tuple) -> tuple:
-    """The recipe of the fit behind a learned preset, its steps cut to what one fit may take (fair.max_steps) unless
+    """The recipe of the fit behind a learned preset, its steps cut to what one fit may take (queue.max_steps) unless
     the project ships it."""
     args = recipe(s, which, source)
     if shipped(source, args):
         return args
     data, d_k, position, steps, lr, seed, n = args
-    return data, d_k, position, min(steps, fair.max_steps(load(args)[0], source[2], d_k)), lr, seed, n
+    return data, d_k, position, min(steps, queue.max_steps(load(args)[0], source[2], d_k)), lr, seed, n
 
 
 def shipped(source: tuple, args: tuple) -> str | None:
@@ -183,7 +184,7 @@ def upload_fits(kv: KeyedVectors) -> dict:
 
 def corpus_fit(s: Settings, kv: KeyedVectors, which: str) -> Fit:
     """The fit behind a learned preset for the current vectors, d_k and position weight; Waiting while the queue fits
-    it, fair.TooLarge when one of its steps would take too long."""
+    it, queue.TooLarge when one of its steps would take too long."""
     key = key_of(s, kv, which)
     args, ss, upload = key[-1], st.session_state, key[0] == "upload"
     mine = upload_fits(kv) if upload else FITTED
@@ -198,16 +199,16 @@ def corpus_fit(s: Settings, kv: KeyedVectors, which: str) -> Fit:
             raise asked.error
         return asked.result  # a stopped fit, or one FITTED has let go since
     if asked is None or asked.ended.is_set():
-        ss[WAITS][key] = fair.ask(new_job(kv, key, mine), waiting.me())
+        ss[WAITS][key] = queue.ask(new_job(kv, key, mine), waiting.me())
     raise Waiting(ss[WAITS][key])
 
 
-def new_job(kv: KeyedVectors, key: tuple, mine: dict) -> fair.Job:
-    """The queue's job for the fit named `key`, kept in `mine` once it has run to its end; fair.TooLarge when one of
+def new_job(kv: KeyedVectors, key: tuple, mine: dict) -> queue.Job:
+    """The queue's job for the fit named `key`, kept in `mine` once it has run to its end; queue.TooLarge when one of
     its steps would take too long."""
     args, d = key[-1], kv.vector_size
     step, held, at_once = load(args)
-    fair.check_step(step, d, args[1])
+    queue.check_step(step, d, args[1])
     found = treebank.built_in() if args[0] == "treebank" else templates()
 
     session = ledger.session_of()
@@ -220,15 +221,15 @@ def new_job(kv: KeyedVectors, key: tuple, mine: dict) -> fair.Job:
             mine[key] = fit
             ledger.keep_result(session, "upload_fit", fit)
     vectors = weakref.ref(kv)  # an upload released for others goes at once, not kept until its queued fit's turn
-    return fair.Job(lambda report: compute(vectors(), args, found, report), args[3],
-                    fair.fit_bytes(d, args[1], held, at_once), key, keep, inputs=lambda: vectors() is not None)
+    return queue.Job(lambda report: compute(vectors(), args, found, report), args[3],
+                    queue.fit_bytes(d, args[1], held, at_once), key, keep, inputs=lambda: vectors() is not None)
 
 
 def forget(asked: set) -> None:
     """Leave the fits this session waits for that the page no longer asks for, and forget those."""
     waits = st.session_state.get(WAITS, {})
     for key in [key for key in waits if key not in asked]:
-        fair.leave(waits.pop(key), waiting.me(), wait=0)
+        queue.leave(waits.pop(key), waiting.me(), wait=0)
 
 
 def remember(s: Settings, kv: KeyedVectors, which: str, fit: Fit) -> None:
@@ -259,7 +260,7 @@ def layers(s: Settings, kv: KeyedVectors) -> tuple[dict[str, np.ndarray], Proven
                 continue
             except corpus.CorpusError as e:  # no room for the fit now, or the vectors know no training sentence
                 problems.append(error_text(e) if e.code == "no_room" else t("trained_unavailable"))
-            except fair.TooLarge as e:
+            except queue.TooLarge as e:
                 problems.append(error_text(e))
             s, name = replace(s, **{f"{layer}_preset": "random"}), "random"
         w[f"w_{layer}"] = preset(name, d, d_k, seed=seed, scale=scale)
@@ -276,7 +277,7 @@ def layers(s: Settings, kv: KeyedVectors) -> tuple[dict[str, np.ndarray], Proven
                          sizes(data)["test"], args if s.q_preset == s.k_preset else None)
 
 
-def wait_for(s: Settings, job: fair.Job, d: int):
+def wait_for(s: Settings, job: queue.Job, d: int):
     """In place of the banner: which fit the page waits for, its place in the queue or progress, Stop, and the switch
     to other weights."""
     data = job.key[-1][0]
@@ -288,7 +289,7 @@ def wait_for(s: Settings, job: fair.Job, d: int):
     switch_control(s, None, d, box)
 
 
-def unfitted(job: fair.Job):
+def unfitted(job: queue.Job):
     """After Stop: a fit that gives no weights (it had not begun, or others still wait for it) leaves random ones; one
     that was running gives the steps it reached."""
     if job.stop.is_set():
