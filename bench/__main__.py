@@ -122,7 +122,8 @@ def server_rerun(quick: bool) -> list[Row]:
     rows = []
     for name in [n for n in sessions if n not in (pages.FLOOR, pages.WORST)]:
         w, c = median(wall[name]), median(cpu[name])
-        label = "home" if name == "home.py" else name.removeprefix("steps/").removesuffix(".py").replace("_", " ")
+        label = name.removeprefix("pages/").removesuffix(".py").replace("_", " ")
+        label = "home" if label == "0 Home" else label
         rows.append(Row(f"server rerun · {label}", f"warm AppTest rerun of the page next to {pages.FLOOR} (one small "
                         f"chart), interleaved; median of {runs}; wall clock (CPU time {seconds(c)} vs "
                         f"{seconds(floor_cpu)}, {ratio(c, floor_cpu)})", seconds(w), f"floor {seconds(floor_wall)}",

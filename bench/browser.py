@@ -115,14 +115,14 @@ def settle(page) -> int:
 
 
 def pages() -> list[tuple[str, str]]:
-    """(label, URL path) of the home page and every step of the story (ui/pages.py's STEPS): the pages that draw the
+    """(label, URL path) of the home page and every step of the story (lesson/pages.py's STEPS): the pages that draw the
     sentence's charts."""
-    from ui import pages as registry
+    from lesson import pages as registry
 
     found = [("home", "")]
     for p in registry.STEPS[1:]:
         stem = p.path.rsplit("/", 1)[-1].removesuffix(".py")
-        found.append((stem.replace("_", " "), registry.url_path(p.name)))
+        found.append((stem.replace("_", " "), p.url_path))
     return found
 
 

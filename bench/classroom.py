@@ -60,7 +60,7 @@ from bench.capacity import HOME, Student, busy_seconds, cpu_seconds, first_visit
 from bench.common import ROOT, Row, Server, free_port, seconds
 from classroom import classes, seat, watch
 from harness import postgres
-from ui.text import t
+from kit.text import t
 
 OPEN_TIMEOUT_S, STEP_TIMEOUT_S, PHASE_TIMEOUT_S, OPEN_PHASE_S = 60.0, 30.0, 60.0, 120.0
 REVEAL_WINDOW_S, SETTLE_S = 3.0, 2.0

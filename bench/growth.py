@@ -37,7 +37,7 @@ def run(quick: bool) -> list[Row]:
 
     from bench.pages import TIMEOUT, rerun_ms
     from harness.apptest import PAGES, run_page
-    from ui import render, views
+    from kit import render, views
 
     runs = 3 if quick else 9
     lengths = (LENGTHS[0], LENGTHS[-1]) if quick else LENGTHS
@@ -58,7 +58,7 @@ def run(quick: bool) -> list[Row]:
         w, c = {n: median(v) for n, v in wall.items()}, {n: median(v) for n, v in cpu.items()}
         short, long = lengths[0], lengths[-1]
         steps = ", ".join(f"{n}: {seconds(m)}" for n, m in w.items())
-        name = "home" if page is None else page.removeprefix("steps/").removesuffix(".py").replace("_", " ")
+        name = "home" if page is None else page.removeprefix("pages/").removesuffix(".py").replace("_", " ")
         rows.append(Row(f"growth · {name}", "AppTest rerun, charts rebuilt, every sentence n tokens long, interleaved; "
                         f"median of {runs}; wall clock ({steps}; CPU time ratio {ratio(c[long], c[short])})",
                         f"{seconds(w[long])} at {long}", f"{seconds(w[short])} at {short}", ratio(w[long], w[short]),

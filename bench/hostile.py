@@ -15,15 +15,15 @@ from bench.capacity import EDIT_TIMEOUT_S, Student
 from bench.common import Row, Server, median, ratio, seconds
 from harness.apptest import PAGES, run_page
 from harness.hostile import TEXTS
-from ui.state import MAX_TEXT
+from kit.state import MAX_TEXT
 
 BUDGET_S = 1.0  # a rerun the learner still reads as an answer to what they typed
 EMOJI_BUDGET = 1.3  # × the same length of ASCII
 SENTENCE_FIELDS = ("sentence", "source_sentence", "target_sentence")
 # As long as a text box takes (an emoji counts two characters there) and 1,000 tokens each: refused alike, as too many
 LONGEST = {"emoji": "😀" * (MAX_TEXT // 2), "ASCII": "a " * (MAX_TEXT // 2)}
-QUICK_PAGES = ("steps/2_Factor_matrix.py",)
-FIELD = {"steps/6_Three_kinds.py": "target_sentence"}  # the sentence box on the page itself; elsewhere the sidebar's
+QUICK_PAGES = ("pages/2_Factor_matrix.py",)
+FIELD = {"pages/6_Three_kinds.py": "target_sentence"}  # the sentence box on the page itself; elsewhere the sidebar's
 
 
 def rerun_s(at, field: str, text: str) -> float:
@@ -50,10 +50,10 @@ def slowest(quick: bool) -> Row:
     for page in pages:
         at = run_page(page)
         for name, text in TEXTS.items():
-            times[(page or "home.py", name)] = rerun_s(at, FIELD.get(page, "sentence"), text)
+            times[(page or "pages/0_Home.py", name)] = rerun_s(at, FIELD.get(page, "sentence"), text)
             rerun_s(at, FIELD.get(page, "sentence"), "The black cat drank the milk")  # back, so each case is a change
     (page, name), worst = max(times.items(), key=lambda item: item[1])
-    label = page.removeprefix("steps/").removesuffix(".py").replace("_", " ")
+    label = page.removeprefix("pages/").removesuffix(".py").replace("_", " ")
     return Row("hostile input · slowest rerun", f"each of {len(TEXTS)} hostile sentences typed on "
                f"{len(pages)} page(s), a warm AppTest rerun each ({len(times)} in all); the slowest: “{name}” on "
                f"{label}", seconds(worst), f"median {seconds(sorted(times.values())[len(times) // 2])}", "—",

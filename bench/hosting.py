@@ -31,7 +31,7 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 from bench.capacity import HOME, PERIOD_S, Result, Student, open_all, since, snapshot, warm
 from bench.common import MB, Row, Server, seconds
-from ui.text import t
+from kit.text import t
 
 UPLOAD_MB, DIMS, DECIMALS = 45, 50, 5
 BUDGET_MB, MARGIN_MB = 300, 50  # server/ledger.py's default budget, and what the server may add for the parse meanwhile

@@ -36,9 +36,9 @@ WORST_SENTENCE = " ".join("".join(random.Random(i).choices(string.ascii_lowercas
 def sessions() -> dict[str, AppTest]:
     """One warmed AppTest per page, the floor first."""
     out = {FLOOR: AppTest.from_file(str(ROOT / FLOOR), default_timeout=TIMEOUT).run(),
-           "home.py": run_page(None, timeout=TIMEOUT)}
+           "pages/0_Home.py": run_page(None, timeout=TIMEOUT)}
     out.update({p: run_page(p, timeout=TIMEOUT) for p in PAGES})
-    out[WORST] = run_page("steps/2_Factor_matrix.py", {"sentence": WORST_SENTENCE}, timeout=TIMEOUT)
+    out[WORST] = run_page("pages/2_Factor_matrix.py", {"sentence": WORST_SENTENCE}, timeout=TIMEOUT)
     for name, at in out.items():
         if at.exception:
             raise RuntimeError(f"{name} raised: {at.exception[0].value}")

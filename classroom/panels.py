@@ -13,17 +13,18 @@ from urllib.parse import urlencode
 import segno
 import streamlit as st
 
-from classroom import classes, seat, store, watch
+from classroom import classes, seat, store, tables, watch
+from classroom.charts import room_bars
 from classroom.limiter import ANSWERS_PER_CLASS, ANSWERS_PER_SESSION, JOINS_PER_SESSION, STARTS_PER_SESSION, Limiter
 from classroom.questions import Question
 from engine.errors import ClassError
+from kit import render
+from kit.charts import Titles
+from kit.state import LIMITS, to_query
+from kit.text import error_text, kept, plain, t, then
+from lesson import pages
 from server import runtime
-from ui import pages, render, tables
-from ui.charts import Titles
-from ui.state import LIMITS, to_query
-from ui.text import error_text, kept, plain, t, then
 
-PAGE = "steps/8_Class.py"
 ROLE = "_class"  # this session's part in a class: {"code", "key"} for its teacher, {"code", "token", "sent"} for a
 # student, "sent" holding what they answered to each question
 RETURNED, KEEP = "_class_returned", "_class_keep"  # the browser's kept part was looked for; the pixel that keeps it
@@ -117,7 +118,7 @@ def ask_button(s, view: str, query: str, keys: list[str], ordered: int, answer: 
             return
         st.session_state[ROLE] = {"code": opened.code, "key": opened.teacher_key}
         keep("key", opened.code, opened.teacher_key)
-    st.switch_page(PAGE)
+    st.switch_page(pages.page("class").script)
 
 
 def question_text(q: Question, teacher: bool = False) -> str:
@@ -130,7 +131,7 @@ def question_text(q: Question, teacher: bool = False) -> str:
 def room_chart(room: classes.Room, revealed: bool):
     """How the room answered: how many put each key first, the right one marked once revealed."""
     frame = room_frame(room.question.keys, room.first, room.question.answer[0] if revealed else None)
-    render.chart("room_bars", frame, save=None,  # redrawn by a fragment, which may not write to the page's save menu
+    render.chart(room_bars, frame, save=None,  # redrawn by a fragment, which may not write to the page's save menu
                  titles=Titles(t("class_chart_title", q=room.question.query), t("key_word"), t("class_students"),
                                right=t("class_right_mark")))
 
@@ -163,7 +164,7 @@ def base_url() -> str:
 
 def link_of(code: str) -> str:
     """The address a student opens to join: the class page with the code."""
-    return f"{base_url()}/{pages.url_path('class')}?room={code}"
+    return f"{base_url()}/{pages.page('class').url_path}?room={code}"
 
 
 def teacher_panel():
@@ -309,7 +310,7 @@ def student_live(question_no: int):
     st.markdown(t("class_yours", answer=plain(said)) if sent else t("class_no_answer"))
     (st.success if sent == q.answer else st.info)(reveal_text(room))
     room_chart(room, True)
-    view = f"{base_url()}/{pages.url_path(q.view)}?{q.link}"
+    view = f"{base_url()}/{pages.page(q.view).url_path}?{q.link}"
     st.link_button(t("class_open_view"), view, icon=":material/open_in_new:")
 
 

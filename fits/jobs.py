@@ -7,8 +7,8 @@ from typing import Any
 import streamlit as st
 
 from fits import queue, waiting
+from kit.text import t
 from server import ledger
-from ui.text import t
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ from collections.abc import Callable
 import streamlit as st
 
 from fits import queue
-from ui.text import kept, t
+from kit.text import kept, t
 
 POLL = 0.5  # seconds between looks: a new place in the queue shows within this, and so does the fit's end
 

@@ -15,10 +15,10 @@ from engine.layers import preset
 from engine.tokens import tokenize
 from engine.training import Fit, load_fit
 from fits import queue, waiting
+from kit.state import DEFAULTS, LEARNED, Settings
+from kit.text import error_text, labels, t
 from server import ledger
-from ui import chosen_vectors
-from ui.state import DEFAULTS, LEARNED, Settings
-from ui.text import error_text, labels, t
+from vectors import chosen
 
 CHOICES = ("trained", "templates", "random", "identity", "run")  # one click away on every page
 EVERY = 40  # steps between a treebank fit's measures of its held-out accuracy (and at its end)
@@ -159,7 +159,7 @@ def warm(kv: KeyedVectors) -> Fit:
 
 def source_of(s: Settings, kv: KeyedVectors) -> str:
     """The name of the vectors in use: the built-in GloVe's while it stands in for an upload or a download."""
-    if s.source in ("glove", "glove50k") or kv is not chosen_vectors.glove():
+    if s.source in ("glove", "glove50k") or kv is not chosen.glove():
         return s.source
     return "glove"
 

@@ -7,10 +7,10 @@ from streamlit.components.v2.component_manager import BidiComponentManager
 from streamlit.testing.v1 import AppTest
 
 from fits import queue
-from ui import pages
+from lesson import pages
 
 ROOT = Path(__file__).resolve().parents[1]
-ENTRY = ROOT / "app.py"  # every run starts here and runs the page asked for
+ENTRY = ROOT / "lesson" / "app.py"  # every run starts here and runs the page asked for
 PAGES = [p.path for p in pages.STEPS[1:]]  # every step of the story but home, in menu order
 FIT_TIMEOUT_S = 300  # the longest a run waits for the fits its page asked for
 settling = True  # whether a run waits for its page's fits and runs again (see arrive)
@@ -19,12 +19,19 @@ settling = True  # whether a run waits for its page's fits and runs again (see a
 def run_page(page: str | None = None, query: dict | None = None, timeout: float = 60) -> AppTest:
     """A fresh session on `page` (home when None), opened with URL parameters `query`; each of its runs ends with the
     fits its page asked for drawn (arrive)."""
-    at = arrive(AppTest.from_file(str(ENTRY), default_timeout=timeout))
+    at = from_root(arrive(AppTest.from_file(str(ENTRY), default_timeout=timeout)))
     at._bidi_component_manager = components()
     at.query_params.update(query or {})
     if page:
         at.switch_page(page)
     return at.run()
+
+
+def from_root(at: AppTest) -> AppTest:
+    """`at`, switching to a page named by its path from the repository root ('pages/2_Factor_matrix.py'), as the
+    registry names it: AppTest reads a path from the entry's own folder."""
+    at.switch_page = lambda page: AppTest.switch_page(at, str(ROOT / page))
+    return at
 
 
 @functools.cache

@@ -1,7 +1,7 @@
 """Hostile sentences, shared by tests/app/test_hostile.py (a message or a sane view, never a crash) and bench/hostile.py
 (how long a rerun with each takes)."""
 from engine.tokens import MAX_TOKENS
-from ui.state import MAX_TEXT
+from kit.state import MAX_TEXT
 
 TEXTS = {
     "empty": "",

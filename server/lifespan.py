@@ -77,9 +77,10 @@ def warm_up() -> None:
         # every product here is small: one BLAS thread is as fast, and several visitors' fits do not fight over cores
         threadpool_limits(1, user_api="blas")
         from fits import weights
-        from ui import charts, chosen_vectors, render, tables
+        from kit import charts, render, tables
+        from vectors import chosen
 
-        weights.warm(chosen_vectors.glove())
+        weights.warm(chosen.glove())
         render.vega_lite(charts.heatmap(tables.matrix_long(np.eye(2), ["a", "b"], [1, 2]),
                                         charts.Titles("")))  # kept nowhere: collected, not frozen
         gc.collect()

@@ -8,7 +8,7 @@ from urllib.parse import parse_qsl, quote, urlencode
 from starlette.middleware import Middleware
 from starlette.responses import RedirectResponse
 
-from ui.state import readable
+from kit.state import readable
 
 # What Streamlit 1.67 reads of a query string (runtime/state/query_params.py); tests/deploy/test_links.py fails when
 # it changes

@@ -8,7 +8,7 @@ from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.testing.v1 import AppTest
 
 from harness.apptest import PAGES, ROOT, run_page  # noqa: F401 (the tests' way to open a page)
-from ui.text import error_text, in_language, t
+from kit.text import error_text, in_language, t
 
 
 def data_script(name: str):

@@ -18,7 +18,7 @@ from harness.chromium import (  # noqa: F401
     start_server,
     stop_server,
 )
-from ui import pages
+from lesson import pages
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPTS = [p.path for p in pages.STEPS]  # the story's pages, each drawing charts
@@ -38,7 +38,7 @@ STILL = """async e => {
 
 def url_path(script: str) -> str:
     """The URL path Streamlit serves a page script under ('' for the home page)."""
-    return "" if script == "home.py" else page_icon_and_name(Path(script))[1]
+    return "" if script == "pages/0_Home.py" else page_icon_and_name(Path(script))[1]
 
 
 @contextmanager

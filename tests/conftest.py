@@ -14,7 +14,7 @@ from engine.sources import load_glove
 
 KINDS = ("engine", "app", "browser", "deploy")  # tests/<kind>/, each a marker registered in pytest.ini
 SECONDS = {"engine": 0.05, "app": 0.4, "deploy": 1.0}  # about what one test of a kind takes (measured, 2 workers)
-ODD_VALUE = re.compile(r"::test_odd_but_valid_url_values_draw_a_stable_view\[(?:home|steps/.+?\.py)-(.+)\]$")
+ODD_VALUE = re.compile(r"::test_odd_but_valid_url_values_draw_a_stable_view\[(?:home|pages/.+?\.py)-(.+)\]$")
 FIRST_VIEW = re.compile(r"::test_every_page_(?:has_no_wcag_violations|draws_its_charts_without_errors)\[(.+)\]$")
 
 

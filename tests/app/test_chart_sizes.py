@@ -8,10 +8,10 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from engine.tokens import MAX_TOKENS
+from kit import charts as builders
 from tests.apptest_helpers import chart_data, charts, csv_keys, messages, run_page
-from ui import charts as builders
 
-FACTOR = "steps/2_Factor_matrix.py"
+FACTOR = "pages/2_Factor_matrix.py"
 LONGEST = ("after the long winter rain a small black cat quietly drank warm fresh milk from my blue ceramic bowl near "
            "an old wooden kitchen table while two young children played happy music outside under bright sunny skies "
            "and their tired grandmother slowly read yesterday's local newspaper beside her favourite garden window "
@@ -69,7 +69,7 @@ def sum_check_app(off: float):
     import numpy as np
 
     from engine.attention import attend
-    from ui import views
+    from kit import views
 
     rng = np.random.default_rng(0)
     x, w = rng.normal(size=(3, 4)) * 1e6, np.eye(4)
@@ -93,13 +93,12 @@ def pair_app():
     import numpy as np
     import streamlit as st
 
+    from dot.pair import pair_products
     from engine.alignment import pair_alignment
-    from ui import views
 
     q = np.array([0.5, -1.0, 2.0, -0.2, 0.1])
     pairs = [pair_alignment(q, k) for k in (np.array([1.0, -0.5, -1.5, 0.4, 0.0]), np.array([3.0, 2.0, 4.0, 0.1, 1.0]))]
-    views.pair_products(pairs, "milk", ["drank", "black"], by_size=False, fields=["key", "key2"],
-                        wheres=st.columns(2))
+    pair_products(pairs, "milk", ["drank", "black"], by_size=False, fields=["key", "key2"], wheres=st.columns(2))
 
 
 def test_pairs_side_by_side_share_their_scales_and_the_running_sum_has_its_own_axis():
@@ -142,10 +141,10 @@ def test_chinese_pages_draw_level_titles_and_describe_charts_in_chinese():
 
 
 def test_chinese_csv_buttons_are_labelled_in_chinese_without_stray_space():
-    at = ok(run_page("steps/1_Words_become_rows.py", {"lang": "zh"}))
+    at = ok(run_page("pages/1_Words_become_rows.py", {"lang": "zh"}))
     assert "dl_x" in csv_keys(at, "zh")  # the input rows' numbers, in their chart's save menu
     labels = [b.label for b in at.get("download_button")]
     assert labels and all(not re.search(r"\s（|）\s|^\s|\s$", label) for label in labels), labels
-    at = ok(run_page("steps/4_Relevance.py", {"lang": "zh"}))  # a table's own download, outside any chart
+    at = ok(run_page("pages/4_Relevance.py", {"lang": "zh"}))  # a table's own download, outside any chart
     labels = [b.label for b in at.get("download_button") if b.label.endswith("（CSV）")]
     assert labels and all(re.fullmatch(r"下载\S.*（CSV）", label) for label in labels), labels

@@ -15,10 +15,10 @@ from classroom.limiter import Limiter
 from classroom.questions import Question
 from engine.errors import ClassError
 from harness.apptest import run_page
+from kit.text import in_language, t
 from tests.apptest_helpers import chart_data, deferred, messages
-from ui.text import in_language, t
 
-FACTOR, RELEVANCE, CLASS = "steps/2_Factor_matrix.py", "steps/4_Relevance.py", "steps/8_Class.py"
+FACTOR, RELEVANCE, CLASS = "pages/2_Factor_matrix.py", "pages/4_Relevance.py", "pages/8_Class.py"
 
 
 @pytest.fixture(autouse=True)
@@ -258,8 +258,8 @@ def asked(code: str, teacher: bool = False) -> str:
 
 def watch_data(at) -> dict:
     """What the session's panel gave its watch: the stage it shows, the route it asks, how often."""
-    (watch,) = [w for w in at.get("bidi_component") if w.proto.component_name == "class_watch"]
-    return json.loads(watch.proto.json)
+    (watcher,) = [w for w in at.get("bidi_component") if w.proto.component_name == "class_watch"]
+    return json.loads(watcher.proto.json)
 
 
 def shown(at) -> str:

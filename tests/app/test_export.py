@@ -11,11 +11,11 @@ import pandas as pd
 import pyarrow as pa
 import pytest
 
+from kit import charts, render, tables
+from kit.text import plain, t
 from tests.apptest_helpers import chart_data, csv_keys, deferred, open_menus, run_page
 from tests.apptest_helpers import charts as specs
-from tests.engine.test_charts import SAMPLES
-from ui import charts, render, tables
-from ui.text import plain, t
+from tests.engine.test_charts import BUILDERS, DATA_FREE, SAMPLES
 
 PNG = b"\x89PNG\r\n\x1a\n"
 SAFE = re.compile(r"[^\W_]+(-[^\W_]+)*")  # letters and digits of any script, in words joined by single hyphens
@@ -23,16 +23,16 @@ STORY = "The black cat drank the milk"
 
 
 def call_of(name: str, monkeypatch) -> tuple[tuple, dict]:
-    """The frames and options (its Titles as `titles`) test_charts' sample of charts.<name> draws it with."""
+    """The frames and options (its Titles as `titles`) test_charts' sample of the builder `name` draws it with."""
     seen = {}
-    real = getattr(charts, name)
+    module, real = BUILDERS[name]
 
     def spy(*args, **options):
         *frames, titles = args  # the samples give the Titles after the frames
         seen.update(frames=tuple(frames), options={**options, "titles": titles})
         return real(*args, **options)
     with monkeypatch.context() as m:
-        m.setattr(charts, name, spy)
+        m.setattr(module, name, spy)
         SAMPLES[name]()
     return seen["frames"], seen["options"]
 
@@ -56,24 +56,24 @@ def labels(frames: tuple, options: dict) -> set[str]:
 @pytest.mark.parametrize("name", SAMPLES)
 def test_every_builder_saves_as_svg_and_png(name, monkeypatch):
     frames, options = call_of(name, monkeypatch)
-    svg = render.saved("svg", name, frames, options)
+    svg = render.saved("svg", BUILDERS[name][1], frames, options)
     drawn = text_of(svg)
     titles = options["titles"]
     if titles.title:
         assert titles.title in drawn, name
     words = labels(frames, options) or {titles.x}  # a chart of numbers only: its axis title
     assert any(word in drawn for word in words), (name, drawn[:300])
-    png = render.saved("png", name, frames, options)
+    png = render.saved("png", BUILDERS[name][1], frames, options)
     assert png.startswith(PNG)
     chart = SAMPLES[name]()  # as wide as the page: a chart of its own, or a column of one (a chart of charts: none)
     stretched = getattr(chart, "width", None) == "container" or len(getattr(chart, "vconcat", ())) == 1
     assert png_width(png) == 2 * charts.WIDTH if stretched else png_width(png) > 0, name
 
 
-@pytest.mark.parametrize("name", sorted(charts.DATA_FREE))
+@pytest.mark.parametrize("name", sorted(DATA_FREE))
 def test_saved_specs_carry_their_data_inline_under_the_names_expressions_read(name, monkeypatch):
     frames, options = call_of(name, monkeypatch)
-    spec = render.export_spec(name, *frames, **options)
+    spec = render.export_spec(BUILDERS[name][1], *frames, **options)
     text = json.dumps(spec)
     read = re.findall(r'"data": \{"name": "([^"]+)"\}', text) + re.findall(r"data\('([^']+)'\)", text)
     assert charts.dataset() in read and set(read) <= set(spec["datasets"])
@@ -86,13 +86,13 @@ def test_saved_specs_carry_their_data_inline_under_the_names_expressions_read(na
 def test_chinese_labels_get_a_chinese_font():
     df = tables.matrix_long(np.array([[1.0, -2.0], [0.5, 4.0]]), ["黑猫", "牛奶"], ["黑猫", "牛奶"], selected="牛奶")
     options = {"titles": charts.Titles("因子矩阵", "键词", "查询词", "数值")}
-    assert render.export_spec("heatmap", df, **options)["config"]["font"] == render.CJK_FONT
-    drawn = text_of(render.saved("svg", "heatmap", (df,), options))
+    assert render.export_spec(charts.heatmap, df, **options)["config"]["font"] == render.CJK_FONT
+    drawn = text_of(render.saved("svg", charts.heatmap, (df,), options))
     assert "因子矩阵" in drawn and "黑猫" in drawn
-    assert render.saved("png", "heatmap", (df,), options).startswith(PNG)
+    assert render.saved("png", charts.heatmap, (df,), options).startswith(PNG)
     english = tables.matrix_long(np.eye(2), ["cat", "milk"], ["cat", "milk"])
     options = {"titles": charts.Titles("F = Q·Kᵀ", "key", "query", "value")}
-    assert render.export_spec("heatmap", english, **options)["config"]["font"] == render.FONT
+    assert render.export_spec(charts.heatmap, english, **options)["config"]["font"] == render.FONT
 
 
 def stem(page: str, sentence: str, *charts_drawn: tuple[str, str | None, str | None, str | None]) -> list[str]:
@@ -154,7 +154,7 @@ def test_a_page_offers_each_chart_as_svg_and_png_and_converts_nothing(monkeypatc
     calls = []
     monkeypatch.setattr(render, "export_spec", lambda *a, **k: calls.append(a))
     monkeypatch.setattr(render, "converter", lambda: calls.append("convert"))
-    at = run_page("steps/2_Factor_matrix.py")
+    at = run_page("pages/2_Factor_matrix.py")
     assert not at.exception and not saves(at)  # closed menus build no button
     files = saves(open_menus(at))
     assert len(files) == 2 * len(at.get("vega_lite_chart"))
@@ -175,7 +175,7 @@ def save_menu(at):
 
 
 def test_the_save_menu_names_each_chart_by_its_title_or_the_heading_above_it():
-    at = run_page("steps/2_Factor_matrix.py")
+    at = run_page("pages/2_Factor_matrix.py")
     assert not at.exception and not list(save_menu(at).markdown)  # closed: nothing in it
     open_menus(at)
     titles = [t("factor_m"), t("weights_m_soft"), t("chosen_weights", q="milk"), t("contrib_title", q="milk"), t("z_m")]
@@ -210,7 +210,7 @@ def test_a_matrix_saves_its_numbers_as_csv_from_its_menu_and_writes_them_only_wh
 
 def test_each_pair_on_page_3_saves_its_products_as_csv_from_its_chart(monkeypatch):
     kept = deferred(monkeypatch)
-    at = open_menus(run_page("steps/3_Dot_product.py"))
+    at = open_menus(run_page("pages/3_Dot_product.py"))
     assert csv_keys(at) == ["dl_products_key", "dl_products_key2"]
     csvs = [name for name in kept if name.endswith(".csv")]
     assert len(csvs) == 2 and all(
@@ -225,8 +225,8 @@ def test_each_pair_on_page_3_saves_its_products_as_csv_from_its_chart(monkeypatc
 
 
 def test_only_the_story_s_steps_offer_a_save_menu():
-    assert save_menu(run_page("steps/2_Factor_matrix.py")) is not None
-    at = run_page("steps/8_Class.py")
+    assert save_menu(run_page("pages/2_Factor_matrix.py")) is not None
+    at = run_page("pages/8_Class.py")
     assert not at.exception
     with pytest.raises(StopIteration):  # the class page's chart changes as the room answers: nothing to save there
         save_menu(at)

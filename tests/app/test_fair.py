@@ -9,8 +9,8 @@ import pytest
 from engine import treebank
 from fits import queue, weights
 from harness.apptest import run_page
+from kit.text import error_text, in_language, t
 from tests.apptest_helpers import chart_data, messages, uploader
-from ui.text import error_text, in_language, t
 
 
 def counting(steps: int, gate: threading.Event | None = None, log: list | None = None):
@@ -179,7 +179,7 @@ def vectors_text(words: list[str], d: int) -> bytes:
 
 def test_a_link_asking_for_more_steps_than_a_run_may_take_is_capped():
     words = [f"w{i}" for i in range(20)]
-    at = run_page("steps/5_Learning.py", {"steps": "5000", "source": "upload", "sentence": " ".join(words),
+    at = run_page("pages/5_Learning.py", {"steps": "5000", "source": "upload", "sentence": " ".join(words),
                                           "targets": "w0 w1 1; w0 w2 0", "d_k": "300", "q_preset": "random",
                                           "k_preset": "random"})
     uploader(at).set_value([("v.txt", vectors_text(words, 1000), "text/plain")])
@@ -192,7 +192,7 @@ def test_a_link_asking_for_more_steps_than_a_run_may_take_is_capped():
 
 def test_a_fit_whose_one_step_takes_too_long_is_refused_with_a_sentence():
     words = [f"w{i}" for i in range(20)]
-    at = run_page("steps/2_Factor_matrix.py", {"source": "upload", "sentence": "w0 w1 w2"})
+    at = run_page("pages/2_Factor_matrix.py", {"source": "upload", "sentence": "w0 w1 w2"})
     uploader(at).set_value([("v.txt", vectors_text(words, 1000), "text/plain")])
     at.run()
     at.session_state["d_k"] = 300
@@ -247,7 +247,7 @@ def test_a_fit_on_built_in_vectors_is_made_once_and_shared_by_every_session(monk
     monkeypatch.setattr(treebank, "fit", lambda *a, **k: calls.append(1) or real(*a, **k))
     weights.FITTED.clear()  # a fresh server: nothing fitted yet
     link = {"q_preset": "run", "k_preset": "run", "run_steps": "40", "run_seed": "7"}
-    first, second = (run_page("steps/2_Factor_matrix.py", link) for _ in range(2))
+    first, second = (run_page("pages/2_Factor_matrix.py", link) for _ in range(2))
     assert len(calls) == 1 and not first.exception and not second.exception
     assert chart_data(first)[0].equals(chart_data(second)[0])
 
@@ -258,7 +258,7 @@ def test_a_queued_fit_does_not_keep_an_upload_released_for_others_and_does_not_r
     from dataclasses import replace
 
     from engine.formats import keyed_vectors
-    from ui.state import DEFAULTS
+    from kit.state import DEFAULTS
     kv = keyed_vectors(["the", "cat"], np.ones((2, 3), dtype=np.float32))
     s = replace(DEFAULTS, source="upload")
     job, vectors = weights.new_job(kv, weights.key_of(s, kv, "trained"), {}), weakref.ref(kv)

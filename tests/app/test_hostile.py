@@ -12,11 +12,11 @@ from engine.formats import MAX_UPLOAD_BYTES
 from engine.layers import PRESETS
 from engine.tokens import MAX_TOKENS
 from harness.hostile import TEXTS
+from kit.state import DEFAULTS, LIMITS, MAX_TEXT, cut, length
 from tests.apptest_helpers import PAGES, ROOT, messages, open_layers, run_page, uploader
-from ui.state import DEFAULTS, LIMITS, MAX_TEXT, cut, length
 
 ALL = [None, *PAGES]  # None is the home page
-FACTOR = "steps/2_Factor_matrix.py"
+FACTOR = "pages/2_Factor_matrix.py"
 SENTENCE_FIELDS = ("sentence", "source_sentence", "target_sentence")
 STORY = "The black cat drank the milk"
 NORMAL = "The small cat drank the warm milk"

@@ -16,15 +16,26 @@ from engine.pipeline import encode
 from engine.projection import fit_plane, pair_cosines, project
 from fits import queue, weights
 from harness.apptest import as_it_ends
+from kit.charts import Titles
+from kit.state import DEFAULTS
+from kit.text import in_language, t
+from learning import charts as builders
+from learning import targets
+from learning.corpus_run import TRY
+from learning.tables import (
+    LABEL_GAP,
+    accuracy_frame,
+    curves_frame,
+    levels_frame,
+    loss_frame,
+    plane_frame,
+    targets_result,
+    training_table,
+)
 from tests.app.test_text import KEEP, visible_text
 from tests.apptest_helpers import PAGES, chart_data, charts, messages, run_page
-from ui import charts as builders
-from ui import tables, targets
-from ui.corpus_run import TRY
-from ui.state import DEFAULTS
-from ui.text import in_language, t
 
-PAGE = "steps/5_Learning.py"
+PAGE = "pages/5_Learning.py"
 TOKENS = ["the", "black", "cat", "drank", "the", "milk"]
 LABELS = ["the (1)", "black", "cat", "drank", "the (5)", "milk"]
 DEFAULT_TRIPLES = [(5, 3, 1.0), (5, 2, 0.5), (5, 1, 0.0)]  # milk -> drank 1, cat 0.5, black 0
@@ -166,13 +177,13 @@ def test_pair_cosines():
 # --- tables and charts ---
 
 def test_frames_are_long_form():
-    loss = tables.loss_frame([3.0, 2.0], start=1)
+    loss = loss_frame([3.0, 2.0], start=1)
     assert loss["step"].tolist() == [1, 2] and loss["loss"].tolist() == [3.0, 2.0]
-    curves = tables.curves_frame(np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]), ["a → b", "a → c"], [0, 5, 10])
+    curves = curves_frame(np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]), ["a → b", "a → c"], [0, 5, 10])
     assert curves["step"].tolist() == [0, 0, 5, 5, 10, 10] and curves["value"].tolist() == [1, 2, 3, 4, 5, 6]
     assert curves["pair"].tolist() == ["a → b", "a → c"] * 3
     q = rotating(m=4, n=3, d=2)
-    frame = tables.plane_frame(q, -q, ["a", "b", "c"], np.array([0, 1, 2, 3]), ["a"], ["b", "c"])
+    frame = plane_frame(q, -q, ["a", "b", "c"], np.array([0, 1, 2, 3]), ["a"], ["b", "c"])
     assert len(frame) == 2 * 4 * 3
     assert set(frame.loc[frame["focus"], "name"]) == {"q · a", "k · b", "k · c"}
     assert frame.groupby("role")["frame"].nunique().to_dict() == {"k": 4, "q": 4}
@@ -180,8 +191,8 @@ def test_frames_are_long_form():
 
 def test_labels_of_vectors_ending_close_together_are_kept_a_line_apart():
     q = np.array([[[1.0, 0.0], [0.5, 0.50], [0.5, 0.51], [0.0, -1.0]]])  # one snapshot: b and c end 0.01 apart
-    df = tables.plane_frame(q, q, ["a", "b", "c", "d"], np.array([0]), ["a"], ["b", "c", "d"])
-    gap = tables.LABEL_GAP * 1.51  # the plane spans 1.51 units (y from -1 to 0.51)
+    df = plane_frame(q, q, ["a", "b", "c", "d"], np.array([0]), ["a"], ["b", "c", "d"])
+    gap = LABEL_GAP * 1.51  # the plane spans 1.51 units (y from -1 to 0.51)
     shown = df[df["focus"]].sort_values("label_y")
     assert (np.diff(shown["label_y"]) >= gap - 1e-12).all()  # no two labels on one line
     assert (shown["label_y"] >= shown["y"]).all()  # each moved up, if at all
@@ -193,41 +204,41 @@ def test_labels_of_vectors_ending_close_together_are_kept_a_line_apart():
 def test_training_tables_match_the_history():
     h = training.train(np.random.default_rng(0).normal(size=(4, 3)), [(0, 1, 1.0), (0, 2, 0.0)], steps=5)
     pairs = ["w0 → w1", "w0 → w2"]
-    steps = tables.training_table(h, pairs)
+    steps = training_table(h, pairs)
     assert len(steps) == 6 * 2 and (steps.groupby("step")["loss"].first().to_numpy() == h.loss).all()
     np.testing.assert_array_equal(steps["score"].to_numpy().reshape(6, 2), h.scores)
-    result = tables.targets_result(h, pairs).to_pandas()
+    result = targets_result(h, pairs).to_pandas()
     assert result["score_end"].tolist() == h.scores[-1].tolist() and result["goal_share"].tolist() == [1.0, 0.0]
 
 
 def test_loss_curve_spans_every_step_while_drawn_live():
-    spec = builders.loss_curve(tables.loss_frame([2.0, 1.0], start=1), builders.Titles("L", "step", "loss"),
+    spec = builders.loss_curve(loss_frame([2.0, 1.0], start=1), Titles("L", "step", "loss"),
                                steps=200).to_dict()
     assert spec["mark"]["type"] == "line" and spec["encoding"]["x"]["scale"]["domain"] == [0, 200]
     assert spec["encoding"]["tooltip"]
 
 
 def test_pair_curves_mark_the_order_step():
-    df = tables.curves_frame(np.ones((3, 2)), ["a → b", "a → c"])
-    spec = builders.pair_curves(df, builders.Titles("S", "step", "score", pair="pair", marker="reached"),
+    df = curves_frame(np.ones((3, 2)), ["a → b", "a → c"])
+    spec = builders.pair_curves(df, Titles("S", "step", "score", pair="pair", marker="reached"),
                                 marker=2).to_dict()
     lines, rule = spec["layer"]
     colour = lines["encoding"]["color"]
     assert colour["field"] == "pair" and colour["sort"] == ["a → b", "a → c"]
     assert rule["mark"]["type"] == "rule" and rule["mark"]["strokeDash"]
-    plain = builders.pair_curves(df, builders.Titles("S", "step", "score", pair="pair")).to_dict()
+    plain = builders.pair_curves(df, Titles("S", "step", "score", pair="pair")).to_dict()
     assert plain["mark"]["type"] == "line"
 
 
 def plane_spec(q: np.ndarray, steps) -> dict:
-    df = tables.plane_frame(q, -q, ["a", "b", "c"], np.asarray(steps), ["a"], ["b"])
-    titles = builders.Titles("V", "1", "2", role="vector", word="word", step="step", slider="training step")
+    df = plane_frame(q, -q, ["a", "b", "c"], np.asarray(steps), ["a"], ["b"])
+    titles = Titles("V", "1", "2", role="vector", word="word", step="step", slider="training step")
     return builders.vector_plane(df, titles, role_names={"q": "query", "k": "key"}, size=400).to_dict()
 
 
 def test_vector_plane_scrubs_the_snapshots_on_fixed_square_axes():
     q = rotating(m=5, n=3, d=2) + [3.0, -1.0]
-    df = tables.plane_frame(q, -q, ["a", "b", "c"], np.arange(0, 50, 10), ["a"], ["b"])
+    df = plane_frame(q, -q, ["a", "b", "c"], np.arange(0, 50, 10), ["a"], ["b"])
     spec = plane_spec(q, np.arange(0, 50, 10))
     (param,) = spec["params"]
     # the slider speaks in training steps, as the plot's "step 40" does, moving from snapshot to snapshot
@@ -656,12 +667,12 @@ def test_corpus_section_in_chinese_has_no_english_explanations():
 
 
 def test_accuracy_curves_spec_draws_levels_and_no_missing_steps():
-    df = tables.accuracy_frame([0, 1, 2], {"held-out": [0.2, np.nan, 0.4], "train": [0.1, 0.2, 0.3]})
+    df = accuracy_frame([0, 1, 2], {"held-out": [0.2, np.nan, 0.4], "train": [0.1, 0.2, 0.3]})
     assert df["line"].tolist() == ["held-out", "held-out", "train", "train", "train"]
-    levels = tables.levels_frame({"always the next word": 0.36, "cosine": np.nan})
+    levels = levels_frame({"always the next word": 0.36, "cosine": np.nan})
     assert levels.to_dict("list") == {"name": ["always the next word"], "value": [0.36]}
     spec = builders.accuracy_curves(df, levels,
-                                    builders.Titles("A", "step", "accuracy", line="sentences", level="rule"),
+                                    Titles("A", "step", "accuracy", line="sentences", level="rule"),
                                     names=["held-out", "train"], steps=300).to_dict()
     rules, labels, lines = spec["layer"]  # the lines drawn over the levels
     assert spec["title"] == "A"
@@ -669,4 +680,4 @@ def test_accuracy_curves_spec_draws_levels_and_no_missing_steps():
     assert lines["encoding"]["y"]["scale"]["domain"] == [0, 1] and lines["encoding"]["color"]["sort"] == ["held-out",
                                                                                                        "train"]
     assert rules["mark"]["strokeDash"] and labels["encoding"]["text"]["field"] == "name"
-    assert "accuracy_curves" in builders.DATA_FREE
+    assert builders.accuracy_curves.data_free

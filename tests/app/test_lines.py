@@ -7,10 +7,13 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from engine.attention import attend, causal_mask
+from kinds import lines
+from kinds.charts import HEATMAPS_WIDTH, attention_lines
+from kinds.tables import attention_lines_frame
+from kit import charts, render
+from kit.text import in_language
 from tests.apptest_helpers import chart_data, csv_keys
 from tests.apptest_helpers import charts as page_charts
-from ui import charts, lines, render, tables
-from ui.text import in_language
 
 WORDS = ["the (1)", "black", "cat", "drank", "the (5)", "milk"]
 TITLES = {"titles": charts.Titles("lines", "key word", "query word", "weight", head="head")}
@@ -28,11 +31,11 @@ def frame(heads=1, causal=False, softmax=True, n=None):
     att = attention(heads, causal, softmax, n)
     labels = WORDS if n == len(WORDS) else [f"w{i}" for i in range(n)]
     names = [f"Head {h + 1}" for h in range(heads)] if heads > 1 else None
-    return tables.attention_lines_frame(att.weights, labels, labels, att.mask, names, softmax=softmax)
+    return attention_lines_frame(att.weights, labels, labels, att.mask, names, softmax=softmax)
 
 
 def spec_of(df, **options):
-    return charts.attention_lines(df, **{**TITLES, **options}).to_dict()  # validated against the schema
+    return attention_lines(df, **{**TITLES, **options}).to_dict()  # validated against the schema
 
 
 def views(spec: dict, found: dict | None = None) -> dict[str, dict]:
@@ -52,7 +55,7 @@ def marks(spec: dict, kind: str) -> list[dict]:
 
 def test_the_frame_has_a_row_per_pair_with_its_weight_as_opacity():
     att = attention()
-    df = tables.attention_lines_frame(att.weights, WORDS, WORDS)
+    df = attention_lines_frame(att.weights, WORDS, WORDS)
     assert len(df) == len(WORDS) ** 2 and set(df["head"]) == {"1"} and set(df["h"]) == {0}
     assert np.allclose(df["opacity"], df["weight"])  # softmax weights are opacities as they are
     assert np.allclose(df["weight"], att.weights.ravel())
@@ -70,7 +73,7 @@ def test_masked_pairs_get_no_row():
 
 def test_every_head_gets_its_rows_and_its_name():
     att = attention(heads=3, causal=True)
-    df = tables.attention_lines_frame(att.weights, WORDS, WORDS, att.mask, ["A", "B", "C"])
+    df = attention_lines_frame(att.weights, WORDS, WORDS, att.mask, ["A", "B", "C"])
     n = len(WORDS)
     assert df.groupby("head").size().to_dict() == {name: n * (n + 1) // 2 for name in "ABC"}
     assert (df.groupby("head")["h"].first() == [0, 1, 2]).all()
@@ -84,7 +87,7 @@ def test_raw_scores_draw_their_size_against_the_largest():
     largest = np.abs(df["weight"]).max()
     assert (df["weight"] < 0).any()
     assert np.allclose(df["opacity"], np.abs(df["weight"]) / largest) and df["opacity"].max() == 1.0
-    zeros = tables.attention_lines_frame(np.zeros((2, 2)), ["a", "b"], ["a", "b"], softmax=False)
+    zeros = attention_lines_frame(np.zeros((2, 2)), ["a", "b"], ["a", "b"], softmax=False)
     assert (zeros["opacity"] == 0).all()  # all-zero scores: clear lines, no NaN
 
 
@@ -153,7 +156,7 @@ def test_many_heads_wrap_below_the_lines():
     assert below and len(marks(spec, "rect")) == 6
     assert len(spec["params"][0]["views"]) == 7
     for m in marks(spec, "rect"):
-        assert m["width"] <= charts.HEATMAPS_WIDTH and m["encoding"]["x"]["axis"]["labelFontSize"] >= 7
+        assert m["width"] <= HEATMAPS_WIDTH and m["encoding"]["x"]["axis"]["labelFontSize"] >= 7
 
 
 def test_raw_scores_are_diverging_and_negative_ones_dashed():
@@ -173,8 +176,8 @@ def test_masked_cells_show_the_grey_background():
 
 def test_the_page_draws_it_at_the_height_of_its_content():
     df = frame(heads=2)
-    spec, height = render.spec_of("attention_lines", df, **TITLES)
-    assert height is None and render.page_height("attention_lines", spec, height, (df,)) == "content"
+    spec, height = render.spec_of(attention_lines, df, **TITLES)
+    assert height is None and render.page_height(attention_lines, spec, height, (df,)) == "content"
     assert list(spec["datasets"]) == [charts.dataset()] and spec["data"] == {"name": charts.dataset()}
     assert spec["autosize"] == {"type": "pad"}  # not Streamlit's "fit", which a chart of charts cannot do
 
@@ -191,9 +194,10 @@ def line_app(n, heads, causal):
     import numpy as np
 
     from engine.attention import attend
-    from ui import lines, render
+    from kinds import lines
+    from kit import render
 
-    render.name_files("kinds", "the cat drank milk", render.save_menu())  # the save menu, as page.context opens it
+    render.name_files("kinds", "the cat drank milk", render.save_menu())  # the save menu, as frame.context opens it
     rng = np.random.default_rng(1)
     x = rng.normal(size=(n, 20))
     att = attend(x, x, *(rng.normal(size=(20, 20)) for _ in range(3)), causal=causal, heads=heads)
@@ -226,6 +230,6 @@ def test_a_long_sentence_draws_as_many_heads_as_stay_smooth():
 def test_every_spec_is_valid_vega_lite():
     for df, options in ((frame(), {}), (frame(heads=3, causal=True), {}), (frame(softmax=False), {"weights": False}),
                         (frame(heads=6, n=20), {})):
-        chart = charts.attention_lines(df, **TITLES, **options)
+        chart = attention_lines(df, **TITLES, **options)
         assert isinstance(chart, (alt.HConcatChart, alt.VConcatChart))
         chart.to_dict(validate=True)

@@ -7,11 +7,11 @@ import pyarrow as pa
 import pytest
 
 from engine.tokens import MAX_TOKENS
+from kit.charts import PICK
+from kit.state import DEFAULTS, parse
+from kit.text import in_language, t
 from tests.apptest_helpers import PAGES, chart_data, charts, messages, run_page
 from tests.engine.test_charts import units
-from ui.charts import PICK
-from ui.state import DEFAULTS, parse
-from ui.text import in_language, t
 
 ALL = [None, *PAGES]  # None is the home page
 SENTENCE_FIELDS = ("sentence", "source_sentence", "target_sentence")
@@ -20,13 +20,13 @@ WIDGETS = ("text_input", "selectbox", "number_input", "toggle", "checkbox", "rad
            "select_slider", "text_area", "multiselect")
 # Settings a page does not use: changing them must leave its numbers exactly as they were.
 IGNORES = {
-    "steps/1_Words_become_rows.py": {"scaled", "softmax"},
-    "steps/3_Dot_product.py": {"scaled", "softmax"},
-    "steps/4_Relevance.py": {"softmax"},
-    "steps/5_Learning.py": {"scaled", "softmax"},
-    "steps/7_Real_sentences.py": {"sentence"},  # it shows held-out treebank sentences, not the sidebar's
+    "pages/1_Words_become_rows.py": {"scaled", "softmax"},
+    "pages/3_Dot_product.py": {"scaled", "softmax"},
+    "pages/4_Relevance.py": {"softmax"},
+    "pages/5_Learning.py": {"scaled", "softmax"},
+    "pages/7_Real_sentences.py": {"sentence"},  # it shows held-out treebank sentences, not the sidebar's
 }
-DOT, RELEVANCE = "steps/3_Dot_product.py", "steps/4_Relevance.py"
+DOT, RELEVANCE = "pages/3_Dot_product.py", "pages/4_Relevance.py"
 
 
 def name(page):
@@ -188,7 +188,7 @@ def test_settings_survive_switching_pages(page):
     setting(at, "d_k", 8)
     setting(at, sentence, "The cat drank the milk")
     ok(at.run())
-    ok(at.switch_page(there or "home.py").run())
+    ok(at.switch_page(there or "pages/0_Home.py").run())
     assert current(at, "q_seed") == 7 and current(at, "d_k") == 8
     assert at.session_state[sentence] == "The cat drank the milk"
     assert {"q_seed": "7", "d_k": "8", sentence: "The cat drank the milk"}.items() <= at.query_params.items()
@@ -267,7 +267,7 @@ def test_picking_a_word_moves_the_highlight(page):
 # --- page 2: the factor matrix ---
 
 def test_factor_contributions_add_up_to_z():
-    at = ok(run_page("steps/2_Factor_matrix.py", {"q_seed": "5"}))
+    at = ok(run_page("pages/2_Factor_matrix.py", {"q_seed": "5"}))
     (check,) = [m.value for m in at.success if "add up" in m.value]
     assert int(re.search(r"agree in their first (\d+) digits", check).group(1)) >= 9
 
@@ -308,7 +308,7 @@ def test_dot_product_is_the_factor_matrix_cell():
     at = ok(run_page(DOT))
     assert (widget(at, "query").value, widget(at, "key").value, widget(at, "key2").value) == ("milk", "drank", "black")
     dots = dots_shown(at)
-    factor = ok(run_page("steps/2_Factor_matrix.py", {"sentence": sentence}))
+    factor = ok(run_page("pages/2_Factor_matrix.py", {"sentence": sentence}))
     cells = frame_of(factor, "factor_pick").set_index(["row", "col"])["value"]
     assert dots == pytest.approx([cells["milk", "drank"], cells["milk", "black"]], abs=6e-5)
 
@@ -471,10 +471,10 @@ def test_layer_controls_stay_open_or_closed_across_page_switches():
     from tests.apptest_helpers import open_layers
     at = open_layers(run_page(None))
     assert at.sidebar.number_input(key="q_seed")
-    ok(at.switch_page("steps/2_Factor_matrix.py").run())
+    ok(at.switch_page("pages/2_Factor_matrix.py").run())
     assert at.sidebar.number_input(key="q_seed").value == DEFAULTS.q_seed  # still open, still bound
     at.session_state["layers_open"] = False  # closed by the learner
     ok(at.run())
     assert not at.sidebar.number_input
-    ok(at.switch_page("home.py").run())
+    ok(at.switch_page("pages/0_Home.py").run())
     assert not at.sidebar.number_input

@@ -1,21 +1,21 @@
-"""The one list of pages (ui/pages.py): the navigation and home's links come from it, shared links keep their URL
+"""The one list of pages (lesson/pages.py): the navigation and home's links come from it, shared links keep their URL
 paths, and a page added there with its text keys is linked everywhere and runs."""
 import pytest
 from streamlit.source_util import page_icon_and_name
 
+from kit.text import LANGS, in_language, t
+from lesson import pages
 from tests.apptest_helpers import PAGES as SCRIPTS
 from tests.apptest_helpers import ROOT, run_page
-from ui import pages
-from ui.text import LANGS, in_language, t
 
 # the URL paths links were shared under before the entry owned the navigation: they keep opening the same pages
 SHARED = ["", "Words_become_rows", "Factor_matrix", "Dot_product", "Relevance", "Learning", "Three_kinds",
           "Real_sentences", "Class"]
 EXTRA = """import streamlit as st
 
-from ui import page
+from lesson import frame
 
-ctx = page.current()
+ctx = frame.current()
 st.write("extra page: " + " ".join(ctx.enc.tokens))
 """
 
@@ -26,7 +26,7 @@ def links(at, where) -> dict[str, str]:
 
 
 def test_every_page_script_is_listed_once_with_its_text_keys():
-    assert [p.path for p in pages.PAGES[1:]] == sorted(str(p.relative_to(ROOT)) for p in (ROOT / "steps").glob("*.py"))
+    assert [p.path for p in pages.PAGES] == sorted(str(p.relative_to(ROOT)) for p in (ROOT / "pages").glob("*.py"))
     assert len({p.name for p in pages.PAGES}) == len(pages.PAGES)
     for lang, catalogue in LANGS.items():
         for p in pages.PAGES:
@@ -39,7 +39,7 @@ def test_links_keep_the_url_paths_shared_before():
     assert not at.exception
     assert list(links(at, at.sidebar).values()) == SHARED
     assert [page_icon_and_name(ROOT / p.path)[1] for p in pages.PAGES[1:]] == SHARED[1:]
-    assert [pages.url_path(p.name) for p in pages.PAGES] == SHARED  # the class page's links are built with it
+    assert [p.url_path for p in pages.PAGES] == SHARED  # the class page's links are built with it
 
 
 @pytest.fixture
@@ -47,7 +47,8 @@ def extra(tmp_path, monkeypatch) -> str:
     """A page added as a contributor would: a script, one line in PAGES, its three text keys in every catalogue."""
     script = tmp_path / "8_Extra_page.py"
     script.write_text(EXTRA, encoding="utf-8")
-    monkeypatch.setattr(pages, "PAGES", (*pages.PAGES, pages.Page(str(script), "extra")))
+    added = pages.Page(str(script), "extra", "nav_extra", "extra_title", "extra_intro")
+    monkeypatch.setattr(pages, "PAGES", (*pages.PAGES, added))
     for code, catalogue in LANGS.items():
         monkeypatch.setitem(catalogue.STRINGS, "nav_extra", f"8 · Extra ({code})")
         monkeypatch.setitem(catalogue.STRINGS, "extra_title", f"Extra title ({code})")
@@ -56,10 +57,10 @@ def extra(tmp_path, monkeypatch) -> str:
 
 
 def test_an_added_page_is_linked_from_the_sidebar_and_home(extra):
-    for page in (None, SCRIPTS[1]):
-        at = run_page(page)
-        assert not at.exception, page
-        assert links(at, at.sidebar).get(t("nav_extra")) == "Extra_page", page
+    for frame in (None, SCRIPTS[1]):
+        at = run_page(frame)
+        assert not at.exception, frame
+        assert links(at, at.sidebar).get(t("nav_extra")) == "Extra_page", frame
     home = run_page(None)
     assert links(home, home.main).get(t("nav_extra")) == "Extra_page"  # home's row of the later steps
 

@@ -6,10 +6,10 @@ import pytest
 
 from engine.relevance import pairs_in_order, winner
 from harness.apptest import run_page
+from kit.text import t
 from tests.apptest_helpers import chart_data, messages
-from ui.text import t
 
-FACTOR, RELEVANCE, KINDS = "steps/2_Factor_matrix.py", "steps/4_Relevance.py", "steps/6_Three_kinds.py"
+FACTOR, RELEVANCE, KINDS = "pages/2_Factor_matrix.py", "pages/4_Relevance.py", "pages/6_Three_kinds.py"
 
 
 def guess_box(at):
@@ -107,7 +107,7 @@ def test_a_teacher_copies_a_challenge_link_from_the_answer_shown(page):
 
 
 def test_pages_without_a_question_offer_no_challenge_link():
-    at = run_page("steps/3_Dot_product.py")
+    at = run_page("pages/3_Dot_product.py")
     at.session_state["challenge_open"] = True  # as if opened: there is no such popover here to build a link
     assert not at.run().exception and not at.sidebar.code
 

@@ -3,9 +3,9 @@ import json
 
 import pytest
 
+from kit import views
+from kit.text import in_language, t
 from tests.apptest_helpers import PAGES, messages, run_page
-from ui import views
-from ui.text import in_language, t
 
 RELEVANCE = PAGES[3]
 MANY = " ".join(["the black cat drank the milk and the small dog ate the bread while the old man read"] * 2)

@@ -11,12 +11,12 @@ from engine.attention import attend, top_keys
 from engine.pipeline import encode
 from engine.positional import WEIGHT
 from engine.training import load_fit
+from kit.state import held_out_ids
+from kit.text import in_language, t
+from real import sentences
 from tests.apptest_helpers import chart_data, charts, deferred, messages, open_menus, run_page
-from ui import real
-from ui.state import held_out_ids
-from ui.text import in_language, t
 
-PAGE = "steps/7_Real_sentences.py"
+PAGE = "pages/7_Real_sentences.py"
 
 
 def ok(at):
@@ -105,7 +105,7 @@ def shown_sentence(at, lang: str = "en") -> str:
 @pytest.fixture(scope="module")
 def held():
     """The held-out sentences GloVe knows, batched, and the shipped head's picks: computed here, not by the page."""
-    from ui.chosen_vectors import glove
+    from vectors.chosen import glove
     kv = glove()
     found = treebank.known(kv, treebank.split(treebank.read(), "test"))
     b = treebank.batch(kv, found, WEIGHT)
@@ -118,7 +118,7 @@ def test_the_page_renders_its_three_charts_in_both_languages(lang):
     with in_language(lang):
         at = ok(run_page(PAGE, {"lang": lang}))
         assert at.title[0].value == t("real_title")
-        assert shown_sentence(at, lang) == real.DEFAULT
+        assert shown_sentence(at, lang) == sentences.DEFAULT
         specs = charts(at)
         assert len(specs) == 3
         lines, _ = spec_of(at, t("real_lines_title"))
@@ -137,7 +137,7 @@ def test_the_page_renders_its_three_charts_in_both_languages(lang):
 def test_lines_and_table_show_each_words_head_and_top_key(held):
     kv, found, b, picked = held
     at = ok(run_page(PAGE))
-    i = [s.sent_id for s in found].index(real.DEFAULT)
+    i = [s.sent_id for s in found].index(sentences.DEFAULT)
     s = found[i]
     n, head = len(s.tokens), treebank.gold(s)
     _, frame = spec_of(at, t("real_lines_title"))
@@ -161,12 +161,12 @@ def test_per_relation_table_equals_the_engine_asked_on_its_own(held):
     kv, found, b, picked = held
     at = ok(run_page(PAGE))
     table = at.dataframe[1].value.set_index("relation")
-    assert set(real.RELATIONS) >= {"det", "amod", "nsubj", "obj", "obl", "case", "nmod:poss", "advmod", "aux",
+    assert set(sentences.RELATIONS) >= {"det", "amod", "nsubj", "obj", "obl", "case", "nmod:poss", "advmod", "aux",
                                    "compound"}
-    assert table.index.tolist() == list(real.RELATIONS)
+    assert table.index.tolist() == list(sentences.RELATIONS)
     expected = treebank.by_relation(b, picked)
     has = b.head >= 0
-    for rel in real.RELATIONS:
+    for rel in sentences.RELATIONS:
         count, acc = expected[rel]
         assert table.loc[rel, "count"] == count and table.loc[rel, "head"] == pytest.approx(acc, abs=1e-12)
         per = {o: float((treebank.offset_pick(b, o) == b.head)[has & (b.relation == rel)].mean())
@@ -208,7 +208,7 @@ def test_search_lists_the_sentences_holding_the_word(held):
     assert len(holding) > 1
     assert t("real_found", n=len(holding), words="“service”") in [m.value for m in at.success]
     box = at.selectbox(key="real")
-    assert box.options == [" ".join(s.tokens) for s in found if s.sent_id in holding][:real.HITS]
+    assert box.options == [" ".join(s.tokens) for s in found if s.sent_id in holding][:sentences.HITS]
     assert shown_sentence(at) in holding and at.query_params["real_find"] == "Service"
     ok(box.select_index(1).run())
     assert shown_sentence(at) == holding[1] and at.query_params["real"] == holding[1]
@@ -240,11 +240,11 @@ def test_an_unknown_id_in_the_link_gets_the_notice_and_the_default_sentence():
     assert not at.exception
     notice = " ".join(w.value for w in at.warning)
     assert f"real={train[:60]}" in notice and t("url_held_out") in notice
-    assert shown_sentence(at) == real.DEFAULT and "real" not in at.query_params
+    assert shown_sentence(at) == sentences.DEFAULT and "real" not in at.query_params
 
 
 def test_a_sentence_the_vectors_do_not_know_falls_back_with_a_sentence():
-    from ui.chosen_vectors import glove
+    from vectors.chosen import glove
     small = glove(50_000)
     unknown = next(s.sent_id for s in treebank.split(treebank.read(), "test")
                    if not all(w in small.key_to_index for w in s.tokens))
@@ -272,7 +272,7 @@ def test_predict_first_hides_the_answer_until_guessed():
 def test_same_key_bars_are_the_key_column_of_the_scores(held):
     kv, found, _, _ = held
     at = ok(run_page(PAGE))
-    s = next(x for x in found if x.sent_id == real.DEFAULT)
+    s = next(x for x in found if x.sent_id == sentences.DEFAULT)
     fit = load_fit(treebank.SHIPPED)
     enc = encode(kv, " ".join(s.tokens), position=WEIGHT)
     att = attend(enc.x, enc.x, fit.w_q, fit.w_k, fit.w_q, own=False)
@@ -306,7 +306,7 @@ def test_the_script_prints_the_numbers_the_page_shows(monkeypatch, tmp_path):
     kept = deferred(monkeypatch)
     at = ok(open_menus(run_page(PAGE)))
     text = kept["attention-real.py"][0]()
-    s = next(x for x in treebank.read() if x.sent_id == real.DEFAULT)
+    s = next(x for x in treebank.read() if x.sent_id == sentences.DEFAULT)
     assert repr(" ".join(s.tokens)) in text and "W_Q = np.array([" in text and t("real_title") in text
     out = run_script(text, tmp_path)
     labels, weights = out["weights"]

@@ -16,11 +16,11 @@ from engine.attention import attend, merge_heads
 from engine.formats import load_text_vectors, load_upload
 from engine.layers import preset
 from engine.pipeline import encode
+from kit.text import in_language, t
+from lesson import downloads as downloads
+from lesson import frame
 from tests import scripts
 from tests.apptest_helpers import PAGES, ROOT, chart_data, charts, deferred, open_menus, run_page
-from ui import page
-from ui import reproduce as downloads
-from ui.text import in_language, t
 
 STORY = [None, *PAGES[:5]]  # home and pages 1-5 share the sentence
 KINDS = PAGES[5]
@@ -45,16 +45,16 @@ def files(monkeypatch):
     """What the page's download buttons hold, by file name, as Streamlit keeps them until a click. A page that does
     not draw the reproduce buttons yet gets them drawn right after its context."""
     kept = deferred(monkeypatch)
-    context = page.context
+    context = frame.context
 
     def with_downloads(p, s):
         ctx = context(p, s)
-        downloads.downloads(ctx, p.name)
+        downloads.menu(ctx, p.name)
         return ctx
 
     def opened(path):
-        if "reproduce.downloads" not in (ROOT / (path or "home.py")).read_text(encoding="utf-8"):
-            monkeypatch.setattr(page, "context", with_downloads)
+        if "downloads.menu" not in (ROOT / (path or "pages/0_Home.py")).read_text(encoding="utf-8"):
+            monkeypatch.setattr(frame, "context", with_downloads)
         return kept
     return opened
 
@@ -62,7 +62,8 @@ def files(monkeypatch):
 def script_of(kept: dict, path) -> str:
     """The script behind the page's download button: written by the button's own callable."""
     text = kept[f"attention-{NAMES[path]}.py"][0]()
-    assert not {m.split(".")[0] for m in imported(text)} & {"engine", "ui", "harness", "tests"}
+    ours = {p.name for p in ROOT.iterdir() if p.is_dir()}  # the project's packages: engine, kit, lesson, …
+    assert not {m.split(".")[0] for m in imported(text)} & ours
     return text
 
 

@@ -19,7 +19,7 @@ def test_a_download_fails_at_once_with_a_sentence_when_the_internet_is_unreachab
 
 def test_switching_source_keeps_the_sentence_and_settings_and_names_the_missing_words():
     sentence = "The kefir is cold"  # "kefir" is word 202,228 of 400k: not among the 50k most frequent
-    at = run_page("steps/2_Factor_matrix.py", {"sentence": sentence, "k_seed": "42"})
+    at = run_page("pages/2_Factor_matrix.py", {"sentence": sentence, "k_seed": "42"})
     assert not at.exception and "kefir" not in messages(at)
     full = chart_data(at)[0]
     at.selectbox(key="source").select("glove50k").run()
@@ -41,12 +41,12 @@ def test_a_download_source_in_a_link_falls_back_to_the_built_in_vectors_with_a_n
 
 def test_an_upload_serves_only_the_session_that_sent_it():
     vectors = b"milk 0.1 0.2 0.3\ndrank 0.2 0.1 -0.3\ncat -0.1 0.4 0.2\nthe 0.0 0.1 0.0\n"
-    mine = run_page("steps/2_Factor_matrix.py", {"source": "upload", "sentence": "the cat drank milk"})
+    mine = run_page("pages/2_Factor_matrix.py", {"source": "upload", "sentence": "the cat drank milk"})
     uploader(mine).set_value([("mine.txt", vectors, "text/plain")])
     mine.run()
     assert not mine.exception and any("4 words of 3 dimensions" in c.value for c in mine.sidebar.caption)
     assert len(chart_data(mine)[0]) == 16  # 4 words × 4 words, in the uploaded 3-d space
-    theirs = run_page("steps/2_Factor_matrix.py", {"source": "upload", "sentence": "the cat drank milk"})
+    theirs = run_page("pages/2_Factor_matrix.py", {"source": "upload", "sentence": "the cat drank milk"})
     assert not theirs.exception
     assert not any("4 words" in c.value for c in theirs.sidebar.caption)
     assert any("No vectors uploaded yet" in i.value for i in theirs.sidebar.info)

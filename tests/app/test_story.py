@@ -11,9 +11,9 @@ from engine.attention import attend
 from engine.pipeline import encode
 from engine.relevance import length_angle
 from engine.training import load_fit
+from kit.state import DEFAULTS
+from kit.text import in_language, t
 from tests.apptest_helpers import PAGES, chart_data, charts, messages, open_layers, run_page
-from ui.state import DEFAULTS
-from ui.text import in_language, t
 
 ALL = [None, *PAGES]
 STORY = [None, *PAGES[:5]]  # home and pages 1-5 share the article's sentence

@@ -7,11 +7,11 @@ from engine.attention import attend
 from engine.pipeline import encode
 from engine.swap import biggest, change, swapped
 from harness.apptest import run_page
+from kit.state import DEFAULTS
 from tests.app.test_story import titled
 from tests.apptest_helpers import csv_keys
-from ui.state import DEFAULTS
 
-FACTOR, RELEVANCE = "steps/2_Factor_matrix.py", "steps/4_Relevance.py"
+FACTOR, RELEVANCE = "pages/2_Factor_matrix.py", "pages/4_Relevance.py"
 
 
 def test_swapped_and_change_by_hand():

@@ -9,9 +9,9 @@ import pytest
 
 from engine import corpus, tokens
 from engine.errors import VectorsError
+from kit import state
+from kit.text import LANGS, error_text, in_language, kept, name, t
 from tests.apptest_helpers import PAGES, chart_data, charts, messages, run_page
-from ui import state
-from ui.text import LANGS, error_text, in_language, kept, name, t
 
 ENGLISH = LANGS["en"].STRINGS
 
@@ -55,7 +55,7 @@ def test_a_third_language_is_one_catalogue_and_an_entry_in_langs(monkeypatch):
     fake = types.SimpleNamespace(STRINGS={k: "·" + v for k, v in ENGLISH.items()} | {"language_name": "Pig Latin"})
     monkeypatch.setitem(LANGS, "xx", fake)
     assert state.parse("lang", "xx") == "xx"
-    at = run_page("steps/2_Factor_matrix.py", {"lang": "xx"})
+    at = run_page("pages/2_Factor_matrix.py", {"lang": "xx"})
     assert not at.exception and not messages(at).count("unknown")
     assert at.title[0].value == "·" + ENGLISH["factor_title"] and chart_data(at)
     assert "Pig Latin" in at.sidebar.button_group(key="lang").options
@@ -97,7 +97,7 @@ def test_a_page_in_a_language_the_test_registers_shows_only_that_catalogue(monke
     reaches every text, label and chart title of a page, its sidebar's included."""
     fake = types.SimpleNamespace(STRINGS={k: OWN[0] + v + OWN[1] for k, v in ENGLISH.items()})
     monkeypatch.setitem(LANGS, "xx", fake)
-    at = run_page("steps/2_Factor_matrix.py", {"lang": "xx"})
+    at = run_page("pages/2_Factor_matrix.py", {"lang": "xx"})
     assert not at.exception and charts(at)
     shown = shown_strings(at)
     assert len(shown) > 60 and at.title[0].value == OWN[0] + ENGLISH["factor_title"] + OWN[1]
@@ -144,12 +144,12 @@ def visible_text(at) -> str:
 def quoted(page) -> set[str]:
     """English a page shows in Chinese as data: page 7 quotes a held-out treebank sentence, its id and the treebank's
     relation names, and names the model BERT."""
-    if page != "steps/7_Real_sentences.py":
+    if page != "pages/7_Real_sentences.py":
         return set()
     from engine import treebank
-    from ui import real
-    (s,) = [x for x in treebank.read() if x.sent_id == real.DEFAULT]
-    names = {part for r in s.relations + real.RELATIONS for part in r.split(":")}
+    from real import sentences
+    (s,) = [x for x in treebank.read() if x.sent_id == sentences.DEFAULT]
+    names = {part for r in s.relations + sentences.RELATIONS for part in r.split(":")}
     return set(s.tokens) | set(re.findall(r"[a-z]+", s.sent_id.lower())) | names | {"bert"}
 
 

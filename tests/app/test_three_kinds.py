@@ -8,12 +8,12 @@ import pytest
 
 from engine.attention import Attention, attend, causal_mask, merge_heads, own_mask
 from engine.pipeline import encode
+from kinds import tabs
+from kinds.heads import head_focus
+from kinds.tables import neighbours_frame
 from tests.apptest_helpers import charts, csv_keys, messages, open_layers, run_page
-from ui import kinds
-from ui.tables import neighbours_frame
-from ui.views import head_focus
 
-PAGE = "steps/6_Three_kinds.py"
+PAGE = "pages/6_Three_kinds.py"
 ENC, DEC, CROSS = range(3)  # tab order on the page
 
 
@@ -225,7 +225,7 @@ def default_page():
 
 def open_lines(at):
     """Open the line view of every kind (built only while open; it stays open across the tabs)."""
-    for prefix in kinds.PREFIX.values():
+    for prefix in tabs.PREFIX.values():
         at.session_state[f"{prefix}lines_open"] = True
     return at.run()
 
@@ -404,7 +404,7 @@ class TestPage:
 
 class TestFactorPageAfterRefactor:
     def test_page_two_draws_the_same_block(self):
-        at = run_page("steps/2_Factor_matrix.py", {"sentence": "The ball is blue"})
+        at = run_page("pages/2_Factor_matrix.py", {"sentence": "The ball is blue"})
         no_errors(at)
         assert len(at.success) == 1
         assert at.success[0].value.startswith("Check: the contributions add up to row “blue”")

@@ -76,7 +76,7 @@ def test_an_ended_session_releases_its_upload(budget):
 
 def test_the_page_tells_an_evicted_visitor(budget):
     from tests.apptest_helpers import messages, run_page, uploader
-    at = run_page("steps/2_Factor_matrix.py", {"source": "upload", "sentence": "the cat"})
+    at = run_page("pages/2_Factor_matrix.py", {"source": "upload", "sentence": "the cat"})
     uploader(at).set_value([("v.txt", b"the 1 2 3\ncat 3 2 1\n", "text/plain")])
     at.run()
     assert any("2 words of 3 dimensions" in c.value for c in at.sidebar.caption)
@@ -101,7 +101,7 @@ def weights_shown(at) -> tuple[str, str | None]:
 
 def test_learned_weights_that_fall_back_to_random_are_said_and_highlighted_as_random():
     from tests.apptest_helpers import messages, run_page, uploader
-    at = run_page("steps/2_Factor_matrix.py", {"source": "upload", "sentence": "zq xv"})
+    at = run_page("pages/2_Factor_matrix.py", {"source": "upload", "sentence": "zq xv"})
     uploader(at).set_value([("v.txt", b"zq 1 2 3\nxv 3 2 1\n", "text/plain")])  # words of no training sentence
     at.run()
     assert "know none of the training sentences" in messages(at)
@@ -117,7 +117,7 @@ def test_choosing_upload_before_a_file_shows_glove_with_the_shipped_head_and_fit
     from fits import queue
     from tests.apptest_helpers import messages, run_page
     asked = queue.asks
-    at = run_page("steps/2_Factor_matrix.py", {"source": "upload"})
+    at = run_page("pages/2_Factor_matrix.py", {"source": "upload"})
     assert not at.exception and queue.asks == asked and not queue.pending()  # no fit queued, none waited for
     banner, choice = weights_shown(at)
     assert banner.startswith("**W_Q and W_K were learned from 7,479 real English sentences**") and choice == "trained"
@@ -125,8 +125,8 @@ def test_choosing_upload_before_a_file_shows_glove_with_the_shipped_head_and_fit
 
 
 def test_reading_an_upload_lets_go_of_the_file_streamlit_holds_for_the_session(budget, session):
-    from ui import chosen_vectors
-    assert chosen_vectors.read_upload([("v.txt", b"the 1 2 3\n")]) is None and ledger.total() > 0
+    from vectors import chosen
+    assert chosen.read_upload([("v.txt", b"the 1 2 3\n")]) is None and ledger.total() > 0
     assert session.get_files("s", ["f1"]) == []  # the bytes went: only the vectors count against the budget
     assert [f.name for f in session.get_files("s", ["f2"])] == ["corpus.csv"]  # another uploader's file stays
 
@@ -134,7 +134,7 @@ def test_reading_an_upload_lets_go_of_the_file_streamlit_holds_for_the_session(b
 def test_the_page_says_why_a_file_was_turned_away_at_the_door(budget, monkeypatch):
     from tests.apptest_helpers import messages, run_page
     monkeypatch.setattr(ledger, "session_of", lambda: "s")
-    at = run_page("steps/2_Factor_matrix.py", {"source": "upload", "sentence": "the cat"})
+    at = run_page("pages/2_Factor_matrix.py", {"source": "upload", "sentence": "the cat"})
     ledger.refused["s"] = "share"  # as the upload gate leaves it
     at.run()
     assert "That file was not taken" in messages(at) and "50 MB of files per visitor" in messages(at)
@@ -228,11 +228,11 @@ def test_a_file_that_cannot_fit_even_after_every_idle_upload_goes_releases_none(
 
 
 def test_a_selection_that_will_be_refused_releases_no_one(budget, session):
-    from ui import chosen_vectors
+    from vectors import chosen
     other = ledger.Token()
     assert ledger.keep(other, vectors(1900), ("other.txt", 1))  # 0.95 MiB of the 1 MiB budget
     big = [(f"v{i}.txt", b"x" * 200_000) for i in range(3)]  # three files: "upload one vectors file"
-    assert "one" in chosen_vectors.read_upload(big)
+    assert "one" in chosen.read_upload(big)
     assert ledger.get(other) is not None and not ledger.reserved
 
 
@@ -261,8 +261,8 @@ def test_a_closed_tabs_unclaimed_files_are_let_go_with_its_session(budget, sessi
 
 
 def test_a_refused_upload_lets_go_of_the_file_too(budget, session):
-    from ui import chosen_vectors
-    assert "is not a number" in chosen_vectors.read_upload([("v.txt", b"the 1 2 x\n")])  # refused
+    from vectors import chosen
+    assert "is not a number" in chosen.read_upload([("v.txt", b"the 1 2 x\n")])  # refused
     assert session.get_files("s", ["f1"]) == [] and ledger.total() == 0
 
 

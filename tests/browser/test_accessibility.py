@@ -6,12 +6,12 @@ from pathlib import Path
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
+from kit.text import in_language, t
+from lesson import pages
 from tests import browser_helpers as b
-from ui import pages
-from ui.text import in_language, t
 
 WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
-THREE_KINDS = "steps/6_Three_kinds.py"
+THREE_KINDS = "pages/6_Three_kinds.py"
 THEME = tomllib.loads((Path(__file__).resolve().parents[2] / ".streamlit" / "config.toml").read_text())["theme"]
 
 
@@ -88,7 +88,7 @@ def test_the_main_path_works_by_keyboard_alone_with_the_focus_visible(page, app_
     """A teacher's predict-first link: type a sentence, choose the query word, answer the question, open the save
     menu, by keys only."""
     with in_language(lang):
-        b.visit(page, b.address(app_url, "steps/2_Factor_matrix.py", lang) + "&predict=1")
+        b.visit(page, b.address(app_url, "pages/2_Factor_matrix.py", lang) + "&predict=1")
         tab_to(page, lambda f: f["tag"] == "input" and f["widget"] == "stTextInput")
         page.keyboard.press("ControlOrMeta+A")
         page.keyboard.type("The black cat drank the warm milk")

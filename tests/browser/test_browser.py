@@ -6,10 +6,10 @@ from urllib.parse import parse_qs, quote, urlsplit
 import pytest
 from playwright.sync_api import expect
 
+from lesson import pages
 from tests import browser_helpers as b
-from ui import pages
 
-FACTOR = "steps/2_Factor_matrix.py"
+FACTOR = "pages/2_Factor_matrix.py"
 STORY = "The black cat drank the milk"  # the default
 OTHER = "The ball is blue"
 LONG = ("after the long winter rain a small black cat quietly drank warm fresh milk from my blue ceramic bowl near an "
@@ -252,7 +252,7 @@ def test_typed_html_is_shown_as_text_and_never_runs(page, app_url):
     {"<script>alert(1)</script>": "[go](javascript:alert(2))"},
 ], ids=["relative-path", "absolute-path", "html-value", "html-key"])
 def test_hostile_url_values_are_refused_with_a_notice(page, app_url, query):
-    b.visit(page, url_of(app_url, "home.py", **query))
+    b.visit(page, url_of(app_url, "pages/0_Home.py", **query))
     notice = page.locator("[data-testid=stAlertContentWarning]").filter(has_text="Some settings in the link")
     expect(notice).to_have_count(1, timeout=b.TIMEOUT_MS)
     key = next(iter(query))
@@ -304,7 +304,7 @@ def weight_rows(page, nth: int) -> dict[str, dict[str, float]]:
     return rows
 
 
-@pytest.mark.parametrize("script, nth", [("home.py", 0), (FACTOR, 1)])
+@pytest.mark.parametrize("script, nth", [("pages/0_Home.py", 0), (FACTOR, 1)])
 def test_each_word_finds_the_word_it_belongs_to_on_the_default_heatmaps(page, app_url, script, nth):
     b.visit(page, url_of(app_url, script))
     rows = weight_rows(page, nth)
@@ -321,7 +321,7 @@ def test_home_and_page_3_show_the_article_with_the_defaults(page, app_url):
     row = milk_weights(page)
     assert row["drank"] > row["cat"] > row["black"]
     b.screenshot(page, "story-home")
-    b.visit(page, url_of(app_url, "steps/3_Dot_product.py"))
+    b.visit(page, url_of(app_url, "pages/3_Dot_product.py"))
     assert page.get_by_text("W_Q and W_K were learned").count() == 1
     assert page.get_by_text("The angle decides.").count() == 1
     assert b.problems(page) == []
@@ -343,7 +343,7 @@ def test_on_a_phone_the_sentence_is_edited_on_the_page(chromium, app_url):
 
 
 def test_a_challenge_link_opens_with_the_answer_hidden(page, app_url):
-    b.visit(page, url_of(app_url, "steps/2_Factor_matrix.py", predict=1))
+    b.visit(page, url_of(app_url, "pages/2_Factor_matrix.py", predict=1))
     assert page.get_by_text("The numbers stay hidden until you guess.").count() == 1
     assert not [chart for chart in b.drawn(page) if chart["visible"]]
     b.rerun(page, lambda: page.get_by_text("drank", exact=True).click())
@@ -352,7 +352,7 @@ def test_a_challenge_link_opens_with_the_answer_hidden(page, app_url):
 
 
 def test_the_relevance_page_asks_for_an_order_first_in_chinese(page, app_url):
-    b.visit(page, url_of(app_url, "steps/4_Relevance.py", predict=1, lang="zh"))
+    b.visit(page, url_of(app_url, "pages/4_Relevance.py", predict=1, lang="zh"))
     assert page.get_by_text("在你做出猜测之前，数字都是隐藏的。").count() == 1
     assert not [chart for chart in b.drawn(page) if chart["visible"]]
     b.screenshot(page, "predict-relevance-zh-asked")
@@ -367,7 +367,7 @@ def test_the_relevance_page_asks_for_an_order_first_in_chinese(page, app_url):
 
 
 def test_the_masked_decoder_is_guessed_among_the_words_it_may_see(page, app_url):
-    b.visit(page, url_of(app_url, "steps/6_Three_kinds.py", predict=1, tab="dec"))
+    b.visit(page, url_of(app_url, "pages/6_Three_kinds.py", predict=1, tab="dec"))
     guess = page.locator("[data-testid=stMain] [data-testid=stRadio]").filter(has_text="attend to most")
     assert guess.get_by_role("radio").count() == 2  # "la" and "bola": the mask hides "azul", and "es" its own cell
     assert not [chart for chart in b.drawn(page) if chart["visible"]]
@@ -380,7 +380,7 @@ def test_the_masked_decoder_is_guessed_among_the_words_it_may_see(page, app_url)
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_a_teacher_copies_a_challenge_link_and_a_student_opens_it(chromium, page, app_url, lang):
-    from ui.text import in_language, t
+    from kit.text import in_language, t
     with in_language(lang):
         b.visit(page, url_of(app_url, FACTOR, query="cat", lang=lang))
         assert [chart for chart in b.drawn(page) if chart["visible"]]  # the teacher sees the answer
@@ -399,9 +399,9 @@ def test_a_teacher_copies_a_challenge_link_and_a_student_opens_it(chromium, page
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_swapping_a_word_on_the_relevance_page_shows_what_moved(page, app_url, lang):
-    from ui.text import in_language, t
+    from kit.text import in_language, t
     with in_language(lang):
-        b.visit(page, url_of(app_url, "steps/4_Relevance.py", lang=lang))
+        b.visit(page, url_of(app_url, "pages/4_Relevance.py", lang=lang))
         before = len(b.drawn(page))
         page.get_by_text(t("swap_title")).click()
         box = page.get_by_role("textbox", name=t("swap_new"))
@@ -425,9 +425,9 @@ ISOLATED = """([c, query, rows]) => {
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_hovering_a_word_in_the_line_view_isolates_its_lines(page, app_url, lang):
-    from ui.text import in_language, t
+    from kit.text import in_language, t
     with in_language(lang):
-        b.visit(page, url_of(app_url, "steps/6_Three_kinds.py", heads=2, lang=lang))
+        b.visit(page, url_of(app_url, "pages/6_Three_kinds.py", heads=2, lang=lang))
         b.rerun(page, lambda: page.locator("[data-testid=stExpander] summary", has_text=t("lines_expander")).click())
         chart = b.charts(page).filter(has_text=t("lines_title"))
         lines = chart.locator('[aria-roledescription="rule mark"]')

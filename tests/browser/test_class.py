@@ -5,8 +5,8 @@ import re
 import pytest
 
 from classroom import watch
+from kit.text import in_language, t
 from tests import browser_helpers as b
-from ui.text import in_language, t
 
 STUDENTS = (("Ana", "drank"), ("Bo", "drank"), ("Cy", "cat"))
 
@@ -50,7 +50,7 @@ def one_question(chromium, base: str, lang: str, shots: bool = False, student_ba
     teacher = b.new_page(chromium)
     pages = [teacher]
     try:
-        b.visit(teacher, f"{base}/{b.url_path('steps/2_Factor_matrix.py')}?predict=1&lang={lang}")
+        b.visit(teacher, f"{base}/{b.url_path('pages/2_Factor_matrix.py')}?predict=1&lang={lang}")
         b.rerun(teacher, lambda: teacher.get_by_role("button", name=ask).click())
         teacher.get_by_text(link_is).wait_for()
         link = teacher.locator("[data-testid=stCode]").inner_text().strip()
@@ -113,7 +113,7 @@ def test_a_reload_keeps_the_teacher_s_class_and_the_student_s_seat_and_leaving_f
         "class_leave", "class_join", order="“drank”", answer="drank")
     teacher = b.new_page(chromium)
     try:
-        b.visit(teacher, f"{app_url}/{b.url_path('steps/2_Factor_matrix.py')}?predict=1")
+        b.visit(teacher, f"{app_url}/{b.url_path('pages/2_Factor_matrix.py')}?predict=1")
         b.rerun(teacher, lambda: teacher.get_by_role("button", name=ask).click())
         teacher.get_by_text(link_is).wait_for()
         link = teacher.locator("[data-testid=stCode]").inner_text().strip()
@@ -160,7 +160,7 @@ def test_a_watch_runs_under_the_site_s_policy_and_a_hidden_tab_holds_no_question
     teacher.on("console", lambda m: m.type == "error" and "404" not in m.text and console.append(m.text[:200]))
     students = []
     try:
-        teacher.goto(f"{app_url}/{b.url_path('steps/2_Factor_matrix.py')}?predict=1")
+        teacher.goto(f"{app_url}/{b.url_path('pages/2_Factor_matrix.py')}?predict=1")
         teacher.get_by_role("button", name=ask).click()
         teacher.get_by_text(link_is).wait_for(timeout=b.TIMEOUT_MS)
         link = teacher.locator("[data-testid=stCode]").inner_text().strip()

@@ -1,13 +1,13 @@
 """A chart saved from the page's menu in Chromium: the browser downloads a named SVG that opens."""
+from kit.text import t
 from tests import browser_helpers as b
 from tests.app.test_export import text_of
-from ui.text import t
 
 
 def test_the_browser_downloads_a_named_svg_that_opens(chromium, app_url, tmp_path):
     page = b.new_page(chromium)
     try:
-        b.visit(page, f"{app_url}/{b.url_path('steps/2_Factor_matrix.py')}")
+        b.visit(page, f"{app_url}/{b.url_path('pages/2_Factor_matrix.py')}")
         page.get_by_role("button", name=t("save_charts"), exact=True).click()  # the page's one menu, above its charts
         page.get_by_role("button", name=t("save_svg"), exact=True).nth(1).wait_for()
         with page.expect_download(timeout=b.TIMEOUT_MS) as saved:

@@ -18,8 +18,8 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from websockets.sync.client import connect
 
 from deploy import proxy as nginx
+from kit import state
 from tests import browser_helpers as b
-from ui import state
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"

@@ -8,7 +8,7 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from websockets.sync.client import connect
 
 from harness.chromium import free_port, start_server, stop_server
-from ui.text import in_language, t
+from kit.text import in_language, t
 
 RUN_LINK = "q_preset=run&k_preset=run&run_steps=2000&d_k=50"  # a fit no server has: ~10 s of CPU
 

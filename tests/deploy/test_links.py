@@ -9,10 +9,10 @@ from urllib.parse import parse_qsl, urlencode, urlsplit
 import pytest
 from streamlit.runtime.state import query_params as streamlit_query
 
+from kit import state
+from kit.text import t
 from server import links
 from tests import browser_helpers as b
-from ui import state
-from ui.text import t
 
 STORY = "The dog ate the bone"
 CHINESE = "猫喝了牛奶。" * 400  # 2,400 characters, each three bytes in UTF-8

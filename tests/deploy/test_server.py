@@ -8,12 +8,12 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pyarrow as pa
-from lifespan import lifespan
 from streamlit.web.server.app_discovery import discover_asgi_app
 
 from classroom.questions import Question
 from engine.sources import load_glove
-from ui import chosen_vectors
+from server import lifespan
+from vectors import chosen
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -23,7 +23,7 @@ def test_streamlit_run_finds_the_app_serving_the_home_page():
     assert found.is_asgi_app and found.import_string == "dashboard:app"
     (app,) = [node.value for node in ast.parse((ROOT / "dashboard.py").read_text()).body
               if isinstance(node, ast.Assign) and node.targets[0].id == "app"]
-    assert ast.literal_eval(app.args[0]) == "app.py" and (ROOT / "app.py").exists()
+    assert ast.literal_eval(app.args[0]) == "lesson/app.py" and (ROOT / "lesson" / "app.py").exists()
     assert [k.value.id for k in app.keywords if k.arg == "lifespan"] == ["lifespan"]
 
 
@@ -53,15 +53,15 @@ def test_the_warm_up_starts_once_and_in_the_background(monkeypatch):
 
 def test_warm_up_loads_the_vectors_into_the_shared_cache(monkeypatch, caplog):
     loads = []
-    monkeypatch.setattr(chosen_vectors, "load_glove", lambda limit=None: loads.append(limit) or load_glove(limit))
-    chosen_vectors.glove.clear()
+    monkeypatch.setattr(chosen, "load_glove", lambda limit=None: loads.append(limit) or load_glove(limit))
+    chosen.glove.clear()
     with caplog.at_level(logging.ERROR):
         lifespan.warm_up()
     assert not caplog.records and loads == [None]
     assert gc.get_freeze_count() > 100_000  # modules and vectors: no full collection walks them again
     gc.unfreeze()  # the rest of the test session collects as usual
     assert pa.default_memory_pool().backend_name == "system"
-    assert len(chosen_vectors.glove()) == 400_000 and loads == [None]  # a session's run gets what the warm-up loaded
+    assert len(chosen.glove()) == 400_000 and loads == [None]  # a session's run gets what the warm-up loaded
 
 
 def test_warm_up_readies_the_default_learned_weights_without_fitting(monkeypatch):
@@ -76,14 +76,14 @@ def test_warm_up_readies_the_default_learned_weights_without_fitting(monkeypatch
     lifespan.warm_up()
     gc.unfreeze()
     assert loads == [treebank.SHIPPED] and not fits  # the shipped file, read once
-    kv = chosen_vectors.glove()
+    kv = chosen.glove()
     assert weights.warm(kv) is weights.warm(kv) and len(loads) == 1  # shared from then on
 
 
 def test_a_failing_warm_up_is_logged_not_raised(monkeypatch, caplog):
     def broken():
         raise OSError("vectors file missing")
-    monkeypatch.setattr(chosen_vectors, "glove", broken)
+    monkeypatch.setattr(chosen, "glove", broken)
     with caplog.at_level(logging.ERROR):
         lifespan.warm_up()
     assert "warm-up failed" in caplog.text and "vectors file missing" in caplog.text
@@ -92,7 +92,7 @@ def test_a_failing_warm_up_is_logged_not_raised(monkeypatch, caplog):
 def test_the_lifespan_notes_the_event_loop_and_starts_the_warm_up(monkeypatch):
     import asyncio
 
-    from lifespan import ledger
+    from server import ledger
     started = []
     monkeypatch.setattr(lifespan, "start_warm_up", lambda: started.append(1))
     monkeypatch.setattr(ledger, "server_loop", [])

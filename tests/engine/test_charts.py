@@ -1,20 +1,34 @@
 """Chart builders, checked through their Vega-Lite specs (chart.to_dict())."""
 import functools
-import inspect
+import importlib
 import json
 import math
 import re
+from pathlib import Path
 
 import altair as alt
 import numpy as np
 import pandas as pd
 import pytest
 
+from classroom import charts as class_charts
+from classroom import tables as class_tables
+from dot import charts as dot_charts
+from dot import tables as dot_tables
 from engine.alignment import GROUPS, pair_alignment
 from engine.relevance import row_lengths
-from ui import charts, render, tables
-from ui.text import LANGS, in_language
+from kinds import charts as kinds_charts
+from kinds import tables as kinds_tables
+from kit import charts, render, tables
+from kit.text import LANGS, in_language
+from learning import charts as learning_charts
+from learning import tables as learning_tables
+from real import charts as real_charts
+from real import tables as real_tables
+from rows import charts as rows_charts
+from rows import tables as rows_tables
 
+ROOT = Path(__file__).resolve().parents[2]
 NAMES = {"++": "both +", "--": "both −", "+-": "q + k −", "-+": "q − k +"}
 Q_ROW = np.array([0.5, -1.0, 2.0, -0.2, 0.1])
 K_ROW = np.array([1.0, -0.5, -1.5, 0.4, 0.0])
@@ -33,7 +47,7 @@ def heatmap(n_cols=3, rows=("milk", "cat"), **kw):
 
 def alignment(by_size=False):
     pa = pair_alignment(Q_ROW, K_ROW)
-    return charts.alignment_bars(tables.alignment_frame(pa, by_size=by_size),
+    return dot_charts.alignment_bars(dot_tables.alignment_frame(pa, by_size=by_size),
                                  charts.Titles("products", "dim", "q·k", group="group", running="running"),
                                  group_names=NAMES)
 
@@ -44,18 +58,18 @@ def relevance():
 
 
 def vector_plane():
-    rows = [{"x": x, "y": y, "role": role, "word": w, "name": f"{role}·{w}", "step": 10 * f, charts.FRAME: f,
+    rows = [{"x": x, "y": y, "role": role, "word": w, "name": f"{role}·{w}", "step": 10 * f, learning_charts.FRAME: f,
              "focus": w == "milk"} for f in range(3) for role in "qk" for w, x, y in (("milk", 1.0 + f, -1.0),
                                                                                      ("drank", -0.5, 0.5 * f))]
-    return charts.vector_plane(pd.DataFrame(rows),
+    return learning_charts.vector_plane(pd.DataFrame(rows),
                                charts.Titles("vectors", "x", "y", role="role", word="word", step="step", slider="step"),
                                role_names={"q": "query", "k": "key"})
 
 
 def attention_lines():
     w = np.array([[[0.7, 0.3], [0.4, 0.6]], [[1.0, 0.0], [0.2, 0.8]]])
-    return charts.attention_lines(
-        tables.attention_lines_frame(w, ["milk", "drank"], ["milk", "drank"], head_names=["Head 1", "Head 2"]),
+    return kinds_charts.attention_lines(
+        kinds_tables.attention_lines_frame(w, ["milk", "drank"], ["milk", "drank"], head_names=["Head 1", "Head 2"]),
         charts.Titles("lines", "key", "query", "weight", head="head"),
     )
 
@@ -73,50 +87,51 @@ SAMPLES = {
         charts.Titles("z", "dim", "w·v", key="key", z="z", weight="weight"),
     ),
     "alignment_bars": alignment,
-    "sign_strips": lambda: charts.sign_strips(
-        render.as_frame(tables.signs_table(np.stack([K_ROW, Q_ROW, -K_ROW]), ["k₁ · drank", "q · milk", "k₂ · black"])),
+    "sign_strips": lambda: dot_charts.sign_strips(
+        render.as_frame(dot_tables.signs_table(np.stack([K_ROW, Q_ROW, -K_ROW]),
+                                               ["k₁ · drank", "q · milk", "k₂ · black"])),
         charts.Titles("signs", "dim", "vector", "value"),
     ),
     "relevance_bars": relevance,
-    "room_bars": lambda: charts.room_bars(
-        tables.room_frame(["the", "black", "cat", "drank"], [0, 1, 3, 9], "drank"),
+    "room_bars": lambda: class_charts.room_bars(
+        class_tables.room_frame(["the", "black", "cat", "drank"], [0, 1, 3, 9], "drank"),
         charts.Titles("room", "key", "students", right="✓ the answer"),
     ),
-    "loss_curve": lambda: charts.loss_curve(
+    "loss_curve": lambda: learning_charts.loss_curve(
         pd.DataFrame({"step": [0, 1, 2], "loss": [1.0, 0.7, 0.5]}),
         charts.Titles("loss", "step", "loss"),
         steps=10,
     ),
-    "pair_curves": lambda: charts.pair_curves(
+    "pair_curves": lambda: learning_charts.pair_curves(
         pd.DataFrame(
             {"step": [0, 1, 0, 1], "pair": ["milk→drank"] * 2 + ["milk→cat"] * 2, "value": [0.1, 0.5, 0.2, 0.3]}
         ),
         charts.Titles("pairs", "step", "score", pair="pair", marker="order reached"),
         marker=1,
     ),
-    "accuracy_curves": lambda: charts.accuracy_curves(
-        tables.accuracy_frame([0, 1, 2], {"held-out": [0.1, 0.3, np.nan], "training": [0.2, 0.4, 0.5]}),
-        tables.levels_frame({"always the next word": 0.36, "raw cosine": 0.09}),
+    "accuracy_curves": lambda: learning_charts.accuracy_curves(
+        learning_tables.accuracy_frame([0, 1, 2], {"held-out": [0.1, 0.3, np.nan], "training": [0.2, 0.4, 0.5]}),
+        learning_tables.levels_frame({"always the next word": 0.36, "raw cosine": 0.09}),
         charts.Titles("accuracy", "step", "accuracy", line="sentences", level="rule"),
         names=["held-out", "training"],
         steps=10,
     ),
     "vector_plane": vector_plane,
-    "head_lines": lambda: charts.head_lines(
-        tables.head_lines_frame(
+    "head_lines": lambda: real_charts.head_lines(
+        real_tables.head_lines_frame(
             ["i", "met", "you", "."],
             ["nsubj", "root", "obj", "punct"],
             np.array([1, -1, 1, -1]),
             np.array([1, 2, 0, 2]),
             np.full((4, 4), 0.25),
-            dict(zip(charts.LINE_KINDS, "grw", strict=False)),
+            dict(zip(real_charts.LINE_KINDS, "grw", strict=False)),
         ),
         charts.Titles("heads", "key", "query", "weight", relation="relation", line="line"),
         line_names=list("grw"),
     ),
-    "relation_accuracy": lambda: charts.relation_accuracy(
-        tables.relation_bars_frame(
-            tables.relations_table(
+    "relation_accuracy": lambda: real_charts.relation_accuracy(
+        real_tables.relation_bars_frame(
+            real_tables.relations_table(
                 ["det", "obj"],
                 {"det": (10, 0.7), "obj": (4, 0.25)},
                 {"det": (1, 0.6), "obj": (-2, 0.5)},
@@ -127,9 +142,9 @@ SAMPLES = {
         charts.Titles("relations", "share", "relation", series="who", count="words"),
         series=["head", "+k"],
     ),
-    "length_bars": lambda: charts.length_bars(
+    "length_bars": lambda: rows_charts.length_bars(
         render.as_frame(
-            tables.lengths_table(
+            rows_tables.lengths_table(
                 row_lengths(np.array([[3.0, 4.0], [1.0, 0.0]]), np.array([[0.0, 1.0], [0.6, 0.8]])),
                 ["milk", "drank"],
                 {"word": "GloVe", "position": "position"},
@@ -140,12 +155,19 @@ SAMPLES = {
 }
 
 
+def chart_modules() -> list:
+    """kit/charts.py and every feature's charts.py: where builders live."""
+    return [importlib.import_module(".".join(p.relative_to(ROOT).with_suffix("").parts))
+            for p in sorted(ROOT.glob("*/charts.py"))]
+
+
+BUILDERS = {b.name: (m, b) for m in chart_modules() for b in vars(m).values() if isinstance(b, charts.Builder)}
+DATA_FREE = {name for name, (_, b) in BUILDERS.items() if b.data_free}
+
+
 def builders() -> list[str]:
-    """Public functions of ui.charts that return charts."""
-    return [name for name, f in inspect.getmembers(charts, inspect.isfunction) if f.__module__ == charts.__name__
-            and not name.startswith("_") and not name.endswith("_height")
-            and name not in ("signed", "sequential", "dataset", "symmetric_domain", "data_range", "alignment_domains",
-                             "with_alignment_domains")]
+    """Every chart builder (@charts.builder) in kit/charts.py and the features' charts.py."""
+    return list(BUILDERS)
 
 
 def units(spec: dict, inherited: dict | None = None):
@@ -230,8 +252,8 @@ def test_charts_have_a_plot_height_and_finite_json_data(name):
     for part in parts:
         height = part.height
         assert ((isinstance(height, int) and height > 0) or height == "container"
-                or height.to_dict()["step"] in (charts.ROW_STEP, charts.BAR_STEP, charts.LENGTH_STEP,
-                                                charts.STRIP_STEP, charts.RELATION_STEP))
+                or height.to_dict()["step"] in (charts.ROW_STEP, charts.BAR_STEP, rows_charts.LENGTH_STEP,
+                                                dot_charts.STRIP_STEP, real_charts.RELATION_STEP))
     spec = chart.to_dict()
     text = json.dumps(spec, allow_nan=False)  # raises on NaN or infinity anywhere in the spec or its data
     assert spec["datasets"] and text
@@ -263,7 +285,7 @@ def test_signed_scale_blue_positive_red_negative():
 
 def spec_without_data(chart) -> tuple[str, list]:
     """The spec as the page sends it, without its datasets; and the datasets' rows."""
-    from ui import render
+    from kit import render
     frames = {}
     spec = render.named_data(chart, frames).to_dict(validate=True, context={"top_level": False})
     return json.dumps(spec, sort_keys=True), [df.to_dict("records") for df in frames.values()]
@@ -278,32 +300,32 @@ DIFFERENT_INPUTS = {  # two inputs per data-free builder: other words, lengths a
         tables.contributions(np.array([0.5, 0.3, 0.2]), -np.ones((3, 4)), ["x", "y", "z"]),
         pd.DataFrame({"dim": [1, 2, 3, 4], "z": [-1.0] * 4}),
         charts.Titles("z", "dim", "w·v", key="key", z="z", weight="weight"))),
-    "sign_strips": (SAMPLES["sign_strips"], lambda: charts.sign_strips(
-        render.as_frame(tables.signs_table(np.ones((2, 3)), ["k · cat", "q · sat"])),
+    "sign_strips": (SAMPLES["sign_strips"], lambda: dot_charts.sign_strips(
+        render.as_frame(dot_tables.signs_table(np.ones((2, 3)), ["k · cat", "q · sat"])),
         charts.Titles("signs", "dim", "vector", "value"))),
     "relevance_bars": (relevance, lambda: charts.relevance_bars(
         render.as_frame(tables.relevance_table({"dot": np.array([0.5, -3.0, 2.0, 1.0])}, ["today", "a", "cat", "sat"])),
         charts.Titles("dot", "score", "word", rank="rank"))),
-    "length_bars": (SAMPLES["length_bars"], lambda: charts.length_bars(
-        render.as_frame(tables.lengths_table(row_lengths(np.ones((3, 2)), np.zeros((3, 2))), ["x", "y", "z"],
+    "length_bars": (SAMPLES["length_bars"], lambda: rows_charts.length_bars(
+        render.as_frame(rows_tables.lengths_table(row_lengths(np.ones((3, 2)), np.zeros((3, 2))), ["x", "y", "z"],
                                              {"word": "GloVe", "position": "position"})),
         charts.Titles(None, "length", "word", part="row"))),
-    "accuracy_curves": (SAMPLES["accuracy_curves"], lambda: charts.accuracy_curves(
-        tables.accuracy_frame([0, 1, 2, 3], {"held-out": [0.3, 0.4, 0.45, 0.5], "training": [0.2] * 4}),
-        tables.levels_frame({"always the word before": 0.2, "raw cosine": 0.1}),
+    "accuracy_curves": (SAMPLES["accuracy_curves"], lambda: learning_charts.accuracy_curves(
+        learning_tables.accuracy_frame([0, 1, 2, 3], {"held-out": [0.3, 0.4, 0.45, 0.5], "training": [0.2] * 4}),
+        learning_tables.levels_frame({"always the word before": 0.2, "raw cosine": 0.1}),
         charts.Titles("accuracy", "step", "accuracy", line="sentences", level="rule"),
         names=["held-out", "training"], steps=10)),
-    "room_bars": (SAMPLES["room_bars"], lambda: charts.room_bars(
-        tables.room_frame(["a", "dog", "barked", "loudly", "today"], [2, 0, 5, 1, 0], None),
+    "room_bars": (SAMPLES["room_bars"], lambda: class_charts.room_bars(
+        class_tables.room_frame(["a", "dog", "barked", "loudly", "today"], [2, 0, 5, 1, 0], None),
         charts.Titles("room", "key", "students", right="✓ the answer"))),
 }
 
 
 def test_every_data_free_builder_is_checked():
-    assert set(DIFFERENT_INPUTS) == charts.DATA_FREE
+    assert set(DIFFERENT_INPUTS) == DATA_FREE
 
 
-@pytest.mark.parametrize("name", sorted(charts.DATA_FREE))
+@pytest.mark.parametrize("name", sorted(DATA_FREE))
 def test_data_free_specs_hold_no_data(name):
     (spec_a, data_a), (spec_b, data_b) = (spec_without_data(make()) for make in DIFFERENT_INPUTS[name])
     assert data_a != data_b
@@ -318,7 +340,7 @@ def test_group_colours_match_the_signed_scale():
     assert list(charts.GROUP_COLOURS) == list(GROUPS)
     assert all(b > r for r, _, b in map(rgb, charts.AGREE.values()))  # agree: blue, like positive cells
     assert all(r > b for r, _, b in map(rgb, charts.DISAGREE.values()))  # disagree: red, like negative cells
-    assert not set(charts.ROLE_COLOURS.values()) & set(charts.GROUP_COLOURS.values())
+    assert not set(learning_charts.ROLE_COLOURS.values()) & set(charts.GROUP_COLOURS.values())
 
 
 @pytest.mark.parametrize("by_size", [False, True])
@@ -430,7 +452,8 @@ def test_sign_strips_keep_the_vectors_in_order():
     assert rect == "rect"
     assert e["y"]["sort"] == {"field": "v", "op": "min"}  # k₁ · drank, q · milk, k₂ · black: their data's order
     assert centred_on_zero(e["color"]["scale"])
-    assert spec["vconcat"][0]["height"] == {"step": charts.STRIP_STEP} and charts.STRIP_STEP == 30  # 3 strips: 90
+    strip = dot_charts.STRIP_STEP
+    assert spec["vconcat"][0]["height"] == {"step": strip} and strip == 30  # 3 strips: 90
     assert e["color"]["legend"]["gradientLength"] == {"expr": "max(childHeight, 50)"}  # as high as the strips
     rows = next(iter(spec["datasets"].values()))
     assert [(r["vector"], r["v"], r["dim"], r["value"]) for r in rows[5:7]] == [("q · milk", 1, 1, 0.5),
@@ -453,7 +476,7 @@ def test_relevance_bars_put_the_most_relevant_word_on_top():
 
 
 def test_tables_feeding_the_charts_hold_no_nan():
-    frames = [tables.alignment_frame(pair_alignment(Q_ROW, K_ROW), by_size=True),
+    frames = [dot_tables.alignment_frame(pair_alignment(Q_ROW, K_ROW), by_size=True),
               render.as_frame(tables.relevance_table({"a": np.array([1.0, 1.0, 0.5])}, ["x", "y", "z"]))]
     for df in frames:
         assert not df.isna().any().any()
@@ -505,7 +528,8 @@ def test_compact_numbers_switch_to_three_digits_past_a_thousand_and_below_a_thou
 
 @pytest.mark.parametrize("name", SAMPLES)
 def test_every_builder_takes_a_description_for_screen_readers(name, monkeypatch):
-    monkeypatch.setattr(charts, name, functools.partial(getattr(charts, name), description="What it shows."))
+    module, builder = BUILDERS[name]
+    monkeypatch.setattr(module, name, functools.partial(builder, description="What it shows."))
     assert SAMPLES[name]().to_dict()["description"] == "What it shows."
 
 
@@ -513,14 +537,14 @@ def test_every_builder_takes_a_description_for_screen_readers(name, monkeypatch)
 @pytest.mark.parametrize("name", SAMPLES)
 def test_every_chart_has_a_sentence_in_every_language(name, lang, monkeypatch):
     given = []  # the Titles the sample draws with, each title then written as <its name>
-    monkeypatch.setattr(charts, name, lambda *args, **kw: given.extend(
+    monkeypatch.setattr(BUILDERS[name][0], name, lambda *args, **kw: given.extend(
         a for a in (*args, *kw.values()) if isinstance(a, charts.Titles)))
     SAMPLES[name]()
     (titles,) = given
     marked = charts.Titles(None if titles.title is None else "<title>", "<x>", "<y>", "<value>",
                            **{n: f"<{n}>" for n, _ in titles.more})
     with in_language(lang):
-        said = render.describe(name, marked)
+        said = render.describe(BUILDERS[name][1], marked)
     assert "<x>" in said and not re.search(r"[{}]", said)
 
 
@@ -565,15 +589,15 @@ def test_alignment_running_sum_has_its_own_axis_and_a_legend_entry():
 
 
 def test_alignment_charts_side_by_side_share_scales_with_zero_level():
-    frames = [tables.alignment_frame(pair_alignment(q, k)) for q, k in ((Q_ROW, K_ROW), (Q_ROW, -3 * K_ROW))]
-    domain = charts.alignment_domains(frames)
+    frames = [dot_tables.alignment_frame(pair_alignment(q, k)) for q, k in ((Q_ROW, K_ROW), (Q_ROW, -3 * K_ROW))]
+    domain = dot_charts.alignment_domains(frames)
     for field in ("product", "running"):
         lo, hi = domain[field]
         assert lo <= min(df[field].min() for df in frames) and hi >= max(df[field].max() for df in frames)
     (p_lo, p_hi), (r_lo, r_hi) = domain["product"], domain["running"]
     assert -p_lo / (p_hi - p_lo) == pytest.approx(-r_lo / (r_hi - r_lo))  # zero at one height on both axes
-    shown = charts.with_alignment_domains(frames)
-    charts_ = [charts.alignment_bars(df, charts.Titles("p", "d", "q·k", group="g", running="running"),
+    shown = dot_charts.with_alignment_domains(frames)
+    charts_ = [dot_charts.alignment_bars(df, charts.Titles("p", "d", "q·k", group="g", running="running"),
                                      group_names=NAMES).to_dict() for df in shown]
     for spec, df in zip(charts_, shown, strict=False):
         (_, bars), (_, line), _ = units(spec)
@@ -581,7 +605,7 @@ def test_alignment_charts_side_by_side_share_scales_with_zero_level():
             first = f"data('{charts.dataset()}')[0]"
             assert scale["domain"] == {"expr": f"[{first}.{field}_lo, {first}.{field}_hi]"}  # read from the data
             assert (df[f"{field}_lo"] == domain[field][0]).all() and (df[f"{field}_hi"] == domain[field][1]).all()
-    assert charts.alignment_domains([frames[0] * 0]) == {"product": [0.0, 1.0], "running": [0.0, 1.0]}
+    assert dot_charts.alignment_domains([frames[0] * 0]) == {"product": [0.0, 1.0], "running": [0.0, 1.0]}
 
 
 def test_vector_plane_colour_and_shape_share_one_legend():
@@ -592,7 +616,7 @@ def test_vector_plane_colour_and_shape_share_one_legend():
     assert len(legends) >= 2 and len(set(legends)) == 1 and '"null"' not in legends[0][1]
 
 
-def drawn_texts(builder: str, *frames, **options) -> list[str]:
+def drawn_texts(builder: charts.Builder, *frames, **options) -> list[str]:
     """Every text the chart draws, as vl-convert draws it from the spec a saved file holds."""
     import vl_convert
 
@@ -603,17 +627,17 @@ def drawn_texts(builder: str, *frames, **options) -> list[str]:
 def test_the_running_sum_ends_in_the_dot_product_written_beside_its_last_point():
     for by_size in (False, True):
         pair = pair_alignment(Q_ROW, K_ROW)
-        texts = drawn_texts("alignment_bars", tables.alignment_frame(pair, by_size=by_size),
+        texts = drawn_texts(dot_charts.alignment_bars, dot_tables.alignment_frame(pair, by_size=by_size),
                             titles=charts.Titles("p", "dim", "q·k", group="g", running="running"), group_names=NAMES)
         assert f"{pair.dot:.2f}".replace("-", "−") in texts  # −2.08, which no axis tick says
 
 
 def test_heatmap_cells_write_tiny_numbers_as_about_zero_not_powers_of_ten():
     df = tables.matrix_long(np.array([[-5.4e-4, 0.3], [0.0, -0.12]]), ["a", "b"], ["a", "b"])
-    texts = drawn_texts("heatmap", df, titles=charts.Titles("d", "k", "q", "v"))
+    texts = drawn_texts(charts.heatmap, df, titles=charts.Titles("d", "k", "q", "v"))
     assert {"≈ 0", "0.30", "0.00", "−0.12"} <= set(texts) and not any("e-" in x for x in texts)
     tiny = tables.matrix_long(np.array([[-5.4e-4, 3e-4], [0.0, -1.2e-3]]), ["a", "b"], ["a", "b"])
-    texts = drawn_texts("heatmap", tiny, titles=charts.Titles("d", "k", "q", "v"))
+    texts = drawn_texts(charts.heatmap, tiny, titles=charts.Titles("d", "k", "q", "v"))
     assert "−5.4e-4" in texts and "≈ 0" not in texts  # every number that small (a tiny layer scale): still told apart
 
 
@@ -666,7 +690,7 @@ def test_contribution_legend_gives_no_colour_twice_however_many_words():
     df = tables.contributions(np.ones(n) / n + np.arange(n) * 1e-4, np.ones((n, 2)), [f"w{i}" for i in range(n)])
     z = pd.DataFrame({"dim": [1, 2], "z": [1.0, 1.0]})
     options = {"titles": charts.Titles("z", "dim", "w·v", key="key", z="z", weight="weight", other="other words")}
-    svg = render.saved("svg", "contribution_bars", (df, z), options).decode()
+    svg = render.saved("svg", charts.contribution_bars, (df, z), options).decode()
     legend = re.findall(r'role-legend-symbol.*?fill="(#[0-9a-f]+)".*?role-legend-label.*?>([^<]*)</text>', svg, re.S)
     top = [f"w{i}" for i in range(n - 1, n - 1 - len(charts.HEAD_COLOURS), -1)]
     assert legend == list(zip([*charts.HEAD_COLOURS, charts.GREY], [*top, "other words"], strict=False))

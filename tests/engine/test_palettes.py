@@ -7,7 +7,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ui import charts
+from kit import charts
+from learning import charts as learning_charts
+from real import charts as real_charts
 
 CONFIG = Path(__file__).resolve().parents[2] / ".streamlit" / "config.toml"
 WHITE = "#ffffff"
@@ -20,8 +22,8 @@ PROTANOPIA = np.array([[0.152286, 1.052583, -0.204868], [0.114503, 0.786281, 0.0
 VISIONS = {"typical": np.eye(3), "deuteranopia": DEUTERANOPIA, "protanopia": PROTANOPIA}
 APART = 10.0  # CIEDE2000 between any two heads, under every vision: apart at a glance (1 is just noticeable)
 PALETTES = {"heads": charts.HEAD_COLOURS, "sign groups": list(charts.GROUP_COLOURS.values()),
-            "roles": list(charts.ROLE_COLOURS.values()), "lines": charts.LINE_COLOURS,
-            "series": charts.SERIES_COLOURS, "other": [charts.GREY]}
+            "roles": list(learning_charts.ROLE_COLOURS.values()), "lines": real_charts.LINE_COLOURS,
+            "series": real_charts.SERIES_COLOURS, "other": [charts.GREY]}
 
 
 def linear(hex_colour: str) -> np.ndarray:

@@ -1,11 +1,13 @@
 """The chart pipeline: frames to Arrow bytes, specs built once and data swapped in, cells kept per matrix."""
 
+from dataclasses import replace
+
 import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pytest
 
-from ui import charts, render, tables
+from kit import charts, render, tables
 
 FRAME = tables.matrix_long(np.array([[1.0, -2.0], [0.5, 4.0]]), ["milk", "drank"], [1, 2], selected="milk")
 
@@ -24,14 +26,15 @@ def test_a_table_is_sent_as_it_is_and_built_into_its_frame_only_for_a_spec(monke
     pd.testing.assert_frame_equal(table.to_pandas(), FRAME)  # matrix_long is the same cells as a DataFrame
     render.forget()
     options = dict(titles=charts.Titles("t", "x", "y", "v"))
-    by_frame = render.spec_of("heatmap", FRAME, **options)[0]
+    by_frame = render.spec_of(charts.heatmap, FRAME, **options)[0]
     render.forget()
     converted = []
     real = render.as_frame
     monkeypatch.setattr(render, "as_frame", lambda d: converted.append(type(d).__name__) or real(d))
-    by_table = render.spec_of("heatmap", table, **options)[0]
+    by_table = render.spec_of(charts.heatmap, table, **options)[0]
     assert converted == ["Table"]  # once, for the spec; the data itself goes out as the table's own bytes
-    assert render.spec_of("heatmap", table, **options)[0]["datasets"] == by_table["datasets"] and len(converted) == 1
+    again = render.spec_of(charts.heatmap, table, **options)[0]
+    assert again["datasets"] == by_table["datasets"] and len(converted) == 1
     (data,) = by_table["datasets"].values()
     assert data == render.arrow_bytes(table)
     pd.testing.assert_frame_equal(read(data), read(next(iter(by_frame["datasets"].values()))))
@@ -44,12 +47,12 @@ def test_a_table_is_sent_as_it_is_and_built_into_its_frame_only_for_a_spec(monke
 @pytest.mark.parametrize("builder", ["heatmap", "relevance_bars"])
 def test_spec_of_carries_its_frames_as_arrow(builder):
     if builder == "heatmap":
-        spec, height = render.spec_of("heatmap", FRAME, titles=charts.Titles("t", "x", "y", "v"))
+        spec, height = render.spec_of(charts.heatmap, FRAME, titles=charts.Titles("t", "x", "y", "v"))
     else:
         frame = tables.relevance_table({"qk": np.array([0.5, -1.0])}, ["drank", "black"])
-        spec, height = render.spec_of("relevance_bars", frame, titles=charts.Titles("t", "x", "y", rank="r"))
+        spec, height = render.spec_of(charts.relevance_bars, frame, titles=charts.Titles("t", "x", "y", rank="r"))
     assert height is None  # no height of its own: as high as its words (a step each), the page as high as it draws
-    assert render.page_height(builder, spec, height, (FRAME,)) == "content"
+    assert render.page_height(getattr(charts, builder), spec, height, (FRAME,)) == "content"
     (data,) = spec["datasets"].values()
     assert len(read(data)) == (len(FRAME) if builder == "heatmap" else 2)
 
@@ -58,16 +61,16 @@ def test_a_data_free_spec_is_built_once_per_columns_and_options(monkeypatch):
     render.forget()
     built = []
     real = charts.heatmap
-    monkeypatch.setattr(charts, "heatmap", lambda *f, **o: built.append(o) or real(*f, **o))
+    monkeypatch.setattr(charts, "heatmap", replace(real, build=lambda *f, **o: built.append(o) or real(*f, **o)))
     other = tables.matrix_long(np.array([[9.0, 8.0], [7.0, 6.0]]), ["cat", "sat"], [1, 2])
     options = dict(titles=charts.Titles("t", "x", "y", "v"), cells=charts.Cells(x_ticks=(1, 2)))
-    first = render.spec_of("heatmap", FRAME, **options)[0]
-    second = render.spec_of("heatmap", other, **options)[0]
+    first = render.spec_of(charts.heatmap, FRAME, **options)[0]
+    second = render.spec_of(charts.heatmap, other, **options)[0]
     assert len(built) == 1  # other numbers and words, same columns and options: the spec is reused
     assert {k: v for k, v in first.items() if k != "datasets"} == {k: v for k, v in second.items() if k != "datasets"}
     assert read(second["datasets"][next(iter(second["datasets"]))])["row"].tolist() == ["cat"] * 2 + ["sat"] * 2
-    render.spec_of("heatmap", FRAME, **{**options, "titles": charts.Titles("another", "x", "y", "v")})
-    render.spec_of("heatmap", FRAME, **{**options, "cells": charts.Cells(x_ticks=(2,))})
+    render.spec_of(charts.heatmap, FRAME, **{**options, "titles": charts.Titles("another", "x", "y", "v")})
+    render.spec_of(charts.heatmap, FRAME, **{**options, "cells": charts.Cells(x_ticks=(2,))})
     assert len(built) == 3  # another option: built again
     render.forget()
 
@@ -90,7 +93,7 @@ def test_arrow_bytes_are_found_by_identity_and_forgotten_with_their_frame(monkey
 
 
 def test_matrix_cells_come_once_per_matrix_labels_mask_and_pick():
-    from ui import views
+    from kit import views
     a = np.array([[1.0, -2.0], [0.5, 4.0]])
     first = views.matrix_cells(a, ["milk", "drank"], [1, 2], None, "milk")
     assert views.matrix_cells(a.copy(), ["milk", "drank"], [1, 2], None, "milk") is first

@@ -5,7 +5,7 @@ from urllib.parse import quote_plus, urlencode
 
 import pytest
 
-from ui.state import (
+from kit.state import (
     DEFAULTS,
     LIMITS,
     MAX_TEXT,
@@ -21,7 +21,7 @@ from ui.state import (
     parse,
     to_query,
 )
-from ui.text import t
+from kit.text import t
 
 
 def refusal(name: str, raw) -> str:
@@ -33,7 +33,7 @@ def refusal(name: str, raw) -> str:
 
 def test_a_refusal_is_a_coded_error_said_in_both_languages():
     from engine.errors import CodedError
-    from ui.text import error_text, in_language
+    from kit.text import error_text, in_language
     for code in Invalid.CODES:
         e = Invalid(code, lo="1", hi="2", options="a, b", max="3")
         with in_language("zh"):

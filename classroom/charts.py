@@ -1,0 +1,23 @@
+"""Class mode's chart: how the room answered."""
+import json
+
+import altair as alt
+import pandas as pd
+
+from kit.charts import AGREE, BAR_STEP, GREY, Titles, builder, described, fit_width, number_axis
+
+
+@builder("about_room_bars", data_free=True)
+def room_bars(df: pd.DataFrame, titles: Titles, *, description: str | None = None) -> alt.Chart:
+    """How many students put each key first (students), one bar a key in the question's order (k), each with its
+    count; the revealed answer (right) in blue and marked in words ("right"), not by colour alone."""
+    y = alt.Y("key:N", sort=alt.EncodingSortField("k", op="min"), title=titles.x,
+              axis=alt.Axis(title=None, labelOverlap=False))
+    tooltip = [alt.Tooltip("key:N", title=titles.x), alt.Tooltip("students:Q", title=titles.y)]
+    base = alt.Chart(df).encode(y=y, x=alt.X("students:Q", title=titles.y, axis=number_axis(tickMinStep=1)),
+                                tooltip=tooltip)
+    bars = base.mark_bar().encode(color=alt.condition("datum.right", alt.value(AGREE["++"]), alt.value(GREY)))
+    counts = base.mark_text(align="left", dx=4).encode(text=alt.Text("label:N")).transform_calculate(
+        label=f"datum.students + (datum.right ? '  ' + {json.dumps(titles['right'])} : '')")
+    return described(fit_width(alt.layer(bars, counts, title=titles.title).properties(height=alt.Step(BAR_STEP))),
+                      description)

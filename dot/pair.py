@@ -1,0 +1,38 @@
+"""Page 3's views: one (query, key) pair, dimension by dimension, and its four sign groups."""
+import streamlit as st
+
+from dot.charts import alignment_bars, with_alignment_domains
+from dot.tables import alignment_frame, group_table
+from engine.alignment import GROUPS
+from kit import charts, render
+from kit.text import t
+
+
+def pair_products(pairs: list, q: str, keys: list[str], *, by_size: bool, fields: list[str], wheres: list):
+    """Each (query, key) pair's products dimension by dimension, coloured by sign group, with the running sum, side by
+    side on shared scales so their bars and lines compare; each chart's numbers as CSV in the page's save menu, keyed
+    by its key's field."""
+    frames = [alignment_frame(pair, by_size=by_size) for pair in pairs]
+    shown_frames = with_alignment_domains(frames)
+    for products, shown, k, field, where in zip(frames, shown_frames, keys, fields, wheres, strict=True):
+        titles = charts.Titles(t("products_title", q=q, k=k), t("dim"), t("product"), group=t("group"),
+                               running=t("running"))
+        csv = render.Csv(f"dl_products_{field}", lambda df=products: df.to_csv(index=False))
+        render.chart(alignment_bars, shown, titles=titles, group_names=group_names(), where=where,
+                     save=render.Save(csv=csv))
+
+
+def pair_summary(pair, q: str, k: str, *, note: str, source: str):
+    """The pair's dot product, its four sign groups' sums and the check that they add up to it."""
+    st.markdown(t("dot_pair_value", q=q, k=k, dot=pair.dot, agree=pair.agree, disagree=pair.dot - pair.agree))
+    groups = group_table(pair, group_names())
+    st.dataframe(groups, hide_index=True, width="stretch", column_config={
+        "group": t("group"), "dimensions": t("dimensions"),
+        "sum": st.column_config.NumberColumn(t("group_sum"), format="%.4f")})
+    st.success(t("group_check", total=float(sum(pair.sums.values())), dot=pair.dot))
+    st.caption(t(note, q=q, k=k, source=source))
+
+
+def group_names() -> dict[str, str]:
+    """The four sign groups' names."""
+    return {g: t(f"group_{g}") for g in GROUPS}

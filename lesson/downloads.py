@@ -1,0 +1,80 @@
+"""Take the numbers home: the view's recipe, and the script and notebook that rebuild its numbers."""
+from dataclasses import replace
+
+import streamlit as st
+
+from engine import reproduce
+from engine.tokens import knows_cjk
+from fits import weights
+from kit.state import LEARNED, Settings
+from kit.text import t
+from lesson.frame import Context
+from vectors import chosen
+
+
+def recipe(ctx: Context) -> dict:
+    """Everything that decides the view's numbers, as plain values (see engine.reproduce for the keys)."""
+    s = ctx.s
+    queries, keys, causal, heads = sentences(ctx)
+    return {"source": source(s, ctx.kv), "chinese": knows_cjk(ctx.kv), "queries": queries, "keys": keys,
+            "position": s.position, "d_k": int(ctx.w["w_q"].shape[1]), "scaled": s.scaled, "softmax": s.softmax,
+            "causal": causal, "own": s.own or (ctx.enc is None and s.tab == "cross"),  # cross: no word of its own
+            "heads": heads, "layers": {name: layer(ctx, name) for name in ("q", "k", "v")}, "lang": s.lang}
+
+
+def sentences(ctx: Context) -> tuple[str, str, bool, int]:
+    """The query and key sentences, the causal mask and the heads: pages 1–5's sentence, or page 6's open tab."""
+    s = ctx.s
+    if ctx.enc is not None:
+        return s.sentence, s.sentence, False, 1
+    return {"enc": (s.source_sentence, s.source_sentence, False, s.heads),
+            "dec": (s.target_sentence, s.target_sentence, s.causal, s.heads),
+            "cross": (s.target_sentence, s.source_sentence, False, s.heads)}[s.tab]
+
+
+def source(s: Settings, kv) -> str:
+    """The vectors in use: the built-in GloVe stands in while a download or an upload is not available."""
+    if s.source in ("glove", "glove50k") or kv is not chosen.glove():
+        return s.source
+    return "glove"
+
+
+def layer(ctx: Context, name: str) -> dict:
+    """A layer's preset, seed and scale; a learned layer also its weights in full and the corpus fit behind them."""
+    s = ctx.s
+    chosen = {"q": ctx.provenance.q, "k": ctx.provenance.k}.get(name, s.v_preset)  # after any fallback to random
+    out = {"preset": chosen, "seed": getattr(s, f"{name}_seed"), "scale": getattr(s, f"{name}_scale")}
+    if chosen in LEARNED:
+        data, d_k, position, steps, lr, seed, n = weights.job(s, chosen, (s.source, len(ctx.kv), ctx.kv.vector_size))
+        out |= {"weights": ctx.w[f"w_{name}"].tolist(),
+                "fit": {"data": data, "steps": steps, "lr": lr, "seed": seed, "d_k": d_k, "position": position,
+                        "sentences": n, "train": ctx.provenance.train}}
+    return out
+
+
+def title(s: Settings, name: str) -> str:
+    """The page's title, and page 6's open tab."""
+    page = t("app_title" if name == "home" else f"{name}_title")
+    return f"{page} · {t(f'tab_{s.tab}')}" if name == "kinds" else page
+
+
+def menu(ctx: Context, name: str):
+    """The view as a Python script and as a Jupyter notebook, in a menu built only while open (closed, it is one
+    element of every rerun), each file written only when clicked."""
+    ss = st.session_state
+    menu = st.popover(t("reproduce_menu"), icon=":material/code:", help=t("reproduce_menu_help"),
+                      key="_reproducing", on_change="rerun")
+    if not menu.open:
+        return
+    # page 6 may switch its open tab or fall back to one head during this run, after the context was made
+    s = replace(ctx.s, tab=ss.get("tab", ctx.s.tab), heads=ss.get("heads", ctx.s.heads))
+    r = recipe(replace(ctx, s=s)) | {"title": title(s, name)}
+    menu.caption(t("reproduce_caption"))
+    menu.download_button(t("reproduce_script"), lambda: reproduce.script(r), file_name=f"attention-{name}.py",
+                         mime="text/x-python", key="dl_reproduce_script", on_click="ignore", icon=":material/code:",
+                         width="stretch")
+    notes = {kind: t(f"notebook_{kind}") for kind in reproduce.KINDS}
+    menu.download_button(t("reproduce_notebook"), lambda: reproduce.notebook(r, notes),
+                         file_name=f"attention-{name}.ipynb", mime="application/x-ipynb+json",
+                         key="dl_reproduce_notebook", on_click="ignore", icon=":material/description:",
+                         width="stretch")

@@ -1,0 +1,157 @@
+"""The settings sync, navigation and shared controls every page renders."""
+import functools
+from dataclasses import asdict, replace
+from urllib.parse import urlencode
+
+import streamlit as st
+
+from engine.layers import PRESETS
+from kit import state
+from kit.state import MAX_TEXT, NAMES, QK_PRESETS, SPEC, UNREAD, Settings, from_values, to_query
+from kit.text import LANGS, error_text, labels, t
+from kit.text import name as language_name
+from lesson import pages
+from vectors.chosen import source_status
+
+LAYERS = ("q", "k", "v")
+# containers that stay open across pages and page 6's tabs once opened: the sidebar's layers, page 6's line views
+KEPT_OPEN = ("layers_open", "encoder-lines_open", "decoder-lines_open", "cross-lines_open")
+NARROW = 768  # px: below this Streamlit starts with the sidebar closed
+LINKED = 8192  # characters: page links carry the view's URL parameters up to this length (see query)
+
+
+def current() -> Settings:
+    """Settings from the URL on a visit's first run, then from the widgets; re-seeds every widget key."""
+    ss = st.session_state
+    if "_settings" not in ss:
+        values = {k: st.query_params.get_all(k)[-1] for k in st.query_params}
+        ss["_unread"] = values.pop(UNREAD, None) is not None
+        base, refused = from_values({"lang": browser_language()} | values)
+        ss["_notices"] = refused
+    else:
+        base = ss["_settings"]
+    settings, _ = from_values({**asdict(base), **{n: ss[n] for n in NAMES if n in ss}})
+    ss["_settings"] = settings
+    for name in NAMES:  # keeps values alive across page switches, where Streamlit drops widget state
+        ss[name] = getattr(settings, name)
+    for key in KEPT_OPEN:  # the same for what the visitor opened, which is not part of the view's settings
+        ss[f"_{key}"] = ss.get(key, ss.get(f"_{key}", False))
+        ss[key] = ss[f"_{key}"]
+    return settings
+
+
+def browser_language() -> str:
+    """The first of LANGS the browser asks for ('zh-CN' -> 'zh'); English when it asks for none of them."""
+    locale = (st.context.locale or "en").lower()
+    return next((code for code in LANGS if locale.split("-")[0] == code), "en")
+
+
+# A control with the keyboard's focus gets a 2 px ring in the theme's primary colour: Streamlit marks a focused text or
+# select box only by a faint border (WCAG 2.4.7, tests/browser/test_accessibility.py). Also on every page: the banner's
+# switch wraps on a narrow screen.
+FOCUS = ("[data-testid=stTextInputRootElement]:focus-within, [data-testid=stNumberInputContainer]:focus-within, "
+         "[data-baseweb=select]:focus-within, :is(button, a, [role=radio], [role=checkbox], [role=tab], "
+         "[role=slider], summary):focus-visible { outline: 2px solid #a8303c; outline-offset: 2px; }"
+         # the weights switch's choices wrap onto a second line on a phone rather than scroll out of sight
+         ".st-key-_qk_choice [data-testid=stButtonGroup] > div { flex-wrap: wrap; row-gap: 4px; }")
+
+
+def sentence_here(s: Settings, field: str):
+    """On a narrow screen the sidebar starts closed, so the sentence box also stands on the page itself, kept in step
+    with the sidebar's; on a wide screen, where the sidebar is open, CSS hides it."""
+    st.session_state[f"_{field}_here"] = getattr(s, field)
+    st.html(f"<style>@media (min-width: {NARROW}px) {{ .st-key-narrow-{field} {{ display: none; }} }}{FOCUS}</style>")
+    with st.container(key=f"narrow-{field}"):
+        st.text_input(t(field), key=f"_{field}_here", max_chars=MAX_TEXT, on_change=copy_sentence,
+                      args=(field,))
+
+
+def copy_sentence(field: str):
+    """Callback: the sentence typed on the page into the setting the sidebar's box shows."""
+    st.session_state[field] = st.session_state[f"_{field}_here"]
+
+
+def query(s: Settings) -> dict[str, str]:
+    """The URL parameters page links carry (a page has up to thirteen): the view's, so that a page opened in a new tab
+    shows it too; none when they are longer than LINKED characters, which only texts near their limits make them.
+    Every link would encode such parameters and send them to the browser again on every rerun, more work than the
+    rest of the run; moving between pages keeps the view all the same, from the session."""
+    return dict(linked_items(s))
+
+
+@functools.lru_cache(maxsize=64)
+def linked_items(s: Settings) -> tuple[tuple[str, str], ...]:
+    """query_items when page links carry them, else none; measured once per Settings."""
+    items = state.query_items(s)
+    return items if len(urlencode(items)) <= LINKED else ()
+
+
+def render(s: Settings, sentence_field: str = "sentence", *, challenge: bool = False):
+    """URL notices, navigation and the shared controls for the run's Settings `s` (current(), which the entry read);
+    with `challenge`, a page that can hide its answer until the learner guesses, also its challenge link."""
+    url_notices(st.session_state.pop("_notices", []), st.session_state.pop("_unread", False))
+    with st.sidebar:
+        st.markdown(f"### {t('app_title')}")
+        for p in pages.PAGES:
+            st.page_link(p.script, label=t(p.nav), query_params=query(s))
+        st.divider()
+        st.segmented_control(t("language"), list(LANGS), key="lang", format_func=language_name)
+        st.selectbox(t("source"), SPEC["source"], key="source", format_func=labels("source_"))
+        source_status(s)
+        st.text_input(t(sentence_field), key=sentence_field, max_chars=MAX_TEXT)
+        # The layer widgets and the link are built only while shown: hidden, they would cost every run and redraw.
+        with st.expander(t("layers"), key="layers_open", on_change="rerun") as layers:
+            if layers.open:
+                layer_controls(s)
+        with st.popover(t("copy_link"), icon=":material/link:", width="stretch", key="link_open",
+                        on_change="rerun") as link:
+            if link.open:
+                st.caption(t("copy_link_help"))
+                st.code(share_url(s), language=None, wrap_lines=True)
+        if challenge:
+            challenge_link(s)
+    state.write_url(s)
+
+
+def url_notices(notices: list, unread: bool):
+    """What the link could not give: read only in part, values refused (their defaults used), texts cut."""
+    if unread:
+        st.warning(t("url_unread"), icon=":material/link_off:")
+    refused, shortened = [n for n in notices if n[2].code != "cut"], [n for n in notices if n[2].code == "cut"]
+    for sentence, items in (("url_notice", refused), ("url_cut_notice", shortened)):
+        if items:
+            said = "; ".join(t("url_item", name=n, value=v, reason=error_text(r))
+                             for n, v, r in items)
+            st.warning(t(sentence, items=said), icon=":material/warning:")
+
+
+def challenge_link(s: Settings):
+    """A teacher's link to this view with "predict first" on: it opens with the answer hidden and holds no guess."""
+    with st.popover(t("copy_challenge"), icon=":material/quiz:", width="stretch", key="challenge_open",
+                    on_change="rerun") as link:
+        if link.open:
+            st.caption(t("copy_challenge_help"))
+            st.code(share_url(replace(s, predict=True)), language=None, wrap_lines=True)
+
+
+def layer_controls(s: Settings):
+    """Positional encoding, d_k, and each linear layer's preset, seed and scale."""
+    st.slider(t("position"), min_value=SPEC["position"][0], max_value=SPEC["position"][1], step=0.05,
+              key="position", help=t("position_help"))
+    st.toggle(t("own"), key="own", help=t("own_help"))
+    st.number_input(t("d_k"), min_value=SPEC["d_k"][0], max_value=SPEC["d_k"][1], step=1, key="d_k")
+    for layer in LAYERS:
+        name = f"W_{layer.upper()}"
+        st.selectbox(t("preset", layer=name), PRESETS if layer == "v" else QK_PRESETS, key=f"{layer}_preset",
+                     format_func=labels("preset_"))
+        c1, c2 = st.columns(2)
+        c1.number_input(t("seed", layer=name), min_value=0, max_value=9999, step=1, key=f"{layer}_seed",
+                        disabled=getattr(s, f"{layer}_preset") in QK_PRESETS[:2])
+        c2.number_input(t("scale", layer=name), min_value=SPEC["q_scale"][0], max_value=SPEC["q_scale"][1],
+                        format="%g", key=f"{layer}_scale", disabled=getattr(s, f"{layer}_preset") == "identity")
+
+
+def share_url(s: Settings) -> str:
+    """The address of this exact view, for the clipboard."""
+    params = urlencode(to_query(s))
+    return (st.context.url or "") + (f"?{params}" if params else "")

@@ -1,0 +1,25 @@
+import streamlit as st
+
+import swap.views
+from classroom import panels
+from kit import views
+from kit.state import view_key
+from kit.text import t
+from lesson import downloads, frame
+
+ctx = frame.current()
+s, att, rows = ctx.s, ctx.att, ctx.enc.labels
+
+c1, c2, c3, c4 = st.columns([1, 1.4, 1, 2])
+c1.toggle(t("scaled"), key="scaled")
+c2.toggle(t("softmax"), key="softmax")
+c3.toggle(t("predict"), key="predict", help=t("predict_help"))
+q = views.pick_word("query", t("query"), rows, rows[-1], where=c4)
+i = rows.index(q)
+seen = [j for j in range(len(rows)) if att.mask[i, j]]  # the keys query i may look at
+if s.predict and not views.guess_first(att.q[i], att.k[seen], q, [rows[j] for j in seen],
+                                      key=view_key("factor", s, q), ask=panels.asker(s, "factor")):
+    st.stop()
+views.attention_view(att, rows, rows, q, softmax=s.softmax)
+swap.views.section(ctx)
+downloads.menu(ctx, "factor")

@@ -1,0 +1,7 @@
+from learning import corpus_run, live
+from lesson import downloads, frame
+
+ctx = frame.current()
+live.section(ctx)
+corpus_run.section(ctx)
+downloads.menu(ctx, "learn")

@@ -1,0 +1,23 @@
+from dataclasses import replace
+
+import streamlit as st
+
+from kit.text import t
+from lesson import downloads, frame
+from real import sentences
+
+ctx = frame.current()
+s = ctx.s
+known, scored = sentences.held_out(ctx)
+sentence = sentences.choose(ctx, known)
+enc, att = sentences.rows(ctx, sentence)
+
+c1, c2, c3 = st.columns(3)
+c1.toggle(t("scaled"), key="scaled")
+c2.toggle(t("softmax"), key="softmax")
+c3.toggle(t("predict"), key="predict", help=t("predict_help"))
+if not s.predict or sentences.guessed(ctx, sentence, enc, att):
+    sentences.heads_view(ctx, sentence, enc, att, scored)
+    sentences.same_key(ctx, sentence, enc, att)
+sentences.relations_view(ctx, known, scored)
+downloads.menu(replace(ctx, s=replace(s, sentence=" ".join(sentence.tokens)), enc=enc, att=att), "real")

@@ -1,0 +1,17 @@
+import streamlit as st
+
+from classroom import panels
+from kit.text import t
+from lesson import frame
+
+ctx = frame.current()
+me = panels.role()
+if "key" in me:
+    panels.teacher_panel()
+elif "token" in me:
+    panels.student_panel()
+else:
+    st.markdown(t("class_how"))
+    panels.join_form(ctx.s.room)
+panels.leave_button()
+panels.keeper()

@@ -1,0 +1,317 @@
+"""Page 7: held-out treebank sentences. The one shown (at random, or found by a word), each word's head next to the
+word the attention weights most, one key word seen from every query, and every held-out sentence per relation."""
+import hashlib
+import weakref
+from dataclasses import dataclass, replace
+
+import numpy as np
+import streamlit as st
+from gensim.models import KeyedVectors
+
+from classroom import panels
+from engine import treebank
+from engine.attention import Attention, attend, top_keys
+from engine.pipeline import Encoded, encode
+from engine.tokens import TooManyTokens, tokenize
+from kit import render, state, tables, views
+from kit.charts import Titles, relevance_bars
+from kit.state import view_key
+from kit.text import error_text, plain, t, then
+from kit.views import code, pick_word
+from real.charts import LINE_KINDS, head_lines, relation_accuracy
+from real.tables import head_lines_frame, heads_table, relation_bars_frame, relations_table
+from vectors.rows import missing_item
+
+DEFAULT = "email-enronsent18_01-0013"  # "i met you at the risk conference last week in houston ."
+RELATIONS = ("det", "amod", "nmod:poss", "compound", "case", "aux", "cop", "mark", "cc", "advmod", "nsubj", "obj",
+             "obl", "nmod", "conj")  # the relations the held-out chart shows, phrase-internal ones first
+HITS = 200  # sentences a search lists at most
+NEAR = 3  # words near a word no sentence holds, offered instead
+KEPT = 8  # held-out results an upload's session keeps
+
+
+@dataclass(frozen=True)
+class Known:
+    """The held-out sentences the vectors know word for word, as one batch, and the baselines that read no vectors."""
+
+    sentences: list[treebank.Sentence]
+    index: dict[str, int]  # sent_id -> position in sentences
+    batch: treebank.Batch
+    offset: tuple[int, float]  # the best single offset and its accuracy
+    offsets: dict[str, tuple[int, float]]  # per relation: its best offset and that offset's accuracy
+    words: frozenset[str]  # every token of these sentences
+
+
+@dataclass(frozen=True)
+class Scored:
+    """How the current W_Q and W_K do on every known held-out sentence."""
+
+    accuracy: float  # share of words with a head whose top key is that head
+    words: int  # words with a head
+    relations: dict[str, tuple[int, float]]  # per relation: words, accuracy
+
+
+def find_known(kv: KeyedVectors, position: float) -> Known | None:
+    """The held-out sentences kv knows, batched at this position weight; None when it knows none."""
+    found = treebank.known(kv, treebank.split(treebank.built_in(), "test"))
+    if not found:
+        return None
+    b = treebank.batch(kv, found, position)
+    return Known(found, {s.sent_id: i for i, s in enumerate(found)}, b, treebank.best_offset(b),
+                 treebank.best_offsets(b), frozenset(w for s in found for w in s.tokens))
+
+
+def score_known(known: Known, w_q: np.ndarray, w_k: np.ndarray, own: bool) -> Scored:
+    """Each held-out word's top key under these weights, against its head."""
+    b = known.batch
+    picked = treebank.top_key(b, treebank.scores(b, w_q, w_k)[2], own)
+    has = b.head >= 0
+    return Scored(float((picked == b.head)[has].mean()), int(has.sum()), treebank.by_relation(b, picked))
+
+
+@st.cache_resource(show_spinner=False, max_entries=8)
+def shared_known(_kv: KeyedVectors, source: tuple, position: float) -> Known | None:
+    """find_known once per server for a built-in vector source; `source` (name, size, dimensions) names the vectors."""
+    return find_known(_kv, position)
+
+
+@st.cache_resource(show_spinner=False, max_entries=64)
+def shared_scored(_kv: KeyedVectors, source: tuple, position: float, own: bool, digest: str, _w_q, _w_k) -> Scored:
+    """score_known once per server for a built-in vector source and weights (`digest` stands in for them)."""
+    return score_known(shared_known(_kv, source, position), _w_q, _w_k, own)
+
+
+def held_out(ctx) -> tuple[Known, Scored]:
+    """Every held-out sentence the vectors know, and how the current weights do on them: computed once per vectors,
+    position weight and weights (an upload's in its own session), so a rerun costs nothing. Stops the page, saying
+    why, when the vectors know no held-out sentence."""
+    s, kv, w_q, w_k = ctx.s, ctx.kv, ctx.w["w_q"], ctx.w["w_k"]
+    digest = hashlib.blake2b(w_q.tobytes() + w_k.tobytes(), digest_size=16).hexdigest()
+    with st.spinner(t("real_scoring")):
+        if s.source != "upload":
+            source = (s.source, len(kv), kv.vector_size)
+            known = shared_known(kv, source, s.position)
+            scored = known and shared_scored(kv, source, s.position, s.own, digest, w_q, w_k)
+        else:  # the visitor's own vectors: a weak reference tells them apart without keeping them alive
+            ref, found = st.session_state.get("_real_upload", (None, {}))
+            if ref is None or ref() is not kv:
+                ref, found = weakref.ref(kv), {}
+                st.session_state["_real_upload"] = (ref, found)
+            if len(found) > KEPT:
+                found.clear()
+            if ("known", s.position) not in found:
+                found[("known", s.position)] = find_known(kv, s.position)
+            known = found[("known", s.position)]
+            key = ("scored", s.position, s.own, digest)
+            if known is not None and key not in found:
+                found[key] = score_known(known, w_q, w_k, s.own)
+            scored = found.get(key)
+    if known is None:
+        st.info(t("real_none_known"))
+        st.stop()
+    return known, scored
+
+
+def choose(ctx, known: Known) -> treebank.Sentence:
+    """The random button and the word search (bound to Settings.real and real_find); the sentence they give."""
+    s = ctx.s
+    left, right = st.columns([1, 2], vertical_alignment="bottom")
+    right.text_input(t("real_find"), key="real_find", max_chars=100, help=t("real_find_help"),
+                     placeholder=t("real_find_placeholder"))
+    current = s.real if s.real in known.index else default(known)
+    if s.real and s.real not in known.index:
+        st.info(t("real_unknown_sentence"))
+    hits = search(ctx, known, s.real_find) if s.real_find.strip() else None
+    if hits:
+        listed = hits[:HITS]
+        current = current if current in listed else listed[0]
+        if s.real != current:  # the selector shows it, and the link holds it
+            state.keep(replace(s, real=current), "real")
+        st.caption(t("real_hits_first" if len(hits) > HITS else "real_hits", n=len(hits), m=HITS))
+        current = st.selectbox(t("real_pick"), listed, key="real", on_change=forget_words,
+                               format_func=lambda i: " ".join(known.sentences[known.index[i]].tokens))
+    pool = hits or list(known.index)
+    left.button(t("real_random_found" if hits else "real_random"), icon=":material/casino:",
+                on_click=draw, args=(pool, current), width="stretch")
+    chosen = known.sentences[known.index[current]]
+    files = render.FILES.get(None)
+    render.name_files("real", " ".join(chosen.tokens), files.menu if files else None)  # files named after it
+    return chosen
+
+
+def default(known: Known) -> str:
+    """The page's own sentence, or the first one the vectors know."""
+    return DEFAULT if DEFAULT in known.index else known.sentences[0].sent_id
+
+
+def draw(ids: list[str], current: str):
+    """Callback: another of `ids` at random (each click a new draw; the link keeps what it drew)."""
+    others = [i for i in ids if i != current] or ids
+    st.session_state["real"] = others[int(np.random.default_rng().integers(len(others)))]
+    forget_words()
+
+
+def forget_words():
+    """Callback: a new sentence starts from its own query and key words, not the last one's."""
+    st.session_state["real_query"] = st.session_state["real_key"] = ""
+
+
+def search(ctx, known: Known, text: str) -> list[str]:
+    """The ids of the held-out sentences holding every word of `text`, after a sentence saying how many; a
+    sentence saying why when none does."""
+    kv = ctx.kv
+    try:
+        words = list(dict.fromkeys(tokenize(text, kv)))
+    except TooManyTokens as e:
+        st.info(error_text(e))
+        return []
+    shown = t("list_sep").join(f"“{plain(w)}”" for w in words)
+    if not words:
+        st.info(t("real_find_nothing", text=plain(text.strip()[:40])))
+        return []
+    unknown = [w for w in words if w not in kv.key_to_index]
+    if unknown:
+        st.warning(t("real_find_unknown",
+                     items=", ".join(missing_item(kv, plain(w)) for w in unknown[:NEAR])))
+        return []
+    hits = [x.sent_id for x in treebank.containing(known.sentences, words)]
+    if hits:
+        st.success(t("real_found_one" if len(hits) == 1 else "real_found", n=len(hits), words=shown))
+        return hits
+    near = nearby(kv, known, words[0]) if len(words) == 1 else []
+    found_near = t("real_found_near", words=t("list_sep").join(f"“{w}”" for w in near))
+    st.info(t("real_found_none", words=shown) + (then() + found_near if near else ""))
+    return []
+
+
+def nearby(kv: KeyedVectors, known: Known, word: str) -> list[str]:
+    """The words nearest `word` in the vectors that some held-out sentence holds."""
+    return [w for w, _ in kv.most_similar(word, topn=200) if w in known.words][:NEAR]
+
+
+def rows(ctx, sentence: treebank.Sentence) -> tuple[Encoded, Attention]:
+    """The sentence through the layers, as every page does it; its tokens are already the vectors' own."""
+    s = ctx.s
+    enc = encode(ctx.kv, " ".join(sentence.tokens), position=s.position)
+    st.markdown(t("real_sentence", n=len(enc.tokens), text=plain(" ".join(enc.tokens)),
+                  id=code(sentence.sent_id)))
+    try:
+        att = attend(enc.x, enc.x, ctx.w["w_q"], ctx.w["w_k"], ctx.w["w_v"], scale=s.scaled, softmax=s.softmax,
+                     own=s.own)
+    except ValueError:
+        st.error(t("overflow"))
+        st.stop()
+    return enc, att
+
+
+def guessed(ctx, sentence: treebank.Sentence, enc: Encoded, att: Attention) -> bool:
+    """Predict first: which word will the chosen word attend to most? True once guessed, with what the treebank
+    says it belongs to."""
+    labels, head = enc.labels, treebank.gold(sentence)
+    first = next((i for i, w in enumerate(enc.tokens) if w == "the" and head[i] >= 0),
+                 next((i for i in range(len(labels)) if head[i] >= 0), 0))
+    q = pick_word("real_query", t("real_query_pick"), labels, labels[first])
+    i = labels.index(q)
+    seen = np.flatnonzero(att.mask[i])
+    shown = replace(ctx.s, real=sentence.sent_id, real_query=q)
+    if not views.guess_first(att.q[i], att.k[seen], q, [labels[j] for j in seen], key=view_key("real", shown, q),
+                             ask=panels.asker(shown, "real")):
+        return False
+    rel = treebank.short(sentence.relations[i])
+    st.markdown(t("real_gold_said", q=plain(q), h=plain(labels[head[i]]), rel=rel) if head[i] >= 0
+                else t("real_gold_root" if rel == "root" else "real_gold_none", q=plain(q)))
+    return True
+
+
+def heads_view(ctx, sentence: treebank.Sentence, enc: Encoded, att: Attention, scored: Scored):
+    """Each word's head and the word it attends to most, as lines and as a table, with how many agree."""
+    s, labels = ctx.s, enc.labels
+    head, pick = treebank.gold(sentence), top_keys(att)
+    relations = [treebank.short(r) for r in sentence.relations]
+    value = t("weight" if s.softmax else "score")
+    st.subheader(t("real_heads_title"))
+    has = head >= 0
+    right = int((pick == head)[has].sum())
+    st.markdown(t("real_heads_said", right=right, total=int(has.sum()), acc=right / max(1, has.sum()),
+                  all=scored.accuracy))
+    names = {kind: t(f"real_line_{kind}") for kind in LINE_KINDS}
+    lines = head_lines_frame(labels, relations, head, pick, att.weights, names)
+    titles = Titles(t("real_lines_title"), t("key_word"), t("query_word"), value, relation=t("real_relation"),
+                    line=t("real_line_title"))
+    render.chart(head_lines, lines, titles=titles, line_names=[names[k] for k in LINE_KINDS],
+                 save=render.Save(csv=render.Csv("dl_real_lines", lambda: lines.to_csv(index=False))))
+    st.caption(t("real_lines_caption"))
+    said = {"root": t("real_root"), "none": t("real_no_head"), "right": t("real_right"),
+            "wrong": t("real_wrong")}
+    table = heads_table(labels, relations, head, pick, att.weights, said)
+    st.dataframe(table, hide_index=True, width="stretch", height="content", column_config={
+        "word": t("word"), "relation": t("real_relation"), "head": t("real_col_head"),
+        "head_weight": st.column_config.TextColumn(t("real_col_head_weight", value=value), alignment="right"),
+        "top": t("real_col_top"),
+        "top_weight": st.column_config.NumberColumn(t("real_col_top_weight", value=value), format="%.3f"),
+        "right": t("real_col_right")})
+    views.download_table(table, t("file_real_heads"), key="real_heads")
+
+
+def same_key(ctx, sentence: treebank.Sentence, enc: Encoded, att: Attention):
+    """One key word's score from every query word that sees it: relevance depends on who asks."""
+    s, labels = ctx.s, enc.labels
+    head = treebank.gold(sentence)
+    st.subheader(t("real_key_title"))
+    st.markdown(t("real_key_intro"))
+    dependents = np.bincount(head[head >= 0], minlength=len(labels))
+    k = pick_word("real_key", t("real_key_pick"), labels, labels[int(dependents.argmax())])
+    j = labels.index(k)
+    queries = [i for i in range(len(labels)) if att.mask[i, j]]
+    if not queries:
+        st.info(t("real_key_alone", k=plain(k)))
+        return
+    scores = att.scores[queries, j]
+    shown = [f"{labels[i]} ●" if head[i] == j else labels[i] for i in queries]
+    measure = t("measure_qk_scaled" if s.scaled else "measure_qk")
+    render.chart(relevance_bars, tables.relevance_table({"qk": scores}, shown),
+                 titles=Titles(t("real_key_chart"), measure, t("query_word"), rank=t("rank")))
+    hi, lo = int(scores.argmax()), int(scores.argmin())
+    said = t("real_key_said", k=plain(k), hi=plain(labels[queries[hi]]), hi_v=scores[hi],
+             lo=plain(labels[queries[lo]]), lo_v=scores[lo])
+    deps = [n for n, i in enumerate(queries) if head[i] == j]
+    if deps:
+        rank = tables.ranks(scores)
+        said += then() + t("real_key_deps", k=plain(k), n=len(queries),
+                           deps=t("list_sep").join(f"“{plain(labels[queries[n]])}” ({rank[n]})" for n in deps))
+    else:
+        said += then() + t("real_key_no_deps", k=plain(k))
+    st.markdown(said)
+
+
+def relations_view(ctx, known: Known, scored: Scored):
+    """Every held-out sentence, relation by relation: the current head against the best fixed offset for each."""
+    st.subheader(t("real_rel_title"))
+    series = [t("real_rel_head"), t("real_rel_offset")]
+    table = relations_table(list(RELATIONS), scored.relations, known.offsets,
+                                   {r: t(f"rel_{r}") for r in RELATIONS})
+    bars = relation_bars_frame(table, series)
+    titles = Titles(t("real_rel_chart"), t("real_rel_x"), t("real_relation"), series=t("real_rel_series"),
+                    count=t("real_rel_count"))
+    render.chart(relation_accuracy, bars, titles=titles, series=series,
+                 save=render.Save(csv=render.Csv("dl_real_relation_bars", lambda: bars.to_csv(index=False))))
+    offset, offset_acc = known.offset
+    said = t("real_rel_said", words=scored.words, sentences=len(known.sentences), acc=scored.accuracy,
+             offset=offset, offset_acc=offset_acc)
+    rows = table.to_pydict()
+    gaps = [h - o for h, o in zip(rows["head"], rows["offset_accuracy"], strict=False)]  # one per relation shown
+    beats = sum(g > 0 for g in gaps)
+    if gaps and min(gaps) < 0:
+        r = gaps.index(min(gaps))
+        said += then() + t("real_rel_beats", beats=beats, n=len(gaps), rel=rows["relation"][r],
+                           head=rows["head"][r], off=rows["offset_accuracy"][r])
+    elif gaps and beats == len(gaps):
+        said += then() + t("real_rel_beats_all", n=len(gaps))
+    st.markdown(said)
+    st.caption(t("real_rel_caption"))
+    shares = table.to_pandas().style.format({"head": "{:.1%}", "offset_accuracy": "{:.1%}", "count": "{:,}"})
+    st.dataframe(shares, hide_index=True, width="stretch", height="content", column_config={
+        "relation": t("real_relation"), "meaning": t("real_rel_meaning"),
+        "count": t("real_rel_count"), "head": t("real_rel_head_share"),
+        "offset": t("real_rel_offset_col"), "offset_accuracy": t("real_rel_offset_share")})
+    views.download_table(table, t("file_real_relations"), key="real_relations")

@@ -1,0 +1,81 @@
+"""Page 7's tables: a sentence's heads against the words attended to most, as lines and as a table, and the accuracy per
+relation."""
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+
+MARKS = {True: "✓", False: "✗"}  # right and wrong, as a shape and not by colour alone
+
+
+def head_lines_frame(labels: list[str], relations: list[str], head: np.ndarray, pick: np.ndarray,
+                     weights: np.ndarray, names: dict[str, str]) -> pd.DataFrame:  # [n] ×3, [n, n]
+    """One sentence's line view: a row per word (kind "word", with its relation and a ✓ or ✗ where it has a head);
+    for each word with a head (head ≥ 0), a line to that head ("gold") and one to the key it weights most ("right"
+    when that is the head, else "wrong"), each with the weight of that pair; `names` gives each kind its shown name."""
+    n = len(labels)
+    has = np.flatnonzero(np.asarray(head) >= 0)
+    right = pick[has] == head[has]
+    mark = np.full(n, "", dtype=object)
+    mark[has] = [MARKS[bool(r)] for r in right]
+    kind = np.concatenate([np.full(n, "word", dtype=object), np.full(len(has), "gold", dtype=object),
+                           np.where(right, "right", "wrong").astype(object)])
+    q = np.concatenate([np.arange(n), has, has])
+    k = np.concatenate([np.arange(n), head[has], pick[has]])
+    words, rels = np.asarray(labels, dtype=object), np.asarray(relations, dtype=object)
+    return pd.DataFrame({
+        "kind": kind, "line": [names.get(x, "") for x in kind],
+        "query": words[q], "key": words[k], "q_pos": q, "k_pos": k, "relation": rels[q],
+        "mark": np.concatenate([mark, np.full(2 * len(has), "", dtype=object)]),
+        "right": np.concatenate([pick == head, np.ones(len(has), dtype=bool), right]),
+        "weight": np.asarray(weights, dtype=np.float64)[q, np.concatenate([pick, head[has], pick[has]])],
+    })
+
+
+def heads_table(labels: list[str], relations: list[str], head: np.ndarray, pick: np.ndarray, weights: np.ndarray,
+                said: dict[str, str]) -> pa.Table:  # [n] ×3, [n, n]
+    """One row per word: its relation, the word it belongs to (or why none: `said` names 'root' and 'none') and the
+    weight on it (written to 3 decimals, a dash where there is none), the key it weights most and that weight, and
+    whether they are the same word (`said` names 'right' and 'wrong'; nothing where the word has no head)."""
+    n, w = len(labels), np.asarray(weights, dtype=np.float64)
+    rows = np.arange(n)
+    has = np.asarray(head) >= 0
+
+    def belongs(i: int) -> str:
+        if has[i]:
+            return labels[head[i]]
+        return said["root"] if relations[i] == "root" else said["none"]
+    return pa.table({
+        "word": pa.array(labels, pa.string()), "relation": pa.array(relations, pa.string()),
+        "head": pa.array([belongs(i) for i in rows], pa.string()),
+        "head_weight": pa.array([f"{w[i, head[i]]:.3f}" if has[i] else "—" for i in rows], pa.string()),
+        "top": pa.array([labels[j] for j in pick], pa.string()), "top_weight": w[rows, pick],
+        "right": pa.array([said["right" if pick[i] == head[i] else "wrong"] if has[i] else "" for i in rows],
+                          pa.string())})
+
+
+def relations_table(relations: list[str], head: dict[str, tuple[int, float]], offsets: dict[str, tuple[int, float]],
+                    meanings: dict[str, str]) -> pa.Table:
+    """One row per relation that occurs: how many words have it, the share the head gets right, the best fixed
+    offset for it and the share that offset gets right."""
+    shown = [r for r in relations if r in head]
+    return pa.table({"relation": pa.array(shown, pa.string()),
+                     "meaning": pa.array([meanings[r] for r in shown], pa.string()),
+                     "count": pa.array([head[r][0] for r in shown], pa.int64()),
+                     "head": pa.array([head[r][1] for r in shown], pa.float64()),
+                     "offset": pa.array([f"{offsets[r][0]:+d}" for r in shown], pa.string()),
+                     "offset_accuracy": pa.array([offsets[r][1] for r in shown], pa.float64())})
+
+
+def relation_bars_frame(table: pa.Table, series: list[str]) -> pd.DataFrame:
+    """relations_table as two bars a relation: the head's share right and the best offset's (`series` names them),
+    with the text written at each bar's end."""
+    df = table.to_pandas()
+    n = len(df)
+    label = (df["relation"] + " · " + df["meaning"]).tolist()
+    head = [f"{a:.0%}" for a in df["head"]]
+    offset = [f"{a:.0%} ({o})" for a, o in zip(df["offset_accuracy"], df["offset"], strict=False)]
+    return pd.DataFrame({
+        "label": label * 2, "r": list(range(n)) * 2, "series": [series[0]] * n + [series[1]] * n,
+        "s": [0] * n + [1] * n, "accuracy": pd.concat([df["head"], df["offset_accuracy"]], ignore_index=True),
+        "count": pd.concat([df["count"], df["count"]], ignore_index=True), "text": head + offset,
+    })

@@ -1,0 +1,97 @@
+"""Page 4's views: the expected order read from the learner's text, whether each measure meets it, every key's rank
+under each measure, and which word each word attends to most."""
+import numpy as np
+import streamlit as st
+
+from engine.attention import Attention, one_key, top_keys
+from engine.relevance import in_order
+from engine.tokens import tokenize
+from kit import render, tables
+from kit.charts import Titles, relevance_bars
+from kit.state import DEFAULTS
+from kit.text import has, plain, t, then
+from kit.views import download_table
+from relevance.tables import ranking_table
+
+
+def partners(att: Attention, labels: list[str]):
+    """Which word each word attends to most, and whether they differ (relevance of the pair) or not (of one key)."""
+    tops = top_keys(att)
+    pairs = t("list_sep").join(f"“{plain(labels[i])}” → “{plain(labels[j])}”" for i, j in enumerate(tops))
+    same = one_key(tops)
+    st.markdown(t("relevance_pairs", pairs=pairs) + then() + (
+        t("relevance_pairs_differ") if same is None else t("relevance_pairs_same", k=plain(labels[same]))))
+
+
+def bars(scores: dict[str, np.ndarray], names: dict[str, str], keys: list[str], source: str):
+    """Each measure's scores of the keys as bars, side by side, and what the measures are."""
+    for where, m in zip(st.columns(len(scores)), scores, strict=False):
+        render.chart(relevance_bars, tables.relevance_table({m: scores[m]}, keys), where=where,
+                     titles=Titles(names[m], t("score"), t("word"), rank=t("rank")))
+    st.caption(t("relevance_note", source=source))
+
+
+def verdicts(scores: dict[str, np.ndarray], names: dict[str, str], keys: list[str], order: list[str]):
+    """For each measure, whether its scores put the keys in the expected order, with the numbers."""
+    pos = [keys.index(x) for x in order]
+    shown = " > ".join(f"“{x}”" for x in order)
+    for m, v in scores.items():
+        values = t("list_sep").join(f"“{x}” {y:.3f}" for x, y in zip(order, v[pos], strict=False))
+        met = in_order(v[pos])
+        (st.success if met else st.warning)(t("verdict_met" if met else "verdict_missed", measure=names[m],
+                                              order=shown, values=values))
+
+
+def ranking(scores: dict[str, np.ndarray], names: dict[str, str], keys: list[str], q: str):
+    """Every key's score and rank under each measure, side by side, with its download."""
+    st.subheader(t("ranking", q=q))
+    table = ranking_table(scores, keys)
+    st.dataframe(table, hide_index=True, width="stretch", column_config=ranking_columns(names))
+    shown = t("item_sep").join(t("ranking_name", short=short_name(m, names), name=names[m]) for m in scores)
+    st.caption(t("ranking_legend", columns=shown))
+    download_table(table, t("file_ranking"), key="ranking")
+
+
+def ranking_columns(names: dict[str, str]) -> dict:
+    """The ranking table's columns under short names, so that seven fit a phone's width: each measure's score, then
+    its rank as "#"; the full names in each column's help and in the caption below the table."""
+    config = {"word": t("word")}
+    for m, name in names.items():
+        config[m] = st.column_config.NumberColumn(short_name(m, names), help=name, format="%.3f")
+        config[f"{m}_rank"] = st.column_config.NumberColumn(t("rank_short"), format="%d",
+                                                            help=f"{t('rank')} · {name}")
+    return config
+
+
+def short_name(m: str, names: dict[str, str]) -> str:
+    """A measure's short column name (its full name where it has none)."""
+    return t(f"measure_{m}_short") if has(f"measure_{m}_short") else names[m]
+
+
+STORY_TOKENS = tokenize(DEFAULTS.sentence)  # texts about the story sentence appear only while it is on the page
+
+
+def expected_order(text: str, tokens: list[str], labels: list[str], query: str) -> list[str] | None:
+    """The row labels named in 'drank > cat > black', or None after telling the learner what is wrong."""
+    names = [w.strip().lower() for w in text.split(">")]
+    if len(names) < 2 or not all(names):
+        st.warning(t("order_format"))
+        return None
+    order = []
+    for name in names:
+        found = [label for token, label in zip(tokens, labels, strict=False) if name in (token, label.lower())]
+        if len(found) > 1:
+            problem = t("order_ambiguous", word=name, labels=" / ".join(f"“{x}”" for x in found))
+        elif not found:
+            words = t("list_sep").join(f"“{x}”" for x in labels if x != query)
+            problem = t("order_unknown", word=name[:40], words=words)
+        elif found[0] == query:
+            problem = t("order_query", word=name)
+        elif found[0] in order:
+            problem = t("order_repeated", word=name)
+        else:
+            order.append(found[0])
+            continue
+        st.warning(problem)
+        return None
+    return order

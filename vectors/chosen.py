@@ -1,0 +1,114 @@
+"""The vectors a visitor chose: the built-in GloVe, a gensim-data download or their own upload, and the widgets and
+sentences that go with the choice."""
+import streamlit as st
+from gensim.models import KeyedVectors
+
+from engine.errors import VectorsError
+from engine.formats import load_upload
+from engine.sources import load_gensim_data, load_glove
+from kit.state import Settings
+from kit.text import error_text, t
+from server import ledger
+
+
+@st.cache_resource(show_spinner=False)
+def glove(limit: int | None = None) -> KeyedVectors:
+    """The built-in vectors, loaded once per server process and shared by every session."""
+    return load_glove(limit)
+
+
+@st.cache_resource(show_spinner=False)
+def gensim_data(name: str) -> KeyedVectors:
+    """A larger gensim-data set, downloaded once per server where the internet is reachable."""
+    return load_gensim_data(name)
+
+
+def vectors(s: Settings) -> KeyedVectors:
+    """The vectors the visitor chose; the built-in GloVe while an upload or download is not available."""
+    held = ledger.get(visitor()) if s.source == "upload" else None
+    if held is not None:
+        return held.kv
+    if s.source.startswith("glove-wiki") and st.session_state.get("_download_failed") != s.source:
+        return gensim_data(s.source)  # source_status tried it this run: cached, or it failed and we skip it
+    return glove(50_000) if s.source == "glove50k" else glove()
+
+
+def source_name(s: Settings) -> str:
+    """The short name of the vectors in use, for sentences that quote them ('GloVe', 'uploaded')."""
+    if s.source == "upload" and ledger.get(visitor()) is None:
+        return t("short_glove")  # nothing uploaded yet: the built-in vectors are shown
+    return t(f"short_{s.source}")
+
+
+def source_status(s: Settings):
+    """The upload widgets, and a sentence when the chosen source cannot be used."""
+    st.session_state.pop("_download_failed", None)
+    if s.source.startswith("glove-wiki"):
+        try:
+            gensim_data(s.source)
+        except VectorsError:
+            st.session_state["_download_failed"] = s.source
+            st.error(t("source_offline"))
+    if s.source != "upload":
+        return
+    if ledger.was_evicted(visitor()):
+        st.warning(t("upload_evicted"))
+    upload_widget()
+    held = ledger.get(visitor())
+    if held is not None:
+        st.caption(t("upload_ok", n=len(held.kv.index_to_key), d=held.kv.vector_size))
+    else:
+        st.info(t("upload_none"))
+
+
+def visitor() -> ledger.Token:
+    """This session's claim on its upload (the upload itself is held in server.ledger, within the server's budget)."""
+    return st.session_state.setdefault("_visitor", ledger.Token())
+
+
+VECTOR_FILES = ("txt", "vec", "bin", "npy")  # what the vectors uploader takes
+
+
+def upload_widget():
+    """The uploader; a new file is read, checked, held, and then cleared from the uploader so it is not kept twice."""
+    ss = st.session_state
+    key = f"upload_files_{ss.get('_upload_round', 0)}"
+    files = st.file_uploader(t("upload_files"), type=list(VECTOR_FILES), accept_multiple_files=True, key=key,
+                             help=t("upload_help"))
+    if files:  # read it, then run again with a new, empty uploader: Streamlit lets go of the file just read
+        ss["_upload_problem"] = read_upload(ledger.file_bytes(files))
+        ss["_upload_round"] = ss.get("_upload_round", 0) + 1
+        del ss[key]  # the widget's value: file objects over the bytes, which the session would keep as long as it lives
+        st.rerun()
+    problem = ss.pop("_upload_problem", None)
+    refused = ledger.refusal(ledger.session_of())  # a file the server turned away before it arrived
+    if refused:
+        problem = t(f"upload_refused_{refused}", mb=ledger.session_cap() / 2**20,
+                    budget=ledger.budget() / 2**20)
+    if problem:
+        st.error(problem)
+
+
+def read_upload(files: list[tuple[str, bytes]]) -> str | None:
+    """Read, check and hold the uploaded files, (name, bytes); a sentence for the learner when that fails. Either way
+    Streamlit's copy of the files is let go (ledger.drop_files). A selection refused for its files never releases
+    anyone's upload; one that will be read first makes room in the memory ledger for the vectors it holds."""
+    name, token, kv = tuple((n, len(data)) for n, data in files), visitor(), None
+    budget = ledger.budget() / 2**20
+    try:
+        if len(files) > 2:
+            raise VectorsError("upload_one")
+        # a file is about as long as the vectors it holds or longer (text spells each number out): room for them
+        if not ledger.make_room(token, sum(size for _, size in name), ledger.session_of()):
+            return t("upload_no_room", budget=budget)
+        kv = load_upload(files)
+    except VectorsError as e:
+        return t("upload_error", error=error_text(e))
+    finally:
+        ledger.drop_files(name)
+        if kv is None:
+            ledger.unreserve(token)
+    if not ledger.keep(token, kv, name):  # keep() takes the room made, whether it holds kv or not
+        size = ledger.size_of(kv) / 2**20
+        return t("upload_over_budget" if size > budget else "upload_no_room", size=size, budget=budget)
+    return None
