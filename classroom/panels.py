@@ -17,13 +17,16 @@ from classroom import classes, seat, store, tables, watch
 from classroom.charts import room_bars
 from classroom.limiter import ANSWERS_PER_CLASS, ANSWERS_PER_SESSION, JOINS_PER_SESSION, STARTS_PER_SESSION, Limiter
 from classroom.questions import Question
+from classroom.settings import Room
 from engine.errors import ClassError
 from kit import render
 from kit.charts import Titles
-from kit.state import LIMITS, to_query
+from kit.state import limit, to_query
 from kit.text import error_text, kept, plain, t, then
 from lesson import pages
 from server import runtime
+
+WHY = {"angle": "class_why_angle", "length": "class_why_length", "both": "class_why_both"}  # a reason, as revealed
 
 ROLE = "_class"  # this session's part in a class: {"code", "key"} for its teacher, {"code", "token", "sent"} for a
 # student, "sent" holding what they answered to each question
@@ -146,7 +149,7 @@ def reveal_text(room: classes.Room) -> str:
     """The answer and what decides it."""
     q = room.question
     order = " > ".join(f"“{w}”" for w in q.answer)
-    return t("class_answer", order=order) + then() + t(f"class_why_{q.reason}", k=q.answer[0], q=q.query)
+    return t("class_answer", order=order) + then() + t(WHY[q.reason], k=q.answer[0], q=q.query)
 
 
 @functools.lru_cache(maxsize=64)
@@ -265,7 +268,7 @@ def answers_download(me: dict):
 def join_form(code: str):
     """A student joins with the class's code (from the link, or typed) and, if they like, a nickname."""
     with st.form("class_join"):
-        typed = st.text_input(t("class_code"), value=code, max_chars=LIMITS["room"], placeholder="ABCD 2345")
+        typed = st.text_input(t("class_code"), value=code, max_chars=limit(Room, "room"), placeholder="ABCD 2345")
         nickname = st.text_input(t("class_nickname"), max_chars=classes.MAX_NICKNAME, help=t("class_nickname_help"))
         if not st.form_submit_button(t("class_join"), type="primary"):
             return

@@ -3,9 +3,10 @@ import streamlit as st
 
 from dot.charts import alignment_bars, with_alignment_domains
 from dot.tables import alignment_frame, group_table
-from engine.alignment import GROUPS
 from kit import charts, render
 from kit.text import t
+
+GROUPS = {"++": "group_++", "--": "group_--", "+-": "group_+-", "-+": "group_-+"}  # engine.alignment.GROUPS' names
 
 
 def pair_products(pairs: list, q: str, keys: list[str], *, by_size: bool, fields: list[str], wheres: list):
@@ -35,4 +36,4 @@ def pair_summary(pair, q: str, k: str, *, note: str, source: str):
 
 def group_names() -> dict[str, str]:
     """The four sign groups' names."""
-    return {g: t(f"group_{g}") for g in GROUPS}
+    return {g: t(GROUPS[g]) for g in GROUPS}

@@ -1,1 +1,2 @@
-"""Numpy + gensim engine: vectors, positional encoding, layers, attention, alignment, training."""
+"""The engine: numpy and gensim (jieba for Chinese words), math and data only, no UI: vectors, tokens, formats,
+positional encoding, layers, attention, alignment, relevance, training, the corpora, projection, reproduce."""

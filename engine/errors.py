@@ -15,7 +15,7 @@ class CodedError(ValueError):
 
 
 class VectorsError(CodedError):
-    """A problem with a sentence, a vectors file or a download; ui/text's catalogues say each code (err_<code>)."""
+    """A problem with a sentence, a vectors file or a download; the catalogues say each code (err_<code>)."""
 
     CODES = (
         "too_many_tokens", "offline", "not_utf8", "empty", "nul", "no_numbers", "not_number", "mixed_dims",
@@ -27,7 +27,7 @@ class VectorsError(CodedError):
 
 
 class ClassError(CodedError):
-    """A problem in class mode (classroom/classes.py); ui/text's catalogues say each code (err_class_<code>)."""
+    """A problem in class mode (classroom/classes.py); the catalogues (texts.toml) say each code (err_class_<code>)."""
 
     # unknown: no class has that code; expired: the class is past its time; ended: the teacher ended it;
     # not_teacher: wrong teacher key; not_student: a token that did not join this class; not_asking: answers are closed

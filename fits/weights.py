@@ -15,12 +15,19 @@ from engine.layers import preset
 from engine.tokens import tokenize
 from engine.training import Fit, load_fit
 from fits import queue, waiting
-from kit.state import DEFAULTS, LEARNED, Settings
+from fits.settings import LEARNED, PRESET_NAMES, Layers
 from kit.text import error_text, labels, t
 from server import ledger
 from vectors import chosen
+from vectors.settings import Vectors
 
-CHOICES = ("trained", "templates", "random", "identity", "run")  # one click away on every page
+DEFAULTS = Layers()  # the layers a link without settings shows
+
+CHOICES = {"trained": "choice_trained", "templates": "choice_templates", "random": "choice_random",  # one click away
+           "identity": "choice_identity", "run": "choice_run"}  # on every page, each choice's name
+FITTING = {"treebank": "fitting_treebank", "templates": "fitting_templates"}  # what a fit awaited learns from
+LEARNED_WEIGHTS = {"trained": "weights_trained", "templates": "weights_templates",  # what the banner says of them
+                   "run": {"treebank": "weights_run_treebank", "templates": "weights_run_templates"}}
 EVERY = 40  # steps between a treebank fit's measures of its held-out accuracy (and at its end)
 WAITS = "_fit_waits"  # the fits this session asked the queue for, by key: queued, running or ended
 
@@ -84,7 +91,7 @@ def load(args: tuple) -> tuple[int, int, int]:
     return queue.reads(size["words"], size["held_out"]), held, held
 
 
-def recipe(s: Settings, which: str, source: tuple) -> tuple:
+def recipe(s: Layers, which: str, source: tuple) -> tuple:
     """(data, d_k, position, steps, lr, seed, sentences) the settings ask of the fit behind a learned preset; `source`
     (name, size, dimensions) names the vectors. The default head ships fitted with the full recipe; for other vectors,
     d_k or position weight a shorter one is fitted once per server."""
@@ -99,7 +106,7 @@ def recipe(s: Settings, which: str, source: tuple) -> tuple:
     return "treebank", d_k, s.position, r.steps, r.lr, r.seed, None
 
 
-def job(s: Settings, which: str, source: tuple) -> tuple:
+def job(s: Layers, which: str, source: tuple) -> tuple:
     """The recipe of the fit behind a learned preset, its steps cut to what one fit may take (queue.max_steps) unless
     the project ships it."""
     args = recipe(s, which, source)
@@ -152,19 +159,19 @@ def kept(key: tuple, fit: Fit) -> Fit:
 
 def warm(kv: KeyedVectors) -> Fit:
     """The default head on the built-in GloVe, as the first page will ask for it (run at server start)."""
-    source = (DEFAULTS.source, len(kv), kv.vector_size)
+    source = (Vectors().source, len(kv), kv.vector_size)
     args = job(DEFAULTS, "trained", source)
     return kept((source, args), shipped_fit(shipped(source, args)))
 
 
-def source_of(s: Settings, kv: KeyedVectors) -> str:
+def source_of(s: Layers, kv: KeyedVectors) -> str:
     """The name of the vectors in use: the built-in GloVe's while it stands in for an upload or a download."""
     if s.source in ("glove", "glove50k") or kv is not chosen.glove():
         return s.source
     return "glove"
 
 
-def key_of(s: Settings, kv: KeyedVectors, which: str) -> tuple:
+def key_of(s: Layers, kv: KeyedVectors, which: str) -> tuple:
     """What names the fit behind a learned preset: its vectors and recipe; an upload by the vectors themselves, as its
     fits are its visitor's own."""
     source = (source_of(s, kv), len(kv), kv.vector_size)
@@ -182,7 +189,7 @@ def upload_fits(kv: KeyedVectors) -> dict:
     return fits
 
 
-def corpus_fit(s: Settings, kv: KeyedVectors, which: str) -> Fit:
+def corpus_fit(s: Layers, kv: KeyedVectors, which: str) -> Fit:
     """The fit behind a learned preset for the current vectors, d_k and position weight; Waiting while the queue fits
     it, queue.TooLarge when one of its steps would take too long."""
     key = key_of(s, kv, which)
@@ -232,7 +239,7 @@ def forget(asked: set) -> None:
         queue.leave(waits.pop(key), waiting.me(), wait=0)
 
 
-def remember(s: Settings, kv: KeyedVectors, which: str, fit: Fit) -> None:
+def remember(s: Layers, kv: KeyedVectors, which: str, fit: Fit) -> None:
     """A fit made elsewhere with exactly the arguments of `which` (page 5's live run) as the one behind it, so that
     using it costs no second fit; a fit on built-in vectors only (an upload's fits are the visitor's own)."""
     key = key_of(s, kv, which)
@@ -240,7 +247,7 @@ def remember(s: Settings, kv: KeyedVectors, which: str, fit: Fit) -> None:
         kept(key, fit)
 
 
-def layers(s: Settings, kv: KeyedVectors) -> tuple[dict[str, np.ndarray], Provenance]:
+def layers(s: Layers, kv: KeyedVectors) -> tuple[dict[str, np.ndarray], Provenance]:
     """W_Q, W_K, W_V ([d, d_k]) from the sidebar's settings, and where W_Q and W_K came from. While a learned preset's
     fit is queued or running, the page shows where it is and stops here."""
     d = kv.vector_size
@@ -277,13 +284,13 @@ def layers(s: Settings, kv: KeyedVectors) -> tuple[dict[str, np.ndarray], Proven
                          sizes(data)["test"], args if s.q_preset == s.k_preset else None)
 
 
-def wait_for(s: Settings, job: queue.Job, d: int):
+def wait_for(s: Layers, job: queue.Job, d: int):
     """In place of the banner: which fit the page waits for, its place in the queue or progress, Stop, and the switch
     to other weights."""
     data = job.key[-1][0]
     n = treebank.LIVE.sentences if job.key[-1][-1] else sizes(data)["train"]
     box = st.container(border=True)
-    box.markdown(t(f"fitting_{data}", n=n))
+    box.markdown(t(FITTING[data], n=n))
     with box:
         waiting.panel(job, "_fit_stop", stopped=unfitted)
     switch_control(s, None, d, box)
@@ -301,14 +308,14 @@ def unfitted(job: queue.Job):
     ss["_fit_left"] = True
 
 
-def describe(s: Settings, p: Provenance, d: int) -> str:
+def describe(s: Layers, p: Provenance, d: int) -> str:
     """One sentence on what W_Q and W_K are (and, for a fit, whether it was stopped or its steps cut)."""
     d_k = min(s.d_k, d)
     if p.q != p.k:
-        return t("weights_mixed", q=t(f"preset_{p.q}"), k=t(f"preset_{p.k}"))
+        return t("weights_mixed", q=t(PRESET_NAMES[p.q]), k=t(PRESET_NAMES[p.k]))
     if p.q in LEARNED:
         _, _, _, steps, lr, seed, _ = p.args
-        key = f"weights_run_{p.data}" if p.q == "run" else f"weights_{p.q}"
+        key = LEARNED_WEIGHTS["run"][p.data] if p.q == "run" else LEARNED_WEIGHTS[p.q]
         said = t(key, train=p.train, test=p.test, acc=p.fit.test_accuracy[-1], steps=steps, lr=lr, seed=seed)
         if p.q == "run" and steps < s.run_steps:
             said += " " + t("weights_capped", asked=s.run_steps, max=steps)
@@ -319,24 +326,24 @@ def describe(s: Settings, p: Provenance, d: int) -> str:
         return t("weights_random", q=s.q_seed, k=s.k_seed)
     if p.q == "identity":
         return t("weights_identity" if d_k == d else "weights_identity_cut", d=d, d_k=d_k)
-    return t("weights_other", name=t(f"preset_{p.q}"))
+    return t("weights_other", name=t(PRESET_NAMES[p.q]))
 
 
-def banner(s: Settings, p: Provenance, d: int):
+def banner(s: Layers, p: Provenance, d: int):
     """Near the top of every page: what W_Q and W_K are, and one click to switch."""
     box = st.container(border=True, horizontal=True, vertical_alignment="center")  # one element, not four
     box.markdown(describe(s, p, d), width="stretch")
     switch_control(s, p, d, box)
 
 
-def switch_control(s: Settings, p: Provenance | None, d: int, where):
+def switch_control(s: Layers, p: Provenance | None, d: int, where):
     """The choice of W_Q's and W_K's preset, showing the one in use (none while a fit is awaited or they differ)."""
     ss = st.session_state
-    choices = CHOICES if "run" in (s.q_preset, s.k_preset) or recipe(s, "run", (s.source, 0, d)) != \
-        recipe(DEFAULTS, "run", (s.source, 0, d)) else CHOICES[:4]
+    choices = list(CHOICES) if "run" in (s.q_preset, s.k_preset) or recipe(s, "run", (s.source, 0, d)) != \
+        recipe(DEFAULTS, "run", (s.source, 0, d)) else list(CHOICES)[:4]
     ss["_qk_choice"] = p.q if p is not None and p.q == p.k and p.q in choices else None
     where.segmented_control(t("weights_switch"), choices, key="_qk_choice", on_change=switch,
-                            format_func=labels("choice_"), label_visibility="collapsed")
+                            format_func=labels(CHOICES), label_visibility="collapsed")
 
 
 def switch():

@@ -8,6 +8,9 @@ from kit.charts import heatmap
 from kit.text import t
 from kit.views import SIDE_BY_SIDE, Marks, download, heatmap_cells, matrix, matrix_cells
 
+HEAD_WEIGHTS = {"encoder-": "file_encoder-head-weights", "decoder-": "file_decoder-head-weights",  # file names
+                "cross-": "file_cross-head-weights"}
+
 
 def heads_view(multi: Attention, q_labels: list[str], k_labels: list[str], q: str, *, softmax: bool,
                prefix: str):
@@ -25,7 +28,7 @@ def heads_view(multi: Attention, q_labels: list[str], k_labels: list[str], q: st
             render.chart(heatmap, matrix_cells(multi.weights[head], q_labels, k_labels, mask, q), titles=titles,
                          cells=cells, weights=softmax, where=where)
     download(multi.weights.reshape(h * n_q, n_k), [f"{head + 1}: {w}" for head in range(h) for w in q_labels],
-             k_labels, f"{prefix}head-weights")
+             k_labels, f"{prefix}head-weights", t(HEAD_WEIGHTS[prefix]))
     matrix(merge_heads(multi.z), q_labels, tables.dims(h * d_vh), charts.Titles(t("z_heads_m", h=h, d=d_vh), t("dim")),
            name=f"{prefix}Z-heads", marks=Marks(selected=q))
 

@@ -12,7 +12,7 @@ from kinds import lines
 from kinds.heads import heads_view
 from kinds.tables import neighbours_frame
 from kit import state, views
-from kit.state import Settings, view_key
+from kit.state import view_key
 from kit.text import t
 from kit.views import pick_word
 
@@ -20,7 +20,12 @@ NEIGHBOURS = 12  # target words whose nearest neighbours are listed
 LATER = 5  # later words named in the mask note
 PREFIX = {"enc": "encoder-", "dec": "decoder-", "cross": "cross-"}  # widget keys and CSV names per section
 FIELD = {"enc": "query", "dec": "dec_query", "cross": "cross_query"}  # the query word each tab follows
+LABELS = {"enc": "tab_enc", "dec": "tab_dec", "cross": "tab_cross"}  # each tab's name (text keys)
+INTROS = {"enc": "enc_intro", "dec": "dec_intro", "cross": "cross_intro"}  # and what it shows
 TABS = tuple(FIELD)
+# what the mask note says, by (the causal mask on, softmax weights)
+MASK_NOTES = {(True, True): "mask_hides", (True, False): "mask_hides_raw", (False, True): "mask_off",
+              (False, False): "mask_off_raw"}
 
 
 def heads_choice(ctx) -> int:
@@ -41,11 +46,11 @@ def heads_choice(ctx) -> int:
 def tabs(ctx, src, tgt, heads: int):
     """The three tabs; the open one is a setting (so a shared link opens it) and the only one computed."""
     ss = st.session_state
-    names = {t(f"tab_{name}"): name for name in TABS}
+    names = {t(LABELS[name]): name for name in TABS}
     chosen = names.get(ss.get("kinds_tab"), ctx.s.tab)  # a label of another language: the language just changed
     if chosen != ctx.s.tab:
         state.keep(replace(ctx.s, tab=chosen), "tab")
-    ss["kinds_tab"] = t(f"tab_{chosen}")
+    ss["kinds_tab"] = t(LABELS[chosen])
     opened = st.tabs(list(names), key="kinds_tab", on_change="rerun")
     rows = {"enc": (src, src, "need_source"), "dec": (tgt, tgt, "need_target"),
             "cross": (tgt, src, "need_source" if src is None else "need_target")}
@@ -58,7 +63,7 @@ def tabs(ctx, src, tgt, heads: int):
 def section(ctx, name: str, rows_q, rows_kv, need: str, heads: int):
     """One kind of attention: its weights, contributions and Z, what the mask hides, the heads."""
     s, w = ctx.s, ctx.w
-    st.markdown(t(f"{name}_intro"))
+    st.markdown(t(INTROS[name]))
     causal = name == "dec" and s.causal
     picker, switch = st.columns(2, vertical_alignment="bottom")
     note = st.empty()
@@ -108,8 +113,7 @@ def mask_note(where, free, labels: list[str], q: str, causal: bool, softmax: boo
         where.info(t("mask_last", q=q))
         return
     later = t("list_sep").join(f"“{x}”" for x in names[:LATER]) + ("…" if len(names) > LATER else "")
-    key = ("mask_hides" if causal else "mask_off") + ("" if softmax else "_raw")
-    where.info(t(key, q=q, later=later, p=later_share(free.weights, i)))
+    where.info(t(MASK_NOTES[causal, softmax], q=q, later=later, p=later_share(free.weights, i)))
 
 
 def cross_notes(ctx, rows_q, rows_kv):
@@ -139,7 +143,7 @@ def heads_block(multi, q_labels: list[str], k_labels: list[str], q: str, heads: 
         heads_view(multi, q_labels, k_labels, q, softmax=ctx.s.softmax, prefix=prefix)
 
 
-def neighbours(kv: KeyedVectors, s: Settings, words: list[str], sources: list[str]) -> pd.DataFrame:
+def neighbours(kv: KeyedVectors, s, words: list[str], sources: list[str]) -> pd.DataFrame:
     """neighbours_frame, searched once per built-in vector source and words (uploads differ per session)."""
     if s.source == "upload":
         return neighbours_frame(kv, words, sources)

@@ -298,8 +298,8 @@ def save_entry(builder: charts.Builder, frames: tuple, options: dict, save: Save
     stem = file_stem(builder.name, save.name, key, title)
     menu.markdown(f"**{plain(save.label or title or builder.name)}**")
     row = menu.container(horizontal=True, gap="small")
-    for kind, mime in (("svg", "image/svg+xml"), ("png", "image/png")):
-        row.download_button(t(f"save_{kind}"), functools.partial(saved, kind, builder, frames, dict(options)),
+    for kind, mime, label in (("svg", "image/svg+xml", "save_svg"), ("png", "image/png", "save_png")):
+        row.download_button(t(label), functools.partial(saved, kind, builder, frames, dict(options)),
                             file_name=f"{stem}.{kind}", mime=mime, key=f"_save_{stem}.{kind}", on_click="ignore")
     if csv is not None:
         row.download_button(t("save_csv"), csv.write, file_name=f"{stem}.csv", mime="text/csv", key=csv.key,

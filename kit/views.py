@@ -12,7 +12,12 @@ from engine.attention import Attention, contributions, relative_gap
 from engine.relevance import length_angle, order_by, pairs_in_order, winner
 from kit import charts, render, tables
 from kit.charts import contribution_bars, heatmap, weight_bars
-from kit.text import has, plain, t, then
+from kit.text import plain, t, then
+
+# which of length and angle puts the keys in q·k's order (engine.relevance.length_angle's decides), and why the winner
+# wins (engine.relevance.winner), as the page says them
+DECIDES = {"angle": "la_angle", "length": "la_length", "both": "la_both", "tie": "la_tie"}
+WHY = {"angle": "predict_why_angle", "length": "predict_why_length", "both": "predict_why_both"}
 
 ROUNDING = 1e-12  # float64 sums of up to 64 terms stay far below this share of their largest number
 
@@ -83,9 +88,9 @@ def heatmap_cells(rows: list, cols: list, mask: np.ndarray | None, selected: str
                         outlined=selected is not None, x_ticks=ticks(cols), y_ticks=ticks(rows))
 
 
-def download(a: np.ndarray, rows: list[str], cols: list, name: str, *, where=st):
-    """A CSV download of one matrix with its row and column labels, written only when clicked."""
-    shown = t(f"file_{name}") if has(f"file_{name}") else name
+def download(a: np.ndarray, rows: list[str], cols: list, name: str, shown: str, *, where=st):
+    """A CSV download of one matrix with its row and column labels, written only when clicked; its button and file
+    named `shown` (`name` keys the button)."""
     where.download_button(t("download", name=shown), lambda: tables.matrix_wide(a, rows, cols).to_csv(),
                           file_name=f"{shown}.csv", mime="text/csv", key=f"dl_{name}", on_click="ignore")
 
@@ -167,7 +172,7 @@ def length_angle_view(q_row: np.ndarray, k_rows, q: str, keys: list[str]):  # [d
         "dot_rank": number(t("la_rank", by="q·k"), format="%d"),
         "cos_rank": number(t("la_rank", by="cos θ"), format="%d"),
         "len_rank": number(t("la_rank", by="|k|"), format="%d")})
-    st.markdown(t(f"la_{la.decides}", q=q))
+    st.markdown(t(DECIDES[la.decides], q=q))
     if la.decides != "tie":
         st.markdown(order_list(la, keys))
 
@@ -177,8 +182,8 @@ def order_list(la, keys: list[str]) -> str:
     that a long sentence's orders stay three short lines."""
     n = min(ORDER_SHOWN, len(keys))
     cut = " > …" if len(keys) > n else ""
-    lines = [f"- {t(f'la_order_{name}', order=' > '.join(f'“{plain(keys[j])}”' for j in order_by(v)[:n]) + cut)}"
-             for name, v in (("dot", la.dot), ("cos", la.cos), ("len", la.k_len))]
+    lines = [f"- {t(key, order=' > '.join(f'“{plain(keys[j])}”' for j in order_by(v)[:n]) + cut)}"
+             for key, v in (("la_order_dot", la.dot), ("la_order_cos", la.cos), ("la_order_len", la.k_len))]
     return "\n".join(lines) + (f"\n\n{t('la_first', n=n, total=len(keys))}" if cut else "")
 
 
@@ -201,7 +206,7 @@ def guess_first(q_row: np.ndarray, k_rows: np.ndarray, q: str, keys: list[str], 
         results[key] = (guess, guess[0] == keys[best])
     guess, right = results[key]
     said = t("predict_right" if right else "predict_wrong", guess=guess[0], k=keys[best])
-    reason = t(f"predict_why_{why}", k=keys[best], q=q, cos=la.cos[best], len=la.k_len[best])
+    reason = t(WHY[why], k=keys[best], q=q, cos=la.cos[best], len=la.k_len[best])
     if len(guess) > 1:
         agree, pairs = pairs_in_order([keys.index(g) for g in guess], la.dot)
         truth = " > ".join(f"“{keys[j]}”" for j in order_by(la.dot)[:len(guess)])

@@ -22,7 +22,10 @@ from vectors.rows import sentence_rows
 
 # the fit queued or running, and the last fit
 RUN = jobs.Runner("_corpus_run", "_corpus_result", "fit", "corpus", corpus.CorpusError)
-CHOICE, CHOICES = "_corpus_which", ("treebank", "templates", "upload")
+CHOICE = "_corpus_which"
+CHOICES = {"treebank": "corpus_choice_treebank", "templates": "corpus_choice_templates",  # what a run learns from
+           "upload": "corpus_choice_upload"}
+ABOUT = {"templates": "corpus_about_templates", "upload": "corpus_about_upload"}  # how many sentences it then has
 TRY = "The old fisherman mended the torn net"
 
 
@@ -85,8 +88,8 @@ def choose(ctx) -> Data | None:
     """The corpus radio and what the chosen corpus is; None while an upload is awaited or the vectors know none."""
     # a link to weights of a run opens on the corpus they came from; the radio's key alone names it, so the learner's
     # pick holds while it is drawn
-    which = st.radio(t("corpus_which"), CHOICES, index=CHOICES.index(ctx.s.run_on), key=CHOICE,
-                     horizontal=True, format_func=labels("corpus_choice_"))
+    which = st.radio(t("corpus_which"), list(CHOICES), index=list(CHOICES).index(ctx.s.run_on), key=CHOICE,
+                     horizontal=True, format_func=labels(CHOICES))
     if which == "treebank":
         ref = references(ctx.s, ctx.kv)
         st.markdown(t("corpus_about_treebank", train=ref.train, total=ref.total, test=ref.test,
@@ -105,7 +108,7 @@ def choose(ctx) -> Data | None:
             return None
     usable = corpus.known(ctx.kv, found)
     train, test = (sum(e.split == name for e in usable) for name in corpus.SPLITS)
-    st.markdown(t(f"corpus_about_{which}", train=train, test=test))
+    st.markdown(t(ABOUT[which], train=train, test=test))
     if not train:
         st.error(error_text(corpus.CorpusError("no_known")))
         return None
@@ -280,7 +283,7 @@ def result(ctx, res: dict, data: Data | None, args: dict | None):
     same_vectors = res["vectors"] == vectors_of(ctx)
     current = same_vectors and data is not None and res["which"] == data.which and res["args"] == args
     if not current:
-        st.caption(t("corpus_stale", corpus=t(f"corpus_choice_{res['which']}"), steps=a["steps"],
+        st.caption(t("corpus_stale", corpus=t(CHOICES[res["which"]]), steps=a["steps"],
                      lr=a["lr"], seed=a["seed"], d_k=a["d_k"], p=a["position"]))
     if fit.stopped:
         st.warning(t("learn_stopped", step=fit.steps, total=a["steps"]))

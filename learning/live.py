@@ -3,9 +3,10 @@ the order they reach comes from the angle between q and k or from the lengths.""
 import streamlit as st
 
 from dot.charts import alignment_bars
+from dot.pair import group_names
 from dot.tables import alignment_frame
 from engine import corpus, training
-from engine.alignment import GROUPS, pair_alignment
+from engine.alignment import pair_alignment
 from engine.attention import attend
 from engine.projection import fit_plane_qk, pair_cosines, project
 from engine.relevance import length_angle, order_by
@@ -16,7 +17,12 @@ from kit.text import error_text, labels, t
 from kit.views import pick_word
 from learning import targets
 from learning.charts import loss_curve, pair_curves, vector_plane
+from learning.settings import LEARNS, STARTS
 from learning.tables import curves_frame, loss_frame, plane_frame, targets_result, training_table
+
+START_NOTES = {"sidebar": "learn_start_note_sidebar", "random": "learn_start_note_random"}  # where training starts,
+START_TITLES = {"sidebar": "learn_start_title_sidebar", "random": "learn_start_title_random"}  # and its scores' chart
+CAME = {"angle": "learn_came_angle", "length": "learn_came_length", "both": "learn_came_both"}  # what set the order
 
 # the run queued or running, and the last run, kept on screen across reruns and while the inputs are invalid
 LIVE = jobs.Runner("_learning_run", "_learning_result", "h", "live", ValueError)
@@ -111,14 +117,14 @@ def controls(ctx) -> list[str]:
     # where they start: on arrival at the page
     learn = c1.pills(t("learn_what"), training.PARAMETERS, selection_mode="multi", key="learn_pick",
                      default=[name for name in training.PARAMETERS if name in chosen], on_change=save_learn,
-                     format_func=labels("learn_"))
+                     format_func=labels(LEARNS))
     c2.number_input(t("learn_lr"), min_value=1e-4, max_value=training.MAX_LR, step=0.005, format="%g", key="lr")
     jobs.steps_input(c3, "steps", bound, len(ctx.enc.labels), ctx.kv.vector_size, min(s.d_k, ctx.kv.vector_size))
     c4.number_input(t("learn_seed"), min_value=0, max_value=9999, step=1, key="train_seed",
                     disabled=s.learn_start == "sidebar")
     left, right = st.columns(2)
     left.segmented_control(t("learn_start"), ("sidebar", "random"), key="learn_start",
-                           format_func=labels("learn_start_"))
+                           format_func=labels(STARTS))
     right.toggle(t("learn_directions"), key="cosine", help=t("learn_directions_help"))
     unknown = [name for name in chosen if name not in training.PARAMETERS]
     if unknown:
@@ -142,11 +148,11 @@ def start_view(ctx, triples, learn) -> dict:
     """The scores training starts from and whether the target order already holds; returns the run's settings."""
     s, enc = ctx.s, ctx.enc
     d, d_k = enc.embedding.shape[1], min(s.d_k, enc.embedding.shape[1])
-    st.caption(t(f"learn_start_note_{s.learn_start}", d=d, d_k=d_k))
+    st.caption(t(START_NOTES[s.learn_start], d=d, d_k=d_k))
     start = attend(enc.x, enc.x, *start_weights(ctx), cosine=s.cosine).scores  # [n, n]
     q = enc.labels[triples[0][0]] if triples else enc.labels[-1]
     left, right = st.columns([3, 2], gap="large")
-    titles = Titles(t(f"learn_start_title_{s.learn_start}", q=q, seed=s.train_seed), t("learn_score"), t("key_word"),
+    titles = Titles(t(START_TITLES[s.learn_start], q=q, seed=s.train_seed), t("learn_score"), t("key_word"),
                     rank=t("rank"))
     render.chart(relevance_bars, tables.relevance_table({"start": start[enc.labels.index(q)]}, enc.labels),
                  titles=titles, where=left)
@@ -254,7 +260,7 @@ def came_from(h, labels: list[str], cosine: bool) -> str:
             continue
         by = {name: " > ".join(f"“{labels[keys[j]]}”" for j in order_by(values))
               for name, values in (("cos", la.cos), ("len", la.k_len))}
-        lines.append(t(f"learn_came_{decides}", q=labels[i], cos_order=by["cos"], len_order=by["len"]))
+        lines.append(t(CAME[decides], q=labels[i], cos_order=by["cos"], len_order=by["len"]))
     return "".join("\n\n" + line for line in lines)
 
 
@@ -285,7 +291,7 @@ def before_after(h, i: int, q: str, labels: list[str], shown: list[int]):
     """Page 3's per-dimension products for the most and least relevant key, at the start and at the end."""
     st.subheader(t("learn_align_title"))
     st.markdown(t("learn_align_intro", q=q, keys=quoted(labels[k] for k in shown)))
-    names = {g: t(f"group_{g}") for g in GROUPS}
+    names = group_names()
     for j in shown:
         for where, snap, title in zip(st.columns(2), (0, -1), (t("learn_before", q=q, k=labels[j]),
                                       t("learn_after", step=h.steps, q=q, k=labels[j])), strict=False):

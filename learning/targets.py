@@ -77,7 +77,7 @@ def word_problem(number: int, what: str, word: str, tokens: list[str], labels: l
     """The row label a written query or key word names, or None after noting the problem."""
     matches = find_word(word, tokens, labels) if word else []
     if not word:
-        problems.append((f"target_no_{what}", {"row": number}))
+        problems.append(({"query": "target_no_query", "key": "target_no_key"}[what], {"row": number}))
     elif not matches:
         problems.append(("target_unknown", {"row": number, "word": word[:40], "words": labels}))
     elif len(matches) > 1:
@@ -100,4 +100,5 @@ def learner_problem(code: str, where: dict, rows: list, labels: list[str]) -> tu
                                     "k": labels[key]}
     if code == "missing":
         return "target_no_value", {"row": number}
-    return f"target_{code}", {"row": number, "value": value[:40]}  # not_number, negative
+    said = {"not_number": "target_not_number", "negative": "target_negative"}[code]
+    return said, {"row": number, "value": value[:40]}

@@ -6,10 +6,17 @@ import streamlit as st
 from engine import reproduce
 from engine.tokens import knows_cjk
 from fits import weights
-from kit.state import LEARNED, Settings
+from fits.settings import LEARNED
+from kinds import tabs
 from kit.text import t
 from lesson.frame import Context
+from lesson.settings import Settings
 from vectors import chosen
+
+# what the notebook says before each of its code cells (engine.reproduce.KINDS), by the cell's kind
+NOTES = {"opening": "notebook_opening", "settings": "notebook_settings", "vectors": "notebook_vectors",
+         "rows": "notebook_rows", "layers": "notebook_layers", "learned": "notebook_learned",
+         "attention": "notebook_attention", "heads": "notebook_heads", "printout": "notebook_printout"}
 
 
 def recipe(ctx: Context) -> dict:
@@ -55,7 +62,7 @@ def layer(ctx: Context, name: str) -> dict:
 def title(s: Settings, name: str) -> str:
     """The page's title, and page 6's open tab."""
     page = t("app_title" if name == "home" else f"{name}_title")
-    return f"{page} · {t(f'tab_{s.tab}')}" if name == "kinds" else page
+    return f"{page} · {t(tabs.LABELS[s.tab])}" if name == "kinds" else page
 
 
 def menu(ctx: Context, name: str):
@@ -73,7 +80,7 @@ def menu(ctx: Context, name: str):
     menu.download_button(t("reproduce_script"), lambda: reproduce.script(r), file_name=f"attention-{name}.py",
                          mime="text/x-python", key="dl_reproduce_script", on_click="ignore", icon=":material/code:",
                          width="stretch")
-    notes = {kind: t(f"notebook_{kind}") for kind in reproduce.KINDS}
+    notes = {kind: t(key) for kind, key in NOTES.items()}
     menu.download_button(t("reproduce_notebook"), lambda: reproduce.notebook(r, notes),
                          file_name=f"attention-{name}.ipynb", mime="application/x-ipynb+json",
                          key="dl_reproduce_notebook", on_click="ignore", icon=":material/description:",

@@ -10,14 +10,17 @@ from gensim.models import KeyedVectors
 
 from engine.attention import Attention, attend
 from engine.pipeline import Encoded
+from engine.tokens import tokenize
 from fits import queue, weights
 from kit import render
-from kit.state import Settings
 from kit.text import t
 from lesson import sidebar
 from lesson.pages import Page
+from lesson.settings import DEFAULTS, Settings
 from vectors import chosen
 from vectors.rows import sentence_rows
+
+STORY_TOKENS = tokenize(DEFAULTS.sentence)  # texts about the story sentence appear only while it is on the page
 
 
 @dataclass(frozen=True)

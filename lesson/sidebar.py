@@ -6,12 +6,15 @@ from urllib.parse import urlencode
 import streamlit as st
 
 from engine.layers import PRESETS
+from fits.settings import PRESET_NAMES, QK_PRESETS
 from kit import state
-from kit.state import MAX_TEXT, NAMES, QK_PRESETS, SPEC, UNREAD, Settings, from_values, to_query
+from kit.state import MAX_TEXT, to_query
 from kit.text import LANGS, error_text, labels, t
 from kit.text import name as language_name
 from lesson import pages
+from lesson.settings import NAMES, SPEC, UNREAD, Settings, from_values
 from vectors.chosen import source_status
+from vectors.settings import SOURCES
 
 LAYERS = ("q", "k", "v")
 # containers that stay open across pages and page 6's tabs once opened: the sidebar's layers, page 6's line views
@@ -96,7 +99,7 @@ def render(s: Settings, sentence_field: str = "sentence", *, challenge: bool = F
             st.page_link(p.script, label=t(p.nav), query_params=query(s))
         st.divider()
         st.segmented_control(t("language"), list(LANGS), key="lang", format_func=language_name)
-        st.selectbox(t("source"), SPEC["source"], key="source", format_func=labels("source_"))
+        st.selectbox(t("source"), list(SOURCES), key="source", format_func=labels(SOURCES))
         source_status(s)
         st.text_input(t(sentence_field), key=sentence_field, max_chars=MAX_TEXT)
         # The layer widgets and the link are built only while shown: hidden, they would cost every run and redraw.
@@ -143,7 +146,7 @@ def layer_controls(s: Settings):
     for layer in LAYERS:
         name = f"W_{layer.upper()}"
         st.selectbox(t("preset", layer=name), PRESETS if layer == "v" else QK_PRESETS, key=f"{layer}_preset",
-                     format_func=labels("preset_"))
+                     format_func=labels(PRESET_NAMES))
         c1, c2 = st.columns(2)
         c1.number_input(t("seed", layer=name), min_value=0, max_value=9999, step=1, key=f"{layer}_seed",
                         disabled=getattr(s, f"{layer}_preset") in QK_PRESETS[:2])

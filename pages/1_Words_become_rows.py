@@ -1,12 +1,10 @@
 import streamlit as st
 
-from engine.relevance import row_lengths
-from kit import render, tables, views
+from kit import tables, views
 from kit.charts import Titles
-from kit.text import t, then
+from kit.text import t
 from lesson import downloads, frame
-from rows.charts import length_bars
-from rows.tables import lengths_table
+from rows import lengths
 
 ctx = frame.current()
 s, enc, att, w = ctx.s, ctx.enc, ctx.att, ctx.w
@@ -20,15 +18,7 @@ if s.position:
 else:
     st.caption(t("pe_off_note"))
 
-st.subheader(t("lengths_title"))
-lengths = row_lengths(enc.embedding, enc.positional)
-left, right = st.columns([3, 2], gap="large")
-parts = {"word": t("length_word", source=ctx.source), "position": t("length_position")}
-render.chart(length_bars, lengths_table(lengths, rows, parts), where=left,
-             titles=Titles(None, t("length"), t("row"), part=t("part")), save=render.Save(label=t("lengths_title")))
-note = t("lengths_note", p=s.position, word=lengths.word.mean(), pos=lengths.position.mean(), ratio=lengths.ratio,
-         source=ctx.source)
-right.markdown(note + then() + t(f"lengths_{lengths.verdict}"))
+lengths.view(enc, s.position, ctx.source)
 
 for col, name in zip(st.columns(3), ("W_Q", "W_K", "W_V"), strict=False):
     views.matrix(w[name.lower()], dims, out, Titles(t("weights_m", name=name, d_in=len(dims), d_out=len(out)),

@@ -2,6 +2,7 @@ import streamlit as st
 
 from dot.charts import sign_strips
 from dot.pair import pair_products, pair_summary
+from dot.settings import PAIR_ROWS, SORTS
 from dot.tables import signs_table
 from engine.alignment import pair_alignment
 from engine.relevance import length_angle, order_by
@@ -16,8 +17,8 @@ q_rows, k_rows = (att.q, att.k) if s.pair_rows == "qk" else (enc.embedding, enc.
 
 c1, c2, c3 = st.columns([2, 4, 3])
 q = views.pick_word("query", t("query"), rows, "milk" if "milk" in rows else rows[-1], where=c1)
-c2.segmented_control(t("pair_rows"), ("qk", "embedding"), key="pair_rows", format_func=labels("pair_rows_"))
-c3.segmented_control(t("sort"), ("dimension", "size"), key="sort", format_func=labels("sort_"))
+c2.segmented_control(t("pair_rows"), list(PAIR_ROWS), key="pair_rows", format_func=labels(PAIR_ROWS))
+c3.segmented_control(t("sort"), list(SORTS), key="sort", format_func=labels(SORTS))
 i = rows.index(q)
 others = [j for j in order_by(length_angle(q_rows[i], k_rows).dot) if j != i]  # best-scoring other word first
 defaults = {"key": "drank" if "drank" in rows else rows[others[0]],

@@ -22,7 +22,7 @@ if s.predict and not views.guess_first(att.q[i], att.k[others], q, keys, key=sta
                                       ordered=views.ORDERED, ask=panels.asker(s, "relevance")):
     st.stop()
 c2.text_input(t("expected"), key="expected", max_chars=200)  # after the guess: the expectation is a hint
-story = enc.tokens == measures.STORY_TOKENS
+story = enc.tokens == frame.STORY_TOKENS
 views.aside(t("relevance_story") if story and q == "milk" else None)
 scores = raw_scores(enc.embedding, i, others) | {"qk": att.scores[i, others]}  # the vectors' own rows, then Q·K
 names = {"dot": t("measure_dot", source=ctx.source), "cosine": t("measure_cosine", source=ctx.source),

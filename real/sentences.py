@@ -23,6 +23,11 @@ from real.tables import head_lines_frame, heads_table, relation_bars_frame, rela
 from vectors.rows import missing_item
 
 DEFAULT = "email-enronsent18_01-0013"  # "i met you at the risk conference last week in houston ."
+LINE_NAMES = {"gold": "real_line_gold", "right": "real_line_right", "wrong": "real_line_wrong"}  # charts' LINE_KINDS
+RELATION_NAMES = {"det": "rel_det", "amod": "rel_amod", "nmod:poss": "rel_nmod:poss", "compound": "rel_compound",
+                  "case": "rel_case", "aux": "rel_aux", "cop": "rel_cop", "mark": "rel_mark", "cc": "rel_cc",
+                  "advmod": "rel_advmod", "nsubj": "rel_nsubj", "obj": "rel_obj", "obl": "rel_obl", "nmod": "rel_nmod",
+                  "conj": "rel_conj"}  # what each relation the chart shows means
 RELATIONS = ("det", "amod", "nmod:poss", "compound", "case", "aux", "cop", "mark", "cc", "advmod", "nsubj", "obj",
              "obl", "nmod", "conj")  # the relations the held-out chart shows, phrase-internal ones first
 HITS = 200  # sentences a search lists at most
@@ -234,7 +239,7 @@ def heads_view(ctx, sentence: treebank.Sentence, enc: Encoded, att: Attention, s
     right = int((pick == head)[has].sum())
     st.markdown(t("real_heads_said", right=right, total=int(has.sum()), acc=right / max(1, has.sum()),
                   all=scored.accuracy))
-    names = {kind: t(f"real_line_{kind}") for kind in LINE_KINDS}
+    names = {kind: t(key) for kind, key in LINE_NAMES.items()}
     lines = head_lines_frame(labels, relations, head, pick, att.weights, names)
     titles = Titles(t("real_lines_title"), t("key_word"), t("query_word"), value, relation=t("real_relation"),
                     line=t("real_line_title"))
@@ -289,7 +294,7 @@ def relations_view(ctx, known: Known, scored: Scored):
     st.subheader(t("real_rel_title"))
     series = [t("real_rel_head"), t("real_rel_offset")]
     table = relations_table(list(RELATIONS), scored.relations, known.offsets,
-                                   {r: t(f"rel_{r}") for r in RELATIONS})
+                             {r: t(RELATION_NAMES[r]) for r in RELATIONS})
     bars = relation_bars_frame(table, series)
     titles = Titles(t("real_rel_chart"), t("real_rel_x"), t("real_relation"), series=t("real_rel_series"),
                     count=t("real_rel_count"))

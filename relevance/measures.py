@@ -5,13 +5,13 @@ import streamlit as st
 
 from engine.attention import Attention, one_key, top_keys
 from engine.relevance import in_order
-from engine.tokens import tokenize
 from kit import render, tables
 from kit.charts import Titles, relevance_bars
-from kit.state import DEFAULTS
-from kit.text import has, plain, t, then
+from kit.text import plain, t, then
 from kit.views import download_table
 from relevance.tables import ranking_table
+
+SHORT = {"dot": "measure_dot_short", "cosine": "measure_cosine_short", "qk": "measure_qk_short"}  # column names
 
 
 def partners(att: Attention, labels: list[str]):
@@ -65,10 +65,9 @@ def ranking_columns(names: dict[str, str]) -> dict:
 
 def short_name(m: str, names: dict[str, str]) -> str:
     """A measure's short column name (its full name where it has none)."""
-    return t(f"measure_{m}_short") if has(f"measure_{m}_short") else names[m]
+    return t(SHORT[m]) if m in SHORT else names[m]
 
 
-STORY_TOKENS = tokenize(DEFAULTS.sentence)  # texts about the story sentence appear only while it is on the page
 
 
 def expected_order(text: str, tokens: list[str], labels: list[str], query: str) -> list[str] | None:

@@ -1,6 +1,7 @@
-"""The server's start-up work, run by the app's lifespan (dashboard.py): the warm-up starts in the background, so the
-slow parts load while the server starts and the first visitor's browser is still loading Streamlit's frontend; importing
-dashboard.py starts nothing. Also what it does when told to stop (on_stop)."""
+"""The server's life, for st.App (dashboard.py composes it): as the server starts, the warm-up runs in the background,
+so the slow parts load while the first visitor's browser is still loading Streamlit's frontend (importing dashboard.py
+starts nothing); when the server is told to stop, what the app asked to be told first (on_stop). What the warm-up
+prepares and what a stop releases are the app's, handed in: the server knows no page."""
 import asyncio
 import contextlib
 import functools
@@ -8,22 +9,25 @@ import gc
 import logging
 import signal
 import threading
+from collections.abc import Callable
 
 log = logging.getLogger(__name__)
 
 
-@contextlib.asynccontextmanager
-async def lifespan(app):
-    """The server's life: at its start, note its event loop (the upload sweeper ends sessions on it), have a stop
-    release the class watches' questions, and start the warm-up; nothing to undo at its end."""
-    from classroom import watch
-    from server import ledger
+def of(prepare: Callable[[], None], stopping: Callable[[], None]):
+    """The lifespan st.App runs: at the server's start it notes the event loop (the memory ledger's sweeper ends
+    sessions on it), has a stop call stopping() on that loop first, and starts warm_up(prepare); nothing to undo at
+    its end."""
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        from server import ledger
 
-    loop = asyncio.get_running_loop()
-    ledger.server_loop[:] = [loop]
-    on_stop(lambda: loop.call_soon_threadsafe(watch.release))
-    start_warm_up()
-    yield
+        loop = asyncio.get_running_loop()
+        ledger.server_loop[:] = [loop]
+        on_stop(lambda: loop.call_soon_threadsafe(stopping))
+        start_warm_up(prepare)
+        yield
+    return lifespan
 
 
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)  # a container's or a service manager's stop, and Ctrl+C
@@ -49,17 +53,17 @@ def on_stop(release) -> None:
 
 
 @functools.cache
-def start_warm_up() -> threading.Thread:
-    """warm_up in a thread, started once per process; returns at once, so the server starts meanwhile."""
-    thread = threading.Thread(target=warm_up, name="warm-up", daemon=True)
+def start_warm_up(prepare: Callable[[], None]) -> threading.Thread:
+    """warm_up(prepare) in a thread, started once per process; returns at once, so the server starts meanwhile."""
+    thread = threading.Thread(target=warm_up, args=(prepare,), name="warm-up", daemon=True)
     thread.start()
     return thread
 
 
-def warm_up() -> None:
-    """Import gensim, pandas and Altair, load the built-in GloVe into the cache every session shares, read the default
-    learned W_Q and W_K for it (shared the same way), and build one throwaway chart, so the first run finds all of it
-    ready. A failure here is logged; the run that needs the part then meets the same failure and reports it there.
+def warm_up(prepare: Callable[[], None]) -> None:
+    """Ready the process for its visitors, then prepare() what the app's first run needs, so that it finds it ready:
+    blocks of memory mapped on their own, Arrow on the system allocator, one BLAS thread. A failure here is logged;
+    the run that needs the part then meets the same failure and reports it there.
 
     Then everything alive is frozen out of the garbage collector: the modules and the 400k-word index live as long as
     the server, yet every full collection during a rerun would walk them again; frozen, a collection walks only what
@@ -71,33 +75,12 @@ def warm_up() -> None:
         import pyarrow as pa
 
         pa.set_memory_pool(pa.system_memory_pool())  # gives freed chart data back to the system; the default keeps it
-        import numpy as np
         from threadpoolctl import threadpool_limits
 
         # every product here is small: one BLAS thread is as fast, and several visitors' fits do not fight over cores
         threadpool_limits(1, user_api="blas")
-        from fits import weights
-        from kit import charts, render, tables
-        from vectors import chosen
-
-        weights.warm(chosen.glove())
-        render.vega_lite(charts.heatmap(tables.matrix_long(np.eye(2), ["a", "b"], [1, 2]),
-                                        charts.Titles("")))  # kept nowhere: collected, not frozen
+        prepare()
         gc.collect()
         gc.freeze()
     except Exception:
         log.exception("warm-up failed")
-    class_database()
-
-
-def class_database() -> None:
-    """Create or upgrade class mode's tables as the server starts (classroom/store.py). A database that does not answer
-    is only logged: the class page says so when someone uses it, and everything else works."""
-    from classroom import store
-    from engine.errors import ClassError
-
-    try:
-        store.engine()
-    except (store.Unavailable, ClassError) as e:
-        log.warning("the class database is not available: %s", e)
-

@@ -6,9 +6,11 @@ from gensim.models import KeyedVectors
 from engine.errors import VectorsError
 from engine.formats import load_upload
 from engine.sources import load_gensim_data, load_glove
-from kit.state import Settings
 from kit.text import error_text, t
 from server import ledger
+from vectors.settings import SHORT
+
+REFUSED = {"share": "upload_refused_share", "room": "upload_refused_room"}  # why the door turned a file away
 
 
 @st.cache_resource(show_spinner=False)
@@ -23,7 +25,7 @@ def gensim_data(name: str) -> KeyedVectors:
     return load_gensim_data(name)
 
 
-def vectors(s: Settings) -> KeyedVectors:
+def vectors(s) -> KeyedVectors:
     """The vectors the visitor chose; the built-in GloVe while an upload or download is not available."""
     held = ledger.get(visitor()) if s.source == "upload" else None
     if held is not None:
@@ -33,14 +35,14 @@ def vectors(s: Settings) -> KeyedVectors:
     return glove(50_000) if s.source == "glove50k" else glove()
 
 
-def source_name(s: Settings) -> str:
+def source_name(s) -> str:
     """The short name of the vectors in use, for sentences that quote them ('GloVe', 'uploaded')."""
     if s.source == "upload" and ledger.get(visitor()) is None:
         return t("short_glove")  # nothing uploaded yet: the built-in vectors are shown
-    return t(f"short_{s.source}")
+    return t(SHORT[s.source])
 
 
-def source_status(s: Settings):
+def source_status(s):
     """The upload widgets, and a sentence when the chosen source cannot be used."""
     st.session_state.pop("_download_failed", None)
     if s.source.startswith("glove-wiki"):
@@ -83,7 +85,7 @@ def upload_widget():
     problem = ss.pop("_upload_problem", None)
     refused = ledger.refusal(ledger.session_of())  # a file the server turned away before it arrived
     if refused:
-        problem = t(f"upload_refused_{refused}", mb=ledger.session_cap() / 2**20,
+        problem = t(REFUSED[refused], mb=ledger.session_cap() / 2**20,
                     budget=ledger.budget() / 2**20)
     if problem:
         st.error(problem)

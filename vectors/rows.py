@@ -6,11 +6,10 @@ from gensim.models import KeyedVectors
 from engine.pipeline import Encoded, encode
 from engine.spelling import suggest
 from engine.tokens import TooManyTokens, has_cjk, knows_cjk
-from kit.state import Settings
 from kit.text import error_text, t
 
 
-def sentence_rows(kv: KeyedVectors, text: str, s: Settings) -> Encoded | None:
+def sentence_rows(kv: KeyedVectors, text: str, s) -> Encoded | None:
     """The sentence as rows, or None after telling the learner why there is nothing to show."""
     if not text.strip():
         st.info(t("empty_sentence"))

@@ -258,7 +258,7 @@ def test_a_queued_fit_does_not_keep_an_upload_released_for_others_and_does_not_r
     from dataclasses import replace
 
     from engine.formats import keyed_vectors
-    from kit.state import DEFAULTS
+    from lesson.settings import DEFAULTS
     kv = keyed_vectors(["the", "cat"], np.ones((2, 3), dtype=np.float32))
     s = replace(DEFAULTS, source="upload")
     job, vectors = weights.new_job(kv, weights.key_of(s, kv, "trained"), {}), weakref.ref(kv)

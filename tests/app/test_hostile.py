@@ -12,7 +12,8 @@ from engine.formats import MAX_UPLOAD_BYTES
 from engine.layers import PRESETS
 from engine.tokens import MAX_TOKENS
 from harness.hostile import TEXTS
-from kit.state import DEFAULTS, LIMITS, MAX_TEXT, cut, length
+from kit.state import MAX_TEXT, cut, length
+from lesson.settings import DEFAULTS, LIMITS
 from tests.apptest_helpers import PAGES, ROOT, messages, open_layers, run_page, uploader
 
 ALL = [None, *PAGES]  # None is the home page

@@ -17,7 +17,6 @@ from engine.projection import fit_plane, pair_cosines, project
 from fits import queue, weights
 from harness.apptest import as_it_ends
 from kit.charts import Titles
-from kit.state import DEFAULTS
 from kit.text import in_language, t
 from learning import charts as builders
 from learning import targets
@@ -32,6 +31,7 @@ from learning.tables import (
     targets_result,
     training_table,
 )
+from lesson.settings import DEFAULTS
 from tests.app.test_text import KEEP, visible_text
 from tests.apptest_helpers import PAGES, chart_data, charts, messages, run_page
 

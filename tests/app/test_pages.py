@@ -8,8 +8,8 @@ import pytest
 
 from engine.tokens import MAX_TOKENS
 from kit.charts import PICK
-from kit.state import DEFAULTS, parse
 from kit.text import in_language, t
+from lesson.settings import DEFAULTS, parse
 from tests.apptest_helpers import PAGES, chart_data, charts, messages, run_page
 from tests.engine.test_charts import units
 

@@ -11,9 +11,9 @@ from engine.attention import attend, top_keys
 from engine.pipeline import encode
 from engine.positional import WEIGHT
 from engine.training import load_fit
-from kit.state import held_out_ids
 from kit.text import in_language, t
 from real import sentences
+from real.settings import held_out_ids
 from tests.apptest_helpers import chart_data, charts, deferred, messages, open_menus, run_page
 
 PAGE = "pages/7_Real_sentences.py"

@@ -11,8 +11,8 @@ from engine.attention import attend
 from engine.pipeline import encode
 from engine.relevance import length_angle
 from engine.training import load_fit
-from kit.state import DEFAULTS
 from kit.text import in_language, t
+from lesson.settings import DEFAULTS
 from tests.apptest_helpers import PAGES, chart_data, charts, messages, open_layers, run_page
 
 ALL = [None, *PAGES]

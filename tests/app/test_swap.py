@@ -7,7 +7,7 @@ from engine.attention import attend
 from engine.pipeline import encode
 from engine.swap import biggest, change, swapped
 from harness.apptest import run_page
-from kit.state import DEFAULTS
+from lesson.settings import DEFAULTS
 from tests.app.test_story import titled
 from tests.apptest_helpers import csv_keys
 

@@ -1,5 +1,6 @@
-"""Every catalogue holds every key with the same placeholders, a new language is one catalogue that alone reaches every
-text of a page (the run's language, set once), and no English explanation is left on any page in Chinese."""
+"""Every catalogue holds every key with the same placeholders, a new language is a column of the catalogues that
+alone reaches every text of a page (the run's language, set once), and no English explanation is left on any page in
+Chinese."""
 import json
 import re
 import threading
@@ -9,8 +10,8 @@ import pytest
 
 from engine import corpus, tokens
 from engine.errors import VectorsError
-from kit import state
 from kit.text import LANGS, error_text, in_language, kept, name, t
+from lesson import settings
 from tests.apptest_helpers import PAGES, chart_data, charts, messages, run_page
 
 ENGLISH = LANGS["en"].STRINGS
@@ -51,10 +52,11 @@ def test_every_error_code_the_engine_raises_has_a_sentence():
 
 
 def test_a_third_language_is_one_catalogue_and_an_entry_in_langs(monkeypatch):
-    """What a translator adds: a module with STRINGS, registered in LANGS. Nothing else changes."""
+    """What a translator adds: a column of every catalogue, read into LANGS as the language's STRINGS. Nothing else
+    changes."""
     fake = types.SimpleNamespace(STRINGS={k: "·" + v for k, v in ENGLISH.items()} | {"language_name": "Pig Latin"})
     monkeypatch.setitem(LANGS, "xx", fake)
-    assert state.parse("lang", "xx") == "xx"
+    assert settings.parse("lang", "xx") == "xx"
     at = run_page("pages/2_Factor_matrix.py", {"lang": "xx"})
     assert not at.exception and not messages(at).count("unknown")
     assert at.title[0].value == "·" + ENGLISH["factor_title"] and chart_data(at)
@@ -160,16 +162,6 @@ def test_chinese_pages_have_no_english_explanations(page):
     text = visible_text(at)
     words = {w.lower() for w in re.findall(r"[A-Za-z]{4,}", text)} - KEEP - quoted(page)
     assert not words, f"English left on {page or 'home'} in Chinese mode: {sorted(words)[:20]}"
-
-
-@pytest.mark.parametrize("lang", list(LANGS))
-def test_no_key_is_written_twice_in_a_catalogue(lang):
-    """A repeated key in a dict literal silently keeps the last one: one of the two strings would never show."""
-    import ast
-    tree = ast.parse(open(LANGS[lang].__file__, encoding="utf-8").read())
-    (strings,) = [n.value for n in tree.body if isinstance(n, ast.Assign) and n.targets[0].id == "STRINGS"]
-    keys = [k.value for k in strings.keys]
-    assert len(keys) == len(set(keys)), sorted({k for k in keys if keys.count(k) > 1})
 
 
 def test_page_5s_chinese_order_sentence_reads_as_one_sentence():

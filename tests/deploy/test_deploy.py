@@ -19,7 +19,9 @@ from websockets.sync.client import connect
 
 from deploy import proxy as nginx
 from kit import state
+from lesson import settings
 from tests import browser_helpers as b
+from tests.longest import longest, longest_query
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
@@ -301,13 +303,14 @@ def test_the_dockerfile_builds_a_non_root_image_with_the_vectors_inside():
 # --- links: nginx takes the longest link to a view the app writes ---
 
 BUFFERS = re.compile(r"^\s*large_client_header_buffers\s+(\d+)\s+(\d+)([km]?);", flags=re.M)
-TEXTS = [n for n in state.NAMES if isinstance(getattr(state.DEFAULTS, n), str) and n not in state.SPEC and n != "real"]
+TEXTS = [n for n in settings.NAMES
+         if isinstance(getattr(settings.DEFAULTS, n), str) and n not in settings.SPEC and n != "real"]
 
 
 def longest_request_line() -> int:
     """Bytes of the request line for the longest link to a view, on the page with the longest address."""
     path = max((b.url_path(script) for script in b.SCRIPTS), key=len)
-    return len(f"GET /{path}?{'x' * state.longest_query()} HTTP/1.1\r\n")
+    return len(f"GET /{path}?{'x' * longest_query()} HTTP/1.1\r\n")
 
 
 def test_nginx_takes_a_request_line_as_long_as_the_longest_link_to_a_view_and_not_far_more():
@@ -319,9 +322,9 @@ def test_nginx_takes_a_request_line_as_long_as_the_longest_link_to_a_view_and_no
 def test_the_longest_link_to_a_view_opens_through_the_proxy_with_every_text_in_it(proxy, chromium):
     """Every text at its limit in Chinese (three bytes a character, nine once percent-encoded): the page answers, and
     the browser's view holds the sentence the link carries."""
-    view = state.to_query(replace(state.DEFAULTS, **{name: state.longest(name) for name in TEXTS}))
+    view = state.to_query(replace(settings.DEFAULTS, **{name: longest(name) for name in TEXTS}))
     address = f"{proxy}/Factor_matrix?{urlencode(view)}"
-    assert len(urlencode(view)) > state.longest_query() - 1000
+    assert len(urlencode(view)) > longest_query() - 1000
     with urllib.request.urlopen(address, timeout=TIMEOUT_S) as r:
         assert r.status == 200
     page = b.new_page(chromium)

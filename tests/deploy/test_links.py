@@ -11,8 +11,10 @@ from streamlit.runtime.state import query_params as streamlit_query
 
 from kit import state
 from kit.text import t
+from lesson import settings
 from server import links
 from tests import browser_helpers as b
+from tests.longest import longest
 
 STORY = "The dog ate the bone"
 CHINESE = "猫喝了牛奶。" * 400  # 2,400 characters, each three bytes in UTF-8
@@ -37,20 +39,20 @@ def test_unreadable_is_what_streamlit_drops(query, dropped):
 
 def test_readable_keeps_the_last_value_of_each_setting_and_marks_the_link():
     pairs = [("sentence", "a"), ("utm_source", "x"), ("d_k", "8"), ("sentence", STORY), ("colour", "red")]
-    assert state.readable(pairs) == {"sentence": STORY, "d_k": "8", state.UNREAD: "1"}
+    assert settings.readable(pairs) == {"sentence": STORY, "d_k": "8", settings.UNREAD: "1"}
 
 
 def test_readable_leaves_a_text_one_character_over_its_limit_so_the_cut_is_still_told():
-    kept = state.readable([("sentence", CHINESE), ("query", "x" * 100_000), ("d_k", "9" * 100_000)])
+    kept = settings.readable([("sentence", CHINESE), ("query", "x" * 100_000), ("d_k", "9" * 100_000)])
     assert state.length(kept["sentence"]) == state.MAX_TEXT + 1 and len(kept["query"]) == state.MAX_WORD + 1
-    settings, notices = state.from_values({k: v for k, v in kept.items() if k != state.UNREAD})
-    assert settings.sentence == CHINESE[:state.MAX_TEXT] and settings.query == "x" * state.MAX_WORD
+    read, notices = settings.from_values({k: v for k, v in kept.items() if k != settings.UNREAD})
+    assert read.sentence == CHINESE[:state.MAX_TEXT] and read.query == "x" * state.MAX_WORD
     assert {name: r.code for name, _, r in notices} == {"sentence": "cut", "query": "cut", "d_k": "whole"}
 
 
 def test_what_readable_keeps_of_the_longest_link_is_read_by_streamlit():
-    longest = [(name, state.longest(name) * 50) for name in state.NAMES] + parse_qsl(TRACKING)
-    assert not links.unreadable(urlencode(state.readable(longest)))
+    pairs = [(name, longest(name) * 50) for name in settings.NAMES] + parse_qsl(TRACKING)
+    assert not links.unreadable(urlencode(settings.readable(pairs)))
 
 
 @pytest.fixture
@@ -84,7 +86,7 @@ def test_a_link_streamlit_would_drop_opens_its_settings_and_says_it_was_not_read
 
 def test_the_longest_link_opens_served_directly_when_it_arrives_in_many_packets(app_url):
     host, port = urlsplit(app_url).hostname, urlsplit(app_url).port
-    query = urlencode({name: state.longest(name) for name in state.NAMES})
+    query = urlencode({name: longest(name) for name in settings.NAMES})
     request = (f"GET /?{query} HTTP/1.1\r\nHost: {host}:{port}\r\nConnection: close\r\n\r\n").encode()
     with socket.create_connection((host, port), timeout=30) as sock:
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)

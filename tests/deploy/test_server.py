@@ -12,6 +12,7 @@ from streamlit.web.server.app_discovery import discover_asgi_app
 
 from classroom.questions import Question
 from engine.sources import load_glove
+from lesson import warm
 from server import lifespan
 from vectors import chosen
 
@@ -38,12 +39,12 @@ def test_importing_the_entry_point_starts_nothing():
 
 def test_the_warm_up_starts_once_and_in_the_background(monkeypatch):
     calls, go = [], threading.Event()
-    monkeypatch.setattr(lifespan, "warm_up", lambda: go.wait(10) and calls.append(1))
+    monkeypatch.setattr(lifespan, "warm_up", lambda prepare: go.wait(10) and calls.append(1))
     lifespan.start_warm_up.cache_clear()
     try:
-        first = lifespan.start_warm_up()
+        first = lifespan.start_warm_up(warm.up)
         assert first.is_alive() and not calls  # returned while the warm-up still runs
-        assert lifespan.start_warm_up() is first
+        assert lifespan.start_warm_up(warm.up) is first
         go.set()
         first.join(10)
         assert calls == [1]
@@ -56,7 +57,7 @@ def test_warm_up_loads_the_vectors_into_the_shared_cache(monkeypatch, caplog):
     monkeypatch.setattr(chosen, "load_glove", lambda limit=None: loads.append(limit) or load_glove(limit))
     chosen.glove.clear()
     with caplog.at_level(logging.ERROR):
-        lifespan.warm_up()
+        lifespan.warm_up(warm.up)
     assert not caplog.records and loads == [None]
     assert gc.get_freeze_count() > 100_000  # modules and vectors: no full collection walks them again
     gc.unfreeze()  # the rest of the test session collects as usual
@@ -73,7 +74,7 @@ def test_warm_up_readies_the_default_learned_weights_without_fitting(monkeypatch
     real = weights.load_fit
     monkeypatch.setattr(weights, "load_fit", lambda path: loads.append(path) or real(path))
     weights.shipped_fit.clear()
-    lifespan.warm_up()
+    lifespan.warm_up(warm.up)
     gc.unfreeze()
     assert loads == [treebank.SHIPPED] and not fits  # the shipped file, read once
     kv = chosen.glove()
@@ -85,7 +86,7 @@ def test_a_failing_warm_up_is_logged_not_raised(monkeypatch, caplog):
         raise OSError("vectors file missing")
     monkeypatch.setattr(chosen, "glove", broken)
     with caplog.at_level(logging.ERROR):
-        lifespan.warm_up()
+        lifespan.warm_up(warm.up)
     assert "warm-up failed" in caplog.text and "vectors file missing" in caplog.text
 
 
@@ -94,11 +95,12 @@ def test_the_lifespan_notes_the_event_loop_and_starts_the_warm_up(monkeypatch):
 
     from server import ledger
     started = []
-    monkeypatch.setattr(lifespan, "start_warm_up", lambda: started.append(1))
+    stopped = []
+    monkeypatch.setattr(lifespan, "start_warm_up", lambda prepare: started.append(prepare))
     monkeypatch.setattr(ledger, "server_loop", [])
 
     async def serve():
-        async with lifespan.lifespan(None):
+        async with lifespan.of(warm.up, lambda: stopped.append(1))(None):
             return asyncio.get_running_loop()
     loop = asyncio.new_event_loop()  # a loop and a thread of its own: Playwright's sync API, once a browser test has
     try:  # started it, keeps a loop running in this thread for the rest of the session
@@ -106,7 +108,7 @@ def test_the_lifespan_notes_the_event_loop_and_starts_the_warm_up(monkeypatch):
             assert thread.submit(loop.run_until_complete, serve()).result() is loop
     finally:
         loop.close()
-    assert started == [1] and ledger.server_loop == [loop]
+    assert started == [warm.up] and ledger.server_loop == [loop] and not stopped
 
 
 QUESTION = Question("factor", "", "milk", ("cat", "drank"), 1, ("drank",), "angle")  # a class's first question

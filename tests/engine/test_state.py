@@ -5,23 +5,11 @@ from urllib.parse import quote_plus, urlencode
 
 import pytest
 
-from kit.state import (
-    DEFAULTS,
-    LIMITS,
-    MAX_TEXT,
-    NAMES,
-    SPEC,
-    Invalid,
-    Settings,
-    cut,
-    from_values,
-    held_out_ids,
-    length,
-    longest_query,
-    parse,
-    to_query,
-)
+from kit.state import MAX_TEXT, Invalid, cut, length, to_query
 from kit.text import t
+from lesson.settings import DEFAULTS, LIMITS, NAMES, SPEC, Settings, from_values, parse
+from real.settings import held_out_ids
+from tests.longest import longest_query
 
 
 def refusal(name: str, raw) -> str:

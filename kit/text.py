@@ -1,19 +1,33 @@
-"""Every user-facing string comes from a catalogue, one module per language (en.py, zh.py), keyed by name.
+"""Every user-facing string comes from a catalogue: one texts.toml per feature folder (kit/texts.toml for the words
+features share), each text under its key with its English and its Chinese side by side, and for each translation the
+short hash of the English it was checked against (kit/catalogue.py: a stale translation fails a test).
 
-A language is a catalogue module with STRINGS (every key of en.py, the same placeholders; `language_name` is how the
-language switch shows it) and an entry in LANGS: nothing else in the dashboard names a language.
+A language is a column of every catalogue and an entry in CODES: nothing else in the dashboard names a language.
+LANGS maps each code to its strings (STRINGS, every key of the English, the same placeholders).
 
 The language is the run's context, as render's file names are: the entry sets it once per run from the visitor's
 Settings (use), and t() reads it, so no view, chart or table carries it. in_language() speaks another one for a while,
 on purpose; kept() carries the run's language to code that runs later in another thread (a fragment's own rerun)."""
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
-from importlib import import_module
+from dataclasses import dataclass
+
+from kit import catalogue
+
+CODES = ("en", "zh")  # the catalogues' columns, English first: the default
+
+
+@dataclass(frozen=True)
+class Language:
+    """One language's strings: every key of every catalogue."""
+
+    STRINGS: Mapping[str, str]
+
 
 MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|~<>$])")  # what markdown would read as formatting
-LANGS = {code: import_module(f"kit.text.{code}") for code in ("en", "zh")}  # code -> catalogue; en first, the default
+LANGS = {code: Language(catalogue.strings(code)) for code in CODES}  # code -> its strings; English first
 LANGUAGE: ContextVar[str] = ContextVar("language", default="en")  # this run's (use), else the default
 
 
@@ -24,7 +38,7 @@ def t(key: str, /, **values) -> str:
 
 
 def use(lang: str) -> None:
-    """Speak `lang` for the rest of this run: the entry (app.py) calls it once, with the visitor's Settings."""
+    """Speak `lang` for the rest of this run: the entry (lesson/app.py) calls it once, with the visitor's Settings."""
     LANGUAGE.set(lang)
 
 
@@ -50,10 +64,10 @@ def kept(fn: Callable) -> Callable:
     return in_its_language
 
 
-def labels(prefix: str) -> Callable[[str], str]:
-    """A widget's format_func: option `v` shown as the string <prefix><v>, in the run's language whenever it is called
+def labels(keys: Mapping[str, str]) -> Callable[[str], str]:
+    """A widget's format_func: option `v` shown as the string keys[v], in the run's language whenever it is called
     (Streamlit calls it again to match a value to its label, and so does AppTest, from its own thread)."""
-    return kept(lambda v: t(f"{prefix}{v}"))
+    return kept(lambda v: t(keys[v]))
 
 
 def then() -> str:
@@ -61,13 +75,9 @@ def then() -> str:
     return t("two_sentences", first="", second="")
 
 
-def has(key: str) -> bool:
-    """Whether the catalogues have a string for `key`."""
-    return key in LANGS["en"].STRINGS
-
-
 def error_text(e) -> str:
-    """A problem reported by code (an engine.errors.CodedError, the engine's or the UI's), in the run's language."""
+    """A problem reported by code (an engine.errors.CodedError, the engine's or the UI's), in the run's language: the
+    text keyed by its class's TEXT_PREFIX and its code (the code is written in full where it is raised)."""
     return t(e.TEXT_PREFIX + e.code, **e.values)
 
 

@@ -1,0 +1,2 @@
+"""Class mode: panels, the class database (classes.py, in SQL), its questions and rate limits, the seat a browser keeps,
+the watch, and their texts."""

@@ -1,0 +1,18 @@
+"""The vectors' slice of Settings: which vectors the sentences are read with."""
+from dataclasses import dataclass
+
+from kit.state import setting
+
+SOURCES = {"glove": "source_glove", "glove50k": "source_glove50k", "upload": "source_upload",  # each one's name
+           "glove-wiki-gigaword-100": "source_glove-wiki-gigaword-100",
+           "glove-wiki-gigaword-300": "source_glove-wiki-gigaword-300"}
+SHORT = {"glove": "short_glove", "glove50k": "short_glove50k", "upload": "short_upload",  # as sentences quote them
+         "glove-wiki-gigaword-100": "short_glove-wiki-gigaword-100",
+         "glove-wiki-gigaword-300": "short_glove-wiki-gigaword-300"}
+
+
+@dataclass(frozen=True)
+class Vectors:
+    """The vectors in use: the built-in GloVe (all of it, or its most frequent words), a download, or an upload."""
+
+    source: str = setting("glove", spec=tuple(SOURCES))
