@@ -7,6 +7,7 @@ class move on (classroom/watch.py), from the class's room as this process last r
 import functools
 import io
 import time
+from collections.abc import Mapping
 from dataclasses import replace
 from urllib.parse import urlencode
 
@@ -23,7 +24,6 @@ from kit import render
 from kit.charts import Titles
 from kit.state import limit, to_query
 from kit.text import error_text, kept, plain, t, then
-from lesson import pages
 from server import runtime
 
 WHY = {"angle": "class_why_angle", "length": "class_why_length", "both": "class_why_both"}  # a reason, as revealed
@@ -94,13 +94,16 @@ def attempt(fn, *args, limits: tuple[tuple[str, str], ...] = (), **kwargs):
     return FAILED
 
 
-def asker(s, view: str):
-    """What views.guess_first calls to offer its question to a class: ask_button for this view's Settings."""
-    return functools.partial(ask_button, s, view)
+def asker(s, view: str, pages: Mapping):
+    """What views.guess_first calls to offer its question to a class: ask_button for this view's Settings; `pages` are
+    the dashboard's, by name (the page's context holds them), the class page among them."""
+    return functools.partial(ask_button, s, view, pages)
 
 
-def ask_button(s, view: str, query: str, keys: list[str], ordered: int, answer: list[str], reason: str):
-    """Below a predict-first question: the teacher asks it of the class (a new one, or the one they teach next)."""
+def ask_button(s, view: str, pages: Mapping, query: str, keys: list[str], ordered: int, answer: list[str],
+               reason: str):
+    """Below a predict-first question: the teacher asks it of the class (a new one, or the one they teach next), and
+    goes to the class page."""
     teaching = "key" in role()
     if not st.button(t("class_ask_next" if teaching else "class_ask"), icon=":material/groups:",
                      help=t("class_ask_help")):
@@ -121,7 +124,7 @@ def ask_button(s, view: str, query: str, keys: list[str], ordered: int, answer: 
             return
         st.session_state[ROLE] = {"code": opened.code, "key": opened.teacher_key}
         keep("key", opened.code, opened.teacher_key)
-    st.switch_page(pages.page("class").script)
+    st.switch_page(pages["class"].script)
 
 
 def question_text(q: Question, teacher: bool = False) -> str:
@@ -165,17 +168,17 @@ def base_url() -> str:
     return (st.context.url or "").split("?")[0].rsplit("/", 1)[0]
 
 
-def link_of(code: str) -> str:
+def link_of(code: str, pages: Mapping) -> str:
     """The address a student opens to join: the class page with the code."""
-    return f"{base_url()}/{pages.page('class').url_path}?room={code}"
+    return f"{base_url()}/{pages['class'].url_path}?room={code}"
 
 
-def teacher_panel():
+def teacher_panel(pages: Mapping):
     """The class's code, link and QR code, large for the room's screen; the question, the live counts and chart, and
     the teacher's buttons. Only the counts and the chart change by themselves, so only they are redrawn when they do (a
     fragment and its watch); the rest is drawn when the teacher acts, or when the panel sees the class move on."""
     me = role()
-    link = link_of(me["code"])
+    link = link_of(me["code"], pages)
     left, right = st.columns([2, 1])
     left.markdown(t("class_code_is", code=" ".join([me["code"][:4], me["code"][4:]])))
     left.markdown(t("class_link_is"))
@@ -280,7 +283,7 @@ def join_form(code: str):
         st.rerun()
 
 
-def student_panel():
+def student_panel(pages: Mapping):
     """The question, then a live panel: the student's answer until the reveal; then the answer, why, and the room."""
     me = role()
     room = attempt(store.shared_room, me["code"])
@@ -290,10 +293,10 @@ def student_panel():
         st.info(t("class_ended"))
         return
     st.subheader(question_text(room.question))
-    live(kept(student_live), room.question_no)
+    live(kept(student_live), room.question_no, pages)
 
 
-def student_live(question_no: int):
+def student_live(question_no: int, pages: Mapping):
     """This student's answer while the class is asking; after the reveal, the answer and why, and the room's chart."""
     me, now = role(), time.time()
     room = looked(me["code"], question_no)
@@ -313,7 +316,7 @@ def student_live(question_no: int):
     st.markdown(t("class_yours", answer=plain(said)) if sent else t("class_no_answer"))
     (st.success if sent == q.answer else st.info)(reveal_text(room))
     room_chart(room, True)
-    view = f"{base_url()}/{pages.page(q.view).url_path}?{q.link}"
+    view = f"{base_url()}/{pages[q.view].url_path}?{q.link}"
     st.link_button(t("class_open_view"), view, icon=":material/open_in_new:")
 
 

@@ -15,6 +15,7 @@ from kit import state, views
 from kit.state import view_key
 from kit.text import t
 from kit.views import pick_word
+from vectors import chosen
 
 NEIGHBOURS = 12  # target words whose nearest neighbours are listed
 LATER = 5  # later words named in the mask note
@@ -102,7 +103,7 @@ def guessed(ctx, name: str, att, k_labels: list[str], q: str, i: int) -> bool:
     seen = np.flatnonzero(att.mask[i])
     keys = [k_labels[j] for j in seen]
     return views.guess_first(att.q[i], att.k[seen], q, keys, key=view_key(f"kinds-{name}", ctx.s, q),
-                             ask=panels.asker(replace(ctx.s, tab=name), "kinds"))
+                             ask=panels.asker(replace(ctx.s, tab=name), "kinds", ctx.pages))
 
 
 def mask_note(where, free, labels: list[str], q: str, causal: bool, softmax: bool):
@@ -145,9 +146,10 @@ def heads_block(multi, q_labels: list[str], k_labels: list[str], q: str, heads: 
 
 def neighbours(kv: KeyedVectors, s, words: list[str], sources: list[str]) -> pd.DataFrame:
     """neighbours_frame, searched once per built-in vector source and words (uploads differ per session)."""
-    if s.source == "upload":
+    source = chosen.source_of(s, kv)
+    if source.name == "upload":
         return neighbours_frame(kv, words, sources)
-    return cached_neighbours(kv, (s.source, len(kv), kv.vector_size), tuple(words), tuple(sources))
+    return cached_neighbours(kv, source, tuple(words), tuple(sources))
 
 
 @st.cache_data(show_spinner=False, max_entries=100)

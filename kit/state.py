@@ -14,6 +14,7 @@ from engine.errors import CodedError
 # How long a text may be, in characters as the browser's text box counts them (UTF-16 code units: an emoji counts two)
 MAX_TEXT = 1000  # a sentence or the targets: 64 words of 15 letters (a longer sentence has too many words)
 MAX_WORD = 100  # a word picked from the sentence (GloVe's longest has 68 letters) with its " (12)" position
+LINKED = 8192  # characters: page links carry the view's URL parameters up to this length (see linked)
 
 
 class Invalid(CodedError):
@@ -129,6 +130,27 @@ def number(value: float) -> str:
 def query_items(s) -> tuple[tuple[str, str], ...]:
     """to_query once per Settings."""
     return tuple(to_query(s).items())
+
+
+def linked(s) -> dict[str, str]:
+    """The URL parameters page links carry (a page has up to thirteen): the view's, so that a page opened in a new tab
+    shows it too; none when they are longer than LINKED characters, which only texts near their limits make them.
+    Every link would encode such parameters and send them to the browser again on every rerun, more work than the
+    rest of the run; moving between pages keeps the view all the same, from the session."""
+    return dict(linked_items(s))
+
+
+@functools.lru_cache(maxsize=64)
+def linked_items(s) -> tuple[tuple[str, str], ...]:
+    """query_items when page links carry them, else none; measured once per Settings."""
+    items = query_items(s)
+    return items if len(urlencode(items)) <= LINKED else ()
+
+
+def link(s) -> str:
+    """The address of this exact view, for the clipboard."""
+    params = urlencode(to_query(s))
+    return (st.context.url or "") + (f"?{params}" if params else "")
 
 
 def view_key(name: str, s, q: str) -> str:

@@ -11,13 +11,15 @@ from gensim.models import KeyedVectors
 from engine import corpus, treebank
 from engine.attention import attend, one_key, score, top_keys
 from engine.tokens import tokenize
-from fits import jobs, queue, waiting, weights
+from fits import jobs, queue, recipe, waiting, weights
+from fits.recipe import FitRecipe
 from kit import render, tables
 from kit.charts import Titles, relevance_bars
 from kit.text import error_text, labels, plain, t, then
 from learning.charts import accuracy_curves, loss_curve
 from learning.tables import accuracy_frame, levels_frame, loss_frame
 from server import ledger
+from vectors import chosen
 from vectors.rows import sentence_rows
 
 # the fit queued or running, and the last fit
@@ -76,8 +78,9 @@ def shared_reference(_kv: KeyedVectors, source: tuple) -> Reference:
 
 def references(s, kv: KeyedVectors) -> Reference:
     """reference() for the vectors in use: shared for built-in ones, kept in the session for an upload."""
-    if s.source != "upload":
-        return shared_reference(kv, (s.source, len(kv), kv.vector_size))
+    source = chosen.source_of(s, kv)
+    if source.name != "upload":
+        return shared_reference(kv, source)
     kept = st.session_state.get("_corpus_reference")
     if kept is None or kept[0]() is not kv:
         kept = st.session_state["_corpus_reference"] = (weakref.ref(kv), reference(kv))
@@ -97,11 +100,11 @@ def choose(ctx) -> Data | None:
         if not ref.train:
             st.error(error_text(corpus.CorpusError("no_known")))
             return None
-        test = weights.sizes("treebank")["held_out"]  # held-out accuracy at every step
+        test = recipe.sizes("treebank")["held_out"]  # held-out accuracy at every step
         return Data(which, treebank.built_in(), queue.reads(min(ref.words, treebank.LIVE.batch_words), test),
                     ref.words + test, test)
     if which == "templates":
-        found = weights.templates()
+        found = recipe.templates()
     else:
         found = uploaded()
         if found is None:
@@ -172,22 +175,21 @@ def parts(ctx, ended: queue.Job | None):
     st.header(t("corpus_title"))
     st.markdown(t("corpus_intro"))
     data = choose(ctx)
-    args, running = None, RUN.current()
+    wanted, running = None, RUN.current()
     if data is not None:
-        args = recipe(ctx, data)
-        if args is not None and RUN.pressed(t("corpus_train"), "corpus_train"):
-            running = start(ctx, data, args)
+        wanted = ask(ctx, data)
+        if wanted is not None and RUN.pressed(t("corpus_train"), "corpus_train"):
+            running = start(ctx, data, wanted)
     if running is not None:
         waiting.panel(running["job"], "corpus_stop", progress=progress(running))
     if RUN.result in ss:
-        result(ctx, ss[RUN.result], data, args)
+        result(ctx, ss[RUN.result], data, wanted)
 
 
-def recipe(ctx, data: Data) -> dict | None:
-    """Steps (bounded by the work of one fit), learning rate and seed; returns the fit's arguments, or None after
-    saying why a step of it would take too long."""
-    s, d = ctx.s, ctx.kv.vector_size
-    d_k = min(s.d_k, d)
+def ask(ctx, data: Data) -> FitRecipe | None:
+    """Steps (bounded by the work of one fit), learning rate and seed; returns the fit's recipe, or None after saying
+    why a step of it would take too long."""
+    s, d, d_k = ctx.s, ctx.kv.vector_size, ctx.d_k
     try:
         queue.check_step(data.words, d, d_k)
     except queue.TooLarge as e:
@@ -199,27 +201,19 @@ def recipe(ctx, data: Data) -> dict | None:
     jobs.steps_input(c1, "run_steps", bound, data.words, d, d_k)
     c2.number_input(t("learn_lr"), min_value=1e-4, max_value=1.0, step=0.01, format="%g", key="run_lr")
     c3.number_input(t("learn_seed"), min_value=0, max_value=9999, step=1, key="run_seed")
-    args = dict(d_k=d_k, position=s.position, steps=min(s.run_steps, bound), lr=s.run_lr, seed=s.run_seed)
-    note = "corpus_note_treebank" if data.which == "treebank" else "corpus_note_templates"
-    st.caption(t(note, d_k=args["d_k"], p=s.position))
-    return args
+    treebank_run = data.which == "treebank"  # the treebank's live recipe, else the template-format fit
+    wanted = FitRecipe("treebank" if treebank_run else "templates", d_k, s.position, min(s.run_steps, bound), s.run_lr,
+                       s.run_seed, treebank.LIVE.sentences if treebank_run else None)
+    st.caption(t("corpus_note_treebank" if treebank_run else "corpus_note_templates", d_k=d_k, p=s.position))
+    return wanted
 
 
-def fit_on(kv: KeyedVectors, which: str, found: list, a: dict, callback):
-    """The run's fit: the treebank's live recipe with held-out accuracy at every step, or the template-format fit."""
-    if which == "treebank":
-        live = replace(treebank.LIVE, d_k=a["d_k"], position=a["position"], steps=a["steps"], lr=a["lr"],
-                       seed=a["seed"])
-        return treebank.fit(kv, found, live, every=1, callback=callback)
-    return corpus.fit(kv, found, callback=callback, **a)
-
-
-def start(ctx, data: Data, args: dict) -> dict:
-    """Queue the fit; the run in progress, kept in the session until it ends."""
+def start(ctx, data: Data, wanted: FitRecipe) -> dict:
+    """Queue the fit, with held-out accuracy at every step; the run in progress, kept in the session until it ends."""
     kv, d = ctx.kv, ctx.kv.vector_size
-    return RUN.start(lambda report: fit_on(kv, data.which, data.found, args, report), args["steps"],
-                     queue.fit_bytes(d, args["d_k"], data.held, data.at_once), args=args, which=data.which,
-                     levels=levels_of(ctx, data.which, data.found), vectors=vectors_of(ctx))
+    return RUN.start(lambda report: wanted.fit(kv, data.found, report, every=1), wanted.steps,
+                     queue.fit_bytes(d, wanted.d_k, data.held, data.at_once), recipe=wanted, which=data.which,
+                     levels=levels_of(ctx, data.which, data.found), vectors=chosen.source_of(ctx.s, ctx.kv))
 
 
 def progress(running: dict):
@@ -252,11 +246,6 @@ def levels_of(ctx, which: str, found: list) -> dict:
     return {"cosine": raw}
 
 
-def vectors_of(ctx) -> tuple:
-    """Which vectors a fit is made on: their source, size and dimensions."""
-    return ctx.s.source, len(ctx.kv), ctx.kv.vector_size
-
-
 def line_names(which: str) -> dict[str, str]:
     """The accuracy curves' names: held-out, and training (the step's batch, for the treebank's minibatches)."""
     train = "corpus_batch_split" if which == "treebank" else "corpus_train_split"
@@ -276,17 +265,17 @@ def accuracy_chart(measured, curves: dict, levels: dict, which: str, **options):
                  titles=titles, names=list(curves), **options)
 
 
-def result(ctx, res: dict, data: Data | None, args: dict | None):
+def result(ctx, res: dict, data: Data | None, wanted: FitRecipe | None):
     """Whether the result is still the current choice's, the figures next to the simple rules, the curves, a sentence
     to try, and the switch to use these weights."""
-    fit, a = res["fit"], res["args"]
-    same_vectors = res["vectors"] == vectors_of(ctx)
-    current = same_vectors and data is not None and res["which"] == data.which and res["args"] == args
+    fit, r = res["fit"], res["recipe"]
+    same_vectors = res["vectors"] == chosen.source_of(ctx.s, ctx.kv)
+    current = same_vectors and data is not None and res["which"] == data.which and r == wanted
     if not current:
-        st.caption(t("corpus_stale", corpus=t(CHOICES[res["which"]]), steps=a["steps"],
-                     lr=a["lr"], seed=a["seed"], d_k=a["d_k"], p=a["position"]))
+        st.caption(t("corpus_stale", corpus=t(CHOICES[res["which"]]), steps=r.steps, lr=r.lr, seed=r.seed, d_k=r.d_k,
+                     p=r.position))
     if fit.stopped:
-        st.warning(t("learn_stopped", step=fit.steps, total=a["steps"]))
+        st.warning(t("learn_stopped", step=fit.steps, total=r.steps))
     levels = res["levels"]
     if res["which"] == "treebank":
         st.success(t("corpus_done_treebank", steps=fit.steps, train=fit.used, test=levels["test"],
@@ -312,7 +301,7 @@ def try_sentence(ctx, fit):
     st.subheader(t("corpus_try_title"))
     left, right = st.columns([3, 1])
     text = left.text_input(t("corpus_try_sentence"), TRY, max_chars=300, key="_corpus_try")
-    enc = sentence_rows(ctx.kv, text, ctx.s)
+    enc = sentence_rows(ctx.kv, text, ctx.s.position)
     if enc is None or len(enc.labels) < 2:
         return
     q = right.selectbox(t("query"), enc.labels, index=len(enc.labels) - 1, key="_corpus_try_q")
@@ -340,20 +329,20 @@ def share(ctx, res: dict, current: bool):
         return
     if not current:
         return
-    a = res["args"]
-    recipe = (res["which"], a["steps"], a["lr"], a["seed"])
-    if "run" == s.q_preset == s.k_preset and (s.run_on, s.run_steps, s.run_lr, s.run_seed) == recipe:
+    r = res["recipe"]
+    run = (res["which"], r.steps, r.lr, r.seed)  # the settings of the "run" preset that fit it again
+    if "run" == s.q_preset == s.k_preset and (s.run_on, s.run_steps, s.run_lr, s.run_seed) == run:
         st.success(t("corpus_in_use"))
     else:
         st.button(t("corpus_use"), key="corpus_use", icon=":material/check:", on_click=use,
-                  args=(ctx.s, ctx.kv, recipe, fit))
+                  args=(ctx.s, ctx.kv, run, fit))
 
 
-def use(s, kv: KeyedVectors, recipe: tuple, fit):
+def use(s, kv: KeyedVectors, run: tuple, fit):
     """Callback: the run's recipe into the settings, W_Q, W_K from it on every page, and this fit as the one that
     recipe gives (fits are deterministic), so no page fits it again."""
     ss = st.session_state
-    ss["run_on"], ss["run_steps"], ss["run_lr"], ss["run_seed"] = recipe
+    ss["run_on"], ss["run_steps"], ss["run_lr"], ss["run_seed"] = run
     ss["q_preset"] = ss["k_preset"] = "run"
-    used = replace(s, run_on=recipe[0], run_steps=recipe[1], run_lr=recipe[2], run_seed=recipe[3])
+    used = replace(s, run_on=run[0], run_steps=run[1], run_lr=run[2], run_seed=run[3])
     weights.remember(used, kv, "run", fit)

@@ -119,11 +119,11 @@ def controls(ctx) -> list[str]:
                      default=[name for name in training.PARAMETERS if name in chosen], on_change=save_learn,
                      format_func=labels(LEARNS))
     c2.number_input(t("learn_lr"), min_value=1e-4, max_value=training.MAX_LR, step=0.005, format="%g", key="lr")
-    jobs.steps_input(c3, "steps", bound, len(ctx.enc.labels), ctx.kv.vector_size, min(s.d_k, ctx.kv.vector_size))
+    jobs.steps_input(c3, "steps", bound, len(ctx.enc.labels), ctx.kv.vector_size, ctx.d_k)
     c4.number_input(t("learn_seed"), min_value=0, max_value=9999, step=1, key="train_seed",
                     disabled=s.learn_start == "sidebar")
     left, right = st.columns(2)
-    left.segmented_control(t("learn_start"), ("sidebar", "random"), key="learn_start",
+    left.segmented_control(t("learn_start"), list(STARTS), key="learn_start",
                            format_func=labels(STARTS))
     right.toggle(t("learn_directions"), key="cosine", help=t("learn_directions_help"))
     unknown = [name for name in chosen if name not in training.PARAMETERS]
@@ -141,13 +141,13 @@ def start_weights(ctx):
     s, d = ctx.s, ctx.kv.vector_size
     if s.learn_start == "sidebar":
         return ctx.w["w_q"], ctx.w["w_k"], ctx.w["w_v"]
-    return training.initial_weights(d, min(s.d_k, d), s.train_seed, 1.0)
+    return training.initial_weights(d, ctx.d_k, s.train_seed, 1.0)
 
 
 def start_view(ctx, triples, learn) -> dict:
     """The scores training starts from and whether the target order already holds; returns the run's settings."""
     s, enc = ctx.s, ctx.enc
-    d, d_k = enc.embedding.shape[1], min(s.d_k, enc.embedding.shape[1])
+    d, d_k = enc.embedding.shape[1], ctx.d_k
     st.caption(t(START_NOTES[s.learn_start], d=d, d_k=d_k))
     start = attend(enc.x, enc.x, *start_weights(ctx), cosine=s.cosine).scores  # [n, n]
     q = enc.labels[triples[0][0]] if triples else enc.labels[-1]
@@ -169,8 +169,7 @@ def start_view(ctx, triples, learn) -> dict:
 
 def most_steps(ctx) -> int:
     """The most steps one run may take on this sentence, these vectors and d_k."""
-    d = ctx.kv.vector_size
-    return min(training.MAX_STEPS, queue.max_steps(len(ctx.enc.labels), d, min(ctx.s.d_k, d)))
+    return min(training.MAX_STEPS, queue.max_steps(len(ctx.enc.labels), ctx.kv.vector_size, ctx.d_k))
 
 
 def start(ctx, triples, learn, config) -> dict:

@@ -5,7 +5,7 @@ import streamlit as st
 
 from engine import reproduce
 from engine.tokens import knows_cjk
-from fits import weights
+from fits import recipe
 from fits.settings import LEARNED
 from kinds import tabs
 from kit.text import t
@@ -19,12 +19,12 @@ NOTES = {"opening": "notebook_opening", "settings": "notebook_settings", "vector
          "attention": "notebook_attention", "heads": "notebook_heads", "printout": "notebook_printout"}
 
 
-def recipe(ctx: Context) -> dict:
+def view_recipe(ctx: Context) -> dict:
     """Everything that decides the view's numbers, as plain values (see engine.reproduce for the keys)."""
     s = ctx.s
     queries, keys, causal, heads = sentences(ctx)
-    return {"source": source(s, ctx.kv), "chinese": knows_cjk(ctx.kv), "queries": queries, "keys": keys,
-            "position": s.position, "d_k": int(ctx.w["w_q"].shape[1]), "scaled": s.scaled, "softmax": s.softmax,
+    return {"source": chosen.source_of(s, ctx.kv).name, "chinese": knows_cjk(ctx.kv), "queries": queries, "keys": keys,
+            "position": s.position, "d_k": ctx.d_k, "scaled": s.scaled, "softmax": s.softmax,
             "causal": causal, "own": s.own or (ctx.enc is None and s.tab == "cross"),  # cross: no word of its own
             "heads": heads, "layers": {name: layer(ctx, name) for name in ("q", "k", "v")}, "lang": s.lang}
 
@@ -39,23 +39,16 @@ def sentences(ctx: Context) -> tuple[str, str, bool, int]:
             "cross": (s.target_sentence, s.source_sentence, False, s.heads)}[s.tab]
 
 
-def source(s: Settings, kv) -> str:
-    """The vectors in use: the built-in GloVe stands in while a download or an upload is not available."""
-    if s.source in ("glove", "glove50k") or kv is not chosen.glove():
-        return s.source
-    return "glove"
-
-
 def layer(ctx: Context, name: str) -> dict:
     """A layer's preset, seed and scale; a learned layer also its weights in full and the corpus fit behind them."""
     s = ctx.s
-    chosen = {"q": ctx.provenance.q, "k": ctx.provenance.k}.get(name, s.v_preset)  # after any fallback to random
-    out = {"preset": chosen, "seed": getattr(s, f"{name}_seed"), "scale": getattr(s, f"{name}_scale")}
-    if chosen in LEARNED:
-        data, d_k, position, steps, lr, seed, n = weights.job(s, chosen, (s.source, len(ctx.kv), ctx.kv.vector_size))
+    preset = {"q": ctx.provenance.q, "k": ctx.provenance.k}.get(name, s.v_preset)  # after any fallback to random
+    out = {"preset": preset, "seed": getattr(s, f"{name}_seed"), "scale": getattr(s, f"{name}_scale")}
+    if preset in LEARNED:
+        r = recipe.job(s, preset, chosen.source_of(s, ctx.kv))
         out |= {"weights": ctx.w[f"w_{name}"].tolist(),
-                "fit": {"data": data, "steps": steps, "lr": lr, "seed": seed, "d_k": d_k, "position": position,
-                        "sentences": n, "train": ctx.provenance.train}}
+                "fit": {"data": r.data, "steps": r.steps, "lr": r.lr, "seed": r.seed, "d_k": r.d_k,
+                        "position": r.position, "sentences": r.sentences, "train": ctx.provenance.train}}
     return out
 
 
@@ -75,7 +68,7 @@ def menu(ctx: Context, name: str):
         return
     # page 6 may switch its open tab or fall back to one head during this run, after the context was made
     s = replace(ctx.s, tab=ss.get("tab", ctx.s.tab), heads=ss.get("heads", ctx.s.heads))
-    r = recipe(replace(ctx, s=s)) | {"title": title(s, name)}
+    r = view_recipe(replace(ctx, s=s)) | {"title": title(s, name)}
     menu.caption(t("reproduce_caption"))
     menu.download_button(t("reproduce_script"), lambda: reproduce.script(r), file_name=f"attention-{name}.py",
                          mime="text/x-python", key="dl_reproduce_script", on_click="ignore", icon=":material/code:",

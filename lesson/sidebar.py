@@ -1,26 +1,22 @@
 """The settings sync, navigation and shared controls every page renders."""
-import functools
 from dataclasses import asdict, replace
-from urllib.parse import urlencode
 
 import streamlit as st
 
 from engine.layers import PRESETS
 from fits.settings import PRESET_NAMES, QK_PRESETS
 from kit import state
-from kit.state import MAX_TEXT, to_query
+from kit.state import MAX_TEXT
 from kit.text import LANGS, error_text, labels, t
 from kit.text import name as language_name
 from lesson import pages
 from lesson.settings import NAMES, SPEC, UNREAD, Settings, from_values
-from vectors.chosen import source_status
 from vectors.settings import SOURCES
 
 LAYERS = ("q", "k", "v")
 # containers that stay open across pages and page 6's tabs once opened: the sidebar's layers, page 6's line views
 KEPT_OPEN = ("layers_open", "encoder-lines_open", "decoder-lines_open", "cross-lines_open")
 NARROW = 768  # px: below this Streamlit starts with the sidebar closed
-LINKED = 8192  # characters: page links carry the view's URL parameters up to this length (see query)
 
 
 def current() -> Settings:
@@ -74,35 +70,22 @@ def copy_sentence(field: str):
     st.session_state[field] = st.session_state[f"_{field}_here"]
 
 
-def query(s: Settings) -> dict[str, str]:
-    """The URL parameters page links carry (a page has up to thirteen): the view's, so that a page opened in a new tab
-    shows it too; none when they are longer than LINKED characters, which only texts near their limits make them.
-    Every link would encode such parameters and send them to the browser again on every rerun, more work than the
-    rest of the run; moving between pages keeps the view all the same, from the session."""
-    return dict(linked_items(s))
-
-
-@functools.lru_cache(maxsize=64)
-def linked_items(s: Settings) -> tuple[tuple[str, str], ...]:
-    """query_items when page links carry them, else none; measured once per Settings."""
-    items = state.query_items(s)
-    return items if len(urlencode(items)) <= LINKED else ()
-
-
-def render(s: Settings, sentence_field: str = "sentence", *, challenge: bool = False):
-    """URL notices, navigation and the shared controls for the run's Settings `s` (current(), which the entry read);
-    with `challenge`, a page that can hide its answer until the learner guesses, also its challenge link."""
+def render(s: Settings, sentence_field: str, links: dict[str, str], *, challenge: bool = False):
+    """URL notices, navigation (its links carrying `links`, the view's parameters) and the shared controls for the run's
+    Settings `s` (current(), which the entry read), with the view's address written into the address bar; with
+    `challenge`, a page that can hide its answer until the learner guesses, also its challenge link. Returns the place,
+    under the choice of vectors, where what the chosen vectors need is drawn (vectors.chosen.vectors)."""
     url_notices(st.session_state.pop("_notices", []), st.session_state.pop("_unread", False))
     with st.sidebar:
         st.markdown(f"### {t('app_title')}")
         for p in pages.PAGES:
-            st.page_link(p.script, label=t(p.nav), query_params=query(s))
+            st.page_link(p.script, label=t(p.nav), query_params=links)
         st.divider()
         st.segmented_control(t("language"), list(LANGS), key="lang", format_func=language_name)
         st.selectbox(t("source"), list(SOURCES), key="source", format_func=labels(SOURCES))
-        source_status(s)
+        vectors = st.container()
         st.text_input(t(sentence_field), key=sentence_field, max_chars=MAX_TEXT)
-        # The layer widgets and the link are built only while shown: hidden, they would cost every run and redraw.
+        # The layer widgets and the links are built only while shown: hidden, they would cost every run and redraw.
         with st.expander(t("layers"), key="layers_open", on_change="rerun") as layers:
             if layers.open:
                 layer_controls(s)
@@ -110,10 +93,15 @@ def render(s: Settings, sentence_field: str = "sentence", *, challenge: bool = F
                         on_change="rerun") as link:
             if link.open:
                 st.caption(t("copy_link_help"))
-                st.code(share_url(s), language=None, wrap_lines=True)
-        if challenge:
-            challenge_link(s)
+                st.code(state.link(s), language=None, wrap_lines=True)
+        if challenge:  # a teacher's link to this view with "predict first" on: its answer hidden, and no guess
+            with st.popover(t("copy_challenge"), icon=":material/quiz:", width="stretch", key="challenge_open",
+                            on_change="rerun") as link:
+                if link.open:
+                    st.caption(t("copy_challenge_help"))
+                    st.code(state.link(replace(s, predict=True)), language=None, wrap_lines=True)
     state.write_url(s)
+    return vectors
 
 
 def url_notices(notices: list, unread: bool):
@@ -126,15 +114,6 @@ def url_notices(notices: list, unread: bool):
             said = "; ".join(t("url_item", name=n, value=v, reason=error_text(r))
                              for n, v, r in items)
             st.warning(t(sentence, items=said), icon=":material/warning:")
-
-
-def challenge_link(s: Settings):
-    """A teacher's link to this view with "predict first" on: it opens with the answer hidden and holds no guess."""
-    with st.popover(t("copy_challenge"), icon=":material/quiz:", width="stretch", key="challenge_open",
-                    on_change="rerun") as link:
-        if link.open:
-            st.caption(t("copy_challenge_help"))
-            st.code(share_url(replace(s, predict=True)), language=None, wrap_lines=True)
 
 
 def layer_controls(s: Settings):
@@ -154,7 +133,3 @@ def layer_controls(s: Settings):
                         format="%g", key=f"{layer}_scale", disabled=getattr(s, f"{layer}_preset") == "identity")
 
 
-def share_url(s: Settings) -> str:
-    """The address of this exact view, for the clipboard."""
-    params = urlencode(to_query(s))
-    return (st.context.url or "") + (f"?{params}" if params else "")

@@ -1,9 +1,9 @@
 import streamlit as st
 
-from kit import tables, views
+from kit import state, tables, views
 from kit.charts import Titles
 from kit.text import t
-from lesson import downloads, frame, pages, sidebar
+from lesson import downloads, frame, pages
 
 ctx = frame.current()
 s, enc, att = ctx.s, ctx.enc, ctx.att
@@ -15,7 +15,7 @@ with left:
     st.subheader(t("home_step_rows"))
     views.matrix(enc.x, rows, dims, Titles(t("x_m" if s.position else "x_m_nopos"), t("dim")), name="x")
     st.page_link(pages.page("words").script, label=t("home_go"), icon=":material/arrow_forward:",
-                 query_params=sidebar.query(s))
+                 query_params=state.linked(s))
 with right:
     st.subheader(t("home_step_qk"))
     views.matrix(att.q, rows, out, Titles(t("q_m"), t("dim")), name="Q")
@@ -29,7 +29,7 @@ with left:
     if views.own_hidden(att.mask):
         st.caption(t("own_hidden"))
     st.page_link(pages.page("factor").script, label=t("home_go"), icon=":material/arrow_forward:",
-                 query_params=sidebar.query(s))
+                 query_params=state.linked(s))
 with right:
     st.subheader(t("home_step_z"))
     views.matrix(att.z, rows, out, Titles(t("z_m"), t("dim")), name="Z")
@@ -39,4 +39,4 @@ st.subheader(t("home_more"))
 more = st.container(horizontal=True)
 for p in pages.others("home", "words", "factor"):  # the pages linked above are not listed again
     more.page_link(p.script, label=t(p.nav), icon=":material/arrow_forward:",
-                   query_params=sidebar.query(s))
+                   query_params=state.linked(s))

@@ -18,7 +18,7 @@ q = views.pick_word("query", t("query"), rows, rows[-1], where=c4)
 i = rows.index(q)
 seen = [j for j in range(len(rows)) if att.mask[i, j]]  # the keys query i may look at
 if s.predict and not views.guess_first(att.q[i], att.k[seen], q, [rows[j] for j in seen],
-                                      key=view_key("factor", s, q), ask=panels.asker(s, "factor")):
+                                      key=view_key("factor", s, q), ask=panels.asker(s, "factor", ctx.pages)):
     st.stop()
 views.attention_view(att, rows, rows, q, softmax=s.softmax)
 swap.views.section(ctx)

@@ -19,7 +19,7 @@ i = rows.index(q)
 others = [j for j in range(len(rows)) if j != i]
 keys = [rows[j] for j in others]
 if s.predict and not views.guess_first(att.q[i], att.k[others], q, keys, key=state.view_key("relevance", s, q),
-                                      ordered=views.ORDERED, ask=panels.asker(s, "relevance")):
+                                      ordered=views.ORDERED, ask=panels.asker(s, "relevance", ctx.pages)):
     st.stop()
 c2.text_input(t("expected"), key="expected", max_chars=200)  # after the guess: the expectation is a hint
 story = enc.tokens == frame.STORY_TOKENS

@@ -7,9 +7,9 @@ from lesson import frame
 ctx = frame.current()
 me = panels.role()
 if "key" in me:
-    panels.teacher_panel()
+    panels.teacher_panel(ctx.pages)
 elif "token" in me:
-    panels.student_panel()
+    panels.student_panel(ctx.pages)
 else:
     st.markdown(t("class_how"))
     panels.join_form(ctx.s.room)

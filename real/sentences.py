@@ -20,6 +20,7 @@ from kit.text import error_text, plain, t, then
 from kit.views import code, pick_word
 from real.charts import LINE_KINDS, head_lines, relation_accuracy
 from real.tables import head_lines_frame, heads_table, relation_bars_frame, relations_table
+from vectors import chosen
 from vectors.rows import missing_item
 
 DEFAULT = "email-enronsent18_01-0013"  # "i met you at the risk conference last week in houston ."
@@ -93,8 +94,8 @@ def held_out(ctx) -> tuple[Known, Scored]:
     s, kv, w_q, w_k = ctx.s, ctx.kv, ctx.w["w_q"], ctx.w["w_k"]
     digest = hashlib.blake2b(w_q.tobytes() + w_k.tobytes(), digest_size=16).hexdigest()
     with st.spinner(t("real_scoring")):
-        if s.source != "upload":
-            source = (s.source, len(kv), kv.vector_size)
+        source = chosen.source_of(s, kv)
+        if source.name != "upload":
             known = shared_known(kv, source, s.position)
             scored = known and shared_scored(kv, source, s.position, s.own, digest, w_q, w_k)
         else:  # the visitor's own vectors: a weak reference tells them apart without keeping them alive
@@ -138,10 +139,10 @@ def choose(ctx, known: Known) -> treebank.Sentence:
     pool = hits or list(known.index)
     left.button(t("real_random_found" if hits else "real_random"), icon=":material/casino:",
                 on_click=draw, args=(pool, current), width="stretch")
-    chosen = known.sentences[known.index[current]]
+    shown = known.sentences[known.index[current]]
     files = render.FILES.get(None)
-    render.name_files("real", " ".join(chosen.tokens), files.menu if files else None)  # files named after it
-    return chosen
+    render.name_files("real", " ".join(shown.tokens), files.menu if files else None)  # files named after it
+    return shown
 
 
 def default(known: Known) -> str:
@@ -220,7 +221,7 @@ def guessed(ctx, sentence: treebank.Sentence, enc: Encoded, att: Attention) -> b
     seen = np.flatnonzero(att.mask[i])
     shown = replace(ctx.s, real=sentence.sent_id, real_query=q)
     if not views.guess_first(att.q[i], att.k[seen], q, [labels[j] for j in seen], key=view_key("real", shown, q),
-                             ask=panels.asker(shown, "real")):
+                             ask=panels.asker(shown, "real", ctx.pages)):
         return False
     rel = treebank.short(sentence.relations[i])
     st.markdown(t("real_gold_said", q=plain(q), h=plain(labels[head[i]]), rel=rel) if head[i] >= 0

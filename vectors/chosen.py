@@ -1,5 +1,7 @@
 """The vectors a visitor chose: the built-in GloVe, a gensim-data download or their own upload, and the widgets and
 sentences that go with the choice."""
+from typing import NamedTuple
+
 import streamlit as st
 from gensim.models import KeyedVectors
 
@@ -11,6 +13,18 @@ from server import ledger
 from vectors.settings import SHORT
 
 REFUSED = {"share": "upload_refused_share", "room": "upload_refused_room"}  # why the door turned a file away
+
+
+class Source(NamedTuple):
+    """Which vectors are in use: their name (a `source` setting's), how many words and how many dimensions; what a fit
+    or a search made on them is kept under, as the vectors themselves are too large to hash."""
+
+    name: str
+    size: int
+    dims: int
+
+
+BUILT_IN = Source("glove", 400_000, 50)  # the built-in GloVe, all of it: the vectors the project ships fits for
 
 
 @st.cache_resource(show_spinner=False)
@@ -25,42 +39,45 @@ def gensim_data(name: str) -> KeyedVectors:
     return load_gensim_data(name)
 
 
-def vectors(s) -> KeyedVectors:
-    """The vectors the visitor chose; the built-in GloVe while an upload or download is not available."""
-    held = ledger.get(visitor()) if s.source == "upload" else None
-    if held is not None:
-        return held.kv
-    if s.source.startswith("glove-wiki") and st.session_state.get("_download_failed") != s.source:
-        return gensim_data(s.source)  # source_status tried it this run: cached, or it failed and we skip it
-    return glove(50_000) if s.source == "glove50k" else glove()
+def vectors(s, where) -> tuple[KeyedVectors, str]:
+    """The vectors the visitor chose, and their short name, as sentences quote them ('GloVe', 'uploaded'); what the
+    choice needs is drawn `where` (the sidebar, under the choice): the uploader and what it holds, or why a download
+    cannot be used. The built-in GloVe stands in while an upload or a download is not available."""
+    with where:
+        if s.source == "upload":
+            return uploaded()
+        if s.source.startswith("glove-wiki"):
+            return downloaded(s.source)
+    return (glove(50_000) if s.source == "glove50k" else glove()), t(SHORT[s.source])
 
 
-def source_name(s) -> str:
-    """The short name of the vectors in use, for sentences that quote them ('GloVe', 'uploaded')."""
-    if s.source == "upload" and ledger.get(visitor()) is None:
-        return t("short_glove")  # nothing uploaded yet: the built-in vectors are shown
-    return t(SHORT[s.source])
-
-
-def source_status(s):
-    """The upload widgets, and a sentence when the chosen source cannot be used."""
-    st.session_state.pop("_download_failed", None)
-    if s.source.startswith("glove-wiki"):
-        try:
-            gensim_data(s.source)
-        except VectorsError:
-            st.session_state["_download_failed"] = s.source
-            st.error(t("source_offline"))
-    if s.source != "upload":
-        return
+def uploaded() -> tuple[KeyedVectors, str]:
+    """The visitor's upload, with the uploader and what it holds (or that it was released to make room for others);
+    the built-in GloVe until there is one."""
     if ledger.was_evicted(visitor()):
         st.warning(t("upload_evicted"))
     upload_widget()
     held = ledger.get(visitor())
-    if held is not None:
-        st.caption(t("upload_ok", n=len(held.kv.index_to_key), d=held.kv.vector_size))
-    else:
+    if held is None:
         st.info(t("upload_none"))
+        return glove(), t(SHORT["glove"])
+    st.caption(t("upload_ok", n=len(held.kv.index_to_key), d=held.kv.vector_size))
+    return held.kv, t(SHORT["upload"])
+
+
+def downloaded(name: str) -> tuple[KeyedVectors, str]:
+    """A gensim-data set, or the built-in GloVe in its place, with a sentence, where it cannot be downloaded."""
+    try:
+        return gensim_data(name), t(SHORT[name])
+    except VectorsError:
+        st.error(t("source_offline"))
+        return glove(), t(SHORT[name])
+
+
+def source_of(s, kv: KeyedVectors) -> Source:
+    """The vectors in use: the built-in GloVe is named so while it stands in for an upload or a download."""
+    name = s.source if s.source in ("glove", "glove50k") or kv is not glove() else "glove"
+    return Source(name, len(kv), kv.vector_size)
 
 
 def visitor() -> ledger.Token:

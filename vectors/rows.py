@@ -9,13 +9,14 @@ from engine.tokens import TooManyTokens, has_cjk, knows_cjk
 from kit.text import error_text, t
 
 
-def sentence_rows(kv: KeyedVectors, text: str, s) -> Encoded | None:
-    """The sentence as rows, or None after telling the learner why there is nothing to show."""
+def sentence_rows(kv: KeyedVectors, text: str, position: float) -> Encoded | None:
+    """The sentence as rows, its positions added at weight `position`, or None after telling the learner why there is
+    nothing to show."""
     if not text.strip():
         st.info(t("empty_sentence"))
         return None
     try:
-        enc = encode(kv, text, position=s.position)
+        enc = encode(kv, text, position=position)
     except TooManyTokens as e:
         st.error(error_text(e))
         return None

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from engine import treebank
-from fits import queue, weights
+from fits import kept, queue, recipe
 from harness.apptest import run_page
 from kit.text import error_text, in_language, t
 from tests.apptest_helpers import chart_data, messages, uploader
@@ -245,7 +245,7 @@ def test_the_worker_gives_way_no_longer_than_its_limit(monkeypatch):
 def test_a_fit_on_built_in_vectors_is_made_once_and_shared_by_every_session(monkeypatch):
     calls, real = [], treebank.fit
     monkeypatch.setattr(treebank, "fit", lambda *a, **k: calls.append(1) or real(*a, **k))
-    weights.FITTED.clear()  # a fresh server: nothing fitted yet
+    kept.FITTED.clear()  # a fresh server: nothing fitted yet
     link = {"q_preset": "run", "k_preset": "run", "run_steps": "40", "run_seed": "7"}
     first, second = (run_page("pages/2_Factor_matrix.py", link) for _ in range(2))
     assert len(calls) == 1 and not first.exception and not second.exception
@@ -259,9 +259,12 @@ def test_a_queued_fit_does_not_keep_an_upload_released_for_others_and_does_not_r
 
     from engine.formats import keyed_vectors
     from lesson.settings import DEFAULTS
+    from vectors import chosen
     kv = keyed_vectors(["the", "cat"], np.ones((2, 3), dtype=np.float32))
     s = replace(DEFAULTS, source="upload")
-    job, vectors = weights.new_job(kv, weights.key_of(s, kv, "trained"), {}), weakref.ref(kv)
+    source = chosen.source_of(s, kv)
+    wanted = recipe.job(s, "trained", source)
+    job, vectors = wanted.job(kv, recipe.key(source, kv, wanted), lambda fit: None), weakref.ref(kv)
     assert job.inputs()
     del kv  # the ledger let go of the upload; only the queued fit could still hold it
     gc.collect()

@@ -14,7 +14,7 @@ from engine import corpus, training, treebank
 from engine.attention import attend, score
 from engine.pipeline import encode
 from engine.projection import fit_plane, pair_cosines, project
-from fits import queue, weights
+from fits import kept, queue, recipe
 from harness.apptest import as_it_ends
 from kit.charts import Titles
 from kit.text import in_language, t
@@ -497,7 +497,7 @@ def test_corpus_section_offers_three_corpora_and_numbers_the_sections_without_ga
     intro = " ".join(m.value for m in at.markdown)
     assert "the first 2,000 of the treebank's 7,479 training sentences" in intro and "**belongs to**" in intro
     assert "1,255 held-out sentences that training never used" in intro
-    step = queue.reads(treebank.LIVE.batch_words, weights.sizes("treebank")["held_out"])  # a minibatch, all held out
+    step = queue.reads(treebank.LIVE.batch_words, recipe.sizes("treebank")["held_out"])  # a minibatch, all held out
     bound = queue.max_steps(step, 50, DEFAULTS.d_k)
     assert at.number_input(key="run_steps").max == bound >= treebank.LIVE.steps
 
@@ -586,7 +586,7 @@ def test_use_on_every_page_puts_the_recipe_in_the_url_and_a_fresh_session_rederi
     assert any(m.value.startswith(banner) for m in at.markdown)
     ok(at.switch_page(PAGES[1]).run())
     here = factor_row(at)
-    weights.FITTED.clear()  # a fresh server: nothing fitted yet
+    kept.FITTED.clear()  # a fresh server: nothing fitted yet
     fresh = ok(run_page(PAGES[1], dict(at.query_params)))
     assert factor_row(fresh) == pytest.approx(here, abs=1e-9)
     fit = treebank.fit(glove, treebank.read(), replace(LIVE_40, seed=3))

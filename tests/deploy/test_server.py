@@ -67,13 +67,13 @@ def test_warm_up_loads_the_vectors_into_the_shared_cache(monkeypatch, caplog):
 
 def test_warm_up_readies_the_default_learned_weights_without_fitting(monkeypatch):
     from engine import corpus, treebank
-    from fits import weights
+    from fits import recipe, weights
     fits, loads = [], []
     monkeypatch.setattr(corpus, "fit", lambda *a, **k: fits.append(k))
     monkeypatch.setattr(treebank, "fit", lambda *a, **k: fits.append(k))
-    real = weights.load_fit
-    monkeypatch.setattr(weights, "load_fit", lambda path: loads.append(path) or real(path))
-    weights.shipped_fit.clear()
+    real = recipe.load_fit
+    monkeypatch.setattr(recipe, "load_fit", lambda path: loads.append(path) or real(path))
+    recipe.shipped_fit.clear()
     lifespan.warm_up(warm.up)
     gc.unfreeze()
     assert loads == [treebank.SHIPPED] and not fits  # the shipped file, read once

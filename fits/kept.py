@@ -1,0 +1,52 @@
+"""The fits this process keeps, so that no page waits twice for the same one: those on built-in vectors in FITTED,
+shared by every session (the last FITS_KEPT made), those on an upload in its visitor's session only (the last one)."""
+import threading
+import weakref
+from collections.abc import Callable
+
+import streamlit as st
+from gensim.models import KeyedVectors
+
+from engine.training import Fit
+from server import ledger
+
+FITTED: dict[tuple, Fit] = {}  # fits on built-in vectors by (source, recipe), the last FITS_KEPT made
+FITS_KEPT = 32
+kept_lock = threading.Lock()  # the worker keeps fits too
+
+
+def store(key: tuple, kv: KeyedVectors) -> dict:
+    """Where the fit named `key` is kept: FITTED, or for an upload ("upload" first in its key) the fits made on this
+    session's upload (a new upload starts with none; a weak reference names the vectors they were fitted on without
+    keeping them alive once the upload is released)."""
+    if key[0] != "upload":
+        return FITTED
+    fitted_on, fits = st.session_state.get("_upload_fits", (None, {}))
+    if fitted_on is None or fitted_on() is not kv:
+        fits = {}
+        st.session_state["_upload_fits"] = (weakref.ref(kv), fits)
+    return fits
+
+
+def kept(key: tuple, fit: Fit) -> Fit:
+    """The fit, found from now on under `key` in FITTED, which keeps the last FITS_KEPT."""
+    with kept_lock:
+        FITTED[key] = fit
+        while len(FITTED) > FITS_KEPT:
+            FITTED.pop(next(iter(FITTED)))
+    return fit
+
+
+def keeper(mine: dict, key: tuple) -> Callable[[Fit], None]:
+    """What keeps a fit the queue made to its end under `key` in `mine` (a store): in FITTED, or as the one fit of
+    an upload, counted in the memory ledger as the session's."""
+    session = ledger.session_of()
+
+    def keep(fit: Fit):
+        if mine is FITTED:
+            kept(key, fit)
+        else:
+            mine.clear()
+            mine[key] = fit
+            ledger.keep_result(session, "upload_fit", fit)
+    return keep
