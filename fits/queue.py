@@ -61,7 +61,6 @@ lock = threading.Condition()
 line: list[Job] = []  # the queue, first in line first
 running: Job | None = None  # the fit with the turn: computing, or ended and held for its page
 worker: threading.Thread | None = None
-asks = 0  # fits asked for so far, joined ones included
 pages: weakref.WeakSet = weakref.WeakSet()  # the script threads drawing a page (page.context adds each)
 turn: weakref.WeakSet = weakref.WeakSet()  # the script threads drawing the results of the fit with the turn
 
@@ -114,9 +113,8 @@ def fit_bytes(d: int, d_k: int, words: int, at_once: int | None = None, snapshot
 def ask(job: Job, who: str) -> Job:
     """`job` queued for `who`; or, when a fit with its key is queued or running (and not stopping), that one, which
     `who` then waits for too."""
-    global worker, asks
+    global worker
     with lock:
-        asks += 1
         same = next((j for j in [running, *line] if j is not None and job.key is not None and j.key == job.key
                      and not j.stop.is_set()), None)
         if same is not None:

@@ -115,10 +115,11 @@ def test_learned_weights_that_fall_back_to_random_are_said_and_highlighted_as_ra
 
 def test_choosing_upload_before_a_file_shows_glove_with_the_shipped_head_and_fits_nothing():
     from fits import queue
+    from harness.apptest import ASKED
     from tests.apptest_helpers import messages, run_page
-    asked = queue.asks
+    asked = ASKED[0]
     at = run_page("pages/2_Factor_matrix.py", {"source": "upload"})
-    assert not at.exception and queue.asks == asked and not queue.pending()  # no fit queued, none waited for
+    assert not at.exception and ASKED[0] == asked and not queue.pending()  # no fit queued, none waited for
     banner, choice = weights_shown(at)
     assert banner.startswith("**W_Q and W_K were learned from 7,479 real English sentences**") and choice == "trained"
     assert "No vectors uploaded yet" in " ".join(i.value for i in at.sidebar.info) and "Learning" not in messages(at)
