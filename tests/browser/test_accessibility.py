@@ -15,15 +15,6 @@ THREE_KINDS = "pages/6_Three_kinds.py"
 THEME = tomllib.loads((Path(__file__).resolve().parents[2] / ".streamlit" / "config.toml").read_text())["theme"]
 
 
-@pytest.fixture
-def page(chromium, app_url):
-    """A fresh visitor: a new browser context with its own Streamlit session. axe-core is injected as a script, which
-    the app's Content-Security-Policy would refuse; new_page ignores the policy."""
-    p = b.new_page(chromium)
-    yield p
-    p.context.close()
-
-
 def violations(page) -> list[str]:
     """Every WCAG A and AA violation axe-core finds on the page as drawn, one line per element: rule, impact, the
     element's selector and what is wrong with it."""

@@ -8,6 +8,7 @@ import sqlalchemy as sa
 from sqlalchemy.pool import NullPool
 from sqlalchemy.schema import CreateSchema, DropSchema
 
+from classroom import classes
 from tests.postgres import postgres_server  # noqa: F401 (a fixture)
 
 DATABASES = ("sqlite", "postgresql")
@@ -36,3 +37,10 @@ def engine(db_url) -> Iterator[sa.Engine]:
     made = sa.create_engine(db_url)
     yield made
     made.dispose()
+
+
+@pytest.fixture
+def db(engine) -> sa.Engine:
+    """The engine with class mode's tables made."""
+    classes.create(engine)
+    return engine

@@ -28,7 +28,7 @@ from engine.formats import (
 )
 from engine.sources import load_gensim_data, reachable
 from tests.apptest_helpers import said
-from tests.engine.test_vectors import npy_bytes
+from tests.engine.test_formats import npy_bytes
 
 ROOT = Path(__file__).resolve().parents[2]
 
