@@ -1,6 +1,6 @@
 import streamlit as st
 
-from ui import page, pages, reproduce, sidebar, tables, views
+from ui import page, pages, reproduce, sidebar, signs, tables, views
 from ui.charts import Titles
 from ui.text import t
 
@@ -22,9 +22,13 @@ with right:
 left, right = st.columns(2) if len(rows) <= views.SIDE_BY_SIDE else (st.container(), st.container())
 with left:
     st.subheader(t("home_step_factor"))
+    marks = views.Marks(None if att.mask.all() else att.mask)
+    views.matrix(att.factor, rows, rows, Titles(t("factor_m"), t("key_word"), t("query_word")), name="factor",
+                 marks=marks)
+    st.markdown(signs.positive_cells(att, rows, rows))
     views.matrix(att.weights, rows, rows, Titles(t("weights_m_soft" if s.softmax else "weights_m_raw"), t("key_word"),
                                                  t("query_word")), name="weights",
-                 marks=views.Marks(None if att.mask.all() else att.mask, weights=s.softmax))
+                 marks=views.Marks(marks.mask, weights=s.softmax))
     if views.own_hidden(att.mask):
         st.caption(t("own_hidden"))
     st.page_link(pages.PAGES[2].path, label=t("home_go"), icon=":material/arrow_forward:",

@@ -1,6 +1,6 @@
 import streamlit as st
 
-from ui import classroom, page, reproduce, swap, views
+from ui import classroom, page, reproduce, signs, swap, views
 from ui.text import t
 
 ctx = page.current()
@@ -17,5 +17,6 @@ if s.predict and not views.guess_first(att.q[i], att.k[seen], q, [rows[j] for j 
                                       key=page.view_key("factor", s, q), ask=classroom.asker(s, "factor")):
     st.stop()
 views.attention_view(att, rows, rows, q, softmax=s.softmax)
+signs.shift_view(att, i, q, rows)
 swap.section(ctx)
 reproduce.downloads(ctx, "factor")

@@ -2,7 +2,7 @@ import streamlit as st
 
 from engine.alignment import pair_alignment
 from engine.relevance import length_angle, order_by
-from ui import page, render, reproduce, tables, views
+from ui import page, render, reproduce, signs, tables, views
 from ui.charts import Titles
 from ui.text import labels, t
 
@@ -15,7 +15,8 @@ q = page.pick_word("query", t("query"), rows, "milk" if "milk" in rows else rows
 c2.segmented_control(t("pair_rows"), ("qk", "embedding"), key="pair_rows", format_func=labels("pair_rows_"))
 c3.segmented_control(t("sort"), ("dimension", "size"), key="sort", format_func=labels("sort_"))
 i = rows.index(q)
-others = [j for j in order_by(length_angle(q_rows[i], k_rows).dot) if j != i]  # best-scoring other word first
+dots = length_angle(q_rows[i], k_rows).dot
+others = [j for j in order_by(dots) if j != i]  # best-scoring other word first
 defaults = {"key": "drank" if "drank" in rows else rows[others[0]],
             "key2": "black" if "black" in rows else rows[others[-1]]}
 
@@ -32,7 +33,8 @@ render.chart("sign_strips", tables.signs_table([k_rows[rows.index(k1)], q_rows[i
 for where, k, pa in zip(st.columns(2, gap="large"), keys, aligned, strict=False):
     with where:
         views.pair_summary(pa, q, k, note="dot_note" if s.pair_rows == "qk" else "dot_note_embedding",
-                           source=ctx.source)
+                           source=ctx.source, sign=signs.pair_sign(pa.dot, q, k, top=rows[others[0]],
+                                                                   best=dots[others[0]]))
 
 views.length_angle_view(q_rows[i], k_rows[[rows.index(k) for k in keys]], q, keys)
 reproduce.downloads(ctx, "dot")

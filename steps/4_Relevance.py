@@ -1,7 +1,7 @@
 import streamlit as st
 
 from engine.relevance import raw_scores
-from ui import classroom, page, render, reproduce, swap, tables, views
+from ui import classroom, page, render, reproduce, signs, swap, tables, views
 from ui.charts import Titles
 from ui.text import t
 
@@ -29,6 +29,7 @@ for where, m in zip(st.columns(3), scores, strict=False):
     render.chart("relevance_bars", tables.relevance_table({m: scores[m]}, keys), where=where,
                  titles=Titles(names[m], t("score"), t("word"), rank=t("rank")))
 st.caption(t("relevance_note", source=ctx.source))
+views.aside(signs.row_below(scores["qk"], q, keys[int(scores["qk"].argmax())]))
 
 order = page.expected_order(s.expected, enc.tokens, rows, q)
 if order is not None:

@@ -7,7 +7,7 @@ from engine import corpus, treebank
 from engine.errors import CodedError
 from engine.layers import PRESETS
 from engine.positional import WEIGHT
-from engine.training import MAX_LR, MAX_STEPS
+from engine.training import MAX_LR, MAX_STEPS, SIGN_WEIGHT
 from ui.text import LANGS
 
 # W_Q/W_K fitted on a corpus: the head learned from the treebank's real sentences (the default), the fit on the
@@ -54,8 +54,10 @@ class Settings:
     scaled: bool = True
     softmax: bool = True
     own: bool = False
-    # the words picked on pages 2 to 4, and how page 3 orders and draws a pair
+    # the words picked on pages 2 to 4, the number page 2 adds to the query's row of scores, and how page 3 orders and
+    # draws a pair
     query: str = ""
+    shift: float = 5.0
     key: str = ""
     key2: str = ""
     sort: str = "dimension"
@@ -78,6 +80,8 @@ class Settings:
     train_seed: int = 0
     cosine: bool = False
     learn_start: str = "sidebar"
+    # page 5, both runs: how much the objective's sign term counts beside the cross-entropy
+    sign_weight: float = SIGN_WEIGHT
     # page 5: the corpus run, on the treebank's real sentences or on the template sentences
     run_on: str = "treebank"
     run_steps: int = treebank.LIVE.steps
@@ -106,6 +110,7 @@ SPEC = {
     "q_scale": (1e-3, 1e6), "k_scale": (1e-3, 1e6), "v_scale": (1e-3, 1e6),
     "position": (0.0, 3.0), "run_steps": (1, corpus.MAX_STEPS), "run_lr": (1e-4, 1.0), "run_seed": (0, 9999),
     "d_k": (1, 300), "heads": (1, 300), "lr": (1e-4, MAX_LR), "steps": (1, MAX_STEPS),
+    "shift": (-20.0, 20.0), "sign_weight": (0.0, 20.0),
 }
 DEFAULTS = Settings()
 RENAMED = {"pair_sentence": "sentence"}  # links shared before a setting was renamed still open the same view

@@ -12,7 +12,7 @@ from engine.alignment import GROUPS
 from engine.attention import Attention, contributions, head_tops, merge_heads, one_key, relative_gap, top_keys
 from engine.relevance import in_order, length_angle, order_by, pairs_in_order, winner
 from engine.swap import biggest, change
-from ui import charts, render, tables
+from ui import charts, render, signs, tables
 from ui.text import has, plain, t, then
 
 ROUNDING = 1e-12  # float64 sums of up to 64 terms stay far below this share of their largest number
@@ -126,6 +126,7 @@ def attention_view(att: Attention, q_labels: list[str], k_labels: list[str], q: 
                marks=marks, where=where)
     hidden = then() + t("own_hidden") if own_hidden(att.mask) else ""
     st.caption(t("click_hint") + hidden)
+    st.markdown(signs.positive_cells(att, q_labels, k_labels))
     contribution_view(att, q_labels.index(q), q, k_labels, softmax=softmax)
     matrix(att.z, q_labels, tables.dims(att.v.shape[1]), charts.Titles(t("z_m"), t("dim")), name=f"{prefix}Z",
            marks=Marks(selected=q))
@@ -243,9 +244,11 @@ def pair_products(pairs: list, q: str, keys: list[str], *, by_size: bool, fields
                      save=render.Save(csv=csv))
 
 
-def pair_summary(pair, q: str, k: str, *, note: str, source: str):
-    """The pair's dot product, its four sign groups' sums and the check that they add up to it."""
-    st.markdown(t("dot_pair_value", q=q, k=k, dot=pair.dot, agree=pair.agree, disagree=pair.dot - pair.agree))
+def pair_summary(pair, q: str, k: str, *, note: str, source: str, sign: str):
+    """The pair's dot product, what its sign says (`sign`), its four sign groups' sums and the check that they add up
+    to it."""
+    st.markdown(t("dot_pair_value", q=q, k=k, dot=pair.dot, agree=pair.agree, disagree=pair.dot - pair.agree)
+                + then() + sign)
     groups = tables.group_table(pair, group_names())
     st.dataframe(groups, hide_index=True, width="stretch", column_config={
         "group": t("group"), "dimensions": t("dimensions"),

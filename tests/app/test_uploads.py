@@ -145,10 +145,10 @@ def test_the_page_says_why_a_file_was_turned_away_at_the_door(budget, monkeypatc
 def test_a_kept_result_counts_in_the_ledger_until_its_session_ends(budget, monkeypatch):
     from engine.training import Fit
     monkeypatch.setattr(uploads, "reconnect_s", lambda: 60.0)
-    fit = Fit(np.zeros((50, 16)), np.zeros((50, 16)), np.zeros(3), np.zeros(3), np.zeros(3), 2, False, 10, 0)
+    fit = Fit(np.zeros((50, 16)), np.zeros((50, 16)), *[np.zeros(3)] * 5, 2, False, 10, 0)
     uploads.keep_result("s", "corpus", fit)
     uploads.keep_result("s", "corpus", fit)  # a new run's result replaces the last one
-    assert uploads.used() == 2 * 50 * 16 * 8 + 3 * 3 * 8
+    assert uploads.used() == 2 * 50 * 16 * 8 + 5 * 3 * 8  # W_Q, W_K and five curves
     uploads.sweep(lambda session: False, now=0.0)
     assert uploads.sweep(lambda session: False, now=60.0) == ["s"] and uploads.used() == 0
 

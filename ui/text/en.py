@@ -176,6 +176,36 @@ STRINGS = {
     "dot_note_embedding": (
         "q and k are the {source} rows of “{q}” and “{k}” themselves, before positional encoding and the linear "
         "layers."),
+    # --- the sign of a score (ui/signs.py): pages 2, 3, 4 and home ---
+    "signs_positive_cells": "**Cells above 0, row by row** (the words each word is drawn to by the sign): {rows}.",
+    "signs_no_positive": (
+        "No other word scores above 0 for {words}: by the sign nothing here is relevant to them, yet the softmax still "
+        "hands out all of their attention."),
+    "signs_pair_above": (
+        "The same-sign dimensions outweigh the mixed-sign ones, so q·k is above 0: by its sign, “{k}” is relevant to "
+        "“{q}”."),
+    "signs_pair_below": (
+        "The mixed-sign dimensions outweigh the same-sign ones, so q·k is below 0: by its sign, “{k}” is not relevant "
+        "to “{q}”."),
+    "signs_pair_zero": "The two kinds of dimensions cancel exactly: q·k is 0, and its sign says nothing of “{k}”.",
+    "signs_row_below": (
+        "Every score of “{q}” is at most 0, so with these weights the sign does not carry the lesson: “{top}” leads "
+        "only by being the least negative (a softmax looks only at differences within a row)."),
+    "signs_shift_title": "Softmax looks only at differences within a row",
+    "signs_shift_add": "Add one number to every score of “{q}”",
+    "signs_shift_help": "The same number goes onto each cell of the query word's row of scores, before the softmax.",
+    "signs_shift_score": "score",
+    "signs_shift_shifted": "score + {c:g}",
+    "signs_shift_before": "weight",
+    "signs_shift_after": "weight after",
+    "signs_shift_result": (
+        "Adding {c:+g} to every score of “{q}” moves none of its weights: the largest change is {moved:.1e}, "
+        "rounding. The softmax divides each e^score by the row's sum, and the common factor e^c cancels."),
+    "signs_shift_none": "Move the slider to add a number to every score of “{q}”, and watch its weights on the right.",
+    "signs_shift_sign": (
+        "So the softmax cannot tell whether a row's scores sit above or below 0: training has to ask for that itself "
+        "(page 5's sign term). **The sign says whether a word is relevant at all; the softmax says how much of the "
+        "attention it gets.**"),
     # --- page 4: relevance between words ---
     "relevance_title": "Relevance between words",
     "relevance_intro": (
@@ -236,18 +266,23 @@ STRINGS = {
     "learn_title": "Learning: training the weights until the scores follow your targets",
     "learn_intro": (
         "Nobody sets W_Q and W_K by hand: a transformer **learns** them. Here you say how relevant some key "
-        "words should be to a query word, and training adjusts the weights step by step until the scores fall "
-        "into that order. For each query word the targets become shares that sum to 1 (1, 0.5, 0 → ⅔, ⅓, 0); the "
-        "loss is the cross-entropy between those shares and the softmax of the query's scores over the same key "
-        "words, and every step moves the chosen parameters a little further downhill on it. Press **Train** and "
-        "watch the loss fall and the scores reorder; the results then say whether the new order came from the "
-        "vectors turning into line (the angle) or from some of them growing longer (the length)."),
+        "words should be to a query word, and training adjusts the weights step by step until the scores follow. "
+        "The loss has two terms. **Which word**: for each query word the targets become shares that sum to 1 (1, "
+        "0.5, 0 → ⅔, ⅓, 0), and the cross-entropy compares them with the softmax of the query's scores over the "
+        "same key words; a softmax sees only differences within a row, so this term never says where 0 lies. "
+        "**Whether at all**: the sign term asks each pair with a target above 0 for a score above 0 and each pair "
+        "with target 0 for a score below 0 (a logistic loss; a word's relevant keys together count as much as its "
+        "irrelevant ones). Every step moves the chosen parameters a little further downhill on their sum. Press "
+        "**Train** and watch the loss fall, the scores reorder and change sign; the results then say whether the new "
+        "order came from the vectors turning into line (the angle) or from some of them growing longer (the "
+        "length)."),
     "learn_targets_title": "1 · Target relevances",
     "learn_targets_help": (
         "Each row is one (query word, key word) pair and how relevant the key word should be to the query word: "
-        "1 high, 0.5 medium, 0 not relevant. Only the ratios between one query word's rows matter. Add or delete "
-        "rows with the table's own controls. Words of this sentence: {words}. A word that occurs twice is "
-        "written with its position, like “the (5)”."),
+        "1 high, 0.5 medium, 0 not relevant. The ratios between one query word's rows set the shares it aims for; "
+        "whether a target is 0 or above 0 sets the sign its score should have. Add or delete rows with the table's "
+        "own controls. Words of this sentence: {words}. A word that occurs twice is written with its position, like "
+        "“the (5)”."),
     "learn_target": "target",
     "learn_target_help": "How relevant the key word should be: a number of 0 or more, such as 1, 0.5 or 0.",
     "targets_problems": "The targets cannot be used yet, so training waits:",
@@ -309,6 +344,16 @@ STRINGS = {
     "learn_verdict_missed": (
         "**The target order was not reached** by step {end}; the scores run {order}. Try more steps, a larger "
         "learning rate or another seed."),
+    "learn_signs_reached": (
+        "**The signs were right from step {step} on**: {pairs}. The sign term (weight {w:g}) asked for them; the "
+        "cross-entropy alone could not, as it ignores a number added to a whole row."),
+    "learn_signs_start": "**The signs were right from the start** and stayed so: {pairs}.",
+    "learn_signs_missed": (
+        "**Not every sign is right at the end**: {pairs}. Try more steps or a larger sign term weight."),
+    "learn_signs_off": (
+        "**The sign term is off** (weight 0), so nothing asked for the signs: {pairs}. The cross-entropy only puts "
+        "the scores in order."),
+    "learn_sign_pair": "“{q}” · “{k}” {score:+.2f} {mark}",
     "learn_until_end": "until the end of training (step {end})",
     "learn_until_stop": "until training was stopped (step {end})",
     "learn_order_row": "for “{q}”, {keys}",
@@ -321,7 +366,11 @@ STRINGS = {
     "learn_came_both": (
         "For “{q}”, length and angle **together** set this order: by cos θ alone its keys would rank "
         "{cos_order}, by length |k| alone {len_order}."),
-    "learn_loss_title": "Loss (cross-entropy)",
+    "learn_loss_title": "Loss and its two terms",
+    "learn_term_order": "cross-entropy: which word",
+    "learn_term_sign": "sign term × {w:g}: whether at all",
+    "learn_term_total": "loss: their sum",
+    "learn_term": "term",
     "learn_loss": "loss",
     "learn_step": "step",
     "learn_score": "score q·k/√d_k",
@@ -467,6 +516,10 @@ STRINGS = {
     "learn_directions_help": (
         "Scores become τ·cos θ with a fixed temperature τ = 10: q and k are scaled to length 1 first, so "
         "training can only reach the order by turning the vectors into alignment, never by making a key longer."),
+    "learn_sign_weight": "Sign term weight",
+    "learn_sign_weight_help": (
+        "How much the sign term (whether at all) counts beside the cross-entropy (which word). At 0 nothing asks for "
+        "the signs: the cross-entropy never moves a query's row as a whole, so its scores may all end below 0."),
     # --- page 5: learning on a corpus ---
     "corpus_title": "4 · Learning one attention head from many sentences",
     "corpus_intro": (
@@ -519,17 +572,20 @@ STRINGS = {
     "corpus_done_treebank": (
         "After {steps} steps on {train:,} sentences: in the {test:,} held-out sentences, each word's largest "
         "attention weight falls on the word it belongs to **{acc:.1%} of the time**. Always picking {offset} "
-        "gets {by_offset:.1%}; the raw vectors' cosine gets {by_cosine:.1%}."),
+        "gets {by_offset:.1%}; the raw vectors' cosine gets {by_cosine:.1%}. By the sign, {positive:.1%} of those "
+        "words score the word they belong to above 0, and {negative:.1%} of their other pairs fall below 0."),
     "corpus_stale": (
         "These results are from the last run ({corpus}, {steps} steps, learning rate {lr:g}, seed {seed}, "
         "d_k = {d_k}, position weight {p:g}); the choices have changed since. Train again to run with the "
         "current ones."),
     "corpus_done": (
         "After {steps} steps: {train:.0%} of the training pairs and **{test:.0%} of the held-out pairs** are in "
-        "the labelled order. Raw cosine similarity of the word vectors gets {raw:.0%} of the held-out pairs. "
-        "({used} examples used; {skipped} left out because the vectors lack one of their words.)"),
-    "corpus_accuracy_title": "Order accuracy, training and held-out",
-    "corpus_accuracy_title_treebank": "Held-out accuracy: largest weight on the word it belongs to",
+        "the labelled order. Raw cosine similarity of the word vectors gets {raw:.0%} of the held-out pairs. By the "
+        "sign, {positive:.0%} of the held-out keys labelled relevant score above 0, and {negative:.0%} of those "
+        "labelled 0 below 0. ({used} examples used; {skipped} left out because the vectors lack one of their "
+        "words.)"),
+    "corpus_accuracy_title": "Order accuracy, training and held-out, and the held-out signs",
+    "corpus_accuracy_title_treebank": "Held-out: largest weight on the word it belongs to, and the signs",
     "corpus_batch_split": "training (the step's minibatch)",
     "corpus_rule": "simple rule",
     "corpus_ref_offset": "always {offset}",
@@ -538,10 +594,15 @@ STRINGS = {
     "corpus_offset_prev": "the word before",
     "corpus_offset_after": "the word {k} places on",
     "corpus_offset_before": "the word {k} places back",
-    "corpus_accuracy": "accuracy",
+    "corpus_accuracy": "share",
+    "corpus_loss_title": "Training loss (each step's sentences)",
     "corpus_split": "sentences",
     "corpus_train_split": "training",
     "corpus_test_split": "held-out",
+    "corpus_signs_treebank_positive": "held-out: its head scored above 0",
+    "corpus_signs_treebank_negative": "held-out: its other words below 0",
+    "corpus_signs_positive": "held-out: relevant keys above 0",
+    "corpus_signs_negative": "held-out: keys labelled 0 below 0",
     "corpus_try_title": "Try the learned weights on any sentence",
     "corpus_try_sentence": "Sentence",
     "corpus_try_chart": "Attention weights of “{q}” with these W_Q and W_K",
@@ -777,9 +838,10 @@ STRINGS = {
         "These vectors hold almost no Chinese words (GloVe learned from English text), so Chinese characters are "
         "not split into words here. Upload Chinese word vectors to work with Chinese sentences."),
     "learn_loss_floor": (
-        "The loss cannot fall below {floor:.3f}: that is the entropy of the target shares, reached when each "
-        "targeted word's weight equals its share exactly. A loss of 0 would need one word to take all the "
-        "weight, which shares such as ⅔ and ⅓ do not ask for."),
+        "The cross-entropy cannot fall below {floor:.3f}: that is the entropy of the target shares, reached when each "
+        "targeted word's weight equals its share exactly (a cross-entropy of 0 would need one word to take all the "
+        "weight, which shares such as ⅔ and ⅓ do not ask for). The sign term comes as near 0 as the scores move away "
+        "from 0 on their right sides."),
     # --- what screen readers read for each chart (about_<builder>), filled in with the chart's titles ---
     "about_heatmap": "{title} — heatmap: a cell for each {y} and {x}, its colour showing the {value}.",
     "about_weight_bars": "Bar chart: the {y} on each {x}, in sentence order.",

@@ -150,6 +150,28 @@ STRINGS = {
     "group_check": "核对：四组之和为 {total:.4f}，正好等于点积 {dot:.4f}。",
     "dot_note": "q 是 Q 中 “{q}” 那一行，k 是 K 中 “{k}” 那一行：它们的点积就是第 2 页因子矩阵中（“{q}”，“{k}”）那一格，尚未缩放、也未做 softmax。",
     "dot_note_embedding": "q 和 k 就是 “{q}” 与 “{k}” 的 {source} 词向量本身，尚未加位置编码，也未经过线性层。",
+    # --- the sign of a score (ui/signs.py): pages 2, 3, 4 and home ---
+    "signs_positive_cells": "**逐行大于 0 的格子**（每个词凭符号被吸引到的词）：{rows}。",
+    "signs_no_positive": "对 {words} 来说没有别的词得分大于 0：按符号，这里没有与它们相关的词，可 softmax 照样把它们的注意力全部分出去。",
+    "signs_pair_above": "同号的维度胜过异号的维度，所以 q·k 大于 0：按符号，“{k}”与“{q}”相关。",
+    "signs_pair_below": "异号的维度胜过同号的维度，所以 q·k 小于 0：按符号，“{k}”与“{q}”不相关。",
+    "signs_pair_zero": "两类维度正好抵消：q·k 等于 0，它的符号对“{k}”什么也没说。",
+    "signs_row_below": (
+        "“{q}”的每个得分都不大于 0，所以在这组权重下符号没有讲出这一课：“{top}”领先只是因为它最不负（softmax 只看一行之内的差）。"),
+    "signs_shift_title": "softmax 只看一行之内的差",
+    "signs_shift_add": "给“{q}”的每个得分加上同一个数",
+    "signs_shift_help": "同一个数加到查询词那一行的每个得分上，在 softmax 之前。",
+    "signs_shift_score": "得分",
+    "signs_shift_shifted": "得分 + {c:g}",
+    "signs_shift_before": "权重",
+    "signs_shift_after": "加数后的权重",
+    "signs_shift_result": (
+        "给“{q}”的每个得分加上 {c:+g}，它的权重一个也没动：最大的变化是 {moved:.1e}，只是舍入。softmax 把每个 e^得分 除以整行之和，"
+        "共同的因子 e^c 正好约掉。"),
+    "signs_shift_none": "拖动滑块，给“{q}”的每个得分加上同一个数，再看右边它的权重。",
+    "signs_shift_sign": (
+        "所以 softmax 分不出一行得分是在 0 以上还是 0 以下：这要训练自己去要求（第 5 页的符号项）。**符号说明一个词到底相不相关；"
+        "softmax 说明它分到多少注意力。**"),
     # --- page 4: relevance between words ---
     "relevance_title": "词与词的相关性",
     "relevance_intro": (
@@ -194,16 +216,17 @@ STRINGS = {
     # --- page 5: learning ---
     "learn_title": "学习：训练权重，直到分数符合你的目标",
     "learn_intro": (
-        "W_Q 和 W_K 不是人手设定的，而是 Transformer **学**出来的。在这一页，你先指定几"
-        "个键词对某个查询词应有多相关，训练就会一步步调整权重，直到各个分数排成这个顺序。对每个查询词，目标值先换"
-        "算成总和为 1 的份额（1、0.5、0 → ⅔、⅓、0）；损失就是这些份额与该查询词在这几个键词上的分数"
-        "做 softmax 之后的交叉熵，每一步都让所选参数沿着损失下降的方向再挪一小步。点击**开始训练**，"
-        "看损失下降、分数重新排序；结果会告诉你，新的顺序是来自向量转到对齐（角度），还是来自某些向量变长（长度）。"),
+        "W_Q 和 W_K 不是人手设定的，而是 Transformer **学**出来的。在这一页，你先指定几个键词对某个查询词应有多相关，训练就会一步步"
+        "调整权重，让分数跟上。损失有两项。**选哪个词**：对每个查询词，目标值先换算成总和为 1 的份额（1、0.5、0 → ⅔、⅓、0），"
+        "交叉熵把它们和该查询词在这几个键词上的分数做 softmax 的结果相比；softmax 只看一行之内的差，所以这一项从不规定 0 在哪里。"
+        "**到底相不相关**：符号项要求目标大于 0 的词对得分大于 0，目标为 0 的词对得分小于 0（逻辑斯谛损失；一个词的相关键合起来"
+        "与不相关键合起来分量相同）。每一步都让所选参数沿着两项之和下降的方向再挪一小步。点击**开始训练**，看损失下降、分数重新排序"
+        "并改变符号；结果会告诉你，新的顺序是来自向量转到对齐（角度），还是来自某些向量变长（长度）。"),
     "learn_targets_title": "1 · 目标相关性",
     "learn_targets_help": (
-        "每一行是一对（查询词，键词），以及这个键词对查询词应有多相关：1 表示高，0.5 表示中等，0 表示不相"
-        "关。只有同一个查询词各行之间的比例才有意义。用表格自带的按钮即可添加或删除行。本句中的词：{words}"
-        "。出现两次的词要带上位置，例如 “the (5)”。"),
+        "每一行是一对（查询词，键词），以及这个键词对查询词应有多相关：1 表示高，0.5 表示中等，0 表示不相关。同一个查询词各行之间的"
+        "比例决定它要达到的份额；目标是 0 还是大于 0，决定它的得分应当是负还是正。用表格自带的按钮即可添加或删除行。本句中的词："
+        "{words}。出现两次的词要带上位置，例如 “the (5)”。"),
     "learn_target": "目标值",
     "learn_target_help": "键词应有的相关程度：不小于 0 的数，例如 1、0.5 或 0。",
     "targets_problems": "目标还不能使用，暂时无法训练：",
@@ -244,6 +267,12 @@ STRINGS = {
     "learn_verdict_reached": "**在第 {step} 步达到了目标顺序**，并且{until}一直保持：{order}。",
     "learn_verdict_start": "**一开始就已符合目标顺序**，并且{until}一直保持：{order}。",
     "learn_verdict_missed": "**到第 {end} 步仍未达到目标顺序**：{order}。可以试试更多步数、更大的学习率或换一个随机种子。",
+    "learn_signs_reached": (
+        "**从第 {step} 步起符号都对了**：{pairs}。这是符号项（权重 {w:g}）要求的；单靠交叉熵做不到，因为它不理会整行加上的同一个数。"),
+    "learn_signs_start": "**一开始符号就都对**，并且一直保持：{pairs}。",
+    "learn_signs_missed": "**训练结束时并非每个符号都对**：{pairs}。可以试试更多步数或更大的符号项权重。",
+    "learn_signs_off": "**符号项已关闭**（权重 0），没有谁要求符号：{pairs}。交叉熵只负责把分数排好顺序。",
+    "learn_sign_pair": "“{q}” · “{k}” {score:+.2f} {mark}",
     "learn_until_end": "到训练结束（第 {end} 步）",
     "learn_until_stop": "到训练被停止时（第 {end} 步）",
     "learn_order_row": "“{q}” 的各分数从高到低为 {keys}",
@@ -252,7 +281,11 @@ STRINGS = {
         "对 “{q}” 而言，这个顺序由**长度**决定，而不是对齐：单看 cos θ，它的键词应排成 {cos_order}，"
         "但更长的键向量赢了（按长度 |k| 为 {len_order}）。"),
     "learn_came_both": "对 “{q}” 而言，这个顺序由长度和角度**共同**决定：单看 cos θ 排序为 {cos_order}，单看长度 |k| 排序为 {len_order}。",
-    "learn_loss_title": "损失（交叉熵）",
+    "learn_loss_title": "损失及其两项",
+    "learn_term_order": "交叉熵：选哪个词",
+    "learn_term_sign": "符号项 × {w:g}：到底相不相关",
+    "learn_term_total": "损失：两项之和",
+    "learn_term": "项",
     "learn_loss": "损失",
     "learn_step": "步数",
     "learn_score": "分数 q·k/√d_k",
@@ -371,6 +404,10 @@ STRINGS = {
     "learn_start_title_random": "训练的起点（随机种子 {seed}）：“{q}” 与各词",
     "learn_directions": "只比较方向（τ·cos θ）",
     "learn_directions_help": "分数改为 τ·cos θ，温度 τ 固定为 10：先把 q 和 k 缩放到长度 1，训练只能靠把向量转到对齐来排好顺序，而不能靠把某个键变长。",
+    "learn_sign_weight": "符号项权重",
+    "learn_sign_weight_help": (
+        "符号项（到底相不相关）相对于交叉熵（选哪个词）的分量。设为 0 时没有谁要求符号：交叉熵从不把查询词的一整行一起挪动，"
+        "所以它的得分可能全都停在 0 以下。"),
     # --- page 5: learning on a corpus ---
     "corpus_title": "4 · 从许多句子中学习一个注意力头",
     "corpus_intro": (
@@ -411,16 +448,17 @@ STRINGS = {
     "corpus_progress": "第 {step} / {total} 步 · 损失 {loss:.3f} · 留出准确率 {test:.1%}",
     "corpus_done_treebank": (
         "训练 {steps} 步（{train:,} 句）后：在 {test:,} 句留出句子中，每个词最大的注意力权重落在它所属的词上的比例是 "
-        "**{acc:.1%}**。总是选{offset}的成绩是 {by_offset:.1%}；原始词向量的余弦是 {by_cosine:.1%}。"),
+        "**{acc:.1%}**。总是选{offset}的成绩是 {by_offset:.1%}；原始词向量的余弦是 {by_cosine:.1%}。按符号，这些词中有 "
+        "{positive:.1%} 给它所属的词打出大于 0 的分，它们与其他词的词对有 {negative:.1%} 小于 0。"),
     "corpus_stale": (
         "以下是上一次训练的结果（{corpus}，{steps} 步，学习率 {lr:g}，种子 {seed}，d_k = {d_k}，位置权重 {p:g}）；"
         "之后选择已有改动。再训练一次即可按当前选择运行。"),
     "corpus_done": (
         "训练 {steps} 步后：训练词对中 {train:.0%}、**留出词对中 {test:.0%}**"
-        " 的顺序正确。直接用词向量的余弦相似度，留出词对只有 {raw:.0%} 正确。（使用了 {used} "
-        "条样例；{skipped} 条因词向量缺少其中的词而略去。）"),
-    "corpus_accuracy_title": "顺序准确率：训练与留出",
-    "corpus_accuracy_title_treebank": "留出准确率：最大权重落在所属的词上",
+        " 的顺序正确。直接用词向量的余弦相似度，留出词对只有 {raw:.0%} 正确。按符号，留出句中标为相关的键有 {positive:.0%} "
+        "得分大于 0，标为 0 的键有 {negative:.0%} 得分小于 0。（使用了 {used} 条样例；{skipped} 条因词向量缺少其中的词而略去。）"),
+    "corpus_accuracy_title": "顺序准确率（训练与留出）及留出句的符号",
+    "corpus_accuracy_title_treebank": "留出句：最大权重落在所属的词上，以及符号",
     "corpus_batch_split": "训练（该步的小批量）",
     "corpus_rule": "简单规则",
     "corpus_ref_offset": "总是选{offset}",
@@ -429,10 +467,15 @@ STRINGS = {
     "corpus_offset_prev": "前一个词",
     "corpus_offset_after": "往后第 {k} 个词",
     "corpus_offset_before": "往前第 {k} 个词",
-    "corpus_accuracy": "准确率",
+    "corpus_accuracy": "比例",
+    "corpus_loss_title": "训练损失（每一步的句子）",
     "corpus_split": "句子",
     "corpus_train_split": "训练",
     "corpus_test_split": "留出",
+    "corpus_signs_treebank_positive": "留出：所属的词得分大于 0",
+    "corpus_signs_treebank_negative": "留出：其他词得分小于 0",
+    "corpus_signs_positive": "留出：相关的键大于 0",
+    "corpus_signs_negative": "留出：标为 0 的键小于 0",
     "corpus_try_title": "用学到的权重试试任意句子",
     "corpus_try_sentence": "句子",
     "corpus_try_chart": "用这组 W_Q 和 W_K 时 “{q}” 的注意力权重",
@@ -626,8 +669,8 @@ STRINGS = {
     "short_glove-wiki-gigaword-300": "GloVe 300维",
     "no_chinese_words": "这组词向量几乎没有中文词（GloVe 是从英文文本中学来的），所以这里不会把汉字切分成词。若要使用中文句子，请上传中文词向量。",
     "learn_loss_floor": (
-        "损失不可能低于 {floor:.3f}：这是目标份额本身的熵，只有当每个目标词的权重恰好等于它的份额时才"
-        "能达到。损失要降到 0，就得让某一个词拿走全部权重，而 ⅔、⅓ 这样的份额并不要求这样。"),
+        "交叉熵不可能低于 {floor:.3f}：这是目标份额本身的熵，只有当每个目标词的权重恰好等于它的份额时才能达到（交叉熵要降到 0，"
+        "就得让某一个词拿走全部权重，而 ⅔、⅓ 这样的份额并不要求这样）。分数在各自正确的一侧离 0 越远，符号项就越接近 0。"),
     # --- what screen readers read for each chart (about_<builder>), filled in with the chart's titles ---
     "about_heatmap": "{title}——热力图：每个{y}与每个{x}对应一个格子，颜色表示{value}。",
     "about_weight_bars": "条形图：按句中顺序，每个{x}的{y}。",
