@@ -1,0 +1,40 @@
+"""The real model's heads on the treebank: for every word, the other word each of its 72 heads attends to most (word
+level, engine/minilm.py), and how often that is the word's grammatical head, per head and per relation, with
+engine/treebank.py's conventions (the root and punctuation have no target; a word is never its own head)."""
+import numpy as np
+
+from engine import minilm, treebank
+
+PAST_END = -2  # a pick past a sentence's end (never a head: heads are >= 0 and "none" is -1), as offset_pick writes
+
+
+def picks(model: minilm.Model, sentences: list[treebank.Sentence]) -> np.ndarray:  # -> [layers, heads, B, L]
+    """Every head's pick for every word of every sentence (PAST_END beyond a sentence's end), rows as treebank.batch
+    lays the same sentences out."""
+    longest = max(len(s.tokens) for s in sentences)
+    found = np.full((model.layers, model.heads, len(sentences), longest), PAST_END)
+    for b, s in enumerate(sentences):
+        found[:, :, b, :len(s.tokens)] = sentence_picks(model, list(s.tokens))
+    return found
+
+
+def sentence_picks(model: minilm.Model, words: list[str]) -> np.ndarray:  # -> [layers, heads, m]
+    """The other word each head attends to most, for each word of one sentence."""
+    r = minilm.run(model, words)
+    return minilm.top_other(minilm.to_words(r.attention, r.pieces.word))
+
+
+def accuracies(b: treebank.Batch, found: np.ndarray, relations: tuple[str, ...]) -> dict[str, np.ndarray]:
+    """Per relation, and "all" for every word with a head: each head's share of words it points at their head
+    ([layers, heads]); a relation with no word in the batch is left out."""
+    has = b.head >= 0
+    right = (found == b.head)[:, :, has]  # [layers, heads, words with a head]
+    rel = b.relation[has]
+    out = {"all": right.mean(axis=-1)}
+    return out | {r: right[:, :, rel == r].mean(axis=-1) for r in relations if (rel == r).any()}
+
+
+def best(accuracy: np.ndarray) -> tuple[str, float]:  # [layers, heads] -> label, accuracy
+    """The head with the highest accuracy (the first on a tie, in layer then head order) and its accuracy."""
+    layer, head = np.unravel_index(int(accuracy.argmax()), accuracy.shape)
+    return minilm.label(int(layer), int(head)), float(accuracy[layer, head])
