@@ -8,20 +8,23 @@ from engine import minilm, treebank
 PAST_END = -2  # a pick past a sentence's end (never a head: heads are >= 0 and "none" is -1), as offset_pick writes
 
 
-def picks(model: minilm.Model, sentences: list[treebank.Sentence]) -> np.ndarray:  # -> [layers, heads, B, L]
-    """Every head's pick for every word of every sentence (PAST_END beyond a sentence's end), rows as treebank.batch
-    lays the same sentences out."""
+def picks(model: minilm.Model, sentences: list[treebank.Sentence]) -> tuple[np.ndarray, np.ndarray]:
+    """Every head's pick for every word of every sentence ([layers, heads, B, L], PAST_END beyond a sentence's end,
+    rows as treebank.batch lays the same sentences out), and each head's share parked on [CLS] and [SEP] in each
+    sentence ([layers, heads, B], the mean over its words)."""
     longest = max(len(s.tokens) for s in sentences)
     found = np.full((model.layers, model.heads, len(sentences), longest), PAST_END)
+    parked = np.zeros((model.layers, model.heads, len(sentences)))
     for b, s in enumerate(sentences):
-        found[:, :, b, :len(s.tokens)] = sentence_picks(model, list(s.tokens))
-    return found
+        found[:, :, b, :len(s.tokens)], parked[:, :, b] = sentence_picks(model, list(s.tokens))
+    return found, parked
 
 
-def sentence_picks(model: minilm.Model, words: list[str]) -> np.ndarray:  # -> [layers, heads, m]
-    """The other word each head attends to most, for each word of one sentence."""
+def sentence_picks(model: minilm.Model, words: list[str]) -> tuple[np.ndarray, np.ndarray]:  # -> [L, h, m], [L, h]
+    """The other word each head attends to most, for each word of one sentence; the share each head parks."""
     r = minilm.run(model, words)
-    return minilm.top_other(minilm.to_words(r.attention, r.pieces.word))
+    w = minilm.to_words(r.attention, r.pieces.word)
+    return minilm.top_other(w), minilm.parked(w)
 
 
 def accuracies(b: treebank.Batch, found: np.ndarray, relations: tuple[str, ...]) -> dict[str, np.ndarray]:

@@ -42,9 +42,11 @@ class TestOnTheTreebank:
         assert minilm_treebank.best(acc) == ("L1-H2", 0.5)
 
     def test_picks_lay_out_each_sentence_as_its_batch(self, model):  # noqa: F811
-        found = minilm_treebank.picks(model, TREES)
+        found, parked = minilm_treebank.picks(model, TREES)
         assert found.shape == (6, 12, 2, 6) and (found[:, :, 1, 4:] == minilm_treebank.PAST_END).all()
+        assert parked.shape == (6, 12, 2) and ((parked > 0) & (parked < 1)).all()
         for b, s in enumerate(TREES):
             m = len(s.tokens)
-            assert found[:, :, b, :m].tolist() == minilm_treebank.sentence_picks(model, list(s.tokens)).tolist()
+            mine, share = minilm_treebank.sentence_picks(model, list(s.tokens))
+            assert found[:, :, b, :m].tolist() == mine.tolist() and parked[:, :, b] == pytest.approx(share)
             assert (found[:, :, b, :m] != np.arange(m)).all() and (found[:, :, b, :m] < m).all()
