@@ -15,13 +15,17 @@ from engine import minilm_files
 from engine.attention import merge_heads, score, softmax_rows, split_heads
 from engine.errors import CodedError
 
-DTYPES = {"F32": np.float32, "F16": np.float16, "I64": np.int64, "I32": np.int32}  # safetensors' names
+DTYPES = {"F32": "<f4", "F16": "<f2", "I64": "<i8", "I32": "<i4"}  # safetensors: little-endian, by these names
 UNKNOWN = "[UNK]"  # what a word becomes when the tokenizer keeps nothing of it (a control character, say)
+# The most pieces a sentence may have, [CLS] and [SEP] included: the length the model was fine-tuned on (its
+# tokenizer.json cuts there). 64 ordinary words take about 80; 64 made-up ones can take 500, whose forward pass would
+# hold 72 MB of attention weights for half a second. 128 pieces: 4.5 MB, a few tens of milliseconds.
+MAX_PIECES = 128
 
 
 class ModelError(CodedError):
-    """missing: the model's files are not there (values: command, folder); too_many_pieces: a sentence longer than the
-    model's positions (values: count, max). The catalogues say each as err_model_<code>."""
+    """missing: the model's files are not there (values: command, folder); too_many_pieces: a sentence of more than
+    MAX_PIECES word pieces (values: count, max). The catalogues say each as err_model_<code>."""
 
     CODES = ("missing", "too_many_pieces")
     TEXT_PREFIX = "err_model_"
@@ -36,7 +40,7 @@ class Model:
     layers: int
     heads: int
     eps: float  # LayerNorm's ε
-    positions: int  # the most pieces a sentence may have, [CLS] and [SEP] included
+    positions: int  # the model's positions: it can read no more pieces, [CLS] and [SEP] included
 
 
 @dataclass(frozen=True)
@@ -90,8 +94,8 @@ def pieces(model: Model, words: list[str]) -> Pieces:
     if len(kept) < len(words):  # a word with no piece would have no row: it becomes [UNK], as BERT reads the unknown
         encoded = model.tokenizer.encode([w if i in kept else UNKNOWN for i, w in enumerate(words)],
                                          is_pretokenized=True)
-    if len(encoded.ids) > model.positions:
-        raise ModelError("too_many_pieces", count=len(encoded.ids), max=model.positions)
+    if len(encoded.ids) > min(MAX_PIECES, model.positions):
+        raise ModelError("too_many_pieces", count=len(encoded.ids), max=min(MAX_PIECES, model.positions))
     word = np.array([-1 if w is None else w for w in encoded.word_ids], dtype=np.int64)
     return Pieces(tuple(words), np.array(encoded.ids, dtype=np.int64), tuple(encoded.tokens), word)
 

@@ -101,11 +101,12 @@ class TestPieces:
         w = minilm.to_words(minilm.run(model, []).attention, p.word)
         assert w.words.shape == (6, 12, 0, 0) and minilm.parked(w).tolist() == np.zeros((6, 12)).tolist()
 
-    def test_more_pieces_than_positions_is_an_error_with_a_code(self, model):  # noqa: F811
+    def test_more_pieces_than_it_runs_is_an_error_with_a_code(self, model):  # noqa: F811
+        assert minilm.MAX_PIECES == 128 <= model.positions
         with pytest.raises(minilm.ModelError) as e:
-            minilm.pieces(model, ["a"] * 511)
-        assert e.value.code == "too_many_pieces" and e.value.values == {"count": 513, "max": 512}
-        assert len(minilm.pieces(model, ["a"] * 510).ids) == 512
+            minilm.pieces(model, ["a"] * 127)
+        assert e.value.code == "too_many_pieces" and e.value.values == {"count": 129, "max": 128}
+        assert len(minilm.pieces(model, ["a"] * 126).ids) == 128
 
     def test_loading_without_the_files_says_how_to_get_them(self, tmp_path):
         with pytest.raises(minilm.ModelError) as e:
