@@ -41,3 +41,11 @@ def best(accuracy: np.ndarray) -> tuple[str, float]:  # [layers, heads] -> label
     """The head with the highest accuracy (the first on a tie, in layer then head order) and its accuracy."""
     layer, head = np.unravel_index(int(accuracy.argmax()), accuracy.shape)
     return minilm.label(int(layer), int(head)), float(accuracy[layer, head])
+
+
+def finders(found: np.ndarray, gold: np.ndarray) -> list[list[str]]:  # [layers, heads, m], [m] -> m lists of labels
+    """For each word of one sentence, the heads (by label, layer then head order) whose pick is its grammatical head
+    (treebank.gold: -1 where the word has none, and then no head finds it)."""
+    right = (found == gold) & (gold >= 0)  # [layers, heads, m]
+    return [[minilm.label(int(i), int(h)) for i, h in zip(*np.nonzero(right[:, :, w]), strict=True)]
+            for w in range(len(gold))]

@@ -41,6 +41,11 @@ class TestOnTheTreebank:
         acc = np.array([[0.1, 0.5, 0.2], [0.5, 0.3, 0.0]])
         assert minilm_treebank.best(acc) == ("L1-H2", 0.5)
 
+    def test_finders_name_the_heads_whose_pick_is_the_words_head(self):
+        found = np.array([[[1, 0, 1], [2, 0, 0]], [[1, 2, 0], [1, 0, 1]]])  # [layers 2, heads 2, words 3]
+        gold = np.array([1, -1, 1])
+        assert minilm_treebank.finders(found, gold) == [["L1-H1", "L2-H1", "L2-H2"], [], ["L1-H1", "L2-H2"]]
+
     def test_picks_lay_out_each_sentence_as_its_batch(self, model):  # noqa: F811
         found, parked = minilm_treebank.picks(model, TREES)
         assert found.shape == (6, 12, 2, 6) and (found[:, :, 1, 4:] == minilm_treebank.PAST_END).all()
