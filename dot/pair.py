@@ -4,7 +4,7 @@ import streamlit as st
 from dot.charts import alignment_bars, with_alignment_domains
 from dot.tables import alignment_frame, group_table
 from kit import charts, render
-from kit.text import t
+from kit.text import plain, t, then
 
 GROUPS = {"++": "group_++", "--": "group_--", "+-": "group_+-", "-+": "group_-+"}  # engine.alignment.GROUPS' names
 
@@ -23,9 +23,11 @@ def pair_products(pairs: list, q: str, keys: list[str], *, by_size: bool, fields
                      save=render.Save(csv=csv))
 
 
-def pair_summary(pair, q: str, k: str, *, note: str, source: str):
-    """The pair's dot product, its four sign groups' sums and the check that they add up to it."""
-    st.markdown(t("dot_pair_value", q=q, k=k, dot=pair.dot, agree=pair.agree, disagree=pair.dot - pair.agree))
+def pair_summary(pair, q: str, k: str, *, note: str, source: str, sign: str):
+    """The pair's dot product, what its sign says (`sign`), its four sign groups' sums and the check that they add up
+    to it."""
+    st.markdown(t("dot_pair_value", q=q, k=k, dot=pair.dot, agree=pair.agree, disagree=pair.dot - pair.agree)
+                + then() + sign)
     groups = group_table(pair, group_names())
     st.dataframe(groups, hide_index=True, width="stretch", column_config={
         "group": t("group"), "dimensions": t("dimensions"),
@@ -37,3 +39,13 @@ def pair_summary(pair, q: str, k: str, *, note: str, source: str):
 def group_names() -> dict[str, str]:
     """The four sign groups' names."""
     return {g: t(GROUPS[g]) for g in GROUPS}
+
+
+def pair_sign(dot: float, q: str, k: str, *, top: str, best: float) -> str:
+    """Whether the same-sign dimensions won, what the sign then says of the pair, and whether the word the query
+    attends to most (`top`, scored `best`) sits above 0: if not, the sign says nothing with these weights."""
+    said = t("signs_pair_above" if dot > 0 else "signs_pair_below" if dot < 0 else "signs_pair_zero",
+             q=plain(q), k=plain(k))
+    if best <= 0:
+        said += then() + t("signs_row_below", q=plain(q), top=plain(top))
+    return said

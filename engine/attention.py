@@ -110,7 +110,6 @@ def attend(x_q, x_kv, w_q, w_k, w_v, *, scale=True, softmax=True, causal=False, 
     return Attention(q, k, v, factor, scores, weights, z, mask)
 
 
-
 def contributions(weights_row: np.ndarray, v: np.ndarray) -> np.ndarray:  # [n_k], [n_k, d_v] -> [n_k, d_v]
     """Each value row scaled by its weight: the parts whose column sums are the query's row of Z."""
     return np.asarray(weights_row)[:, None] * np.asarray(v)
@@ -148,3 +147,16 @@ def one_key(tops: np.ndarray) -> int | None:  # [n] -> key
 def later_share(weights: np.ndarray, i: int) -> float:  # [n_q, n_k]
     """How much of query row i's weight falls on keys after position i: what a causal mask hides."""
     return float(np.asarray(weights)[i, i + 1:].sum())
+
+
+def shifted_weights(scores_row, mask_row, c: float) -> tuple[np.ndarray, np.ndarray]:  # [n_k] ×2 -> [n_k] ×2
+    """A row's softmax weights, and again after the number c is added to every score of the row: softmax divides
+    each e^score by the row's sum, so e^c cancels and the two agree up to rounding."""
+    row, mask = np.asarray(scores_row, dtype=np.float64), np.asarray(mask_row, dtype=bool)
+    return softmax_rows(row, mask), softmax_rows(row + c, mask)
+
+
+def positive_keys(scores: np.ndarray, mask: np.ndarray) -> list[list[int]]:  # [n_q, n_k] ×2 -> n_q lists
+    """For each query row, the visible keys scored above 0, highest first: the words it is drawn to by the sign."""
+    return [[int(j) for j in np.argsort(-row, kind="stable") if seen[j] and row[j] > 0]
+            for row, seen in zip(scores, mask, strict=True)]

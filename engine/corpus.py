@@ -13,7 +13,16 @@ from engine.attention import score, score_grads
 from engine.errors import CodedError
 from engine.positional import WEIGHT, sinusoidal
 from engine.tokens import MAX_TOKENS, TooManyTokens, tokenize
-from engine.training import Fit, cross_entropy, descend, flatten, initial_weights, target_problems, written_relevance
+from engine.training import (
+    SIGN_WEIGHT,
+    Fit,
+    descend,
+    flatten,
+    initial_weights,
+    objective,
+    target_problems,
+    written_relevance,
+)
 
 BUILT_IN = Path(__file__).resolve().parent.parent / "data" / "relevance.csv"
 SHIPPED = BUILT_IN.with_name("templates-glove.npz")  # the default fit on GloVe 400k, as data/make_templates.py wrote it
@@ -192,22 +201,33 @@ def order_accuracy(kv: KeyedVectors, examples: list[Example], w_q, w_k, *, posit
     return accuracy(b, query_scores(b, w_q, w_k, cosine)[2])
 
 
-def loss_grads(b: Batch, w_q, w_k, cosine=False, decay=DEFAULT_DECAY):  # -> loss, s [E, L], dW_Q, dW_K
-    """Mean cross-entropy between each example's softmax over its targeted keys and its normalised relevances."""
+def loss_grads(b: Batch, w_q, w_k, cosine=False, decay=DEFAULT_DECAY,
+               sign_weight=SIGN_WEIGHT):  # -> loss, s [E, L], dW_Q, dW_K
+    """The one objective on each example's targeted keys (which word: its softmax against the normalised relevances;
+    whether at all: relevant keys above 0, those labelled 0 below), and an L2 pull towards 0."""
     q, k, s = query_scores(b, w_q, w_k, cosine)
-    loss, probs = cross_entropy(s, b.mask, b.p)
+    o = objective(s, b.mask, b.p, sign_weight)
     n, d = len(b.query), b.x.shape[-1]
-    dq, dk = score_grads(q, k, ((probs - b.p) / n)[:, None, :], cosine=cosine)  # through dL/dscore [E, 1, L]
+    dq, dk = score_grads(q, k, o.grad[:, None, :], cosine=cosine)  # through d loss / d score [E, 1, L]
     x_q = b.x[np.arange(n), b.query]  # [E, d]
-    loss += decay / 2 * float((w_q**2).sum() + (w_k**2).sum())
+    loss = o.loss + decay / 2 * float((w_q**2).sum() + (w_k**2).sum())
     return loss, s, x_q.T @ dq[:, 0, :] + decay * w_q, b.x.reshape(-1, d).T @ dk.reshape(-1, dk.shape[-1]) + decay * w_k
 
 
+def signs(b: Batch, s: np.ndarray) -> tuple[float, float]:  # s [E, L]
+    """Share of the relevant pairs (relevance above 0) scored above 0, and of the irrelevant ones (0) scored below."""
+    relevant = b.mask & (b.target > 0)
+    irrelevant = b.mask & (b.target <= 0)
+    share = [float(np.mean(part)) if part.size else math.nan for part in (s[relevant] > 0, s[irrelevant] < 0)]
+    return share[0], share[1]
+
+
 def fit(kv: KeyedVectors, examples: list[Example], *, d_k=16, steps=DEFAULT_STEPS, lr=DEFAULT_LR, seed=0,
-        position=WEIGHT, cosine=False, decay=DEFAULT_DECAY,
-        callback: Callable[[int, float, float, float], bool | None] | None = None) -> Fit:
-    """Full-batch Adam on the training examples from seeded random W_Q, W_K; deterministic for a seed."""
-    # callback(step, loss, train accuracy, held-out accuracy) returning False stops early.
+        position=WEIGHT, cosine=False, decay=DEFAULT_DECAY, sign_weight=SIGN_WEIGHT,
+        callback: Callable[..., bool | None] | None = None) -> Fit:
+    """Full-batch Adam on the one objective over the training examples from seeded random W_Q, W_K; deterministic for
+    a seed."""
+    # callback(step, loss, train accuracy, held-out accuracy, held-out sign shares ×2) returning False stops early.
     usable = known(kv, examples)
     train, test = ([e for e in usable if e.split == s] for s in SPLITS)
     if not train:
@@ -217,20 +237,22 @@ def fit(kv: KeyedVectors, examples: list[Example], *, d_k=16, steps=DEFAULT_STEP
     params = dict(zip(("w_q", "w_k"), initial_weights(d, d_k, seed, 1.0), strict=False))
     theta = flatten(params, ["w_q", "w_k"])
     w_q, w_k = params["w_q"], params["w_k"]  # views into theta
-    curves = np.full((3, steps + 1), np.nan)
+    curves = np.full((5, steps + 1), np.nan)  # loss, training accuracy, held-out accuracy and sign shares
 
     def evaluate(step: int) -> np.ndarray | None:
-        loss, s, g_q, g_k = loss_grads(tb, w_q, w_k, cosine, decay)
-        held = accuracy(hb, query_scores(hb, w_q, w_k, cosine)[2]) if hb else math.nan
-        curves[:, step] = loss, accuracy(tb, s), held
+        loss, s, g_q, g_k = loss_grads(tb, w_q, w_k, cosine, decay, sign_weight)
+        curves[:2, step] = loss, accuracy(tb, s)
+        if hb:
+            held = query_scores(hb, w_q, w_k, cosine)[2]
+            curves[2:, step] = accuracy(hb, held), *signs(hb, held)
         if callback is not None and callback(step, *curves[:, step]) is False:
             return None
         return np.concatenate([g_q.ravel(), g_k.ravel()])
 
     done, stopped = descend(theta, evaluate, steps=steps, lr=lr)
-    loss, train_accuracy, test_accuracy = curves[:, :done + 1]
-    return Fit(w_q.copy(), w_k.copy(), loss, train_accuracy, test_accuracy, done, stopped, len(usable),
-               len(examples) - len(usable))
+    loss, train_accuracy, test_accuracy, test_positive, test_negative = curves[:, :done + 1]
+    return Fit(w_q.copy(), w_k.copy(), loss, train_accuracy, test_accuracy, test_positive, test_negative, done, stopped,
+               len(usable), len(examples) - len(usable))
 
 
 def words(examples: list[Example]) -> int:

@@ -18,9 +18,11 @@ class Encoded:
     x: np.ndarray  # [n, d]  embedding + positional
 
 
-def row_labels(tokens: list[str]) -> list[str]:
-    """Tokens as labels; a token that repeats gets its 1-based position to tell the rows apart."""
-    return [f"{t} ({i + 1})" if tokens.count(t) > 1 else t for i, t in enumerate(tokens)]
+def row_labels(tokens: list[str], positions: list[int] | None = None) -> list[str]:
+    """Tokens as labels; a token that repeats gets its 1-based position in the sentence (`positions`, where words were
+    left out; else its place in `tokens`) to tell the rows apart: the position its positional encoding uses."""
+    at = positions or [i + 1 for i in range(len(tokens))]
+    return [f"{t} ({p})" if tokens.count(t) > 1 else t for t, p in zip(tokens, at, strict=True)]
 
 
 def encode(kv: KeyedVectors, text: str, *, position: float = 1.0) -> Encoded:
@@ -30,5 +32,6 @@ def encode(kv: KeyedVectors, text: str, *, position: float = 1.0) -> Encoded:
     keep = [i for i, t in enumerate(tokens) if t not in missing]
     pe = position * sinusoidal(len(tokens), kv.vector_size)[keep]
     kept = [tokens[i] for i in keep]
-    return Encoded(kept, row_labels(kept), list(dict.fromkeys(missing)), rows[keep], pe, rows[keep] + pe)
+    labels = row_labels(kept, [i + 1 for i in keep])
+    return Encoded(kept, labels, list(dict.fromkeys(missing)), rows[keep], pe, rows[keep] + pe)
 

@@ -118,7 +118,7 @@ ROWS = '''def rows(text):  # -> [n] labels, [n, d] rows
         raise SystemExit(f"None of the words of {text!r} are in the vectors.")
     embedding = kv.vectors[[kv.key_to_index[w] for w in words]].astype(np.float64)  # [n, d]
     pe = POSITION * sinusoidal(len(tokens), kv.vector_size)[kept]  # [n, d]
-    return row_labels(words), embedding + pe'''
+    return row_labels(words, [p + 1 for p in kept]), embedding + pe'''
 
 SELF = '''labels, X = rows(SENTENCE)
 q_labels, k_labels, X_Q, X_KV = labels, labels, X, X  # self-attention: the sentence's words ask and are looked at'''

@@ -20,9 +20,12 @@ MAX_STEPS = 5000
 MAX_LR = 10.0
 SNAPSHOTS = 51  # evenly spaced steps kept for scrubbing, first and last included
 BETA1, BETA2, EPS = 0.9, 0.999, 1e-8
-W_V_NOTE = ("W_V is never used to compute the scores or the attention weights: it only shapes what each word "
-            "passes on once attention is decided. So this loss gives W_V a gradient of exactly 0, and asking to "
-            "learn it leaves it unchanged.")
+# How much "whether at all" (sign_loss) counts beside "which word" (cross_entropy): README, "What training asks"
+SIGN_WEIGHT = 3.0
+SIGN_SCALE = 2.0  # sign_loss reads s / 2: a score counts as safely on its side of 0 a few units past it
+POSITIVE_SHARE = 0.53  # of a row's sign term, what its relevant pairs weigh together (its irrelevant ones: the rest)
+# How much "from the pair, not the key" (key_only) counts where every word of a sentence asks (the treebank's fits)
+PAIR_WEIGHT = 0.2
 
 
 @dataclass(frozen=True)
@@ -46,6 +49,9 @@ class History:
     steps: int  # updates actually run (fewer than requested when stopped)
     stopped: bool  # the callback asked to stop early
     loss: np.ndarray  # [steps+1]  loss before the first update and after each update
+    order_loss: np.ndarray  # [steps+1]  its cross-entropy term: which word
+    sign_loss: np.ndarray  # [steps+1]  its sign term, before its weight: whether at all
+    sign_weight: float  # the sign term's weight in the loss
     rows: np.ndarray  # [r]  query positions that have targets
     row_scores: np.ndarray  # [steps+1, r, n]  q_i·k_j/√d_k for every key of each targeted row
     scores: np.ndarray  # [steps+1, t]  q·k/√d_k of each target pair
@@ -53,11 +59,12 @@ class History:
     probs: np.ndarray  # [steps+1, t]  softmax over the row's targeted keys only: what the loss compares
     goal: np.ndarray  # [t]  targets normalised to sum to 1 per query row: what probs aim for
     order_step: int | None  # first step from which the target order held until the end, else None
+    sign_step: int | None  # first step from which every pair's score had its sign (target > 0: above 0, else below)
     snapshot_steps: np.ndarray  # [m]  steps of the snapshots below, 0 and the last step included
     x: np.ndarray  # [m, n, d]  word embeddings (without positional encoding)
     w_q: np.ndarray  # [m, d, d_k]
     w_k: np.ndarray  # [m, d, d_k]
-    w_v: np.ndarray  # [d, d_v]  never changes: see W_V_NOTE
+    w_v: np.ndarray  # [d, d_v]  never changes: no score depends on it, so its gradient is 0
     q: np.ndarray  # [m, n, d_k]
     k: np.ndarray  # [m, n, d_k]
 
@@ -159,16 +166,28 @@ def goal_error(problems: list[tuple[str, dict]], triples: list) -> ValueError:
     return ValueError(GOAL_ERRORS[code].format(i=where.get("i", 0) + 1, query=query, key=key, value=value))
 
 
-def forward(x, w_q, w_k, goal: Goal, cosine=False):  # [n, d], [d, d_k] ×2 -> q, k [n, d_k], s [r, n], probs, loss
-    """Scores of the targeted rows, softmax over each row's targeted keys, mean cross-entropy."""
-    q, k = x @ w_q, x @ w_k
-    s = score(q[goal.rows], k, cosine=cosine)
-    loss, probs = cross_entropy(s, goal.mask, goal.p)
-    return q, k, s, probs, loss
+@dataclass(frozen=True)
+class Objective:
+    """The one objective on rows of scores: its two terms, the softmax it compares and its gradient."""
+
+    loss: float  # order + weight × sign
+    order: float  # the cross-entropy term: which word
+    sign: float  # the sign term, before its weight: whether at all
+    probs: np.ndarray  # [r, n]  softmax over each row's masked-in keys
+    grad: np.ndarray  # [r, n]  d loss / d score
+
+
+def objective(s, mask, p, sign_weight: float = SIGN_WEIGHT) -> Objective:  # [r, n] ×3
+    """The one objective, a mean over rows: which word (cross_entropy of the row's softmax against p) plus
+    sign_weight × whether at all (sign_loss: pairs with p > 0 above 0, the row's other masked-in pairs below 0).
+    Softmax ignores one number added to a whole row, so only the second term says where 0 lies."""
+    order, probs = cross_entropy(s, mask, p)
+    sign, g_sign = sign_loss(s, mask & (p > 0), mask & (p <= 0))
+    return Objective(order + sign_weight * sign, order, sign, probs, (probs - p) / len(s) + sign_weight * g_sign)
 
 
 def cross_entropy(s, mask, p):  # [r, n] ×3 -> mean loss, probs [r, n]
-    """The one loss: mean over rows of -Σ p·log softmax(s), the softmax over each row's masked-in keys; its gradient
+    """Which word: mean over rows of -Σ p·log softmax(s), the softmax over each row's masked-in keys; its gradient
     with respect to s is (probs - p) / r."""
     masked = np.where(mask, s, -np.inf)
     top = masked.max(axis=1, keepdims=True)
@@ -179,9 +198,46 @@ def cross_entropy(s, mask, p):  # [r, n] ×3 -> mean loss, probs [r, n]
     return float(loss), e / total
 
 
-def backward(x, w_q, w_k, q, k, probs, goal: Goal, learn: Collection[str], cosine=False) -> dict:  # -> {name: grad}
-    """Analytic gradients of the loss for the learned names among w_q, w_k, x (W_V's is 0: see W_V_NOTE)."""
-    g = (probs - goal.p) / len(goal.rows)  # [r, n]  dL/dscore
+def sign_loss(s, positive, negative):  # [r, n] scores, [r, n] bool ×2 -> mean loss, d loss / d s [r, n]
+    """Whether at all: mean over rows of a logistic loss, c·log(1 + e^(-s/c)) on each positive pair and
+    c·log(1 + e^(s/c)) on each negative one (c = SIGN_SCALE). Within a row the positive pairs together weigh
+    POSITIVE_SHARE and the negative ones the rest (all of it when a row has one kind only), so a word's one head counts
+    about as much as all its other words."""
+    n_pos, n_neg = positive.sum(axis=1, keepdims=True), negative.sum(axis=1, keepdims=True)
+    share = np.where(n_neg == 0, 1.0, np.where(n_pos == 0, 0.0, POSITIVE_SHARE))  # [r, 1]  the positives' part
+    w_pos = np.where(positive, share / np.maximum(n_pos, 1), 0.0)
+    w_neg = np.where(negative, (1.0 - share) / np.maximum(n_neg, 1), 0.0)
+    z = np.where(positive | negative, s, 0.0) / SIGN_SCALE  # the other cells may hold -inf
+    loss = SIGN_SCALE * (w_pos * np.logaddexp(0.0, -z) + w_neg * np.logaddexp(0.0, z)).sum(axis=1).mean()
+    return float(loss), (w_neg * logistic(z) - w_pos * logistic(-z)) / len(s)
+
+
+def key_only(s, present):  # [B, L, L] scores, [B, L] bool -> mean loss, d loss / d s [B, L, L]
+    """From the pair, not the key: the part of a sentence's scores that one number per key explains (each key's mean
+    score over the sentence's words, less the sentence's mean), as a mean square per key, averaged over sentences."""
+    both = present[:, :, None] & present[:, None, :]
+    m = present.sum(axis=1, keepdims=True)  # [B, 1]
+    column = np.where(both, s, 0.0).sum(axis=1) / m  # [B, L]  each key's mean score
+    part = np.where(present, column - (column * present).sum(axis=1, keepdims=True) / m, 0.0)
+    loss = ((part**2).sum(axis=1) / m[:, 0]).mean()
+    return float(loss), np.where(both, (2 * part / m**2)[:, None, :], 0.0) / len(s)
+
+
+def logistic(z):  # [...] -> [...]
+    """1 / (1 + e^-z), written with tanh so that no exponential overflows."""
+    return 0.5 * (1.0 + np.tanh(0.5 * z))
+
+
+def forward(x, w_q, w_k, goal: Goal, cosine=False, sign_weight: float = SIGN_WEIGHT):  # -> q, k [n, d_k], s [r, n], o
+    """Scores of the targeted rows ([n, d] rows through [d, d_k] weights) and the objective on them."""
+    q, k = x @ w_q, x @ w_k
+    s = score(q[goal.rows], k, cosine=cosine)
+    return q, k, s, objective(s, goal.mask, goal.p, sign_weight)
+
+
+def backward(x, w_q, w_k, q, k, g, goal: Goal, learn: Collection[str], cosine=False) -> dict:  # g [r, n] -> grads
+    """Gradients of the loss for the learned names among w_q, w_k, x, from its gradient g with respect to the scores
+    (W_V's is 0: no score depends on it, it only shapes what each word passes on)."""
     dq, dk = score_grads(q[goal.rows], k, g, cosine=cosine)  # [r, d_k] (only targeted rows' queries matter), [n, d_k]
     grads = {}
     if "w_q" in learn:
@@ -195,13 +251,15 @@ def backward(x, w_q, w_k, q, k, probs, goal: Goal, learn: Collection[str], cosin
     return grads
 
 
-def loss_and_grads(x, w_q, w_k, w_v, targets, cosine=False) -> tuple[float, dict]:  # [n, d], [d, d_k] ×2, [d, d_v]
-    """Loss and the gradient of every parameter; W_V takes part only to show its gradient is 0."""
-    x, w_q, w_k = (np.asarray(a, dtype=np.float64) for a in (x, w_q, w_k))
-    goal = make_goal(targets, len(x))
-    q, k, _, probs, loss = forward(x, w_q, w_k, goal, cosine)
-    grads = backward(x, w_q, w_k, q, k, probs, goal, ("w_q", "w_k", "x"), cosine)
-    return loss, grads | {"w_v": np.zeros(np.shape(w_v))}
+def sign_right(scores, targets) -> np.ndarray:  # [..., t] -> [..., t] bool
+    """Whether each pair's score has its target's sign: above 0 where the target is above 0, below 0 where it is 0."""
+    positive = np.array([value > 0 for _, _, value in targets], dtype=bool)
+    return np.where(positive, np.asarray(scores) > 0, np.asarray(scores) < 0)
+
+
+def sign_holds(scores, targets) -> np.ndarray:  # [..., t] -> [...] bool
+    """Every pair's score has its target's sign."""
+    return np.asarray(sign_right(scores, targets).all(axis=-1))
 
 
 def order_holds(scores, targets) -> np.ndarray:  # [..., t] -> [...] bool
@@ -299,6 +357,8 @@ class Fit:
     loss: np.ndarray  # [steps+1]  training loss (of the step's minibatch, where there are minibatches)
     train_accuracy: np.ndarray  # [steps+1]  accuracy on the training sentences (or the step's minibatch)
     test_accuracy: np.ndarray  # [steps+1]  accuracy on the held-out sentences (NaN at steps not measured)
+    test_positive: np.ndarray  # [steps+1]  share of the held-out relevant pairs (a word and its head) scored above 0
+    test_negative: np.ndarray  # [steps+1]  share of the held-out other pairs scored below 0
     steps: int  # updates actually run
     stopped: bool  # the callback asked to stop early
     used: int  # training examples whose words the vectors all know
@@ -320,9 +380,9 @@ def save_fit(fit: Fit, path) -> None:
 
 def train(x, targets, *, learn=DEFAULT_LEARN, lr=DEFAULT_LR, steps=DEFAULT_STEPS, seed=0, d_k=None,
           positional=DEFAULT_POSITIONAL, scale=1.0, w_q=None, w_k=None, w_v=None, cosine=False,
-          callback: Callable[[int, float], bool | None] | None = None) -> History:  # x [n, d]
-    """Adam on the mean cross-entropy between each targeted row's softmax and its normalised targets; with `cosine`,
-    scores compare directions only (τ·cos θ), so lengths cannot reach the order."""
+          sign_weight=SIGN_WEIGHT, callback: Callable[[int, float], bool | None] | None = None) -> History:  # x [n, d]
+    """Adam on the objective (each targeted row's softmax against its normalised targets; each pair's sign at
+    `sign_weight`); with `cosine`, scores compare directions only (τ·cos θ), so lengths cannot reach the order."""
     # positional: True adds sinusoidal(n, d), False nothing, an [n, d] array those rows (as the pipeline makes them).
     # Weights left None start from the seeded 'random' preset; callback(step, loss) returning False stops early.
     learn, x = check_settings(learn, lr, steps), embeddings(x)
@@ -335,29 +395,42 @@ def train(x, targets, *, learn=DEFAULT_LEARN, lr=DEFAULT_LR, steps=DEFAULT_STEPS
     g = np.zeros_like(theta)
     pe = positional_rows(positional, n, d)
     x_in = params["x"] + pe
-    snapshot_at = np.zeros(steps + 1, dtype=bool)
-    snapshot_at[np.round(np.linspace(0, steps, min(SNAPSHOTS, steps + 1))).astype(int)] = True
-    loss, row_scores = np.empty(steps + 1), np.empty((steps + 1, len(goal.rows), n))
+    snapshot_at = snapshot_steps(steps)
+    terms, row_scores = np.empty((3, steps + 1)), np.empty((steps + 1, len(goal.rows), n))  # loss, order, sign
     snaps: dict[str, list[Any]] = {name: [] for name in ("steps", "x", "w_q", "w_k", "q", "k")}  # steps, arrays
 
     def evaluate(step: int) -> np.ndarray | None:
         if "x" in moving:
             np.add(params["x"], pe, out=x_in)
-        q, k, row_scores[step], probs, loss[step] = forward(x_in, params["w_q"], params["w_k"], goal, cosine)
-        if not math.isfinite(loss[step]):
+        q, k, row_scores[step], o = forward(x_in, params["w_q"], params["w_k"], goal, cosine, sign_weight)
+        if not math.isfinite(terms_at(terms, step, o)):
             raise ValueError("The numbers grew too large to compute. Lower the learning rate or the layer scale.")
-        stopped = step > 0 and callback is not None and callback(step, float(loss[step])) is False
+        stopped = step > 0 and callback is not None and callback(step, o.loss) is False
         if snapshot_at[step] or stopped or step == steps:
             snapshot(snaps, step, params, q, k)
         if stopped or step == steps:
             return None if stopped else g
-        grads = backward(x_in, params["w_q"], params["w_k"], q, k, probs, goal, moving, cosine)
+        grads = backward(x_in, params["w_q"], params["w_k"], q, k, o.grad, goal, moving, cosine)
         if moving:
             np.concatenate([grads[name].ravel() for name in moving], out=g)
         return g
 
     done, stopped = descend(theta, evaluate, steps=steps, lr=lr)
-    return history(targets, learn, pe, goal, loss[:done + 1], row_scores[:done + 1], snaps, params["w_v"], stopped)
+    return history(targets, learn, pe, goal, terms[:, :done + 1], row_scores[:done + 1], snaps, params["w_v"], stopped,
+                   sign_weight)
+
+
+def terms_at(terms: np.ndarray, step: int, o: Objective) -> float:  # terms [3, steps+1]
+    """Keep the step's loss and its two terms; the loss."""
+    terms[:, step] = o.loss, o.order, o.sign
+    return o.loss
+
+
+def snapshot_steps(steps: int) -> np.ndarray:  # -> [steps+1] bool
+    """Which steps a run keeps for scrubbing: SNAPSHOTS evenly spaced, the first and the last included."""
+    kept = np.zeros(steps + 1, dtype=bool)
+    kept[np.round(np.linspace(0, steps, min(SNAPSHOTS, steps + 1))).astype(int)] = True
+    return kept
 
 
 def embeddings(x) -> np.ndarray:  # -> [n, d]
@@ -385,25 +458,28 @@ def flatten(params: dict, names: list[str]) -> np.ndarray:  # -> [p]
     return theta
 
 
-def history(targets, learn, pe, goal: Goal, loss, row_scores, snaps: dict, w_v, stopped: bool) -> History:
+def history(targets, learn, pe, goal: Goal, terms, row_scores, snaps: dict, w_v, stopped: bool,
+            sign_weight: float) -> History:  # terms [3, steps+1]: loss, order, sign
     """The run's curves and snapshots, with each target pair's score, weight and share picked out of its row."""
     n = row_scores.shape[-1]
     pair = (slice(None), goal.pair_row, goal.pair_key)
     scores = row_scores[pair]
     triples = tuple((int(qi), int(kj), float(t)) for qi, kj, t in targets)
     return History(
-        targets=triples, learn=learn, positional=pe, steps=len(loss) - 1, stopped=stopped,
-        loss=loss, rows=goal.rows, row_scores=row_scores, scores=scores,
+        targets=triples, learn=learn, positional=pe, steps=terms.shape[1] - 1, stopped=stopped,
+        loss=terms[0], order_loss=terms[1], sign_loss=terms[2], sign_weight=sign_weight, rows=goal.rows,
+        row_scores=row_scores, scores=scores,
         weights=softmax_rows(row_scores, np.ones(n, dtype=bool))[pair],
         probs=softmax_rows(row_scores, goal.mask)[pair], goal=goal.p[goal.pair_row, goal.pair_key],
-        order_step=first_kept(order_holds(scores, triples)),
+        order_step=first_kept(order_holds(scores, triples)), sign_step=first_kept(sign_holds(scores, triples)),
         snapshot_steps=np.array(snaps["steps"]), x=np.stack(snaps["x"]), w_q=np.stack(snaps["w_q"]),
         w_k=np.stack(snaps["w_k"]), w_v=w_v, q=np.stack(snaps["q"]), k=np.stack(snaps["k"]),
     )
 
 
 def loss_floor(h: History) -> float:
-    """The lowest loss a run can reach: the mean entropy of each query's target shares, where the weights equal them."""
+    """The lowest loss a run can approach: the mean entropy of each query's target shares, where the weights equal them
+    (the sign term can come as near 0 as the scores grow: it asks only for their signs)."""
     shares: dict[int, list[float]] = {}
     for (query, _, _), p in zip(h.targets, h.goal, strict=False):
         shares.setdefault(query, []).append(p)

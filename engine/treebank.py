@@ -11,7 +11,7 @@ from gensim.models import KeyedVectors
 from engine.attention import score, score_grads
 from engine.corpus import CorpusError
 from engine.positional import WEIGHT, sinusoidal
-from engine.training import Fit, cross_entropy, descend, flatten, initial_weights
+from engine.training import PAIR_WEIGHT, SIGN_WEIGHT, Fit, descend, flatten, initial_weights, key_only, objective
 
 BUILT_IN = Path(__file__).resolve().parent.parent / "data" / "treebank.tsv"
 SHIPPED = BUILT_IN.with_name("head-glove.npz")  # the default head on GloVe 400k, as data/make_head.py wrote it
@@ -169,20 +169,24 @@ def key_only_share(s: np.ndarray) -> float:  # [n, n] -> share
     return float(1 - within / total) if total > 0 else 0.0
 
 
-def loss_grads(b: Batch, w_q, w_k, decay: float):  # -> loss, s [B, L, L], dW_Q, dW_K
-    """Mean cross-entropy between each word's softmax over its sentence and its head, plus an L2 pull towards 0."""
-    q, k, s = scores(b, w_q, w_k)
-    has = b.head >= 0
-    rows, mask = s[has], np.broadcast_to(visible(b), s.shape)[has]  # [R, L] ×2
-    p = np.zeros_like(rows)
-    p[np.arange(len(rows)), b.head[has]] = 1.0
-    loss, probs = cross_entropy(rows, mask, p)
-    g = np.zeros_like(s)
-    g[has] = (probs - p) / len(rows)
-    dq, dk = score_grads(q, k, g)
-    x = b.x.reshape(-1, b.x.shape[-1])
-    loss += decay / 2 * float((w_q**2).sum() + (w_k**2).sum())
-    return loss, s, x.T @ dq.reshape(len(x), -1) + decay * w_q, x.T @ dk.reshape(len(x), -1) + decay * w_k
+def row_centred(s: np.ndarray) -> np.ndarray:  # [..., n] -> [..., n]
+    """Each row less its mean: what a softmax sees, which ignores one number added to a whole row."""
+    return s - s.mean(axis=-1, keepdims=True)
+
+
+def signs(b: Batch, s: np.ndarray, words: np.ndarray | None = None) -> tuple[float, float]:  # s [B, L, L]
+    """Share of the words with a head (or of `words`, a [B, L] mask of them) whose score with their head is above 0,
+    and share of their other pairs (the other words of the sentence) scored below 0."""
+    words = b.head >= 0 if words is None else words
+    head, others = pairs(b, s, words)
+    return float((head[words] > 0).mean()), float((s[others] < 0).mean())
+
+
+def pairs(b: Batch, s: np.ndarray, words: np.ndarray):  # s [B, L, L], words [B, L] -> [B, L], [B, L, L]
+    """Each word's score with its head, and which cells are the other pairs of the `words` (the other words of their
+    sentence)."""
+    head = np.take_along_axis(s, np.maximum(b.head, 0)[..., None], axis=-1)[..., 0]
+    return head, visible(b) & words[..., None] & (np.arange(s.shape[-1]) != b.head[..., None])
 
 
 @dataclass(frozen=True)
@@ -197,6 +201,26 @@ class Recipe:
     sentences: int | None = None  # the first this many training sentences (None: all)
     batch_words: int = 4000  # words per minibatch (sentences of similar length together)
     decay: float = 0.0
+    sign: float = SIGN_WEIGHT  # the objective's sign term: whether at all
+    pair: float = PAIR_WEIGHT  # the key-only part's weight: from the pair, not the key
+
+
+def loss_grads(b: Batch, w_q, w_k, recipe: Recipe):  # -> loss, s [B, L, L], dW_Q, dW_K
+    """The one objective on every word with a head (which word, over the other words of its sentence; whether at all:
+    its head above 0, the others below), the sentence's key-only part, and an L2 pull towards 0."""
+    q, k, s = scores(b, w_q, w_k)
+    has = b.head >= 0
+    rows, mask = s[has], np.broadcast_to(visible(b), s.shape)[has]  # [R, L] ×2
+    p = np.zeros_like(rows)
+    p[np.arange(len(rows)), b.head[has]] = 1.0
+    o = objective(rows, mask, p, recipe.sign)
+    pair, g = key_only(s, b.keys)
+    g *= recipe.pair
+    g[has] += o.grad
+    dq, dk = score_grads(q, k, g)
+    x = b.x.reshape(-1, b.x.shape[-1])
+    loss = o.loss + recipe.pair * pair + recipe.decay / 2 * float((w_q**2).sum() + (w_k**2).sum())
+    return loss, s, x.T @ dq.reshape(len(x), -1) + recipe.decay * w_q, x.T @ dk.reshape(len(x), -1) + recipe.decay * w_k
 
 
 LIVE = Recipe(steps=300, sentences=2000)  # page 5's run: a subset, held-out accuracy every step, a few seconds
@@ -231,37 +255,54 @@ def split(sentences: list[Sentence], name: str) -> list[Sentence]:
 def fit(kv: KeyedVectors, sentences: list[Sentence], recipe: Recipe = Recipe(), *, every: int = 1,
         callback: Callable[[int, float, float, float], bool | None] | None = None) -> Fit:
     """Adam on minibatches of training sentences (a seeded order each pass, the step size falling to 0 over the second
-    half) from seeded random W_Q, W_K; held-out accuracy every `every` steps and at the end. Deterministic for a
-    recipe. callback(step, loss, batch accuracy, held-out accuracy or NaN) returning False stops early."""
+    half) from seeded random W_Q, W_K; held-out accuracy and sign shares every `every` steps and at the end.
+    Deterministic for a recipe. callback(step, loss, batch accuracy, held-out accuracy, held-out share of heads above 0,
+    of other pairs below 0; NaN where not measured) returning False stops early."""
     usable = known(kv, sentences)
     train, test = split(usable, "train")[:recipe.sentences], split(usable, "test")
     if not train:
         raise CorpusError("no_known")
     batches = minibatches(kv, train, recipe.position, recipe.batch_words)
-    held = batch(kv, test, recipe.position) if test else None
+    held = minibatches(kv, test, recipe.position, recipe.batch_words) if test else None  # little padding
     d, d_k = kv.vector_size, min(recipe.d_k, kv.vector_size)
     params = dict(zip(("w_q", "w_k"), initial_weights(d, d_k, recipe.seed, 1.0), strict=False))
     theta = flatten(params, ["w_q", "w_k"])
     w_q, w_k = params["w_q"], params["w_k"]  # views into theta
     rng = np.random.default_rng(recipe.seed)
     order: list[int] = []  # the minibatches' order in this pass
-    curves = np.full((3, recipe.steps + 1), np.nan)
+    curves = np.full((5, recipe.steps + 1), np.nan)  # loss, batch accuracy, held-out accuracy and signs
 
     def evaluate(step: int) -> np.ndarray | None:
         if step % len(batches) == 0:
             order[:] = rng.permutation(len(batches))
         b = batches[order[step % len(batches)]]
-        loss, s, g_q, g_k = loss_grads(b, w_q, w_k, recipe.decay)
+        loss, s, g_q, g_k = loss_grads(b, w_q, w_k, recipe)
         curves[:2, step] = loss, accuracy(b, s)
         if held is not None and (step % every == 0 or step == recipe.steps):
-            curves[2, step] = accuracy(held, scores(held, w_q, w_k)[2])
+            curves[2:, step] = measured(held, w_q, w_k)
         if callback is not None and callback(step, *curves[:, step]) is False:
             return None
         return np.concatenate([g_q.ravel(), g_k.ravel()])
 
     done, stopped = descend(theta, evaluate, steps=recipe.steps, lr=recipe.lr, anneal=True)
     if held is not None and np.isnan(curves[2, done]):
-        curves[2, done] = accuracy(held, scores(held, w_q, w_k)[2])
-    loss, train_accuracy, test_accuracy = curves[:, :done + 1]
-    return Fit(w_q.copy(), w_k.copy(), loss, train_accuracy, test_accuracy, done, stopped, len(train),
-               len(sentences) - len(usable))
+        curves[2:, done] = measured(held, w_q, w_k)
+    loss, train_accuracy, test_accuracy, test_positive, test_negative = curves[:, :done + 1]
+    return Fit(w_q.copy(), w_k.copy(), loss, train_accuracy, test_accuracy, test_positive, test_negative, done, stopped,
+               len(train), len(sentences) - len(usable))
+
+
+def measured(batches: list[Batch], w_q, w_k) -> tuple[float, float, float]:
+    """Top-1 accuracy and the two sign shares of W_Q, W_K on the words of all batches together."""
+    total = np.sum([counts(b, scores(b, w_q, w_k)[2]) for b in batches], axis=0)  # [5]
+    right, words, above, below, others = total
+    return float(right / words), float(above / words), float(below / others)
+
+
+def counts(b: Batch, s: np.ndarray) -> np.ndarray:  # s [B, L, L] -> [5]
+    """Words whose top key is their head, words with a head, those scoring it above 0, their other pairs scored below 0,
+    and their other pairs."""
+    has = b.head >= 0
+    head, others = pairs(b, s, has)
+    return np.array([((top_key(b, s) == b.head) & has).sum(), has.sum(), ((head > 0) & has).sum(),
+                     (others & (s < 0)).sum(), others.sum()])

@@ -8,7 +8,7 @@ import pandas as pd
 import pyarrow as pa
 import streamlit as st
 
-from engine.attention import Attention, contributions, relative_gap
+from engine.attention import Attention, contributions, positive_keys, relative_gap
 from engine.relevance import length_angle, order_by, pairs_in_order, winner
 from kit import charts, render, tables
 from kit.charts import contribution_bars, heatmap, weight_bars
@@ -121,9 +121,33 @@ def attention_view(att: Attention, q_labels: list[str], k_labels: list[str], q: 
                marks=marks, where=where)
     hidden = then() + t("own_hidden") if own_hidden(att.mask) else ""
     st.caption(t("click_hint") + hidden)
+    st.markdown(positive_cells(att, q_labels, k_labels))
     contribution_view(att, q_labels.index(q), q, k_labels, softmax=softmax)
     matrix(att.z, q_labels, tables.dims(att.v.shape[1]), charts.Titles(t("z_m"), t("dim")), name=f"{prefix}Z",
            marks=Marks(selected=q))
+
+
+def quoted(word: str) -> str:
+    """A word of the sentence in quotes, shown literally inside markdown."""
+    return f"“{plain(word)}”"
+
+
+def positive_cells(att: Attention, q_labels: list[str], k_labels: list[str]) -> str:
+    """What the sign of a score says: each row's keys scored above 0 (own cell left out where hidden), and the rows
+    with none."""
+    found = positive_keys(att.factor, att.mask)
+    rows = [f"{quoted(q_labels[i])} → {t('list_sep').join(quoted(k_labels[j]) for j in keys)}"
+            for i, keys in enumerate(found) if keys]
+    said = t("signs_positive_cells", rows=t("item_sep").join(rows)) if rows else ""
+    none = [quoted(q_labels[i]) for i, keys in enumerate(found) if not keys]
+    if none:
+        said += (then() if said else "") + t("signs_no_positive", words=t("list_sep").join(none))
+    return said
+
+
+def row_below(scores_row: np.ndarray, q: str, top: str) -> str | None:
+    """A note for a query whose every score is at most 0 (the top bar then belongs to the least negative word)."""
+    return t("signs_row_below", q=plain(q), top=plain(top)) if scores_row.max(initial=-np.inf) <= 0 else None
 
 
 def on_pick(chart_key: str, field: str):

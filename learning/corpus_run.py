@@ -221,15 +221,15 @@ def progress(running: dict):
     names, levels, which = line_names(running["which"]), running["levels"], running["which"]
 
     def draw(job: queue.Job):
-        seen = list(job.values)  # (loss, training accuracy, held-out accuracy) of each step so far
+        seen = list(job.values)  # (loss, training accuracy, held-out accuracy, its sign shares) of each step so far
         if not seen:
             st.info(t("fit_running", step=0, total=job.steps), icon=":material/model_training:")
             return
-        loss, _, test = seen[-1]
+        loss, _, test, *_ = seen[-1]
         key = "learn_progress" if math.isnan(test) else "corpus_progress"
         step = len(seen) - 1
         st.progress(step / job.steps, text=t(key, step=step, total=job.steps, loss=loss, test=test))
-        curves = {names["test"]: [v[2] for v in seen], names["train"]: [v[1] for v in seen]}
+        curves = {names[name]: [v[at] for v in seen] for name, at in CURVES}
         accuracy_chart(list(range(len(seen))), curves, levels, which, steps=job.steps, save=None)
     return draw
 
@@ -246,10 +246,16 @@ def levels_of(ctx, which: str, found: list) -> dict:
     return {"cosine": raw}
 
 
+CURVES = (("test", 2), ("train", 1), ("positive", 3), ("negative", 4))  # a curve's name, its place in a step's report
+
+
 def line_names(which: str) -> dict[str, str]:
-    """The accuracy curves' names: held-out, and training (the step's batch, for the treebank's minibatches)."""
+    """The curves' names: held-out accuracy, training accuracy (the step's batch, for the treebank's minibatches), and
+    the held-out sign shares."""
     train = "corpus_batch_split" if which == "treebank" else "corpus_train_split"
-    return {"test": t("corpus_test_split"), "train": t(train)}
+    positive, negative = (("corpus_signs_treebank_positive", "corpus_signs_treebank_negative") if which == "treebank"
+                          else ("corpus_signs_positive", "corpus_signs_negative"))
+    return {"test": t("corpus_test_split"), "train": t(train), "positive": t(positive), "negative": t(negative)}
 
 
 def accuracy_chart(measured, curves: dict, levels: dict, which: str, **options):
@@ -280,17 +286,19 @@ def result(ctx, res: dict, data: Data | None, wanted: FitRecipe | None):
     if res["which"] == "treebank":
         st.success(t("corpus_done_treebank", steps=fit.steps, train=fit.used, test=levels["test"],
                      acc=fit.test_accuracy[-1], offset=offset_name(levels["offset_at"]),
-                     by_offset=levels["offset"], by_cosine=levels["cosine"]))
+                     by_offset=levels["offset"], by_cosine=levels["cosine"], positive=fit.test_positive[-1],
+                     negative=fit.test_negative[-1]))
     else:
         st.success(t("corpus_done", steps=fit.steps, train=fit.train_accuracy[-1], test=fit.test_accuracy[-1],
-                     raw=levels["cosine"], used=fit.used, skipped=fit.skipped))
+                     raw=levels["cosine"], used=fit.used, skipped=fit.skipped, positive=fit.test_positive[-1],
+                     negative=fit.test_negative[-1]))
     left, right = st.columns(2)
     names = line_names(res["which"])
     steps = np.arange(fit.steps + 1)
-    accuracy_chart(steps, {names["test"]: fit.test_accuracy, names["train"]: fit.train_accuracy}, levels,
-                   res["which"], where=left)
+    curves = (fit.loss, fit.train_accuracy, fit.test_accuracy, fit.test_positive, fit.test_negative)
+    accuracy_chart(steps, {names[name]: curves[at] for name, at in CURVES}, levels, res["which"], where=left)
     render.chart(loss_curve, loss_frame(fit.loss),
-                 titles=Titles(t("learn_loss_title"), t("learn_step"), t("learn_loss")), where=right)
+                 titles=Titles(t("corpus_loss_title"), t("learn_step"), t("learn_loss")), where=right)
     if same_vectors:  # the weights fit these vectors' dimensions
         try_sentence(ctx, fit)
         share(ctx, res, current)

@@ -1,5 +1,6 @@
 """Page 5's first sections: train W_Q and W_K (or the word vectors) towards the learner's own targets, and see whether
 the order they reach comes from the angle between q and k or from the lengths."""
+import numpy as np
 import streamlit as st
 
 from dot.charts import alignment_bars
@@ -13,7 +14,7 @@ from engine.relevance import length_angle, order_by
 from fits import jobs, queue, waiting
 from kit import render, tables, views
 from kit.charts import Titles, relevance_bars
-from kit.text import error_text, labels, t
+from kit.text import error_text, labels, plain, t
 from kit.views import pick_word
 from learning import targets
 from learning.charts import loss_curve, pair_curves, vector_plane
@@ -122,9 +123,11 @@ def controls(ctx) -> list[str]:
     jobs.steps_input(c3, "steps", bound, len(ctx.enc.labels), ctx.kv.vector_size, ctx.d_k)
     c4.number_input(t("learn_seed"), min_value=0, max_value=9999, step=1, key="train_seed",
                     disabled=s.learn_start == "sidebar")
-    left, right = st.columns(2)
+    left, middle, right = st.columns([2, 1, 1])
     left.segmented_control(t("learn_start"), list(STARTS), key="learn_start",
                            format_func=labels(STARTS))
+    middle.number_input(t("learn_sign_weight"), min_value=0.0, max_value=20.0, step=0.5, format="%g",
+                        key="sign_weight", help=t("learn_sign_weight_help"))
     right.toggle(t("learn_directions"), key="cosine", help=t("learn_directions_help"))
     unknown = [name for name in chosen if name not in training.PARAMETERS]
     if unknown:
@@ -163,7 +166,7 @@ def start_view(ctx, triples, learn) -> dict:
                          order=order_text(triples, pair_scores, enc.labels)))
     return dict(source=s.source, sentence=s.sentence, position=s.position, d_k=d_k, targets=s.targets,
                 learn=",".join(name for name in training.PARAMETERS if name in learn), lr=s.lr, steps=s.steps,
-                seed=s.train_seed, start=s.learn_start, cosine=s.cosine,
+                seed=s.train_seed, start=s.learn_start, cosine=s.cosine, sign_weight=s.sign_weight,
                 weights=(s.q_preset, s.k_preset) if s.learn_start == "sidebar" else None)
 
 
@@ -178,7 +181,8 @@ def start(ctx, triples, learn, config) -> dict:
     w_q, w_k, _ = start_weights(ctx)
     x, steps = enc.embedding, min(s.steps, most_steps(ctx))
     kwargs = dict(learn=learn, lr=s.lr, steps=steps, seed=s.train_seed, d_k=config["d_k"], positional=enc.positional,
-                  cosine=s.cosine, **(dict(w_q=w_q, w_k=w_k) if s.learn_start == "sidebar" else {}))
+                  cosine=s.cosine, sign_weight=s.sign_weight,
+                  **(dict(w_q=w_q, w_k=w_k) if s.learn_start == "sidebar" else {}))
     return LIVE.start(lambda report: training.train(x, triples, callback=report, **kwargs), steps,
                       queue.fit_bytes(x.shape[1], config["d_k"], len(x), snapshots=training.SNAPSHOTS),
                       **config, labels=enc.labels)
@@ -244,6 +248,23 @@ def verdict(res: dict, config: dict):
         st.success(t("learn_verdict_start", until=until, order=order) + why)
     else:
         st.success(t("learn_verdict_reached", step=h.order_step, until=until, order=order) + why)
+    signs_verdict(h, res["labels"])
+
+
+def signs_verdict(h, labels: list[str]):
+    """Whether every pair ended with its target's sign, from which step, and which term asked for it."""
+    right = training.sign_right(h.scores[-1], h.targets)
+    pairs = t("list_sep").join(
+        t("learn_sign_pair", q=plain(labels[q]), k=plain(labels[k]), score=score, mark="✓" if ok else "✗")
+        for (q, k, _), score, ok in zip(h.targets, h.scores[-1], right, strict=True))
+    if h.sign_weight == 0:
+        st.warning(t("learn_signs_off", pairs=pairs))
+    elif h.sign_step is None:
+        st.error(t("learn_signs_missed", pairs=pairs))
+    elif h.sign_step == 0:
+        st.success(t("learn_signs_start", pairs=pairs))
+    else:
+        st.success(t("learn_signs_reached", step=h.sign_step, pairs=pairs, w=h.sign_weight))
 
 
 def came_from(h, labels: list[str], cosine: bool) -> str:
@@ -267,8 +288,11 @@ def curves(h, pairs: list[str]):
     """Loss, scores and weights per step, the summary table and its download."""
     step_title = t("learn_step")
     left, middle, right = st.columns(3)
-    render.chart(loss_curve, loss_frame(h.loss), titles=Titles(t("learn_loss_title"), step_title,
-                                                                        t("learn_loss")), where=left)
+    terms = {t("learn_term_total"): h.loss, t("learn_term_order"): h.order_loss,
+             t("learn_term_sign", w=h.sign_weight): h.sign_weight * h.sign_loss}
+    render.chart(pair_curves, curves_frame(np.stack(list(terms.values()), axis=1), list(terms)),
+                 titles=Titles(t("learn_loss_title"), step_title, t("learn_loss"), pair=t("learn_term"),
+                               marker=t("learn_order_marker")), columns=1, where=left)
     left.caption(t("learn_loss_floor", floor=training.loss_floor(h)))
     for where, values, title, y_title in ((middle, h.scores, "learn_scores_title", "learn_score"),
                                           (right, h.weights, "learn_weights_title", "weight")):

@@ -2,7 +2,7 @@
 fits/settings.py, as the "run" preset fits it again)."""
 from dataclasses import dataclass
 
-from engine.training import MAX_LR, MAX_STEPS
+from engine.training import MAX_LR, MAX_STEPS, SIGN_WEIGHT
 from kit.state import setting
 
 LEARNS = {"w_q": "learn_w_q", "w_k": "learn_w_k", "w_v": "learn_w_v", "x": "learn_x"}  # what can learn, as shown
@@ -20,3 +20,4 @@ class Training:
     train_seed: int = setting(0, spec=(0, 9999))
     cosine: bool = False
     learn_start: str = setting("sidebar", spec=tuple(STARTS))
+    sign_weight: float = setting(SIGN_WEIGHT, spec=(0.0, 20.0))  # how much the objective's sign term counts

@@ -5,6 +5,7 @@ from dataclasses import dataclass, fields
 
 from classroom.settings import Room
 from dot.settings import Pair
+from factor.settings import Shift
 from fits.settings import Layers
 from kinds.settings import Kinds
 from kit import state
@@ -32,7 +33,7 @@ class Story:
 
 
 @dataclass(frozen=True)
-class Settings(Room, RealSentences, Training, Kinds, Swap, Expectation, Pair, Layers, Vectors, Story):
+class Settings(Room, RealSentences, Training, Kinds, Swap, Expectation, Pair, Shift, Layers, Vectors, Story):
     """Every setting of a view, the slices' in the order of the bases from the last (Story) to the first."""
 
 

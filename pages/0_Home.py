@@ -9,13 +9,13 @@ ctx = frame.current()
 s, enc, att = ctx.s, ctx.enc, ctx.att
 st.caption(t("home_read"))
 rows, dims, out = enc.labels, tables.dims(ctx.kv.vector_size), tables.dims(att.q.shape[1])
+links, go = state.linked(s), ":material/arrow_forward:"  # page links carry the view
 
 left, right = st.columns(2)
 with left:
     st.subheader(t("home_step_rows"))
     views.matrix(enc.x, rows, dims, Titles(t("x_m" if s.position else "x_m_nopos"), t("dim")), name="x")
-    st.page_link(pages.page("words").script, label=t("home_go"), icon=":material/arrow_forward:",
-                 query_params=state.linked(s))
+    st.page_link(pages.page("words").script, label=t("home_go"), icon=go, query_params=links)
 with right:
     st.subheader(t("home_step_qk"))
     views.matrix(att.q, rows, out, Titles(t("q_m"), t("dim")), name="Q")
@@ -23,13 +23,16 @@ with right:
 left, right = st.columns(2) if len(rows) <= views.SIDE_BY_SIDE else (st.container(), st.container())
 with left:
     st.subheader(t("home_step_factor"))
+    marks = views.Marks(None if att.mask.all() else att.mask)
+    views.matrix(att.factor, rows, rows, Titles(t("factor_m"), t("key_word"), t("query_word")), name="factor",
+                 marks=marks)
+    st.markdown(views.positive_cells(att, rows, rows))
     views.matrix(att.weights, rows, rows, Titles(t("weights_m_soft" if s.softmax else "weights_m_raw"), t("key_word"),
                                                  t("query_word")), name="weights",
-                 marks=views.Marks(None if att.mask.all() else att.mask, weights=s.softmax))
+                 marks=views.Marks(marks.mask, weights=s.softmax))
     if views.own_hidden(att.mask):
         st.caption(t("own_hidden"))
-    st.page_link(pages.page("factor").script, label=t("home_go"), icon=":material/arrow_forward:",
-                 query_params=state.linked(s))
+    st.page_link(pages.page("factor").script, label=t("home_go"), icon=go, query_params=links)
 with right:
     st.subheader(t("home_step_z"))
     views.matrix(att.z, rows, out, Titles(t("z_m"), t("dim")), name="Z")
@@ -38,5 +41,4 @@ downloads.menu(ctx, "home")
 st.subheader(t("home_more"))
 more = st.container(horizontal=True)
 for p in pages.others("home", "words", "factor"):  # the pages linked above are not listed again
-    more.page_link(p.script, label=t(p.nav), icon=":material/arrow_forward:",
-                   query_params=state.linked(s))
+    more.page_link(p.script, label=t(p.nav), icon=go, query_params=links)

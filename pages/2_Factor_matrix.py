@@ -2,6 +2,7 @@ import streamlit as st
 
 import swap.views
 from classroom import panels
+from factor import shift
 from kit import views
 from kit.state import view_key
 from kit.text import t
@@ -21,5 +22,6 @@ if s.predict and not views.guess_first(att.q[i], att.k[seen], q, [rows[j] for j 
                                       key=view_key("factor", s, q), ask=panels.asker(s, "factor", ctx.pages)):
     st.stop()
 views.attention_view(att, rows, rows, q, softmax=s.softmax)
+shift.view(att, i, q, rows)
 swap.views.section(ctx)
 downloads.menu(ctx, "factor")

@@ -1,7 +1,7 @@
 import streamlit as st
 
 from dot.charts import sign_strips
-from dot.pair import pair_products, pair_summary
+from dot.pair import pair_products, pair_sign, pair_summary
 from dot.settings import PAIR_ROWS, SORTS
 from dot.tables import signs_table
 from engine.alignment import pair_alignment
@@ -20,7 +20,8 @@ q = views.pick_word("query", t("query"), rows, "milk" if "milk" in rows else row
 c2.segmented_control(t("pair_rows"), list(PAIR_ROWS), key="pair_rows", format_func=labels(PAIR_ROWS))
 c3.segmented_control(t("sort"), list(SORTS), key="sort", format_func=labels(SORTS))
 i = rows.index(q)
-others = [j for j in order_by(length_angle(q_rows[i], k_rows).dot) if j != i]  # best-scoring other word first
+dots = length_angle(q_rows[i], k_rows).dot
+others = [j for j in order_by(dots) if j != i]  # best-scoring other word first
 defaults = {"key": "drank" if "drank" in rows else rows[others[0]],
             "key2": "black" if "black" in rows else rows[others[-1]]}
 
@@ -37,7 +38,7 @@ render.chart(sign_strips, signs_table([k_rows[rows.index(k1)], q_rows[i], k_rows
 for where, k, pa in zip(st.columns(2, gap="large"), keys, aligned, strict=False):
     with where:
         pair_summary(pa, q, k, note="dot_note" if s.pair_rows == "qk" else "dot_note_embedding",
-                           source=ctx.source)
+                     source=ctx.source, sign=pair_sign(pa.dot, q, k, top=rows[others[0]], best=dots[others[0]]))
 
 views.length_angle_view(q_rows[i], k_rows[[rows.index(k) for k in keys]], q, keys)
 downloads.menu(ctx, "dot")

@@ -28,6 +28,7 @@ scores = raw_scores(enc.embedding, i, others) | {"qk": att.scores[i, others]}  #
 names = {"dot": t("measure_dot", source=ctx.source), "cosine": t("measure_cosine", source=ctx.source),
          "qk": t("measure_qk_scaled" if s.scaled else "measure_qk")}
 measures.bars(scores, names, keys, ctx.source)
+views.aside(views.row_below(scores["qk"], q, keys[int(scores["qk"].argmax())]))
 
 order = measures.expected_order(s.expected, enc.tokens, rows, q)
 if order is not None:

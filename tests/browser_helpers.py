@@ -175,9 +175,10 @@ def marks(page) -> list[list[str]]:
 
 
 def data_marks(page) -> list[list[str]]:
-    """marks() without the axes' descriptions: a chart whose data was swapped in place may step its ticks otherwise
-    than the same chart drawn afresh, while every mark and value is the same."""
-    return [[m for m in chart if not m.startswith(("X-axis", "Y-axis"))] for chart in marks(page)]
+    """marks() without the axes' and colour legends' descriptions: a chart whose data was swapped in place may step
+    its ticks, and round the ends its legend's description names, otherwise than the same chart drawn afresh, while
+    every mark and value is the same."""
+    return [[m for m in chart if not m.startswith(("X-axis", "Y-axis", "Gradient legend"))] for chart in marks(page)]
 
 
 def problems(page) -> list[str]:

@@ -22,7 +22,7 @@ from learning.tables import (
     levels_frame,
 )
 from lesson.settings import DEFAULTS
-from tests.app.test_learning_page import LIVE_40, PAGE, RANDOM_START, Held, loss_shown, ok, stopped_at_the_step, titled
+from tests.app.test_learning_page import LIVE_40, PAGE, RANDOM_START, Held, ok, stopped_at_the_step, titled
 from tests.app.test_text import KEEP, visible_text
 from tests.apptest_helpers import PAGES, chart_data, charts, messages, run_page
 
@@ -111,7 +111,9 @@ def test_a_treebank_run_is_the_engines_fit_with_the_baselines_beside_it(glove):
     curves = accuracy_curves(at)
     held = curves[curves["line"] == t("corpus_test_split")]["value"].to_numpy()
     np.testing.assert_allclose(held, fit.test_accuracy)
-    assert loss_shown(at) == pytest.approx(fit.loss.tolist())
+    for name, values in (("positive", fit.test_positive), ("negative", fit.test_negative)):  # the signs beside it
+        np.testing.assert_allclose(curves[curves["line"] == t(f"corpus_signs_treebank_{name}")]["value"], values)
+    assert titled(at, t("corpus_loss_title"))["loss"].tolist() == pytest.approx(fit.loss.tolist())
     test = treebank.split(treebank.read(), "test")
     b = treebank.batch(glove, test, 0.0)
     offset, by_offset = treebank.best_offset(b)
@@ -161,7 +163,8 @@ def test_template_sentences_still_train_and_can_be_used(glove):
     fit = corpus.fit(glove, corpus.load(), steps=40, lr=DEFAULTS.run_lr)
     assert "After 40 steps" in done and f"{fit.test_accuracy[-1]:.0%} of the held-out pairs" in done
     curves = accuracy_curves(at)
-    assert set(curves["line"].dropna()) == {t("corpus_train_split"), t("corpus_test_split")}
+    assert set(curves["line"].dropna()) == {t("corpus_train_split"), t("corpus_test_split"),
+                                            t("corpus_signs_positive"), t("corpus_signs_negative")}
     assert curves["name"].dropna().tolist() == [t("corpus_ref_cosine")]  # no offset rule for labelled pairs
     ok(at.button(key="corpus_use").click().run())
     assert at.query_params["run_on"] == "templates" and at.query_params["q_preset"] == "run"

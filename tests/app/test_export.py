@@ -198,7 +198,8 @@ def test_a_matrix_saves_its_numbers_as_csv_from_its_menu_and_writes_them_only_wh
     assert not at.exception and not [name for name in kept if name.endswith(".csv")]  # closed menus: no CSV button
     open_menus(at)
     csvs = sorted(name for name in kept if name.endswith(".csv"))
-    assert csvs == sorted(f"home-{m}-the-black-cat-drank-the-milk.csv" for m in ("x", "q", "k", "weights", "z"))
+    shown = ("x", "q", "k", "factor", "weights", "z")
+    assert csvs == sorted(f"home-{m}-the-black-cat-drank-the-milk.csv" for m in shown)
     write, mime = kept["home-weights-the-black-cat-drank-the-milk.csv"]
     assert mime == "text/csv" and callable(write)
     saved = pd.read_csv(io.StringIO(write()), index_col="word")

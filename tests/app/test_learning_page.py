@@ -54,7 +54,14 @@ def titled(at, title) -> pd.DataFrame:
 
 
 def loss_shown(at) -> list[float]:
-    return titled(at, t("learn_loss_title"))["loss"].tolist()
+    terms = titled(at, t("learn_loss_title"))
+    return terms[terms["pair"] == t("learn_term_total")]["value"].tolist()
+
+
+def order_verdict(at, kind="success"):
+    """The one message of `kind` about the target order (the other says whether the signs came out right)."""
+    (verdict,) = [m for m in getattr(at, kind) if "target order" in m.value or "目标顺序" in m.value]
+    return verdict
 
 
 def test_page_runs_by_default_and_shows_where_training_starts():
@@ -72,8 +79,9 @@ def test_page_runs_by_default_and_shows_where_training_starts():
 
 def test_train_reaches_the_target_order_and_draws_every_chart():
     at = trained()
-    (verdict,) = at.success
+    verdict, signs = at.success
     assert re.search(r"reached at step \d+", verdict.value) and "end of training (step 200)" in verdict.value
+    assert re.search(r"signs were right from step \d+ on", signs.value) and signs.value.count("✓") == 3
     assert not at.warning and t("learn_not_trained") not in messages(at)
     assert len(loss_shown(at)) == 201
     for title in ("learn_scores_title", "learn_weights_title", "learn_cosine_title", "learn_plane_chart"):
@@ -150,13 +158,28 @@ def test_stop_keeps_the_steps_reached_without_running_them_again(monkeypatch, gl
     at = stopped_at_the_step(ok(run_page(PAGE, RANDOM_START)), held, "train", "stop")
     assert held.calls == ["fits"]  # once, in the queue's worker: no second run up to the step reached
     assert "stopped at step 30 of 200" in " ".join(w.value for w in at.warning)
-    (verdict,) = at.success
-    assert "until training was stopped (step 30)" in verdict.value
+    assert "until training was stopped (step 30)" in order_verdict(at).value
     monkeypatch.undo()  # the same settings run to the end: the kept steps are exactly its first 31
     enc = encode(glove, DEFAULTS.sentence, position=DEFAULTS.position)
     h = training.train(enc.embedding, DEFAULT_TRIPLES, d_k=DEFAULTS.d_k, positional=enc.positional)
     assert loss_shown(at) == pytest.approx(h.loss[:31].tolist(), abs=1e-12)
     assert t("learn_after", step=30, q="milk", k="drank") in json.dumps(charts(at), ensure_ascii=False)
+
+
+def test_the_sign_term_and_its_weight():
+    """From the learned head the signs hold at once; with the sign term off the page says nothing asked for them, and
+    the loss is the cross-entropy alone."""
+    at = ok(run_page(PAGE))
+    at = ok(at.button(key="train").click().run())
+    assert "signs were right from the start" in " ".join(m.value for m in at.success)
+    off = trained({"sign_weight": "0"})
+    assert "sign term is off" in " ".join(m.value for m in off.warning)
+    terms = titled(off, t("learn_loss_title"))
+    sign = terms[terms["pair"] == t("learn_term_sign", w=0)]["value"]
+    assert len(sign) == 201 and not sign.any()
+    on = titled(trained(), t("learn_loss_title")).pivot(index="step", columns="pair", values="value")
+    np.testing.assert_allclose(on[t("learn_term_total")],
+                               on[t("learn_term_order")] + on[t("learn_term_sign", w=training.SIGN_WEIGHT)])
 
 
 def test_stop_mechanism_without_the_page():
@@ -198,7 +221,7 @@ def test_bad_targets_say_what_is_wrong_and_keep_the_last_run(case):
 
 def test_targets_from_the_url_train_on_repeated_words():
     at = trained({"sentence": "the cat saw the dog", "targets": "the (4) dog 1; the (4) cat 0; dog saw 1"})
-    assert not at.warning and "until the end of training (step 200)" in at.success[0].value
+    assert not at.warning and "until the end of training (step 200)" in order_verdict(at).value
     assert t("learn_start_title_random", q="the (4)", seed=0) in json.dumps(charts(at), ensure_ascii=False)
     assert at.selectbox(key="query").options == ["the (4)", "dog"]  # two query words: choose which one to follow
 
@@ -207,8 +230,7 @@ def test_w_v_note_and_learning_w_v_alone_changes_nothing():
     at = trained({"learn": "w_v"})
     assert t("learn_wv_note") in messages(at)
     assert len(set(loss_shown(at))) == 1
-    (verdict,) = at.error
-    assert "not reached" in verdict.value
+    assert "not reached" in order_verdict(at, "error").value
 
 
 @pytest.mark.parametrize("learn, message", [("", "learn_choose"), ("w_q,bias", "learn_unknown_param")])
@@ -221,12 +243,12 @@ def test_bad_choice_of_parameters(learn, message):
 
 def test_learning_embeddings_moves_them():
     at = trained({"learn": "x", "steps": "50"})
-    assert "reached at step" in at.success[0].value and len(loss_shown(at)) == 51
+    assert "reached at step" in order_verdict(at).value and len(loss_shown(at)) == 51
 
 
 def test_trained_page_in_chinese_has_no_english_explanations():
     at = trained({"lang": "zh"})
-    assert "达到了目标顺序" in at.success[0].value
+    assert "达到了目标顺序" in order_verdict(at).value
     words = {w.lower() for w in re.findall(r"[A-Za-z]{4,}", visible_text(at))} - KEEP
     assert not words, sorted(words)
 

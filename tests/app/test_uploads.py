@@ -146,10 +146,10 @@ def test_the_page_says_why_a_file_was_turned_away_at_the_door(budget, monkeypatc
 def test_a_kept_result_counts_in_the_ledger_until_its_session_ends(budget, monkeypatch):
     from engine.training import Fit
     monkeypatch.setattr(ledger, "reconnect_s", lambda: 60.0)
-    fit = Fit(np.zeros((50, 16)), np.zeros((50, 16)), np.zeros(3), np.zeros(3), np.zeros(3), 2, False, 10, 0)
+    fit = Fit(np.zeros((50, 16)), np.zeros((50, 16)), *[np.zeros(3)] * 5, 2, False, 10, 0)
     ledger.keep_result("s", "corpus", fit)
     ledger.keep_result("s", "corpus", fit)  # a new run's result replaces the last one
-    assert ledger.used() == 2 * 50 * 16 * 8 + 3 * 3 * 8
+    assert ledger.used() == 2 * 50 * 16 * 8 + 5 * 3 * 8  # W_Q, W_K and five curves
     ledger.sweep(lambda session: False, now=0.0)
     assert ledger.sweep(lambda session: False, now=60.0) == ["s"] and ledger.used() == 0
 

@@ -285,8 +285,8 @@ def milk_weights(page) -> dict[str, float]:
 
 
 def weight_rows(page, nth: int) -> dict[str, dict[str, float]]:
-    """Every row of the nth heatmap over the story's words (home: 0 is the weights; page 2: 0 the factor matrix, 1 the
-    weights), read off the marks' accessible labels."""
+    """Every row of the nth heatmap over the story's words (home and page 2: 0 is the factor matrix, 1 the weights),
+    read off the marks' accessible labels."""
     heatmaps = [chart for chart in b.marks(page) if any("key word: drank; query word: milk" in m for m in chart)]
     rows = {}
     for label in heatmaps[nth]:
@@ -296,12 +296,40 @@ def weight_rows(page, nth: int) -> dict[str, dict[str, float]]:
     return rows
 
 
-@pytest.mark.parametrize("script, nth", [("pages/0_Home.py", 0), (FACTOR, 1)])
-def test_each_word_finds_the_word_it_belongs_to_on_the_default_heatmaps(page, app_url, script, nth):
+HEADS = {"the (1)": "cat", "black": "cat", "cat": "drank", "the (5)": "milk", "milk": "drank"}
+
+
+@pytest.mark.parametrize("script", ["pages/0_Home.py", FACTOR])
+def test_each_word_finds_the_word_it_belongs_to_on_the_default_heatmaps(page, app_url, script):
+    """The weights put each word's most on its head, and the factor matrix's signs say it: the head's cell is above 0
+    and milk's row reads drank > 0 > black."""
     b.visit(page, url_of(app_url, script))
-    rows = weight_rows(page, nth)
+    factor, rows = weight_rows(page, 0), weight_rows(page, 1)
     tops = {query: max(row, key=row.get) for query, row in rows.items()}
-    assert tops.items() >= {"the (1)": "cat", "black": "cat", "cat": "drank", "the (5)": "milk",
-                            "milk": "drank"}.items()
+    assert tops.items() >= HEADS.items()
     assert rows["milk"]["drank"] > rows["milk"]["cat"] > rows["milk"]["black"]
+    assert all(factor[word][head] > 0 for word, head in HEADS.items())
+    assert factor["milk"]["drank"] > 0 > factor["milk"]["black"]
+    assert b.problems(page) == []
+
+
+def running_sums(page) -> list[float]:
+    """Page 3: where each pair's running sum ends (its dot product), pair by pair, read off the marks' labels."""
+    ends = []
+    for chart in b.marks(page):
+        points = [dict(part.split(": ", 1) for part in label.split("; ") if ": " in part) for label in chart]
+        sums = [(int(p["dimension"]), float(p["running sum"].replace("−", "-"))) for p in points
+                if "running sum" in p and p.get("dimension", "").isdigit()]
+        if sums:
+            ends.append(max(sums)[1])
+    return ends
+
+
+def test_page_3_reads_the_sign_as_the_article_does(page, app_url):
+    """By default milk · drank ends above 0 and milk · black below, and the words beside each say so."""
+    b.visit(page, url_of(app_url, "pages/3_Dot_product.py"))
+    drank, black = running_sums(page)
+    assert drank > 0 > black
+    assert page.get_by_text("by its sign, “drank” is relevant to “milk”").count() == 1
+    assert page.get_by_text("by its sign, “black” is not relevant to “milk”").count() == 1
     assert b.problems(page) == []

@@ -4,7 +4,7 @@ import math
 import numpy as np
 import pytest
 
-from engine.attention import attend, causal_mask, merge_heads, softmax_rows, split_heads
+from engine.attention import attend, causal_mask, merge_heads, positive_keys, shifted_weights, softmax_rows, split_heads
 from engine.layers import preset
 from engine.tokens import embed, tokenize
 
@@ -208,3 +208,17 @@ class TestStability:
         w = preset("scaled identity", 50, 50, scale=1e200)
         with pytest.raises(ValueError, match="overflow"):
             attend(x, x, w, w, w, softmax=softmax)
+
+
+def test_a_number_added_to_a_row_moves_no_weight():
+    row, mask = np.array([3.0, -1.0, 0.5, 9.0]), np.array([True, True, True, False])
+    before, after = shifted_weights(row, mask, 40.0)
+    np.testing.assert_allclose(after, before, atol=1e-15)
+    np.testing.assert_allclose(before, softmax_rows(row, mask))
+    assert before[3] == 0 and before.sum() == pytest.approx(1.0)
+
+
+def test_positive_keys_highest_first_among_the_visible_ones():
+    scores = np.array([[0.0, 2.0, 5.0, -1.0], [-1.0, -2.0, -3.0, 7.0]])
+    mask = np.array([[True, True, True, True], [True, True, True, False]])
+    assert positive_keys(scores, mask) == [[2, 1], []]

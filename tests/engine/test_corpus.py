@@ -11,7 +11,7 @@ from engine.pipeline import encode
 from engine.positional import WEIGHT
 from engine.tokens import tokenize
 from engine.training import load_fit
-from engine.treebank import key_only_share
+from engine.treebank import key_only_share, row_centred
 from tests.apptest_helpers import data_script, said
 
 ARTICLE = {"milk", "drank", "cat", "black", "ball", "blue"}
@@ -192,10 +192,9 @@ class TestWhatTheFitReaches:
         for matrix in (att.factor, att.weights):
             assert matrix[i, d] > matrix[i, c] > matrix[i, b]
 
-    def test_most_words_look_at_the_verb_whoever_asks(self, glove, fitted):
+    def test_the_words_look_at_one_or_two_keys_whoever_asks(self, glove, fitted):
         """Why the template weights are no longer the default: relevance comes out a property of the key word."""
         enc = encode(glove, "The black cat drank the milk", position=WEIGHT)
         att = attend(enc.x, enc.x, fitted.w_q, fitted.w_k, np.eye(50), own=False)
-        tops = [enc.labels[j] for j in att.weights.argmax(axis=1)]
-        assert sum(top == "drank" for label, top in zip(enc.labels, tops, strict=False) if label != "drank") >= 4
-        assert key_only_share(att.factor) > 0.5
+        assert len({int(j) for j in att.weights.argmax(axis=1)}) <= 2
+        assert key_only_share(att.factor) > 0.5 and key_only_share(row_centred(att.factor)) > 0.5

@@ -4,6 +4,7 @@ import math
 import numpy as np
 import pytest
 
+from engine.pipeline import encode, row_labels
 from engine.positional import sinusoidal
 
 
@@ -41,3 +42,13 @@ def test_each_sine_cosine_pair_lies_on_the_unit_circle():
 def test_rows_differ_by_position():
     pe = sinusoidal(64, 50)
     assert len({row.tobytes() for row in pe}) == 64
+
+
+def test_a_label_names_the_position_its_encoding_uses(make_kv):
+    """Words the vectors lack are left out, and the others keep their places: the second "the" of "The black cat drnak
+    the mlik" is word 5, so its label says 5 and its row carries the encoding of position 5."""
+    kv = make_kv({w: np.full(4, float(i)) for i, w in enumerate(["the", "black", "cat"])})
+    e = encode(kv, "The black cat drnak the mlik", position=1.0)
+    assert e.labels == ["the (1)", "black", "cat", "the (5)"] and e.missing == ["drnak", "mlik"]
+    np.testing.assert_allclose(e.positional[3], sinusoidal(6, 4)[4])
+    assert row_labels(["a", "b", "a"]) == ["a (1)", "b", "a (3)"]
