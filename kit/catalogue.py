@@ -26,7 +26,8 @@ def files() -> list[Path]:
 @functools.cache
 def entries() -> dict[str, dict[str, str]]:
     """Every text by key, its languages side by side; ValueError for a key two catalogues hold."""
-    found, where = {}, {}
+    found: dict[str, dict[str, str]] = {}
+    where: dict[str, Path] = {}
     for path in files():
         with path.open("rb") as f:
             for key, entry in tomllib.load(f).items():

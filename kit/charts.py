@@ -12,6 +12,7 @@ import json
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Literal
 
 import altair as alt
 import pandas as pd
@@ -153,7 +154,7 @@ def number_axis(**kw) -> alt.Axis:
     return alt.Axis(labelExpr=COMPACT, **kw)
 
 
-def level_title(orient: str = "left", **kw) -> alt.Axis:
+def level_title(orient: Literal["left", "right"] = "left", **kw) -> alt.Axis:
     """A vertical axis with its title written level, above the axis, and not turned on its side: turned, Chinese
     titles read sideways."""
     return alt.Axis(orient=orient, titleAngle=0, titleAlign="right" if orient == "left" else "left",
@@ -174,7 +175,7 @@ def described(chart, description: str | None):
     return chart if description is None else chart.properties(description=description)
 
 
-def when(channel, test: str, then, otherwise):
+def when(channel, test: str | dict, then, otherwise):
     """A value channel that is `then` where `test` holds, else `otherwise`: what alt.condition gives for two values,
     but typed, so encode() need not match a plain dict against the schema (that matching cost ~15 ms a channel)."""
     return channel(otherwise, condition={"test": test, "value": then})
@@ -211,7 +212,7 @@ def heatmap(df: pd.DataFrame, titles: Titles, *, cells: Cells | None = None, cli
     return described(fit_width(alt.layer(*layers).properties(height=height or alt.Step(ROW_STEP))), description)
 
 
-def fit_width(plot: alt.Chart | alt.LayerChart) -> alt.VConcatChart:
+def fit_width(plot: alt.Chart | alt.LayerChart | alt.FacetChart) -> alt.VConcatChart:
     """`plot` as wide as the page's column and as high as it says (a step a row: as high as its words): a column of
     one. Alone, a chart with a height of steps can fit only its width to the page, and Vega-Lite warns on every draw
     that it drops fitting the height; a height the page gave it would change with the number of words, and the browser

@@ -23,6 +23,7 @@ import threading
 import unicodedata
 import weakref
 from collections.abc import Callable
+from typing import Any
 
 import altair as alt
 import pandas as pd
@@ -43,7 +44,7 @@ CJK_FONTS = ("/usr/share/fonts/opentype/noto", "/usr/share/fonts/noto-cjk", "/us
 # a character is missing, so Chinese text needs a CJK font first, and other text one that has ᵀ, √ and −.
 FONT = "DejaVu Sans, Liberation Sans, Arial, sans-serif"
 CJK_FONT = "Noto Sans CJK SC, Noto Sans SC, Source Han Sans SC, WenQuanYi Micro Hei, " + FONT
-FILES = contextvars.ContextVar("files")  # this run's Files
+FILES: contextvars.ContextVar["Files"] = contextvars.ContextVar("files")  # this run's Files
 # What runs before each chart: while a fit's results are drawn in its turn, the fit queue has it give way to other
 # visitors' pages (fits/queue.py, showing)
 PAUSE: contextvars.ContextVar[Callable[[], None]] = contextvars.ContextVar("pause", default=lambda: None)
@@ -56,7 +57,7 @@ class Files:
     page: str
     sentence: str
     given: dict[str, int]
-    menu: object = None
+    menu: Any = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -204,11 +205,11 @@ def vega_lite(built: alt.TopLevelMixin) -> tuple[dict, int | None]:
 def unbound(built: alt.TopLevelMixin) -> tuple[dict, dict[str, pd.DataFrame]]:
     """The chart's spec with its DataFrames by name only (named_data), unvalidated, below the top level; and the
     frames by those names."""
-    frames = {}
+    frames: dict[str, pd.DataFrame] = {}
     return named_data(built, frames).to_dict(validate=False, context={"top_level": False}), frames
 
 
-def named_data(built: alt.TopLevelMixin, frames: dict[str, pd.DataFrame]) -> alt.TopLevelMixin:
+def named_data(built: Any, frames: dict[str, pd.DataFrame]) -> Any:
     """A shallow copy of the chart and its parts (layers, columns, rows) with each DataFrame replaced by its name
     (charts.dataset), the frames collected in `frames`."""
     built = built.copy(deep=False)

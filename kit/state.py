@@ -60,7 +60,7 @@ def parse(cls: type, name: str, raw) -> object:
             return False
         raise Invalid("bool")
     if isinstance(default, (int, float)):
-        lo, hi = choices
+        lo, hi = choices or (float("-inf"), float("inf"))  # a number without bounds takes any
         try:
             value = float(raw) if isinstance(default, float) else int(str(raw).strip())
         except (ValueError, TypeError, OverflowError):

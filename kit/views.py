@@ -52,12 +52,13 @@ def matrix(a: np.ndarray, rows: list[str], cols: list, titles: charts.Titles, *,
     """A labelled heatmap of one matrix under `titles` (title, x and y; y 'row' where empty), with its `marks`, its
     numbers as CSV in the page's save menu (files and widget keys named after `name`)."""
     key = f"{name}_{charts.PICK}" if marks.pick_into else None
+    picked = on_pick(key, marks.pick_into) if key and marks.pick_into else None
     titles = charts.Titles(titles.title, titles.x, titles.y or t("row"), t("value"), masked=t("masked_cell"))
     csv = render.Csv(f"dl_{name}", lambda: tables.matrix_wide(a, rows, cols).to_csv())
     render.chart(heatmap, matrix_cells(a, rows, cols, marks.mask, marks.selected), titles=titles,
                  cells=heatmap_cells(rows, cols, marks.mask, marks.selected), clickable=key is not None,
                  height=height, weights=marks.weights, where=where, key=key,
-                 on_select=None if key is None else on_pick(key, marks.pick_into), save=render.Save(name=name, csv=csv))
+                 on_select=picked, save=render.Save(name=name, csv=csv))
 
 
 def matrix_cells(a: np.ndarray, rows: list, cols: list, mask: np.ndarray | None, selected: str | None) -> pa.Table:
