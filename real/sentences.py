@@ -118,8 +118,9 @@ def held_out(ctx) -> tuple[Known, Scored]:
     return known, scored
 
 
-def choose(ctx, known: Known) -> treebank.Sentence:
-    """The random button and the word search (bound to Settings.real and real_find); the sentence they give."""
+def choose(ctx, known: Known, page: str = "real") -> treebank.Sentence:
+    """The random button and the word search (bound to Settings.real and real_find); the sentence they give, after
+    which `page`'s charts are named in their files."""
     s = ctx.s
     left, right = st.columns([1, 2], vertical_alignment="bottom")
     right.text_input(t("real_find"), key="real_find", max_chars=100, help=t("real_find_help"),
@@ -141,7 +142,7 @@ def choose(ctx, known: Known) -> treebank.Sentence:
                 on_click=draw, args=(pool, current), width="stretch")
     shown = known.sentences[known.index[current]]
     files = render.FILES.get(None)
-    render.name_files("real", " ".join(shown.tokens), files.menu if files else None)  # files named after it
+    render.name_files(page, " ".join(shown.tokens), files.menu if files else None)  # files named after it
     return shown
 
 
