@@ -43,6 +43,18 @@ def grid_table(words: np.ndarray, labels: list[str], special: tuple[str, str], p
     })
 
 
+def heads_long(words: np.ndarray, labels: list[str], special: tuple[str, str],
+               names: np.ndarray) -> pa.Table:  # [L, H, m, m + 2], [m], …, [L, H]
+    """Every weight of every head at word level, one row each (the grid's numbers, none left out): the head, its layer
+    and number, the query word, the key word ([CLS] and [SEP] after the words) and the weight."""
+    layers, heads, m, n = words.shape
+    cell_l, cell_h, q, k = (a.ravel() for a in np.indices(words.shape))
+    keys = np.asarray([*labels, *special], dtype=object)
+    return pa.table({"head": pa.array(names[cell_l, cell_h], pa.string()), "layer": pa.array(cell_l + 1, pa.int64()),
+                     "number": pa.array(cell_h + 1, pa.int64()), "query": pa.array(keys[q], pa.string()),
+                     "key": pa.array(keys[k], pa.string()), "weight": words.ravel()})
+
+
 def pieces_table(pieces: tuple[str, ...], word: np.ndarray, labels: list[str],
                  special: tuple[str, str]) -> pa.Table:  # [n] pieces, [n] word of each (-1: [CLS], [SEP])
     """One row per word piece, in order: the piece and the word it belongs to ([CLS] and [SEP] their own)."""

@@ -105,8 +105,10 @@ def grid_view(ctx, seen: Seen, chosen: Chosen) -> tuple[int, int]:
                               shipped.accuracy("all"), head_names(seen.shape))
     titles = Titles(None, t("model_head_axis"), t("model_layer_axis"), t("weight"), head=t("model_col_head"),
                     query=t("query_word"), key=t("key_word"), parked=t("model_col_parked"), held=t("model_col_held"))
+    every = tables.heads_long(seen.words, chosen.enc.labels, SPECIAL, head_names(seen.shape))
+    csv = render.Csv("dl_model_heads", lambda: every.to_pandas().to_csv(index=False))
     render.chart(head_grid, table, titles=titles, key="model_grid_pick", on_select=pick_head("model_grid_pick"),
-                 save=render.Save(name="heads", label=t("model_grid_title", name=minilm_files.NAME)))
+                 save=render.Save(name="heads", label=t("model_grid_title", name=minilm_files.NAME), csv=csv))
     st.caption(t("model_grid_caption", shown=tables.SHOWN))
     return head
 
@@ -153,9 +155,15 @@ def large_view(ctx, seen: Seen, chosen: Chosen, head: tuple[int, int]) -> int:
     return words.index(word)
 
 
-def finders_view(ctx, seen: Seen, chosen: Chosen, head: tuple[int, int]):
+def finders_view(seen: Seen, chosen: Chosen, head: tuple[int, int]):
     """For each word with a head (where it is known), which of the model's heads pick it, and whether the picked head
-    and ours do."""
+    and ours do; in a container of its own, so that the charts below keep their places whether it is known or not."""
+    with st.container():
+        finders(seen, chosen, head)
+
+
+def finders(seen: Seen, chosen: Chosen, head: tuple[int, int]):
+    """finders_view's contents."""
     st.subheader(t("model_finders_title"))
     gold, words = chosen.gold, chosen.enc.labels
     if gold is None:
