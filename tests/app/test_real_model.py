@@ -14,6 +14,7 @@ from engine import minilm, minilm_files, treebank
 from engine.minilm import ModelError
 from kit.charts import PICK
 from kit.text import error_text, in_language, t
+from tests.app.test_reproduce import run_script
 from tests.apptest_helpers import chart_data, deferred, messages, open_menus, run_page
 from tests.minilm_model import model, require_model  # noqa: F401 (a fixture)
 
@@ -154,3 +155,14 @@ def test_without_the_models_files_the_page_says_how_to_get_them_and_the_rest_is_
     assert "python -m engine.minilm_files fetch" in info
     other = run_page("pages/7_Real_sentences.py")
     assert not other.exception and not other.error and other.get("vega_lite_chart")
+
+
+def test_the_reproduce_script_prints_our_heads_weights_on_the_treebank_sentence_shown(monkeypatch, tmp_path):
+    kept = deferred(monkeypatch)
+    at = open_menus(ok(run_page(PAGE, {"model_sentence": "treebank", "real": FALLUJAH})))
+    out = run_script(kept["attention-transformer.py"][0](), tmp_path)
+    drawn = by_key(at, "model_ours_pick").sort_values(["r", "c"])
+    labels, weights = out["weights"]
+    assert labels == list(drawn["row"][::25]) and len(labels) == 25
+    np.testing.assert_allclose(weights, drawn["value"].to_numpy().reshape(25, 25), rtol=1e-9, atol=1e-9)
+    assert t("model_reproduce_note").split(":")[0] in " ".join(c.value for c in at.caption)
