@@ -182,6 +182,7 @@ def finders(seen: Seen, chosen: Chosen, head: tuple[int, int]):
     st.dataframe(table, hide_index=True, width="stretch", height="content", column_config={
         "word": t("word"), "relation": t("real_relation"), "head": t("real_col_head"),
         "count": st.column_config.NumberColumn(t("model_col_count", n=len(NAMES)), format="%d"),
-        "heads": t("model_col_heads"), "picked": t("model_col_picked", head=names[head]), "ours": t("model_col_ours")})
+        "heads": st.column_config.TextColumn(t("model_col_heads"), width="medium"),
+        "picked": t("model_col_picked", head=names[head]), "ours": t("model_col_ours")})
     st.caption(t("model_finders_caption"))
     views.download_table(table, t("file_model_finders"), key="model_finders")
