@@ -1,6 +1,7 @@
 """Shared fixtures: the real GloVe vectors once per session, small hand-built vector sets, and one Chromium and one
 dashboard server per process for the tests that drive a browser. Each test is marked with its folder's kind, and
 pytest-xdist gives its workers whole units of tests."""
+import gc
 import itertools
 import os
 import re
@@ -38,6 +39,14 @@ def pytest_collection_modifyitems(items):
     if os.environ.get("PYTEST_XDIST_WORKER"):
         browser = [item for item in items if "chromium" in item.fixturenames]
         items[:] = spread(browser, [item for item in items if "chromium" not in item.fixturenames])
+
+
+def pytest_collection_finish(session):
+    """What collection imported lives as long as the run: frozen out of the garbage collector, as the server freezes
+    what its warm-up made (server/lifespan.py), so that each full collection the memory ledger asks for around a fit
+    or an upload (ledger.give_back) walks only what the tests made since, not every module again."""
+    gc.collect()
+    gc.freeze()
 
 
 def spread(few: list, many: list) -> list:
