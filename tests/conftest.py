@@ -30,12 +30,13 @@ def pytest_configure(config):
 
 
 def pytest_collection_modifyitems(items):
-    """Mark each test with its folder's kind. In a pytest-xdist worker, spread the tests that drive Chromium evenly in
-    time through the rest: a browser test waits for its page much of the time, which another worker's CPU-bound tests
-    fill, where two browser tests at once would leave the CPUs idle."""
+    """Mark each test with its folder's kind, and put the slow ones first. In a pytest-xdist worker, spread the tests
+    that drive Chromium evenly in time through the rest: a browser test waits for its page much of the time, which
+    another worker's CPU-bound tests fill, where two browser tests at once would leave the CPUs idle."""
     for item in items:
         if item.path.parent.name in KINDS:
             item.add_marker(item.path.parent.name)
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)  # the longest first: it must not be last
     if os.environ.get("PYTEST_XDIST_WORKER"):
         browser = [item for item in items if "chromium" in item.fixturenames]
         items[:] = spread(browser, [item for item in items if "chromium" not in item.fixturenames])
