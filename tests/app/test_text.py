@@ -20,8 +20,8 @@ ENGLISH = LANGS["en"].STRINGS
 KEEP = {"glove", "gensim", "word2vec", "softmax", "csv", "npy", "txt", "english", "the", "ball", "is", "blue",
         "black", "cat", "drank", "milk", "bola", "azul", "wikipedia", "gigaword", "transformer", "count", "dim",
         "numpy"}
-NAMED = {"minilm", "bert", "base", "clark", "what", "does", "look"}  # all-MiniLM-L6-v2, BERT-base, Clark et al.'s
-# paper "What Does BERT Look At?", named on pages 7 and 8
+NAMED = {"minilm", "bert", "base", "clark", "what", "does", "look", "pypi"}  # all-MiniLM-L6-v2, BERT-base, Clark et
+# al.'s paper "What Does BERT Look At?", named on pages 7 and 8, and PyPI, where page 8 says its files come from
 
 
 def placeholders(text: str) -> set[str]:
