@@ -22,7 +22,9 @@ LATER = 5  # later words named in the mask note
 PREFIX = {"enc": "encoder-", "dec": "decoder-", "cross": "cross-"}  # widget keys and CSV names per section
 FIELD = {"enc": "query", "dec": "dec_query", "cross": "cross_query"}  # the query word each tab follows
 LABELS = {"enc": "tab_enc", "dec": "tab_dec", "cross": "tab_cross"}  # each tab's name (text keys)
-INTROS = {"enc": "enc_intro", "dec": "dec_intro", "cross": "cross_intro"}  # and what it shows
+# and what it shows, by whether a word's own cell is hidden (a decoder's first word keeps it: it sees nothing else)
+INTROS = {("enc", False): "enc_intro", ("enc", True): "enc_intro_own_hidden", ("dec", False): "dec_intro",
+          ("dec", True): "dec_intro_own_hidden", ("cross", False): "cross_intro", ("cross", True): "cross_intro"}
 TABS = tuple(FIELD)
 # what the mask note says, by (the causal mask on, softmax weights)
 MASK_NOTES = {(True, True): "mask_hides", (True, False): "mask_hides_raw", (False, True): "mask_off",
@@ -64,7 +66,7 @@ def tabs(ctx, src, tgt, heads: int):
 def section(ctx, name: str, rows_q, rows_kv, need: str, heads: int):
     """One kind of attention: its weights, contributions and Z, what the mask hides, the heads."""
     s, w = ctx.s, ctx.w
-    st.markdown(t(INTROS[name]))
+    st.markdown(t(INTROS[name, not s.own]))
     causal = name == "dec" and s.causal
     picker, switch = st.columns(2, vertical_alignment="bottom")
     note = st.empty()
