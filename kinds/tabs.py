@@ -8,6 +8,7 @@ from gensim.models import KeyedVectors
 
 from classroom import panels
 from engine.attention import attend, later_share
+from fits import banner
 from kinds import lines
 from kinds.heads import heads_view
 from kinds.tables import neighbours_frame
@@ -87,8 +88,8 @@ def section(ctx, name: str, rows_q, rows_kv, need: str, heads: int):
     q = pick_word(FIELD[name], t("query"), rows_q.labels, default, where=picker)
     if s.predict and not guessed(ctx, name, att, rows_kv.labels, q, rows_q.labels.index(q)):
         return
-    views.attention_view(att, rows_q.labels, rows_kv.labels, q, softmax=s.softmax, prefix=PREFIX[name],
-                         query_field=FIELD[name])
+    views.attention_view(att, rows_q.labels, rows_kv.labels, q, softmax=s.softmax,
+                         own_note=banner.own_note(ctx.provenance), prefix=PREFIX[name], query_field=FIELD[name])
     if name == "dec":
         mask_note(note, free, rows_q.labels, q, causal, s.softmax)
     if name == "cross":

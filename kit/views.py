@@ -109,9 +109,10 @@ def own_hidden(mask: np.ndarray) -> bool:  # [n_q, n_k]
 
 
 def attention_view(att: Attention, q_labels: list[str], k_labels: list[str], q: str, *, softmax: bool,
-                   prefix: str = "", query_field: str = "query"):
-    """Factor matrix and weights (click a cell to pick the query word into Settings.<query_field>), the query word
-    `q`'s weights and contributions, the sum check, Z."""
+                   own_note: str, prefix: str = "", query_field: str = "query"):
+    """Factor matrix and weights (click a cell to pick the query word into Settings.<query_field>), what hidden own
+    cells mean with the weights in use (`own_note`), the query word `q`'s weights and contributions, the sum check,
+    Z."""
     mask = None if att.mask.all() else att.mask
     left, right = st.columns(2) if len(k_labels) <= SIDE_BY_SIDE else (st.container(), st.container())
     weights_title = t("weights_m_soft" if softmax else "weights_m_raw")
@@ -120,7 +121,7 @@ def attention_view(att: Attention, q_labels: list[str], k_labels: list[str], q: 
         marks = Marks(mask, q, pick_into=query_field, weights=name == "weights" and softmax)
         matrix(a, q_labels, k_labels, charts.Titles(title, t("key_word"), t("query_word")), name=f"{prefix}{name}",
                marks=marks, where=where)
-    hidden = then() + t("own_hidden") if own_hidden(att.mask) else ""
+    hidden = then() + own_note if own_hidden(att.mask) else ""
     st.caption(t("click_hint") + hidden)
     st.markdown(positive_cells(att, q_labels, k_labels))
     contribution_view(att, q_labels.index(q), q, k_labels, softmax=softmax)

@@ -3,6 +3,7 @@ import streamlit as st
 import swap.views
 from classroom import panels
 from factor import shift
+from fits import banner
 from kit import views
 from kit.state import view_key
 from kit.text import t
@@ -21,7 +22,7 @@ seen = [j for j in range(len(rows)) if att.mask[i, j]]  # the keys query i may l
 if s.predict and not views.guess_first(att.q[i], att.k[seen], q, [rows[j] for j in seen],
                                       key=view_key("factor", s, q), ask=panels.asker(s, "factor", ctx.pages)):
     st.stop()
-views.attention_view(att, rows, rows, q, softmax=s.softmax)
+views.attention_view(att, rows, rows, q, softmax=s.softmax, own_note=banner.own_note(ctx.provenance))
 shift.view(att, i, q, rows)
 swap.views.section(ctx)
 downloads.menu(ctx, "factor")
