@@ -134,3 +134,19 @@ def test_hovering_a_word_in_the_line_view_isolates_its_lines(page, app_url, lang
         page.wait_for_function(ISOLATED, arg=[handle, query, 4], timeout=b.TIMEOUT_MS, polling=100)
         assert b.problems(page) == []
         b.screenshot(page, f"lines-hover-{lang}")
+
+
+def test_page_7_line_view_reads_from_the_back_of_a_room(page, app_url):
+    """At 1440 pixels the line view takes most of the page's width, and its words are at least 14 pixels high."""
+    page.set_viewport_size({"width": 1440, "height": 900})
+    b.visit(page, url_of(app_url, "pages/7_Real_sentences.py"))
+    sizes = page.evaluate("""() => {
+      const main = document.querySelector('[data-testid=stMainBlockContainer]').getBoundingClientRect().width;
+      const chart = [...document.querySelectorAll('[data-testid=stVegaLiteChart]')]
+        .find(c => c.querySelector('[aria-label*="line view" i], svg') && c.querySelectorAll('.mark-text text').length > 20);
+      const svg = chart.querySelector('svg');
+      const words = [...svg.querySelectorAll('.mark-text text')].map(t => parseFloat(getComputedStyle(t).fontSize));
+      return {main, width: svg.getBoundingClientRect().width, smallest: Math.min(...words)};
+    }""")
+    assert sizes["width"] >= 0.7 * sizes["main"] and sizes["smallest"] >= 14, sizes
+    assert b.problems(page) == []
