@@ -10,8 +10,9 @@ from gensim.models import KeyedVectors
 
 from engine.attention import score, score_grads
 from engine.corpus import CorpusError
+from engine.objective import PAIR_WEIGHT, SIGN_WEIGHT, key_only, objective
 from engine.positional import WEIGHT, sinusoidal
-from engine.training import PAIR_WEIGHT, SIGN_WEIGHT, Fit, descend, flatten, initial_weights, key_only, objective
+from engine.training import Fit, descend, flatten, initial_weights
 
 BUILT_IN = Path(__file__).resolve().parent.parent / "data" / "treebank.tsv"
 SHIPPED = BUILT_IN.with_name("head-glove.npz")  # the default head on GloVe 400k, as data/make_head.py wrote it

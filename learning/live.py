@@ -6,7 +6,7 @@ import streamlit as st
 from dot.charts import alignment_bars
 from dot.pair import group_names
 from dot.tables import alignment_frame
-from engine import corpus, training
+from engine import corpus, objective, training
 from engine.alignment import pair_alignment
 from engine.attention import attend
 from engine.projection import fit_plane_qk, pair_cosines, project
@@ -164,7 +164,7 @@ def start_view(ctx, triples, learn) -> dict:
     render.chart(relevance_bars, tables.relevance_table({"start": start[i, shown]}, keys), titles=titles, where=left)
     if triples:
         pair_scores = [start[i, j] for i, j, _ in triples]
-        held = bool(training.order_holds(pair_scores, triples))
+        held = bool(objective.order_holds(pair_scores, triples))
         right.markdown(t("learn_start_held" if held else "learn_start_missed",
                          order=order_text(triples, pair_scores, enc.labels)))
     return dict(source=s.source, sentence=s.sentence, position=s.position, d_k=d_k, targets=s.targets,
@@ -256,7 +256,7 @@ def verdict(res: dict, config: dict):
 
 def signs_verdict(h, labels: list[str]):
     """Whether every pair ended with its target's sign, from which step, and which term asked for it."""
-    right = training.sign_right(h.scores[-1], h.targets)
+    right = objective.sign_right(h.scores[-1], h.targets)
     pairs = t("list_sep").join(
         t("learn_sign_pair", q=plain(labels[q]), k=plain(labels[k]), score=score, mark="✓" if ok else "✗")
         for (q, k, _), score, ok in zip(h.targets, h.scores[-1], right, strict=True))

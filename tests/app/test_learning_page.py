@@ -9,7 +9,7 @@ import pandas as pd
 import pyarrow as pa
 import pytest
 
-from engine import training, treebank
+from engine import objective, training, treebank
 from engine.pipeline import encode
 from fits import queue
 from harness.apptest import as_it_ends
@@ -181,7 +181,7 @@ def test_the_sign_term_and_its_weight():
     assert len(sign) == 201 and not sign.any()
     on = titled(trained(), t("learn_loss_title")).pivot(index="step", columns="pair", values="value")
     np.testing.assert_allclose(on[t("learn_term_total")],
-                               on[t("learn_term_order")] + on[t("learn_term_sign", w=training.SIGN_WEIGHT)])
+                               on[t("learn_term_order")] + on[t("learn_term_sign", w=objective.SIGN_WEIGHT)])
 
 
 def test_stop_mechanism_without_the_page():
