@@ -14,9 +14,8 @@ from urllib.parse import urlencode
 import segno
 import streamlit as st
 
-from classroom import classes, seat, store, tables, watch
+from classroom import admission, classes, door, seat, store, tables, visitor, watch
 from classroom.charts import room_bars
-from classroom.limiter import ANSWERS_PER_CLASS, ANSWERS_PER_SESSION, JOINS_PER_SESSION, STARTS_PER_SESSION, Limiter
 from classroom.questions import Question
 from classroom.settings import Room
 from engine.errors import ClassError
@@ -24,15 +23,12 @@ from kit import render
 from kit.charts import Titles
 from kit.state import limit, to_query
 from kit.text import error_text, kept, plain, t, then
-from server import runtime
 
 WHY = {"angle": "class_why_angle", "length": "class_why_length", "both": "class_why_both"}  # a reason, as revealed
 
 ROLE = "_class"  # this session's part in a class: {"code", "key"} for its teacher, {"code", "token", "sent"} for a
 # student, "sent" holding what they answered to each question
-RETURNED, KEEP = "_class_returned", "_class_keep"  # the browser's kept part was looked for; the pixel that keeps it
-RATES = {"answer": Limiter(*ANSWERS_PER_SESSION), "join": Limiter(*JOINS_PER_SESSION),
-         "start": Limiter(*STARTS_PER_SESSION), "class": Limiter(*ANSWERS_PER_CLASS)}
+RETURNED = "_class_returned"  # the browser's kept part was looked for
 
 
 def role() -> dict:
@@ -68,24 +64,24 @@ def returning(cookies: dict[str, str], room: str) -> dict:
 def keep(secret: str, code: str = "", value: str = "") -> None:
     """Have the browser keep this part (seat.py), or with no value forget it: the class page shows the pixel that
     sets the cookie (keeper)."""
-    st.session_state[KEEP] = f"{seat.ROUTE}?n={seat.offer(secret, code, value, now=time.time())}"
+    visitor.offered(secret, code, value)
 
 
 def keeper() -> None:
-    """The hidden pixel whose answer sets the cookie keep asked for (none asked: nothing)."""
-    if KEEP in st.session_state:
-        st.html(f'<img src="{base_url()}{st.session_state[KEEP]}" alt="" width="1" height="1" hidden>')
+    """The hidden pixel whose answer sets the cookie keep asked for, or gives the browser its seat (visitor.py)."""
+    visitor.pixel(base_url())
 
 
 FAILED = object()  # what attempt returns when the call did not happen
 
 
-def attempt(fn, *args, limits: tuple[tuple[str, str], ...] = (), **kwargs):
-    """store.call(fn, ...) within each (limiter, key) of `limits`; FAILED after saying in a sentence what went
-    wrong (a person's mistake, too many tries, or a database that did not answer)."""
+def attempt(fn, *args, who: str = "", student: str = "", **kwargs):
+    """store.call(fn, ...), for an action `who` ("join", "start", "answer") once the session's seat and limits allow
+    it (visitor.admitted); FAILED after saying in a sentence what went wrong (a person's mistake, too many tries, or
+    a database that did not answer)."""
     try:
-        for name, key in limits:
-            RATES[name].check(key, time.time())
+        if who:
+            kwargs |= visitor.admitted(who, student)
         return store.call(fn, *args, **kwargs)
     except ClassError as e:
         st.warning(error_text(e))
@@ -105,6 +101,7 @@ def ask_button(s, view: str, pages: Mapping, query: str, keys: list[str], ordere
     """Below a predict-first question: the teacher asks it of the class (a new one, or the one they teach next), and
     goes to the class page."""
     teaching = "key" in role()
+    keeper()  # a new class needs the browser's seat
     if not st.button(t("class_ask_next" if teaching else "class_ask"), icon=":material/groups:",
                      help=t("class_ask_help")):
         return
@@ -119,7 +116,7 @@ def ask_button(s, view: str, pages: Mapping, query: str, keys: list[str], ordere
             return
         store.forget(role()["code"])
     else:
-        opened = attempt(classes.start, question, limits=(("start", runtime.session_id()),))
+        opened = attempt(admission.start, question, who="start")
         if opened is FAILED:
             return
         st.session_state[ROLE] = {"code": opened.code, "key": opened.teacher_key}
@@ -195,6 +192,7 @@ def teacher_panel(pages: Mapping):
     if room.status != "asking":
         st.success(reveal_text(room))
     teacher_buttons(me, room)
+    door.controls(me, room)
     if room.status == "ended":
         answers_download(me)
 
@@ -275,7 +273,7 @@ def join_form(code: str):
         nickname = st.text_input(t("class_nickname"), max_chars=classes.MAX_NICKNAME, help=t("class_nickname_help"))
         if not st.form_submit_button(t("class_join"), type="primary"):
             return
-    token = attempt(classes.join, typed, nickname, limits=(("join", runtime.session_id()),))
+    token = attempt(admission.join, typed, nickname, who="join")
     if token is not FAILED:
         st.session_state[ROLE] = {"code": classes.normal_code(typed), "token": token}
         keep("token", classes.normal_code(typed), token)
@@ -345,8 +343,8 @@ def choose(me: dict, room: classes.Room, sent: tuple[str, ...] | None):
                                 placeholder=t("predict_order_placeholder"))
         words = picked if len(picked) == q.ordered else None
     if words and tuple(words) != sent:
-        limits = (("answer", runtime.session_id()), ("class", me["code"]))
-        if attempt(classes.answer, me["code"], me["token"], room.question_no, words, limits=limits) is FAILED:
+        if attempt(classes.answer, me["code"], me["token"], room.question_no, words, who="answer",
+                   student=me["token"]) is FAILED:
             return
         sent = me["sent"][room.question_no] = tuple(words)
         store.forget(me["code"])  # the teacher's count on this process shows it at its next look
