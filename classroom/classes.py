@@ -16,6 +16,7 @@ from sqlalchemy import Column, Double, ForeignKey, Integer, MetaData, String, Ta
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.schema import CreateColumn
 
+from classroom import given
 from classroom.questions import (
     ALPHABET,
     CODE_LENGTH,
@@ -30,7 +31,7 @@ from classroom.questions import (
 )
 from engine.errors import ClassError
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 CODE_TRIES = 10
 SECRET_BYTES = 24  # teacher keys and student tokens: 192 bits
 TTL_S = 12 * 3600
@@ -147,7 +148,7 @@ def to_v2(conn: sa.Connection) -> None:
             conn.execute(sa.text(f"ALTER TABLE {table.name} ADD COLUMN {spec}"))
 
 
-UPGRADES = (to_v1, to_v2)  # UPGRADES[v] takes a database from version v to v + 1
+UPGRADES = (to_v1, to_v2, given.to_v3)  # UPGRADES[v] takes a database from version v to v + 1
 
 
 def secret(engine: sa.Engine, proposed: str) -> str:
@@ -248,6 +249,7 @@ def answer(engine: sa.Engine, code: str, token: str, question_no: int, words: li
         if not upsert_answer(conn, values):  # the teacher revealed or moved on since the row was read
             asking(live(conn, code, now), question_no)
             raise ClassError("not_asking")
+        given.log(conn, values)
 
 
 def upsert_answer(conn: sa.Connection, values: dict[str, Any]) -> bool:
@@ -354,24 +356,20 @@ def mine(engine: sa.Engine, code: str, token: str, *, now: float) -> tuple[str, 
 
 
 def answers(engine: sa.Engine, code: str, teacher_key: str, *, now: float) -> list[dict[str, Any]]:
-    """Every answer of the class for its CSV, by question then time; students numbered by when they joined."""
+    """Every answer given in the class for its CSV (a changed answer is two), by question then time; students numbered
+    by when they joined."""
     code = normal_code(code)
     with engine.connect() as conn:
         row = teacher(conn, code, teacher_key, now)
-        joined = conn.execute(sa.select(STUDENTS.c.token_hash, STUDENTS.c.nickname).where(STUDENTS.c.class_code == code)
-                              .order_by(STUDENTS.c.joined, STUDENTS.c.token_hash)).all()
+        joined = conn.execute(sa.select(STUDENTS.c.token_hash, STUDENTS.c.nickname, STUDENTS.c.removed).where(
+            STUDENTS.c.class_code == code).order_by(STUDENTS.c.joined, STUDENTS.c.token_hash)).all()
         asked = conn.execute(sa.select(QUESTIONS.c.question_no, QUESTIONS.c.question)
                              .where(QUESTIONS.c.class_code == code)).all()
-        given = conn.execute(sa.select(ANSWERS).where(ANSWERS.c.class_code == code).order_by(
-            ANSWERS.c.question_no, ANSWERS.c.at, ANSWERS.c.token_hash)).all()
-    students = {token_hash: (n, nickname) for n, (token_hash, nickname) in enumerate(joined, 1)}
+        log = given.given(conn, code)
+    students = {s.token_hash: (n, s.nickname) for n, s in enumerate(joined, 1) if s.removed is None}  # removed: out
     questions = {number: Question.from_json(q) for number, q in asked}
-    rows = []
-    for a in given:
-        q, words, (n, nickname) = questions[a.question_no], tuple(json.loads(a.words)), students[a.token_hash]
-        rows.append({"question_no": a.question_no, "query": q.query, "student": n, "nickname": nickname,
-                     "answer": " > ".join(words), "right": words == q.answer, "seconds": round(a.at - row.created, 1)})
-    return rows
+    return [given.row(a.question_no, questions[a.question_no], tuple(json.loads(a.words)), students[a.token_hash],
+                      a.at, row.created) for a in log if a.token_hash in students]
 
 
 def sweep(engine: sa.Engine, *, now: float) -> int:
@@ -383,6 +381,6 @@ def sweep(engine: sa.Engine, *, now: float) -> int:
 def drop(conn: sa.Connection, which: sa.ColumnElement[bool]) -> int:
     """Delete the classes `which` selects with their questions, students and answers: how many."""
     gone = sa.select(CLASSES.c.code).where(which)
-    for table in (ANSWERS, STUDENTS, QUESTIONS):  # SQLite cascades only with its foreign_keys pragma on
+    for table in (given.GIVEN, ANSWERS, STUDENTS, QUESTIONS):  # SQLite cascades only with its foreign_keys pragma on
         conn.execute(sa.delete(table).where(table.c.class_code.in_(gone)))
     return conn.execute(sa.delete(CLASSES).where(which)).rowcount

@@ -193,7 +193,7 @@ def test_a_version_1_database_is_upgraded_with_its_classes_kept(engine):
                      {"key": classes.digest("key"), "t": T0, "end": T0 + 100, "q": MILK.to_json()})
     classes.create(engine)
     with engine.connect() as conn:
-        assert conn.execute(sa.select(META.c.value).where(META.c.key == "schema_version")).scalar_one() == "2"
+        assert conn.execute(sa.select(META.c.value).where(META.c.key == "schema_version")).scalar_one() == "3"
     room = classes.room(engine, "ABCD2345", now=T0 + 1)
     assert (room.cap, room.locked, room.joined) == (classes.CAP, False, 0)
     join(engine, "ABCD2345", "Ana", now=T0 + 2)

@@ -6,12 +6,15 @@ import hashlib
 import json
 import secrets
 import threading
+import time
+from dataclasses import replace
 
 import pytest
 import sqlalchemy as sa
 
 from classroom import admission, classes
 from classroom.classes import ANSWERS, CLASSES, META, QUESTIONS, STUDENTS, Question
+from classroom.given import GIVEN
 from classroom.questions import ALPHABET, normal_code
 from engine.errors import ClassError
 
@@ -20,7 +23,7 @@ MILK = Question(view="relevance", link="?sentence=the+black+cat+drank+the+milk&q
                 keys=("the", "black", "cat", "drank", "milk"), ordered=1, answer=("drank",), reason="angle")
 ORDER = Question(view="relevance", link="?sentence=the+black+cat+drank+the+milk&query=milk&order=3", query="milk",
                  keys=("black", "cat", "drank"), ordered=3, answer=("drank", "cat", "black"), reason="length")
-TABLES = ("class_meta", "class_classes", "class_questions", "class_students", "class_answers")
+TABLES = ("class_meta", "class_classes", "class_questions", "class_students", "class_answers", "class_given")
 INJECTIONS = ("'; DROP TABLE class_answers; --", 'x" OR "1"="1', "Robert'); DROP TABLE class_classes;--",
               "%(code)s", ":code", "?", "\\'; SELECT pg_sleep(10); --", "1; DELETE FROM class_students")
 
@@ -56,11 +59,11 @@ def test_creating_the_schema_twice_keeps_the_classes_and_records_the_version(eng
     classes.create(engine)
     assert set(TABLES) <= set(sa.inspect(engine).get_table_names())
     with engine.connect() as conn:
-        assert conn.execute(sa.select(META.c.key, META.c.value)).all() == [("schema_version", "2")]
+        assert conn.execute(sa.select(META.c.key, META.c.value)).all() == [("schema_version", "3")]
     assert classes.room(engine, opened.code, now=T0 + 1).question == MILK
 
 
-@pytest.mark.parametrize("stored", ["3", "99", "one", ""])
+@pytest.mark.parametrize("stored", ["4", "99", "one", ""])
 def test_a_database_of_a_newer_or_unknown_version_is_refused(engine, stored):
     classes.create(engine)
     with engine.begin() as conn:
@@ -110,6 +113,7 @@ def test_the_teacher_key_and_tokens_are_long_and_stored_only_as_hashes(db):
 
 
 def test_a_class_from_its_first_question_to_the_csv(db):
+    told = replace(ORDER, sentence=("the", "black", "cat", "drank", "the", "milk"), position=6)
     opened = classes.start(db, MILK, now=T0)
     ana, bo, cy = (join(db, opened.code, name, now=T0 + i) for i, name in enumerate(("  Ana  ", None, "")))
     classes.answer(db, opened.code, ana, 1, ["cat"], now=T0 + 10)
@@ -123,29 +127,28 @@ def test_a_class_from_its_first_question_to_the_csv(db):
     classes.reveal(db, opened.code, opened.teacher_key, now=T0 + 20)
     refused("not_asking", classes.answer, db, opened.code, cy, 1, ["milk"], now=T0 + 21)
     assert classes.room(db, opened.code, now=T0 + 21).status == "revealed"
-    assert classes.advance(db, opened.code, opened.teacher_key, ORDER, now=T0 + 30) == 2
+    assert classes.advance(db, opened.code, opened.teacher_key, told, now=T0 + 30) == 2
     refused("stale_question", classes.answer, db, opened.code, cy, 1, ["milk"], now=T0 + 31)
     assert classes.mine(db, opened.code, ana, now=T0 + 31) is None
     classes.answer(db, opened.code, ana, 2, ["drank", "cat", "black"], now=T0 + 40)
     classes.answer(db, opened.code, cy, 2, ["drank", "black", "cat"], now=T0 + 45.5)
     room = classes.room(db, opened.code, now=T0 + 46)
-    assert (room.status, room.question, room.answered, room.first, room.right) == ("asking", ORDER, 2, (0, 0, 2), 1)
+    assert (room.status, room.question, room.answered, room.first, room.right) == ("asking", told, 2, (0, 0, 2), 1)
     classes.end(db, opened.code, opened.teacher_key, now=T0 + 50)
     refused("ended", classes.answer, db, opened.code, bo, 2, ["cat", "drank", "black"], now=T0 + 51)
     refused("ended", join, db, opened.code, "Late", now=T0 + 51)
     refused("ended", classes.reveal, db, opened.code, opened.teacher_key, now=T0 + 51)
     refused("ended", classes.advance, db, opened.code, opened.teacher_key, MILK, now=T0 + 51)
     assert classes.room(db, opened.code, now=T0 + 52).status == "ended"
-    assert classes.answers(db, opened.code, opened.teacher_key, now=T0 + 52) == [
-        {"question_no": 1, "query": "milk", "student": 1, "nickname": "Ana", "answer": "drank", "right": True,
-         "seconds": 12.0},
-        {"question_no": 1, "query": "milk", "student": 2, "nickname": None, "answer": "black", "right": False,
-         "seconds": 15.0},
-        {"question_no": 2, "query": "milk", "student": 1, "nickname": "Ana", "answer": "drank > cat > black",
-         "right": True, "seconds": 40.0},
-        {"question_no": 2, "query": "milk", "student": 3, "nickname": None, "answer": "drank > black > cat",
-         "right": False, "seconds": 45.5},
-    ]
+    said = [(1, "", "drank", 1, "Ana", "cat", False, 10.0), (1, "", "drank", 1, "Ana", "drank", True, 12.0),
+            (1, "", "drank", 2, None, "black", False, 15.0),
+            (2, "the black cat drank the milk", "drank > cat > black", 1, "Ana", "drank > cat > black", True, 40.0),
+            (2, "the black cat drank the milk", "drank > cat > black", 3, None, "drank > black > cat", False, 45.5)]
+    assert classes.answers(db, opened.code, opened.teacher_key, now=T0 + 52) == [  # one row per answer given
+        {"question_no": n, "sentence": sentence, "query": "milk", "right_answer": right_answer, "student": student,
+         "nickname": nickname, "answer": answer, "right": right, "seconds": seconds,
+         "time": time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(T0 + seconds))}
+        for n, sentence, right_answer, student, nickname, answer, right, seconds in said]
 
 
 @pytest.mark.parametrize("question, words", [
@@ -263,9 +266,9 @@ def test_an_expired_class_is_refused_and_swept_with_its_students_and_answers(db)
         refused("expired", call)
     assert classes.sweep(db, now=T0 + 100) == 2
     for code in (opened.code, ended.code):
-        assert [rows(db, table, code) for table in (QUESTIONS, STUDENTS, ANSWERS)] == [0, 0, 0]
+        assert [rows(db, table, code) for table in (QUESTIONS, STUDENTS, ANSWERS, GIVEN)] == [0, 0, 0, 0]
         refused("unknown", classes.room, db, code, now=T0 + 100)
-    assert [rows(db, table, kept.code) for table in (QUESTIONS, STUDENTS, ANSWERS)] == [1, 1, 1]
+    assert [rows(db, table, kept.code) for table in (QUESTIONS, STUDENTS, ANSWERS, GIVEN)] == [1, 1, 1, 1]
     assert classes.room(db, kept.code, now=T0 + 100).answered == 1
 
 
@@ -276,7 +279,7 @@ def test_deleting_a_class_cascades_to_its_rows_in_the_database_itself(db):
         if conn.dialect.name == "sqlite":  # SQLite enforces foreign keys only when asked, per connection
             conn.exec_driver_sql("PRAGMA foreign_keys = ON")
         conn.execute(sa.delete(CLASSES).where(CLASSES.c.code == opened.code))
-    assert [rows(db, table, opened.code) for table in (QUESTIONS, STUDENTS, ANSWERS)] == [0, 0, 0]
+    assert [rows(db, table, opened.code) for table in (QUESTIONS, STUDENTS, ANSWERS, GIVEN)] == [0, 0, 0, 0]
 
 
 def test_a_class_survives_a_restart(db_url):
