@@ -7,14 +7,14 @@ class move on (classroom/watch.py), from the class's room as this process last r
 import functools
 import io
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from urllib.parse import urlencode
 
 import segno
 import streamlit as st
 
-from classroom import admission, classes, door, seat, store, tables, visitor, watch
+from classroom import admission, board, classes, door, seat, store, tables, visitor, watch
 from classroom.charts import room_bars
 from classroom.questions import Question
 from classroom.settings import Room
@@ -90,14 +90,15 @@ def attempt(fn, *args, who: str = "", student: str = "", **kwargs):
     return FAILED
 
 
-def asker(s, view: str, pages: Mapping):
+def asker(s, view: str, pages: Mapping, words: Sequence[str] = (), at: int | None = None):
     """What views.guess_first calls to offer its question to a class: ask_button for this view's Settings; `pages` are
-    the dashboard's, by name (the page's context holds them), the class page among them."""
-    return functools.partial(ask_button, s, view, pages)
+    the dashboard's, by name (the page's context holds them), the class page among them; `words`, the sentence the
+    query is word `at` of (from 0), which the class sees with the question."""
+    return functools.partial(ask_button, s, view, pages, words=tuple(words), at=at)
 
 
 def ask_button(s, view: str, pages: Mapping, query: str, keys: list[str], ordered: int, answer: list[str],
-               reason: str):
+               reason: str, *, words: tuple[str, ...] = (), at: int | None = None):
     """Below a predict-first question: the teacher asks it of the class (a new one, or the one they teach next), and
     goes to the class page."""
     teaching = "key" in role()
@@ -107,7 +108,8 @@ def ask_button(s, view: str, pages: Mapping, query: str, keys: list[str], ordere
         return
     link = urlencode(to_query(replace(s, room="")) | {"predict": "1"})
     try:
-        question = Question(view, link, query, tuple(keys), ordered, tuple(answer), reason)
+        question = Question(view, link, query, tuple(keys), ordered, tuple(answer), reason, words,
+                            0 if at is None else at + 1)
     except ClassError as e:
         st.warning(error_text(e))
         return
@@ -175,26 +177,36 @@ def teacher_panel(pages: Mapping):
     the teacher's buttons. Only the counts and the chart change by themselves, so only they are redrawn when they do (a
     fragment and its watch); the rest is drawn when the teacher acts, or when the panel sees the class move on."""
     me = role()
-    link = link_of(me["code"], pages)
-    left, right = st.columns([2, 1])
-    left.markdown(t("class_code_is", code=" ".join([me["code"][:4], me["code"][4:]])))
-    left.markdown(t("class_link_is"))
-    left.code(link, language=None, wrap_lines=True)
-    left.caption(t("class_next_how"))
-    right.image(qr_png(link), caption=t("class_qr"), width=260)
     room = attempt(store.shared_room, me["code"])
     if room is FAILED:
         return
+    if room.status == "ended":  # no one joins an ended class: its code and QR code go
+        st.markdown(t("class_over"))
+    else:
+        door_sign(me["code"], pages)
     st.subheader(question_text(room.question, teacher=True))
+    board.sentence(room.question)
     if room.status == "asking":
         st.toggle(t("class_show_before"), key="_class_show")
     live(kept(teacher_live), room.question_no, room.status)
     if room.status != "asking":
         st.success(reveal_text(room))
     teacher_buttons(me, room)
-    door.controls(me, room)
+    if room.status != "ended":
+        door.controls(me, room)
     if room.status == "ended":
         answers_download(me)
+
+
+def door_sign(code: str, pages: Mapping) -> None:
+    """How students join, large for the room's screen: the class's code, its link and QR code."""
+    link = link_of(code, pages)
+    left, right = st.columns([2, 1])
+    left.markdown(t("class_code_is", code=" ".join([code[:4], code[4:]])))
+    left.markdown(t("class_link_is"))
+    left.code(link, language=None, wrap_lines=True)
+    left.caption(t("class_next_how"))
+    right.image(qr_png(link), caption=t("class_qr"), width=260)
 
 
 @st.fragment
@@ -291,6 +303,7 @@ def student_panel(pages: Mapping):
         st.info(t("class_ended"))
         return
     st.subheader(question_text(room.question))
+    board.sentence(room.question)
     live(kept(student_live), room.question_no, pages)
 
 
@@ -331,24 +344,33 @@ def sent_of(me: dict, question_no: int):
 
 
 def choose(me: dict, room: classes.Room, sent: tuple[str, ...] | None):
-    """The student's answer to the current question, sent as soon as it is whole and changeable until the reveal."""
+    """The student's answer to the current question, changeable until the reveal: sent by its Send button alone (a
+    form, as the story pages' guess is checked), so moving between the options sends nothing."""
     q, key = room.question, f"_class_pick_{room.question_no}"
     if key not in st.session_state:  # a reloaded panel shows what was sent
         st.session_state[key] = (sent[0] if sent else None) if q.ordered == 1 else list(sent or [])
-    if q.ordered == 1:
-        pick = st.radio(t("class_pick"), list(q.keys), index=None, horizontal=True, key=key)
-        words = None if pick is None else [pick]
-    else:
-        picked = st.multiselect(t("class_pick_order", m=q.ordered), list(q.keys), max_selections=q.ordered, key=key,
-                                placeholder=t("predict_order_placeholder"))
-        words = picked if len(picked) == q.ordered else None
-    if words and tuple(words) != sent:
+    with st.form(f"_class_form_{room.question_no}", enter_to_submit=False):
+        words = pick(q, key)
+        pressed = st.form_submit_button(t("class_send"), type="primary", icon=":material/send:")
+    if pressed and not words:
+        st.warning(t("class_pick_first") if q.ordered == 1 else t("class_order_first", m=q.ordered))
+    if pressed and words and tuple(words) != sent:
         if attempt(classes.answer, me["code"], me["token"], room.question_no, words, who="answer",
                    student=me["token"]) is FAILED:
             return
         sent = me["sent"][room.question_no] = tuple(words)
         store.forget(me["code"])  # the teacher's count on this process shows it at its next look
     st.caption(t("class_sent", answer=plain(" > ".join(sent))) if sent else t("class_not_sent"))
+
+
+def pick(q: Question, key: str) -> list[str] | None:
+    """The student's choice in the answer form: one key, or q.ordered keys most first; None until it is whole."""
+    if q.ordered == 1:
+        choice = st.radio(t("class_pick"), list(q.keys), index=None, horizontal=True, key=key)
+        return None if choice is None else [choice]
+    picked = st.multiselect(t("class_pick_order", m=q.ordered), list(q.keys), max_selections=q.ordered, key=key,
+                            placeholder=t("predict_order_placeholder"))
+    return picked if len(picked) == q.ordered else None
 
 
 def leave_button():

@@ -86,7 +86,7 @@ def section(ctx, name: str, rows_q, rows_kv, need: str, heads: int):
     # "es": the mask hides a later word, and it still sees two others whether or not its own cell is hidden
     default = rows_q.labels[-1 if name == "enc" else len(rows_q.labels) // 2]
     q = pick_word(FIELD[name], t("query"), rows_q.labels, default, where=picker)
-    if s.predict and not guessed(ctx, name, att, rows_kv.labels, q, rows_q.labels.index(q)):
+    if s.predict and not guessed(ctx, name, att, rows_q.tokens, rows_kv.labels, q, rows_q.labels.index(q)):
         return
     views.attention_view(att, rows_q.labels, rows_kv.labels, q, softmax=s.softmax,
                          own_note=banner.own_note(ctx.provenance), prefix=PREFIX[name], query_field=FIELD[name])
@@ -100,13 +100,13 @@ def section(ctx, name: str, rows_q, rows_kv, need: str, heads: int):
     heads_block(multi, rows_q.labels, rows_kv.labels, q, heads, ctx, PREFIX[name])
 
 
-def guessed(ctx, name: str, att, k_labels: list[str], q: str, i: int) -> bool:
+def guessed(ctx, name: str, att, words: list[str], k_labels: list[str], q: str, i: int) -> bool:
     """Predict first: the learner guesses among the keys query row i may see (the mask hides later words) before the
-    tab shows its numbers."""
+    tab shows its numbers; a class asked it sees `words`, the sentence of query word i."""
     seen = np.flatnonzero(att.mask[i])
     keys = [k_labels[j] for j in seen]
     return views.guess_first(att.q[i], att.k[seen], q, keys, key=view_key(f"kinds-{name}", ctx.s, q),
-                             ask=panels.asker(replace(ctx.s, tab=name), "kinds", ctx.pages))
+                             ask=panels.asker(replace(ctx.s, tab=name), "kinds", ctx.pages, words, i))
 
 
 def mask_note(where, free, labels: list[str], q: str, causal: bool, softmax: bool):

@@ -67,8 +67,14 @@ def metrics(at) -> dict[str, str]:
 
 
 def pick(at, word: str):
-    """A student's answer to a one-word question."""
-    next(r for r in at.radio if r.key.startswith("_class_pick_")).set_value(word).run()
+    """A student's answer to a one-word question, picked and sent."""
+    next(r for r in at.radio if r.key.startswith("_class_pick_")).set_value(word)
+    return send(at)
+
+
+def send(at):
+    """The student presses Send under their answer."""
+    button(at, "class_send").click().run()
     assert not at.exception, [e.value for e in at.exception]
     return at
 
@@ -118,8 +124,8 @@ def test_the_room_order_question_counts_first_choices_and_whole_right_orders():
     teacher = teach(RELEVANCE)
     student = join(code_of(teacher))
     box = next(m for m in student.multiselect if m.key.startswith("_class_pick_"))
-    box.set_value(["drank", "cat", "the (5)"]).run()
-    assert not student.exception
+    box.set_value(["drank", "cat", "the (5)"])
+    send(student)
     room = classes.room(store_engine(), code_of(teacher), now=now())
     assert room.answered == 1 and room.question.ordered == 3 and room.question.answer == ("drank", "cat", "the (5)")
     assert room.right == 1

@@ -82,7 +82,8 @@ def test_the_teacher_removes_a_student_whose_answer_stops_counting_and_who_canno
     assert metrics(teacher)[t("class_joined")] == "1" and metrics(teacher)[t("class_answered")] == "1"
     assert [o.split(" · ")[1] for o in teacher.multiselect(key=door.PICKED).options] == ["Ana"]
     pick(ana, "cat")  # who stays answers on
-    bo.radio(key=next(r.key for r in bo.radio if r.key.startswith("_class_pick_"))).set_value("drank").run()
+    bo.radio(key=next(r.key for r in bo.radio if r.key.startswith("_class_pick_"))).set_value("drank")
+    button(bo, "class_send").click().run()
     assert t("err_class_removed") in messages(bo)
     assert [s.nickname for s in admission.roster(store_engine(), code, teacher.session_state["_class"]["key"],
                                                   now=time.time())] == ["Ana"]
