@@ -12,7 +12,8 @@ from kit.text import t
 STYLE = ("<style>.class-sentence { font-size: clamp(1.75rem, 4.5vw, 3.25rem); line-height: 1.35; font-weight: 600;"
          " margin: 0 0 0.5rem; overflow-wrap: anywhere; }"
          ".class-sentence mark { background: #fde68a; color: inherit; padding: 0 0.15em; border-radius: 0.2em;"
-         " text-decoration: underline 0.12em #a8303c; text-underline-offset: 0.15em; }"
+         " text-decoration: underline 0.12em #a8303c; text-underline-offset: 0.15em;"
+         " text-decoration-skip-ink: none; }"
          ".class-sentence-label { font-size: 1rem; opacity: 0.75; margin: 0; }</style>")
 
 

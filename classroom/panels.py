@@ -133,6 +133,11 @@ def question_text(q: Question, teacher: bool = False) -> str:
     return t("class_asked_order" if teacher else "predict_order_ask", q=q.query, m=q.ordered)
 
 
+def last_question(q: Question) -> str:
+    """The question an ended class was asked last, as the teacher's screen shows it."""
+    return t("class_last", q=q.query) if q.ordered == 1 else t("class_last_order", q=q.query, m=q.ordered)
+
+
 def room_chart(room: classes.Room, revealed: bool):
     """How the room answered: how many put each key first, the right one marked once revealed."""
     frame = room_frame(room.question.keys, room.first, room.question.answer[0] if revealed else None)
@@ -184,7 +189,7 @@ def teacher_panel(pages: Mapping):
         st.markdown(t("class_over"))
     else:
         door_sign(me["code"], pages)
-    st.subheader(question_text(room.question, teacher=True))
+    st.subheader(last_question(room.question) if room.status == "ended" else question_text(room.question, teacher=True))
     board.sentence(room.question)
     if room.status == "asking":
         st.toggle(t("class_show_before"), key="_class_show")

@@ -82,6 +82,7 @@ def test_an_ended_class_shows_no_code_or_qr_code_and_says_it_ended(monkeypatch):
     assert not [c for c in teacher.code if code in c.value]
     assert not any(code[:4] in m.value for m in teacher.markdown)
     assert t("class_over") in [m.value for m in teacher.markdown]
+    assert t("class_last", q="milk") in [h.value for h in teacher.subheader]  # no longer "is asked"
     assert t("class_ended_teacher") in messages(teacher)  # and the answers to download
 
 
