@@ -37,6 +37,7 @@ def shot(page, name: str) -> Path:
       return Math.ceil(Math.max(0, ...bottoms) + main.scrollTop + 48);
     }""")
     page.set_viewport_size({"width": size["width"], "height": max(size["height"], min(height, 16_000))})
+    page.mouse.move(0, 0)  # no hover toolbar over a chart
     b.settle(page)
     path = SHOTS / f"{name}.png"
     page.screenshot(path=str(path))
