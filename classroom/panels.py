@@ -29,6 +29,7 @@ WHY = {"angle": "class_why_angle", "length": "class_why_length", "both": "class_
 ROLE = "_class"  # this session's part in a class: {"code", "key"} for its teacher, {"code", "token", "sent"} for a
 # student, "sent" holding what they answered to each question
 RETURNED = "_class_returned"  # the browser's kept part was looked for
+PICK = "_class_pick_"  # + a question's number: the key of a student's choice for it
 
 
 def role() -> dict:
@@ -284,6 +285,7 @@ def join_form(code: str):
 def student_panel(pages: Mapping):
     """The question, then a live panel: the student's answer until the reveal; then the answer, why, and the room."""
     me = role()
+    held_back(me)
     room = attempt(store.shared_room, me["code"])
     if room is FAILED:
         return
@@ -297,6 +299,7 @@ def student_panel(pages: Mapping):
 def student_live(question_no: int, pages: Mapping):
     """This student's answer while the class is asking; after the reveal, the answer and why, and the room's chart."""
     me, now = role(), time.time()
+    held_back(me)
     room = looked(me["code"], question_no)
     if room is None:
         return
@@ -332,9 +335,10 @@ def sent_of(me: dict, question_no: int):
 
 def choose(me: dict, room: classes.Room, sent: tuple[str, ...] | None):
     """The student's answer to the current question, sent as soon as it is whole and changeable until the reveal."""
-    q, key = room.question, f"_class_pick_{room.question_no}"
-    if key not in st.session_state:  # a reloaded panel shows what was sent
-        st.session_state[key] = (sent[0] if sent else None) if q.ordered == 1 else list(sent or [])
+    q, key = room.question, f"{PICK}{room.question_no}"
+    if key not in st.session_state:  # a reloaded panel shows what was sent, or what is still to be sent
+        shown = unsent(me).get(room.question_no) or sent
+        st.session_state[key] = (shown[0] if shown else None) if q.ordered == 1 else list(shown or [])
     if q.ordered == 1:
         pick = st.radio(t("class_pick"), list(q.keys), index=None, horizontal=True, key=key)
         words = None if pick is None else [pick]
@@ -348,7 +352,22 @@ def choose(me: dict, room: classes.Room, sent: tuple[str, ...] | None):
             return
         sent = me["sent"][room.question_no] = tuple(words)
         store.forget(me["code"])  # the teacher's count on this process shows it at its next look
+    unsent(me).pop(room.question_no, None)
     st.caption(t("class_sent", answer=plain(" > ".join(sent))) if sent else t("class_not_sent"))
+
+
+def unsent(me: dict) -> dict[int, tuple[str, ...]]:
+    """What this student picked that the database has not taken yet (it did not answer, or refused), by question:
+    shown and sent again by the panel's next run that draws the choices, which a run that could not read the class
+    did not draw (so Streamlit dropped their value)."""
+    return me.setdefault("unsent", {})
+
+
+def held_back(me: dict) -> None:
+    """Keep what the student has picked for each question until choose() has sent it."""
+    for key, picked in list(st.session_state.items()):
+        if str(key).startswith(PICK) and str(key)[len(PICK):].isdigit() and picked:
+            unsent(me)[int(str(key)[len(PICK):])] = (picked,) if isinstance(picked, str) else tuple(picked)
 
 
 def leave_button():
