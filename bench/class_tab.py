@@ -57,6 +57,11 @@ class Tab:
         self.closed = False
         self.waiters: list[tuple[Callable[[], bool], asyncio.Future]] = []
         self.kept: list[asyncio.Task] = []  # the pixels loaded that keep this tab's part in the class (cookies)
+        self.via: dict[str, str] = {}  # headers a trusted proxy in front would add (X-Forwarded-For: its client)
+
+    def headers(self) -> dict[str, str]:
+        """The headers of every request this tab makes: its cookies, and what a proxy in front would add."""
+        return ({"Cookie": self.cookie} if self.cookie else {}) | self.via
 
     async def open(self) -> None:
         """GET the site (nginx's cookie), open the websocket and run the page by its name and query string."""
@@ -71,7 +76,7 @@ class Tab:
         self.closed = False
         self.ws = await websockets.connect(
             self.base.replace("http://", "ws://") + "/_stcore/stream", subprotocols=["streamlit"], origin=self.base,
-            additional_headers={"Cookie": self.cookie} if self.cookie else None, max_size=None,
+            additional_headers=self.headers() or None, max_size=None,
             open_timeout=OPEN_TIMEOUT_S)
         self.reader = asyncio.create_task(self.read())
 
@@ -160,7 +165,7 @@ class Tab:
             w = self.watches[fragment]
             try:
                 answer = await self.http.get(f"{w['url']}&shown={urllib.parse.quote(seen)}",
-                                             headers={"Cookie": self.cookie} if self.cookie else None)
+                                             headers=self.headers() or None)
             except httpx2.HTTPError:
                 answer = None
             if answer is None or answer.status_code != 200:
@@ -185,7 +190,7 @@ class Tab:
         """Load the pixel as a browser would, with this tab's cookies, and keep the cookie its answer sets."""
         def get() -> list[str]:
             request = urllib.request.Request(urllib.parse.urljoin(self.base + "/", src),
-                                             headers={"Cookie": self.cookie} if self.cookie else {})
+                                             headers=self.headers())
             with urllib.request.urlopen(request, timeout=STEP_TIMEOUT_S) as r:
                 r.read()
                 return r.headers.get_all("Set-Cookie") or []

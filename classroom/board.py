@@ -1,5 +1,6 @@
-"""What the room reads with every question: the sentence it is about, large enough for the back row, the query's word
-marked as the dashboard labels it."""
+"""What the room reads with every question, and what a student answers it with: the sentence it is about, large enough
+for the back row, the query's word marked as the dashboard labels it; the choices of the answer form; the question an
+ended class was asked last."""
 import html
 
 import streamlit as st
@@ -32,3 +33,18 @@ def line(q: Question) -> str:
     label = html.escape(t("class_sentence", q=q.query))
     return (f'<p class="class-sentence-label">{label}</p>'
             f'<p class="class-sentence" dir="auto">{" ".join(words)}</p>')
+
+
+def pick(q: Question, key: str) -> list[str] | None:
+    """The student's choice in the answer form: one key, or q.ordered keys most first; None until it is whole."""
+    if q.ordered == 1:
+        choice = st.radio(t("class_pick"), list(q.keys), index=None, horizontal=True, key=key)
+        return None if choice is None else [choice]
+    picked = st.multiselect(t("class_pick_order", m=q.ordered), list(q.keys), max_selections=q.ordered, key=key,
+                            placeholder=t("predict_order_placeholder"))
+    return picked if len(picked) == q.ordered else None
+
+
+def last_question(q: Question) -> str:
+    """The question an ended class was asked last, as the teacher's screen shows it."""
+    return t("class_last", q=q.query) if q.ordered == 1 else t("class_last_order", q=q.query, m=q.ordered)

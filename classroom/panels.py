@@ -29,6 +29,7 @@ WHY = {"angle": "class_why_angle", "length": "class_why_length", "both": "class_
 ROLE = "_class"  # this session's part in a class: {"code", "key"} for its teacher, {"code", "token", "sent"} for a
 # student, "sent" holding what they answered to each question
 RETURNED = "_class_returned"  # the browser's kept part was looked for
+PICK = "_class_pick_"  # + a question's number: the key of a student's choice for it
 
 
 def role() -> dict:
@@ -133,11 +134,6 @@ def question_text(q: Question, teacher: bool = False) -> str:
     return t("class_asked_order" if teacher else "predict_order_ask", q=q.query, m=q.ordered)
 
 
-def last_question(q: Question) -> str:
-    """The question an ended class was asked last, as the teacher's screen shows it."""
-    return t("class_last", q=q.query) if q.ordered == 1 else t("class_last_order", q=q.query, m=q.ordered)
-
-
 def room_chart(room: classes.Room, revealed: bool):
     """How the room answered: how many put each key first, the right one marked once revealed."""
     frame = room_frame(room.question.keys, room.first, room.question.answer[0] if revealed else None)
@@ -189,7 +185,8 @@ def teacher_panel(pages: Mapping):
         st.markdown(t("class_over"))
     else:
         door_sign(me["code"], pages)
-    st.subheader(last_question(room.question) if room.status == "ended" else question_text(room.question, teacher=True))
+    ended = room.status == "ended"
+    st.subheader(board.last_question(room.question) if ended else question_text(room.question, teacher=True))
     board.sentence(room.question)
     if room.status == "asking":
         st.toggle(t("class_show_before"), key="_class_show")
@@ -301,6 +298,7 @@ def join_form(code: str):
 def student_panel(pages: Mapping):
     """The question, then a live panel: the student's answer until the reveal; then the answer, why, and the room."""
     me = role()
+    held_back(me)
     room = attempt(store.shared_room, me["code"])
     if room is FAILED:
         return
@@ -315,6 +313,7 @@ def student_panel(pages: Mapping):
 def student_live(question_no: int, pages: Mapping):
     """This student's answer while the class is asking; after the reveal, the answer and why, and the room's chart."""
     me, now = role(), time.time()
+    held_back(me)
     room = looked(me["code"], question_no)
     if room is None:
         return
@@ -350,32 +349,39 @@ def sent_of(me: dict, question_no: int):
 
 def choose(me: dict, room: classes.Room, sent: tuple[str, ...] | None):
     """The student's answer to the current question, changeable until the reveal: sent by its Send button alone (a
-    form, as the story pages' guess is checked), so moving between the options sends nothing."""
-    q, key = room.question, f"_class_pick_{room.question_no}"
-    if key not in st.session_state:  # a reloaded panel shows what was sent
-        st.session_state[key] = (sent[0] if sent else None) if q.ordered == 1 else list(sent or [])
+    form, as the story pages' guess is checked), so moving between the options sends nothing; an answer sent that the
+    database did not take is sent again by the next run that draws the choices."""
+    q, key = room.question, f"{PICK}{room.question_no}"
+    if key not in st.session_state:  # a reloaded panel shows what was sent, or what is still to be sent
+        shown = unsent(me).get(room.question_no) or sent
+        st.session_state[key] = (shown[0] if shown else None) if q.ordered == 1 else list(shown or [])
     with st.form(f"_class_form_{room.question_no}", enter_to_submit=False):
-        words = pick(q, key)
+        words = board.pick(q, key)
         pressed = st.form_submit_button(t("class_send"), type="primary", icon=":material/send:")
     if pressed and not words:
         st.warning(t("class_pick_first") if q.ordered == 1 else t("class_order_first", m=q.ordered))
-    if pressed and words and tuple(words) != sent:
+    if (pressed or room.question_no in unsent(me)) and words and tuple(words) != sent:
         if attempt(classes.answer, me["code"], me["token"], room.question_no, words, who="answer",
                    student=me["token"]) is FAILED:
             return
         sent = me["sent"][room.question_no] = tuple(words)
         store.forget(me["code"])  # the teacher's count on this process shows it at its next look
+    unsent(me).pop(room.question_no, None)
     st.caption(t("class_sent", answer=plain(" > ".join(sent))) if sent else t("class_not_sent"))
 
 
-def pick(q: Question, key: str) -> list[str] | None:
-    """The student's choice in the answer form: one key, or q.ordered keys most first; None until it is whole."""
-    if q.ordered == 1:
-        choice = st.radio(t("class_pick"), list(q.keys), index=None, horizontal=True, key=key)
-        return None if choice is None else [choice]
-    picked = st.multiselect(t("class_pick_order", m=q.ordered), list(q.keys), max_selections=q.ordered, key=key,
-                            placeholder=t("predict_order_placeholder"))
-    return picked if len(picked) == q.ordered else None
+def unsent(me: dict) -> dict[int, tuple[str, ...]]:
+    """What this student picked that the database has not taken yet (it did not answer, or refused), by question:
+    shown and sent again by the panel's next run that draws the choices, which a run that could not read the class
+    did not draw (so Streamlit dropped their value)."""
+    return me.setdefault("unsent", {})
+
+
+def held_back(me: dict) -> None:
+    """Keep what the student has picked for each question until choose() has sent it."""
+    for key, picked in list(st.session_state.items()):
+        if str(key).startswith(PICK) and str(key)[len(PICK):].isdigit() and picked:
+            unsent(me)[int(str(key)[len(PICK):])] = (picked,) if isinstance(picked, str) else tuple(picked)
 
 
 def leave_button():

@@ -134,7 +134,6 @@ def test_the_server_creates_the_class_tables_as_it_starts(tmp_path, monkeypatch)
     """Before anyone opens a class, the started server has made class mode's tables and noted their version; its
     route tells a class panel's watch the stage of a class (the teacher's only to the teacher's browser), and of
     anything else that no class is known by it."""
-
     import urllib.request
 
     import sqlalchemy as sa
