@@ -2,11 +2,13 @@
 carries none of the story's controls, an ended class shows no code or QR code, a student's answer goes only with its
 Send button, and the CSV has a row per answer given."""
 import io
+import json
 import re
 
 import pandas as pd
+import sqlalchemy as sa
 
-from classroom import board, classes
+from classroom import board, classes, store
 from classroom.questions import Question
 from harness.apptest import run_page
 from kit.text import in_language, t
@@ -134,3 +136,19 @@ def test_a_question_asked_on_pages_6_and_7_brings_its_sentence_too():
     real = teach("pages/7_Real_sentences.py")
     marked = re.search(r"<mark>(.*?)</mark>", words_of(sentence_line(real)))
     assert marked and marked.group(1) == classes.room(store_engine(), code_of(real), now=now()).question.query
+
+
+def test_a_class_whose_question_was_stored_before_questions_had_a_sentence_still_runs():
+    teacher = teach()
+    code = code_of(teacher)
+    stored = classes.room(store_engine(), code, now=now()).question
+    before = {k: v for k, v in json.loads(stored.to_json()).items() if k not in ("sentence", "position")}
+    with store_engine().begin() as conn:
+        conn.execute(sa.update(classes.CLASSES).where(classes.CLASSES.c.code == code).values(
+            question=json.dumps(before)))
+    store.forget(code)
+    student = join(code, "Ana")
+    assert t("predict_ask", q="milk") in [h.value for h in student.subheader]
+    assert not sentence_line(student) and not sentence_line(teacher.run()) and not teacher.exception
+    pick(student, "drank")
+    assert classes.room(store_engine(), code, now=now()).answered == 1

@@ -95,49 +95,14 @@ def test_a_class_of_three_follows_two_questions_and_the_csv_has_every_answer_giv
         link = teacher.locator("[data-testid=stCode]").inner_text().strip()
         sentence_shown(teacher, "the (5)", FIRST)
         pages += [join(chromium, link, name, lang, options) for name, lang, options in STUDENTS]
-        ana, xiaoming, bo = pages[1:]
-        for page, (_, lang, _) in zip(pages[1:], STUDENTS, strict=True):
-            page.get_by_text(said(lang, "predict_ask", q="the (5)")).wait_for()  # the question, with its sentence
-            sentence_shown(page, "the (5)", FIRST)
-            assert not page.locator("[data-testid=stSidebar] input[type=text]").count()  # no story sentence box
-        for page, (_, lang, _), word in zip(pages[1:], STUDENTS, ("drank", "cat", "milk"), strict=True):
-            answer(page, lang, word)
-        answer(xiaoming, "zh", "drank")  # changed before the reveal: a second row in the CSV
-        answered(teacher, 3)
-        shot(ana, "student-en-1440-asking")
-        shot(xiaoming, "student-zh-asking")
-        shot(bo, "student-phone-390x844-asking")
-        shot(teacher, "teacher-asking")
-        teacher.get_by_role("button", name=said("en", "class_reveal")).click()
-        for page, (_, lang, _) in zip(pages[1:], STUDENTS, strict=True):
-            page.get_by_text(re.compile(re.escape(said(lang, "class_answer", order="“")[:-1]))).first.wait_for()
-            b.charts(page).first.locator("svg, canvas").first.wait_for()
-            sentence_shown(page, "the (5)", FIRST)
-        b.charts(teacher).first.locator("svg, canvas").first.wait_for()
-        revealed = ana.locator("[data-testid=stMain]").inner_text()
-        shot(ana, "student-en-1440-revealed")
-        shot(xiaoming, "student-zh-revealed")
-        shot(bo, "student-phone-390x844-revealed")
-        shot(teacher, "teacher-revealed")
-
+        revealed = first_question(teacher, pages[1:])
         ask(teacher, app_url, "cat", "class_ask_next")
         for page, (_, lang, _), word in zip(pages[1:], STUDENTS, ("drank", "black", "drank"), strict=True):
             page.get_by_text(said(lang, "predict_ask", q="cat")).wait_for()  # moved on without a reload
             sentence_shown(page, "cat", SENTENCE)
             answer(page, lang, word)
         answered(teacher, 3)
-        teacher.get_by_role("button", name=said("en", "class_end")).click()
-        teacher.get_by_text(said("en", "class_ended_teacher")).wait_for()
-        b.settle(teacher)
-        assert not teacher.locator("[data-testid=stImage]").count()  # no QR code
-        assert not teacher.get_by_text(link).count() and not teacher.locator("[data-testid=stCode]").count()
-        shot(teacher, "teacher-ended")
-        assert metric(teacher, said("en", "class_joined")) == "3"
-        with teacher.expect_download(timeout=b.TIMEOUT_MS) as saved:
-            teacher.get_by_role("button", name=said("en", "class_csv")).click()
-        path = tmp_path / saved.value.suggested_filename
-        saved.value.save_as(path)
-        rows = list(csv.DictReader(io.StringIO(path.read_text(encoding="utf-8"))))
+        rows = end_and_download(teacher, link, tmp_path)
         assert [(r["question_no"], r["nickname"], r["answer"]) for r in rows] == [
             ("1", "Ana", "drank"), ("1", "小明", "cat"), ("1", "Bo", "milk"), ("1", "小明", "drank"),
             ("2", "Ana", "drank"), ("2", "小明", "black"), ("2", "Bo", "drank")]
@@ -148,9 +113,52 @@ def test_a_class_of_three_follows_two_questions_and_the_csv_has_every_answer_giv
             assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d", r["time"]) and float(r["seconds"]) >= 0
         (right,) = {r["right_answer"] for r in rows if r["question_no"] == "1"}
         assert said("en", "class_answer", order=f"“{right}”") in revealed  # the answer the room was shown
-        ana.get_by_text(said("en", "class_ended")).wait_for()
+        pages[1].get_by_text(said("en", "class_ended")).wait_for()
         for page in pages:
             assert b.problems(page) == []
     finally:
         for page in pages:
             page.context.close()
+
+
+def first_question(teacher, students: list) -> str:
+    """Every student sees the question with its sentence and answers, one changes their answer, the teacher reveals
+    and every screen shows the sentence still (screenshots of each, asking and revealed): what the first student's
+    page said once revealed."""
+    for page, (_, lang, _) in zip(students, STUDENTS, strict=True):
+        page.get_by_text(said(lang, "predict_ask", q="the (5)")).wait_for()  # the question, with its sentence
+        sentence_shown(page, "the (5)", FIRST)
+        assert not page.locator("[data-testid=stSidebar] input[type=text]").count()  # no story sentence box
+    for page, (_, lang, _), word in zip(students, STUDENTS, ("drank", "cat", "milk"), strict=True):
+        answer(page, lang, word)
+    answer(students[1], "zh", "drank")  # changed before the reveal: a second row in the CSV
+    answered(teacher, 3)
+    names = ("student-en-1440", "student-zh", "student-phone-390x844")
+    for page, name in zip((*students, teacher), (*names, "teacher"), strict=True):
+        shot(page, f"{name}-asking")
+    teacher.get_by_role("button", name=said("en", "class_reveal")).click()
+    for page, (_, lang, _) in zip(students, STUDENTS, strict=True):
+        page.get_by_text(re.compile(re.escape(said(lang, "class_answer", order="“")[:-1]))).first.wait_for()
+        b.charts(page).first.locator("svg, canvas").first.wait_for()
+        sentence_shown(page, "the (5)", FIRST)
+    b.charts(teacher).first.locator("svg, canvas").first.wait_for()
+    revealed = students[0].locator("[data-testid=stMain]").inner_text()
+    for page, name in zip((*students, teacher), (*names, "teacher"), strict=True):
+        shot(page, f"{name}-revealed")
+    return revealed
+
+
+def end_and_download(teacher, link: str, folder: Path) -> list[dict]:
+    """The teacher ends the class: its code, link and QR code go (a screenshot), and the CSV's rows."""
+    teacher.get_by_role("button", name=said("en", "class_end")).click()
+    teacher.get_by_text(said("en", "class_ended_teacher")).wait_for()
+    b.settle(teacher)
+    assert not teacher.locator("[data-testid=stImage]").count()  # no QR code
+    assert not teacher.get_by_text(link).count() and not teacher.locator("[data-testid=stCode]").count()
+    shot(teacher, "teacher-ended")
+    assert metric(teacher, said("en", "class_joined")) == "3"
+    with teacher.expect_download(timeout=b.TIMEOUT_MS) as saved:
+        teacher.get_by_role("button", name=said("en", "class_csv")).click()
+    path = folder / saved.value.suggested_filename
+    saved.value.save_as(path)
+    return list(csv.DictReader(io.StringIO(path.read_text(encoding="utf-8"))))
