@@ -126,16 +126,14 @@ async def votes(url: str, database: str) -> dict:
 
     async def voting(t: Tab) -> None:
         for i in range(int(VOTE_S / 2)):
-            _, fragment = t.set(PICK, t.options[PICK][i % 2])
-            await t.send(fragment=fragment)
+            await t.answer_with(t.options[PICK][i % 2])
             await asyncio.sleep(2.0)
 
     async def answering() -> list[str]:
         outcomes = []
         for i in range(5):
             seen, real.acked_at = len(real.errors), None
-            _, fragment = real.set(PICK, real.options[PICK][(i + 1) % 2])
-            await real.send(fragment=fragment)
+            await real.answer_with(real.options[PICK][(i + 1) % 2])
             try:
                 await real.until(lambda n=seen: real.acked_at is not None or len(real.errors) > n, 10, "the answer")
                 outcomes.append("sent" if len(real.errors) == seen else real.errors[-1])
@@ -158,8 +156,7 @@ async def replayed(url: str, fake: Tab) -> str:
     await asyncio.gather(*other.kept)
     await other.until(lambda: PICK in other.widgets, STEP_TIMEOUT_S, "the panel the cookie brings back")
     seen = len(other.errors)
-    _, fragment = other.set(PICK, other.options[PICK][-1])
-    await other.send(fragment=fragment)
+    await other.answer_with(other.options[PICK][-1])
     await other.until(lambda: len(other.errors) > seen or other.acked_at is not None, 10, "the replayed answer")
     said = other.errors[-1].split(": ", 1)[-1] if len(other.errors) > seen else "sent"
     await other.close()
@@ -312,8 +309,7 @@ async def stopped(url: str, database: str, postmaster: int) -> dict:
 async def told_after(student: Tab, i: int) -> float:
     """The seconds from a student's answer to the sentence their tab shows (inf if none within 15 s)."""
     seen, sent = len(student.errors), time.monotonic()
-    _, fragment = student.set(PICK, student.options[PICK][i % 2])
-    await student.send(fragment=fragment)
+    await student.answer_with(student.options[PICK][i % 2])
     with contextlib.suppress(TimeoutError, ConnectionError):
         await student.until(lambda: len(student.errors) > seen, 15, "the sentence")
         return time.monotonic() - sent

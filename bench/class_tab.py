@@ -27,6 +27,7 @@ OPEN_TIMEOUT_S, STEP_TIMEOUT_S, PHASE_TIMEOUT_S, OPEN_PHASE_S = 60.0, 30.0, 60.0
 OPENING = 8  # tabs opened at once, as capacity.py opens its sessions
 ASK, REVEAL, JOIN, END = t("class_ask"), t("class_reveal"), t("class_join"), t("class_end")
 CODE, NICKNAME, PICK, ANSWERED = t("class_code"), t("class_nickname"), t("class_pick"), t("class_answered")
+SEND = t("class_send")  # the answer form's button: a pick alone sends nothing
 ANSWER_TEXT, SENT_TEXT = (t(key, **{name: "\0"}).split("\0")[0] for key, name in
                           (("class_answer", "order"), ("class_sent", "answer")))
 ROOM = re.compile(r"room=([A-Z2-9]{8})")
@@ -225,6 +226,11 @@ class Tab:
         await self.send(fragment=fragment, press=widget)
         return at
 
+    async def answer_with(self, word: str) -> None:
+        """Pick `word` in the answer form and press its Send button, as a student does."""
+        self.set(PICK, word)
+        await self.press(SEND)
+
     def set(self, label: str, value: str) -> tuple[str, str]:
         """Type or pick `value` in the widget called `label`: its id and fragment."""
         widget, fragment = self.widgets[label]
@@ -295,8 +301,7 @@ async def answer(student: Tab, rng: random.Random, delay: float) -> None:
     await asyncio.sleep(delay)
     word = rng.choice(student.options[PICK])
     student.sent_at, student.acked_at = time.perf_counter(), None
-    _, fragment = student.set(PICK, word)
-    await student.send(fragment=fragment)
+    await student.answer_with(word)
     await student.until(lambda: student.acked_at is not None, PHASE_TIMEOUT_S, "“Sent” after answering")
 
 
