@@ -133,7 +133,7 @@ async def votes(url: str, database: str) -> dict:
     async def answering() -> list[str]:
         outcomes = []
         for i in range(5):
-            seen, real.acked_at = len(real.errors), None
+            seen, real.sent_at, real.acked_at = len(real.errors), time.perf_counter(), None
             _, fragment = real.set(PICK, real.options[PICK][(i + 1) % 2])
             await real.send(fragment=fragment)
             try:
@@ -153,11 +153,11 @@ async def replayed(url: str, fake: Tab) -> str:
     """A tab with a fake's student cookie but another seat answers: what it is told."""
     cookie = "; ".join(c for c in fake.cookie.split("; ") if c.startswith("class_student="))
     other = tab(url, "", SCRIPT, "replay", query="")
-    other.cookie = cookie
-    await other.open()
-    await asyncio.gather(*other.kept)
+    other.cookie = cookie  # a tab opened with it (Tab.open would take the site's first cookies instead)
+    await other.connect()
+    await other.send(page_name=other.path)
     await other.until(lambda: PICK in other.widgets, STEP_TIMEOUT_S, "the panel the cookie brings back")
-    seen = len(other.errors)
+    seen, other.sent_at, other.acked_at = len(other.errors), time.perf_counter(), None
     _, fragment = other.set(PICK, other.options[PICK][-1])
     await other.send(fragment=fragment)
     await other.until(lambda: len(other.errors) > seen or other.acked_at is not None, 10, "the replayed answer")
@@ -183,7 +183,7 @@ def votes_row(v: dict) -> Row:
     refused = [o for o in v["real"] if o != "sent"]
     return Row("class attack · fake votes", f"{v['joined']} fakes joined from one address answer every 2 s for "
                f"{VOTE_S:g} s; a real student answers 5 times; a tab with a fake's token but another seat answers",
-               f"real student refused {len(refused)} of 5; {v['seated']} of {v['answers']} answers from the seat that "
+               f"real student refused {len(refused)} of 5{' (' + refused[0] + ')' if refused else ''}; {v['seated']} of {v['answers']} answers from the seat that "
                f"joined; replay: {v['replay']}", "before: real student refused 1 of 5, every fake vote counted", "—",
                "real never refused, no answer without its seat", not refused and v["seated"] == v["answers"]
                and v["replay"] != "sent", v)
