@@ -8,10 +8,11 @@
 - votes: VOTERS fakes joined from the script's address answer every 2 s (30 a minute each) for VOTE_S while a real
   student on another address answers 5 times; then a tab with one fake's student cookie but a seat of its own answers.
   Budget: the real student never refused, every answer in the database from the seat that joined, the replay refused.
-- holds: the script holds HOLDS questions on a live class from the loopback address 127.0.0.2, each asked again 1 s
-  after its answer (it ignores Retry-After): through nginx in front of two replicas on PostgreSQL, and directly on a
-  server started under a soft limit of 1,024 open files, with IDLE idle TCP sockets besides. Budget: every new
-  visitor's websocket opens, the bystander's edit ≤ 2× its idle figure.
+- holds: the script holds HOLDS questions on a live class from the loopback address 127.0.0.2, each asked again when
+  its hold would end, 20 s after it was asked, whatever it was answered (it ignores Retry-After): through nginx in
+  front of two replicas on PostgreSQL, and directly on a server started under a soft limit of 1,024 open files, with
+  IDLE idle TCP sockets besides. Budget: every new visitor's websocket opens, the bystander's edit ≤ 2× its idle
+  figure.
 - unknown: HOLDS distinct unknown codes, each asked every 20 s (100 questions a second, the rate of the held attack
   of the issue). Budget: ≤ 0.1 core above idle, the bystander's edit ≤ 1.3×.
 - stopped: one process on PostgreSQL, a teacher and STUDENTS students; every PostgreSQL process stopped (SIGSTOP) for
@@ -38,7 +39,7 @@ from bench.capacity import wait_health, warm
 from bench.class_tab import CODE, JOIN, NICKNAME, OPENING, PICK, REVEAL, STEP_TIMEOUT_S, Tab, ask
 from bench.classroom import HOME, replicas
 from bench.common import Row, Server, free_port, seconds
-from classroom import admission
+from classroom import admission, watch
 from harness import postgres
 
 SCRIPT, SCHOOL = "198.51.100.7", "203.0.113.9"  # the script's address and a real student's, as a proxy names them
@@ -132,7 +133,7 @@ async def votes(url: str, database: str) -> dict:
     async def answering() -> list[str]:
         outcomes = []
         for i in range(5):
-            seen, real.acked_at = len(real.errors), None
+            seen, real.sent_at, real.acked_at = len(real.errors), time.perf_counter(), None
             await real.answer_with(real.options[PICK][(i + 1) % 2])
             try:
                 await real.until(lambda n=seen: real.acked_at is not None or len(real.errors) > n, 10, "the answer")
@@ -151,11 +152,11 @@ async def replayed(url: str, fake: Tab) -> str:
     """A tab with a fake's student cookie but another seat answers: what it is told."""
     cookie = "; ".join(c for c in fake.cookie.split("; ") if c.startswith("class_student="))
     other = tab(url, "", SCRIPT, "replay", query="")
-    other.cookie = cookie
-    await other.open()
-    await asyncio.gather(*other.kept)
+    other.cookie = cookie  # a tab opened with it (Tab.open would take the site's first cookies instead)
+    await other.connect()
+    await other.send(page_name=other.path)
     await other.until(lambda: PICK in other.widgets, STEP_TIMEOUT_S, "the panel the cookie brings back")
-    seen = len(other.errors)
+    seen, other.sent_at, other.acked_at = len(other.errors), time.perf_counter(), None
     await other.answer_with(other.options[PICK][-1])
     await other.until(lambda: len(other.errors) > seen or other.acked_at is not None, 10, "the replayed answer")
     said = other.errors[-1].split(": ", 1)[-1] if len(other.errors) > seen else "sent"
@@ -178,12 +179,13 @@ def counted(database: str, code: str) -> dict:
 
 def votes_row(v: dict) -> Row:
     refused = [o for o in v["real"] if o != "sent"]
+    said = f" ({refused[0]})" if refused else ""
     return Row("class attack · fake votes", f"{v['joined']} fakes joined from one address answer every 2 s for "
                f"{VOTE_S:g} s; a real student answers 5 times; a tab with a fake's token but another seat answers",
-               f"real student refused {len(refused)} of 5; {v['seated']} of {v['answers']} answers from the seat that "
-               f"joined; replay: {v['replay']}", "before: real student refused 1 of 5, every fake vote counted", "—",
-               "real never refused, no answer without its seat", not refused and v["seated"] == v["answers"]
-               and v["replay"] != "sent", v)
+               f"real student refused {len(refused)} of 5{said}; {v['seated']} of {v['answers']} answers from the "
+               f"seat that joined; replay: {v['replay']}", "before: real student refused 1 of 5, every fake vote "
+               "counted", "—", "real never refused, no answer without its seat",
+               not refused and v["seated"] == v["answers"] and v["replay"] != "sent", v)
 
 
 @contextlib.contextmanager
@@ -213,7 +215,7 @@ async def held_flood(url: str, pids: list[int], idle: int = 0) -> dict:
 
     async def start():
         extra = await flood.idle_sockets(port, idle) if idle else []
-        return flood.Flood(port, [f"/_class/stage?c={code}&shown={stage}"] * HOLDS, again=1.0).start(), extra
+        return flood.Flood(port, [f"/_class/stage?c={code}&shown={stage}"] * HOLDS, watch.HOLD_S).start(), extra
     found = await flood.under(url, pids, start, settle=5.0)
     await teacher.close()
     return found
@@ -221,12 +223,12 @@ async def held_flood(url: str, pids: list[int], idle: int = 0) -> dict:
 
 def holds_row(where: str, v: dict) -> Row:
     ratio = v["edit_s"] / v["idle_edit_s"]
+    idle = f", and {IDLE:,} idle sockets" if v.get("idle") else ""
+    complaints = f"; {v['complaints']} nginx complaints" if "complaints" in v else ""
     return Row(f"class attack · {HOLDS:,} holds, {where}", f"{HOLDS:,} questions held on a live class from one "
-               "address, each asked again 1 s after its answer" + (f", and {IDLE:,} idle sockets" if v.get("idle")
-               else "") + f"; {flood.VISITORS} new visitors; a bystander's edits", f"{v['visitors']} of "
-               f"{v['of']} websockets opened; edit {seconds(v['edit_s'])} against {seconds(v['idle_edit_s'])} idle; "
-               f"{v['held']} held, answered {v['statuses']}" + (f"; {v['complaints']} nginx complaints"
-                                                                if "complaints" in v else ""),
+               f"address, each asked again as its hold would end{idle}; {flood.VISITORS} new visitors; a bystander's "
+               f"edits", f"{v['visitors']} of {v['of']} websockets opened; edit {seconds(v['edit_s'])} against "
+               f"{seconds(v['idle_edit_s'])} idle; {v['held']} held, answered {v['statuses']}{complaints}",
                v.get("before", "—"), f"{ratio:.2f}×", "every websocket opens, edit ≤ 2× idle",
                v["visitors"] == v["of"] and ratio <= 2.0 and not v.get("complaints"), v)
 
@@ -266,7 +268,7 @@ async def unknown_flood(url: str, pids: list[int]) -> dict:
 
     async def start():
         paths = [f"/_class/stage?c={c}&shown=unknown" for c in flood.unknown_codes(HOLDS)]
-        return flood.Flood(port, paths, again=20.0, spread=20.0).start(), []
+        return flood.Flood(port, paths, watch.HOLD_S, spread=watch.HOLD_S).start(), []
     return await flood.under(url, pids, start, settle=5.0, quiet=10.0)
 
 

@@ -16,15 +16,17 @@ from classroom.questions import ALPHABET
 
 SCRIPT_HOST = "127.0.0.2"  # every 127.x address is this machine's loopback
 EDITS, VISITORS = 8, 22
+AGAIN_S = 1.0  # the least a script waits after an answer before it asks again (the watch's own retry)
 
 
 class Flood:
-    """A script asking `paths` of the server on `port`, each on a connection of its own from SCRIPT_HOST and asked
-    again `again` seconds after its answer (first after a random part of `spread`), until stopped: the statuses
-    answered, the connections that failed, and how many are waiting for their answer now."""
+    """A script asking `paths` of the server on `port`, each on a connection of its own from SCRIPT_HOST, first after
+    a random part of `spread` seconds, then again `period` seconds after it last asked (or AGAIN_S after its answer, if
+    that is later), until stopped: the statuses answered, the connections that failed, and how many are waiting for
+    their answer now."""
 
-    def __init__(self, port: int, paths: list[str], again: float, spread: float = 0.0):
-        self.port, self.paths, self.again, self.spread = port, paths, again, spread
+    def __init__(self, port: int, paths: list[str], period: float, spread: float = 0.0):
+        self.port, self.paths, self.period, self.spread = port, paths, period, spread
         self.statuses: Counter[int] = Counter()
         self.failed = self.waiting = 0
         self.tasks: list[asyncio.Task] = []
@@ -37,7 +39,7 @@ class Flood:
         """One path's questions, one after another."""
         await asyncio.sleep(random.uniform(0, self.spread))
         while True:
-            writer = None
+            writer, asked = None, time.monotonic()
             try:
                 reader, writer = await asyncio.open_connection("127.0.0.1", self.port, local_addr=(SCRIPT_HOST, 0))
                 writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".encode())
@@ -52,7 +54,7 @@ class Flood:
             finally:
                 if writer is not None:
                     writer.close()
-            await asyncio.sleep(self.again)
+            await asyncio.sleep(max(AGAIN_S, asked + self.period - time.monotonic()))
 
     async def stop(self) -> None:
         for task in self.tasks:

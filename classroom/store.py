@@ -8,11 +8,12 @@ replica names the same PostgreSQL database (deploy/compose.yaml).
 A database that is down, slow or stopped must not hold up the rest of the dashboard, nor freeze a student's tab:
 `call` runs each class query in one of WORKERS threads and waits at most DEADLINE_S for it, whatever the database does
 (a PostgreSQL stopped with SIGSTOP still accepts connections and acknowledges packets, so no server-side timeout
-fires, and neither do TCP's); after a deadline missed, calls fail at once for PAUSE_S, so that a stopped database costs
-each look one wait, not one a query. A query the caller gave up on before it started is not run; one that started
-finishes when the database answers again (a student's answer is then counted, and the panel sends it again anyway).
-The connection's own timeouts and libpq's keepalives free the workers on a network that drops. Every database
-failure becomes Unavailable, which the class panel says in a sentence.
+fires, and neither do TCP's); after a deadline missed while a query has been running longer than DEADLINE_S, calls
+fail at once for PAUSE_S, so that a stopped database costs each look one wait, not one a query (a deadline missed by
+a query that only waited its turn, on a busy process, pauses nothing). A query the caller gave up on before it started
+is not run; one that started finishes when the database answers again (a student's answer is then counted, and the
+panel sends it again anyway). The connection's own timeouts and libpq's keepalives free the workers on a network
+that drops. Every database failure becomes Unavailable, which the class panel says in a sentence.
 
 A SQLite file deleted under a running server is made again, with its tables, on the next query."""
 import functools
@@ -38,6 +39,7 @@ ROOM_S = 0.5  # a class's room, as its students see it, is read at most this oft
 _swept = [0.0]
 _sweeping, _remaking, _starting = threading.Lock(), threading.Lock(), threading.Lock()
 _paused = [0.0]  # time.monotonic() until which calls fail at once (a deadline was missed)
+_running: dict[str, float] = {}  # a worker's name -> time.monotonic() when its current query started
 _jobs: queue.SimpleQueue = queue.SimpleQueue()
 _workers: list[threading.Thread] = []
 _secrets: dict[str, str] = {}  # the database's URL -> its key for signing seats (classes.secret), once read
@@ -121,8 +123,15 @@ def call(fn, *args, **kwargs):
         return job.result(timeout=DEADLINE_S)
     except TimeoutError:
         job.cancel()  # not run if it has not started
-        _paused[0] = time.monotonic() + PAUSE_S
+        if stuck():
+            _paused[0] = time.monotonic() + PAUSE_S
         raise Unavailable(f"the class database did not answer within {DEADLINE_S:g} s") from None
+
+
+def stuck() -> bool:
+    """Whether a worker's query has been running longer than DEADLINE_S: the database, not this process, is slow."""
+    now = time.monotonic()
+    return any(now - since >= DEADLINE_S for since in list(_running.values()))
 
 
 def started() -> None:
@@ -144,10 +153,13 @@ def work() -> None:
         if time.monotonic() > deadline:
             job.set_exception(Unavailable("the caller stopped waiting"))
             continue
+        _running[threading.current_thread().name] = time.monotonic()
         try:
             job.set_result(within(fn, args, kwargs, now))
         except BaseException as e:  # handed to the caller, who raises it
             job.set_exception(e)
+        finally:
+            del _running[threading.current_thread().name]
 
 
 def within(fn, args, kwargs, now: float):

@@ -103,3 +103,12 @@ def test_a_pixel_gives_a_browser_a_signed_seat_once_and_keeps_the_one_it_has(mon
     assert "class_seat" in set_by(pixel(seat.offer("", "", "", now=time.time()), client=("192.0.2.2", 1)))
     stranger = pixel("a nonce nobody offered", client=("192.0.2.3", 1))
     assert "set-cookie" not in stranger.headers and seat.claimed("a nonce nobody offered", time.time()) is None
+
+
+def test_only_a_query_running_past_the_deadline_pauses_the_calls(monkeypatch):
+    monkeypatch.setattr(store, "_running", {})
+    assert not store.stuck()  # nothing running: a missed deadline was a queue on a busy process
+    store._running["class-db-0"] = time.monotonic() - store.DEADLINE_S / 2
+    assert not store.stuck()
+    store._running["class-db-1"] = time.monotonic() - store.DEADLINE_S - 0.1
+    assert store.stuck()  # the database is not answering that one
