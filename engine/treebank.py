@@ -41,6 +41,12 @@ class Sentence:
                 if h > 0 and r.split(":")[0] not in NO_TARGET]
 
 
+# The article's sentence with its heads, marked by hand as the treebank would mark them: not a treebank sentence, but
+# the one the story starts from, so its words can be measured against their heads too.
+ARTICLE = Sentence("test", "article", ("the", "black", "cat", "drank", "the", "milk"), (3, 3, 4, 0, 6, 4),
+                   ("det", "amod", "nsubj", "root", "det", "obj"))
+
+
 def write(path: Path, sentences: list[Sentence], comments: list[str]) -> None:
     """The sentences as UTF-8 TSV, comment lines first."""
     lines = [f"# {c}" for c in comments] + ["\t".join(COLUMNS)]

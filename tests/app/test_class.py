@@ -18,7 +18,7 @@ from kit.text import in_language, t
 from tests.apptest_helpers import chart_data, deferred, messages
 from tests.class_helpers import load_pixels, pixel
 
-FACTOR, RELEVANCE, CLASS = "pages/2_Factor_matrix.py", "pages/4_Relevance.py", "pages/8_Class.py"
+FACTOR, RELEVANCE, CLASS = "pages/2_Factor_matrix.py", "pages/4_Relevance.py", "pages/9_Class.py"
 
 
 @pytest.fixture(autouse=True)

@@ -10,7 +10,7 @@ NOT_APP = ("tests", "bench", "harness", "data", "deploy")  # the folders that ar
 CODE = sorted(p for p in ROOT.glob("**/*.py") if p.relative_to(ROOT).parts[0] not in NOT_APP
               and not p.relative_to(ROOT).parts[0].startswith("."))
 EVERY = sorted(p for p in ROOT.glob("**/*.py") if not p.relative_to(ROOT).parts[0].startswith("."))  # tests too
-FEATURES = {"rows", "factor", "dot", "relevance", "swap", "learning", "kinds", "real", "classroom"}
+FEATURES = {"rows", "factor", "dot", "relevance", "swap", "learning", "kinds", "real", "transformer", "classroom"}
 # Each layer imports only from itself and the layers before it (a feature may also use another feature's parts); the
 # engine knows nothing of the dashboard, a feature nothing of the frame that opens its page.
 LAYERS = ({"engine"}, {"kit", "server"}, {"vectors"}, {"fits"}, FEATURES, {"lesson"}, {"pages", "dashboard"})
