@@ -152,13 +152,16 @@ def start_view(ctx, triples, learn) -> dict:
     s, enc = ctx.s, ctx.enc
     d, d_k = enc.embedding.shape[1], ctx.d_k
     st.caption(t(START_NOTES[s.learn_start], d=d, d_k=d_k))
-    start = attend(enc.x, enc.x, *start_weights(ctx), cosine=s.cosine).scores  # [n, n]
+    att = attend(enc.x, enc.x, *start_weights(ctx), cosine=s.cosine, own=s.own)
+    start = att.scores  # [n, n]
     q = enc.labels[triples[0][0]] if triples else enc.labels[-1]
+    i = enc.labels.index(q)
+    shown = att.mask[i] | np.isin(np.arange(len(enc.labels)), [k for qi, k, _ in triples if qi == i])  # seen, targeted
     left, right = st.columns([3, 2], gap="large")
     titles = Titles(t(START_TITLES[s.learn_start], q=q, seed=s.train_seed), t("learn_score"), t("key_word"),
                     rank=t("rank"))
-    render.chart(relevance_bars, tables.relevance_table({"start": start[enc.labels.index(q)]}, enc.labels),
-                 titles=titles, where=left)
+    keys = [label for label, on in zip(enc.labels, shown, strict=True) if on]
+    render.chart(relevance_bars, tables.relevance_table({"start": start[i, shown]}, keys), titles=titles, where=left)
     if triples:
         pair_scores = [start[i, j] for i, j, _ in triples]
         held = bool(objective.order_holds(pair_scores, triples))

@@ -69,8 +69,10 @@ def test_page_runs_by_default_and_shows_where_training_starts():
     assert t("learn_not_trained") in messages(at) and not at.error
     assert not at.button(key="train").disabled
     start = titled(at, t("learn_start_title_sidebar", q="milk")).set_index("key")["score"]
-    assert sorted(start.index) == sorted(LABELS)
+    assert sorted(start.index) == sorted(set(LABELS) - {"milk"})  # its own cell is hidden here as everywhere else
     assert start["drank"] > start["cat"] > start["black"]  # the learned weights in use already hold the order
+    shown = titled(ok(run_page(PAGE, {"own": "1"})), t("learn_start_title_sidebar", q="milk"))
+    assert sorted(shown["key"]) == sorted(LABELS)  # a word that may attend to itself shows its own score
     assert "already holds" in " ".join(m.value for m in at.markdown)
     at = ok(run_page(PAGE, RANDOM_START))
     titled(at, t("learn_start_title_random", q="milk", seed=0))
