@@ -159,6 +159,7 @@ def check_story(at, path, out: dict, position: float, scaled: bool, softmax: boo
                                    / np.sqrt(d_k), rtol=1e-9, atol=1e-9)
 
 
+@pytest.mark.slow  # each story page's script run in a fresh Python, view by view
 @pytest.mark.parametrize("view", list(VIEWS))
 @pytest.mark.parametrize("path", STORY, ids=lambda p: NAMES[p])
 def test_the_script_prints_what_each_story_page_draws(path, view, files, tmp_path):
