@@ -4,7 +4,8 @@ A chart counts as drawn when its Vega-Lite element holds an <svg> or <canvas> of
 idle: connected, the script not running, no status widget and no stale element. A redraw after an interaction
 counts when every chart whose content that interaction changes (learnt in one untimed rehearsal) has changed since:
 a DOM change inside its svg (seen by a MutationObserver, so waiting costs the page almost nothing), a new chart
-element, or different canvas pixels. Run alone: python -m bench.browser [--quick]
+element, or different canvas pixels, read only after the canvas was drawn on (hashing every canvas's pixels at each
+look took the page's main thread from the charts it timed). Run alone: python -m bench.browser [--quick]
 """
 import json
 import sys
@@ -54,11 +55,25 @@ const B = window.__bench = {
     B.runsBefore = B.runs;
     B.editsBefore = B.edits;
     B.before = new Map(B.charts().map(c => [c, B.pixels(c)]));
-    B.charts().forEach(c => { c.__edited = false; });
+    B.charts().forEach(c => { c.__edited = false; c.__drawn = false; });
   },
-  changed: c => !B.before.has(c) || c.__edited || B.pixels(c) !== B.before.get(c),
+  changed: c => {
+    if (!B.before.has(c) || c.__edited) return true;
+    if (c.__drawn) {  // drawn on since the snapshot: its pixels, once per drawing
+      c.__drawn = false;
+      c.__edited = B.pixels(c) !== B.before.get(c);
+    }
+    return c.__edited;
+  },
+  draws: 0,  // drawings on a chart's canvas
   sigs: () => B.charts().map(c => B.pixels(c) ?? c.querySelector('svg')?.innerHTML ?? ''),  // content, for rehearsals
-  state: () => JSON.stringify([B.idle(), B.edits, B.charts().map(B.pixels)]),
+  state: () => JSON.stringify([B.idle(), B.edits, B.draws, B.charts().length]),
+};
+const save = CanvasRenderingContext2D.prototype.save;  // Vega's canvas renderer saves the context at every drawing
+CanvasRenderingContext2D.prototype.save = function () {
+  const chart = this.canvas.__chart || (this.canvas.__chart = this.canvas.closest?.('[data-testid=stVegaLiteChart]'));
+  if (chart) { chart.__drawn = true; B.draws++; }
+  return save.apply(this, arguments);
 };
 new MutationObserver(records => {
   for (const r of records) {
@@ -110,7 +125,7 @@ def settle(page) -> int:
         if state != last or not json.loads(state)[0]:
             last, since = state, time.perf_counter()
         elif time.perf_counter() - since >= SETTLE_S:
-            return len(json.loads(state)[2])
+            return json.loads(state)[3]
         time.sleep(0.1)
 
 
@@ -148,6 +163,7 @@ class Interaction:
 
     def __init__(self, browser, url: str):
         self.page = new_page(browser)
+        self.listen(self.page)
         self.page.goto(url, wait_until="commit")
         ready(self.page, 0)
         self.charts = settle(self.page)
@@ -164,6 +180,9 @@ class Interaction:
         self.charts = settle(self.page)
         after = self.page.evaluate("window.__bench.sigs()")
         self.changed = [i for i, sig in enumerate(after) if i >= len(before) or sig != before[i]]
+
+    def listen(self, page) -> None:
+        """What a subclass watches on the page from before it loads (bench.counts: the websocket's frames)."""
 
     def prepare(self):
         """Set up the next use of the control (type the other sentence); the action that commits it."""
