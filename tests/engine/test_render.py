@@ -105,3 +105,25 @@ def test_matrix_cells_come_once_per_matrix_labels_mask_and_pick():
                                                                                                   False]
     assert views.matrix_cells(a * 2, ["milk", "drank"], [1, 2], None, "milk")["value"].to_pylist() == [2, -4, 1, 8]
     assert views.matrix_cells(a.astype(np.float32), ["milk", "drank"], [1, 2], None, "milk") is first
+
+
+
+@pytest.mark.parametrize(("rows", "cols", "drawn"), [
+    (6, 6, "svg"), (6, 8, "svg"), (6, 16, "canvas"), (6, 50, "canvas"), (50, 16, "canvas"),  # the page's matrices
+    (38, 38, "svg"), (64, 64, "canvas"),  # words by words: SVG, which a screen reader reads, up to Streamlit's canvas
+])
+def test_a_heatmap_of_many_cells_is_drawn_on_a_canvas_and_one_of_few_as_svg(rows, cols, drawn):
+    words = [f"w{i}" for i in range(rows)]
+    labels = words[:cols] + [f"x{i}" for i in range(cols - rows)] if rows == cols else list(range(1, cols + 1))
+    cells = tables.matrix_table(np.arange(rows * cols, dtype=float).reshape(rows, cols) - 10, words, labels)
+    spec, _ = render.spec_of(charts.heatmap, cells, titles=charts.Titles("t", "x", "y", "v"), description="d",
+                             canvas=charts.on_canvas(words, labels))
+    assert spec["usermeta"] == {"embedOptions": {"renderer": drawn}}
+    assert spec["description"] == "d"  # canvas or not, the chart keeps the name a screen reader reads
+    render.forget()
+
+
+def test_a_heatmap_left_to_choose_leaves_its_renderer_to_streamlit():
+    spec, _ = render.spec_of(charts.heatmap, FRAME, titles=charts.Titles("t", "x", "y", "v"))
+    assert "usermeta" not in spec
+    render.forget()
