@@ -124,6 +124,21 @@ def test_clicking_a_factor_cell_chooses_the_query_word(page, app_url):
     assert b.problems(page) == []
 
 
+def test_clicking_a_factor_cell_drawn_on_a_canvas_chooses_the_query_word(page, app_url):
+    words = LONG.split() + "under the old tree where ten quiet birds sang all day".split()
+    assert len(words) ** 2 > 2000  # the factor matrix past charts.CANVAS_WORD_CELLS: drawn on a canvas
+    b.visit(page, url_of(app_url, FACTOR, sentence=" ".join(words)))
+    factor = b.charts(page).first.locator("canvas")
+    query = b.combobox(page, "Query word")
+    before = query.input_value()
+    factor.scroll_into_view_if_needed()
+    box = factor.bounding_box()
+    b.rerun(page, lambda: page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2))
+    assert query.input_value() != before and query.input_value().split(" (")[0] in words
+    assert params(page)["query"] == query.input_value()
+    assert b.problems(page) == []
+
+
 def test_settings_survive_every_page_switch_and_each_address_restores_its_page(chromium, page, app_url):
     b.visit(page, app_url)
     b.type_sentence(page, OTHER)
