@@ -219,8 +219,9 @@ def heatmap(df: pd.DataFrame, titles: Titles, *, cells: Cells | None = None, cli
     if cells.outlined:
         rect = rect.encode(stroke=when(alt.StrokeValue, "datum.selected", "black", None),
                            strokeWidth=when(alt.StrokeWidthValue, "datum.selected", 2, 0))
-    if clickable:
-        rect = rect.add_params(alt.selection_point(name=PICK, fields=["row", "col"], on="click", clear=False))
+    if clickable:  # the view named, as Altair would name it view_<n>, n counting every chart the process built
+        rect = rect.properties(name="cells").add_params(
+            alt.selection_point(name=PICK, fields=["row", "col"], on="click", clear=False))
     signs = [] if weights else [cell_signs(base, "datum.strong", masked)]
     layers = [rect] + ([_cell_numbers(base, masked, titles.get("masked", "masked"))] if cells.annotate else signs)
     drawn = fit_width(alt.layer(*layers).properties(height=height or alt.Step(ROW_STEP)))

@@ -1,5 +1,7 @@
 """The chart pipeline: frames to Arrow bytes, specs built once and data swapped in, cells kept per matrix."""
 
+import json
+import re
 from dataclasses import replace
 
 import numpy as np
@@ -127,3 +129,13 @@ def test_a_heatmap_left_to_choose_leaves_its_renderer_to_streamlit():
     spec, _ = render.spec_of(charts.heatmap, FRAME, titles=charts.Titles("t", "x", "y", "v"))
     assert "usermeta" not in spec
     render.forget()
+
+
+def test_a_clickable_heatmap_spec_is_the_same_text_every_time_it_is_built():
+    """Streamlit's browser builds a chart anew only when its spec's text changes: no name Altair makes up per build
+    (view_1, param_2) may reach it, or every edit would rebuild the chart."""
+    frame = FRAME.assign(col=FRAME["row"])  # words by words, as the factor matrix
+    built = [json.dumps(render.unbound(charts.heatmap(frame, charts.Titles("t", "x", "y", "v"), clickable=True))[0],
+                        sort_keys=True) for _ in range(2)]
+    assert built[0] == built[1]
+    assert not re.search(r"\b(view|param)_\d+", built[0])
