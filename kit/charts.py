@@ -215,7 +215,9 @@ def heatmap(df: pd.DataFrame, titles: Titles, *, cells: Cells | None = None, cli
     colour = (sequential if weights else signed)("value", titles.value,
                                                  gradientLength=alt.ExprRef(f"clamp({PLOT_HEIGHT} - 20, 40, 120)"))
     masked = cells.masked
-    rect = base.mark_rect().encode(color=alt.condition("datum.masked", alt.value(MASKED), colour) if masked else colour)
+    # on a canvas no screen reader reaches a cell, yet Vega would write each cell's description on every redraw
+    rect = (base.mark_rect(aria=False) if canvas else base.mark_rect()).encode(
+        color=alt.condition("datum.masked", alt.value(MASKED), colour) if masked else colour)
     if cells.outlined:
         rect = rect.encode(stroke=when(alt.StrokeValue, "datum.selected", "black", None),
                            strokeWidth=when(alt.StrokeWidthValue, "datum.selected", 2, 0))

@@ -122,6 +122,8 @@ def test_a_heatmap_of_many_cells_is_drawn_on_a_canvas_and_one_of_few_as_svg(rows
                              canvas=charts.on_canvas(words, labels))
     assert spec["usermeta"] == {"embedOptions": {"renderer": drawn}}
     assert spec["description"] == "d"  # canvas or not, the chart keeps the name a screen reader reads
+    cells_aria = spec["vconcat"][0]["layer"][0]["mark"].get("aria", True)
+    assert cells_aria == (drawn == "svg")  # each cell described only where a screen reader can reach it
     render.forget()
 
 
