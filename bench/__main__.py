@@ -1,7 +1,7 @@
 """Every benchmark with its budget, as one Markdown table and a JSON file under bench/results/.
 
-python -m bench            the full suite (about 45 minutes on 2 cores: capacity, hosting, attack and classroom
-                           take about 9, 11, 9 and 7)
+python -m bench            the full suite (about 50 minutes on 2 cores: capacity, hosting, attack, classroom and
+                           class_attack take about 9, 11, 9, 7 and 5)
 python -m bench --quick    fewer repeats, the slowest parts skipped (about 4 minutes on an idle machine)
 """
 import json
@@ -142,7 +142,20 @@ def server_rerun(quick: bool) -> list[Row]:
 
 def main() -> None:
     quick = "--quick" in sys.argv
-    from bench import attack, browser, capacity, classroom, corpus, growth, heads, hostile, hosting, memory, minilm
+    from bench import (
+        attack,
+        browser,
+        capacity,
+        class_attack,
+        classroom,
+        corpus,
+        growth,
+        heads,
+        hostile,
+        hosting,
+        memory,
+        minilm,
+    )
 
     # AppTest runs pages outside a server, and Streamlit warns about that on every run and cache clearing; the warnings
     # would bury the table. Filters, as Streamlit resets its loggers' levels.
@@ -151,7 +164,7 @@ def main() -> None:
         logging.getLogger(f"streamlit.runtime.{name}").addFilter(lambda r: not str(r.msg).startswith(noise))
 
     suites = [browser.run, server_rerun, hostile.run, growth.run, memory.run, vectors, training, corpus.run,
-              heads.run, minilm.run, capacity.run, hosting.run, attack.run, classroom.run]
+              heads.run, minilm.run, capacity.run, hosting.run, attack.run, classroom.run, class_attack.run]
     start, load = time.perf_counter(), os.getloadavg()
     rows = []
     for suite in suites:

@@ -27,6 +27,7 @@ OPEN_TIMEOUT_S, STEP_TIMEOUT_S, PHASE_TIMEOUT_S, OPEN_PHASE_S = 60.0, 30.0, 60.0
 OPENING = 8  # tabs opened at once, as capacity.py opens its sessions
 ASK, REVEAL, JOIN, END = t("class_ask"), t("class_reveal"), t("class_join"), t("class_end")
 CODE, NICKNAME, PICK, ANSWERED = t("class_code"), t("class_nickname"), t("class_pick"), t("class_answered")
+SEND = t("class_send")  # the answer form's button: a pick alone sends nothing
 ANSWER_TEXT, SENT_TEXT = (t(key, **{name: "\0"}).split("\0")[0] for key, name in
                           (("class_answer", "order"), ("class_sent", "answer")))
 ROOM = re.compile(r"room=([A-Z2-9]{8})")
@@ -57,6 +58,11 @@ class Tab:
         self.closed = False
         self.waiters: list[tuple[Callable[[], bool], asyncio.Future]] = []
         self.kept: list[asyncio.Task] = []  # the pixels loaded that keep this tab's part in the class (cookies)
+        self.via: dict[str, str] = {}  # headers a trusted proxy in front would add (X-Forwarded-For: its client)
+
+    def headers(self) -> dict[str, str]:
+        """The headers of every request this tab makes: its cookies, and what a proxy in front would add."""
+        return ({"Cookie": self.cookie} if self.cookie else {}) | self.via
 
     async def open(self) -> None:
         """GET the site (nginx's cookie), open the websocket and run the page by its name and query string."""
@@ -71,7 +77,7 @@ class Tab:
         self.closed = False
         self.ws = await websockets.connect(
             self.base.replace("http://", "ws://") + "/_stcore/stream", subprotocols=["streamlit"], origin=self.base,
-            additional_headers={"Cookie": self.cookie} if self.cookie else None, max_size=None,
+            additional_headers=self.headers() or None, max_size=None,
             open_timeout=OPEN_TIMEOUT_S)
         self.reader = asyncio.create_task(self.read())
 
@@ -160,7 +166,7 @@ class Tab:
             w = self.watches[fragment]
             try:
                 answer = await self.http.get(f"{w['url']}&shown={urllib.parse.quote(seen)}",
-                                             headers={"Cookie": self.cookie} if self.cookie else None)
+                                             headers=self.headers() or None)
             except httpx2.HTTPError:
                 answer = None
             if answer is None or answer.status_code != 200:
@@ -185,7 +191,7 @@ class Tab:
         """Load the pixel as a browser would, with this tab's cookies, and keep the cookie its answer sets."""
         def get() -> list[str]:
             request = urllib.request.Request(urllib.parse.urljoin(self.base + "/", src),
-                                             headers={"Cookie": self.cookie} if self.cookie else {})
+                                             headers=self.headers())
             with urllib.request.urlopen(request, timeout=STEP_TIMEOUT_S) as r:
                 r.read()
                 return r.headers.get_all("Set-Cookie") or []
@@ -219,6 +225,11 @@ class Tab:
         at = time.perf_counter()
         await self.send(fragment=fragment, press=widget)
         return at
+
+    async def answer_with(self, word: str) -> None:
+        """Pick `word` in the answer form and press its Send button, as a student does."""
+        self.set(PICK, word)
+        await self.press(SEND)
 
     def set(self, label: str, value: str) -> tuple[str, str]:
         """Type or pick `value` in the widget called `label`: its id and fragment."""
@@ -290,8 +301,7 @@ async def answer(student: Tab, rng: random.Random, delay: float) -> None:
     await asyncio.sleep(delay)
     word = rng.choice(student.options[PICK])
     student.sent_at, student.acked_at = time.perf_counter(), None
-    _, fragment = student.set(PICK, word)
-    await student.send(fragment=fragment)
+    await student.answer_with(word)
     await student.until(lambda: student.acked_at is not None, PHASE_TIMEOUT_S, "“Sent” after answering")
 
 

@@ -26,17 +26,10 @@ from engine.sources import load_glove
 from engine.training import Fit, initial_weights, load_fit
 
 ARTICLE = "The black cat drank the milk"
-ARTICLE_TREE = treebank.Sentence("test", "article", ("the", "black", "cat", "drank", "the", "milk"),
-                                 (3, 3, 4, 0, 6, 4), ("det", "amod", "nsubj", "root", "det", "obj"))
+ARTICLE_TREE = treebank.ARTICLE
 RELATIONS = ("det", "amod", "nsubj", "obj", "obl", "case", "nmod:poss", "advmod", "aux", "compound", "conj", "cc",
              "mark", "cop")
-# Clark, Khandelwal, Levy & Manning (2019), "What Does BERT Look At?", Table 1: for each Stanford Dependencies relation
-# on the WSJ Penn Treebank, the accuracy of the best single BERT-base head, and of the relation's best fixed offset.
-# Our UD relation -> (their relation, head %, offset baseline %, offset); UD case has no counterpart (SD prep/pobj).
-CLARK = {"all": ("all", 34.5, 26.3, 1), "det": ("det", 94.3, 51.7, 1), "amod": ("amod", 75.6, 68.3, 1),
-         "nsubj": ("nsubj", 58.5, 45.5, 1), "obj": ("dobj", 86.8, 40.0, -2), "nmod:poss": ("poss", 80.5, 47.7, 1),
-         "advmod": ("advmod", 48.8, 40.2, 1), "aux": ("aux", 81.1, 71.5, 1), "compound": ("nn", 70.4, 70.2, 1),
-         "mark": ("mark", 50.7, 14.5, 2)}
+CLARK = minilm_treebank.BERT_BASE  # Clark et al. (2019)'s best BERT-base head and offset per relation
 RANDOM_SEEDS = 10
 D_K = 16
 REFIT_BUDGET_S = 120.0
@@ -185,20 +178,19 @@ def relations_table(rows: list[dict], real: dict | None = None) -> str:
     return "\n".join(lines)
 
 
-def real_heads(b: treebank.Batch, test: list[treebank.Sentence]) -> dict | None:
-    """all-MiniLM-L6-v2 on the held-out sentences (`test`, laid out as `b`): its best head (label, accuracy) for all
-    words and for each relation of RELATIONS, the share of attention its heads park on [CLS] and [SEP] (all heads,
-    and its best head overall), and the seconds it took; None without its files."""
+def real_heads(test: list[treebank.Sentence]) -> dict | None:
+    """all-MiniLM-L6-v2 on the held-out sentences `test`: its best head (label, accuracy) for all words and for each
+    relation of RELATIONS, the share of attention its heads park on [CLS] and [SEP] (all heads, and its best head
+    overall), and the seconds it took; None without its files. data/minilm-heads.csv keeps the same count."""
     if minilm_files.missing():
         return None
     wall = time.perf_counter()
     with threadpool_limits(1, user_api="blas"):  # one sentence's products are small: one thread is as fast
-        found, parked = minilm_treebank.picks(minilm.load(), test)
+        measured = minilm_treebank.measure(minilm.load(), test)
     wall = time.perf_counter() - wall
-    acc = minilm_treebank.accuracies(b, found, RELATIONS)
-    top = np.unravel_index(int(acc["all"].argmax()), acc["all"].shape)
-    return {"best": {r: minilm_treebank.best(a) for r, a in acc.items()}, "parked": float(parked.mean()),
-            "parked_best": float(parked[top].mean()), "wall_s": wall}
+    top = np.unravel_index(int(measured.accuracy("all").argmax()), measured.parked.shape)
+    return {"best": {r: measured.best(r) for r in ("all", *RELATIONS) if r in measured.words},
+            "parked": float(measured.parked.mean()), "parked_best": float(measured.parked[top]), "wall_s": wall}
 
 
 def real_line(real: dict | None, sentences: int) -> str:
@@ -311,7 +303,7 @@ def run(quick: bool) -> list[Row]:
                  and live.test_positive[-1] >= LIVE_POSITIVE), {"wall_s": wall, "cpu_s": cpu}),
     ]
     test = treebank.split(sentences, "test")
-    rows.append(real_row(real_heads(treebank.batch(kv, test, WEIGHT), test), top1))
+    rows.append(real_row(real_heads(test), top1))
     if not quick:
         full, full_cpu, differ = refit()
         rows.append(Row("heads · full refit", f"data/make_head.py ({treebank.Recipe().steps:,} steps on all training "
@@ -337,7 +329,7 @@ def main():
     print(f"\nThe shipped head on the dev sentences: {dev_top1:.1%}. On “{ARTICLE}”: {article_picks(kv, head)}.")
     print(f"Live recipe: {wall:.1f} s wall, {cpu:.1f} s CPU (held-out accuracy every step).\n")
     test = treebank.split(sentences, "test")
-    real = real_heads(b, test)
+    real = real_heads(test)
     print(relations_table(relations(b, s), real))
     print(f"\n{real_line(real, len(test))}")
     print("\nUD subtypes count with their relation (nsubj:pass in nsubj, aux:pass in aux, compound:prt in compound, "

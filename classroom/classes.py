@@ -14,7 +14,9 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy import Column, Double, ForeignKey, Integer, MetaData, String, Table, Text
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.schema import CreateColumn
 
+from classroom import given
 from classroom.questions import (
     ALPHABET,
     CODE_LENGTH,
@@ -24,17 +26,17 @@ from classroom.questions import (
     Question,
     checked,
     is_order,
-    nickname_checked,
     normal_code,
     plain,
 )
 from engine.errors import ClassError
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 3
 CODE_TRIES = 10
 SECRET_BYTES = 24  # teacher keys and student tokens: 192 bits
 TTL_S = 12 * 3600
-MAX_SECRET, MAX_STUDENTS, MAX_QUESTIONS = 100, 500, 200
+MAX_SECRET, MAX_QUESTIONS = 100, 200
+CAP = 500  # students a class takes until its teacher raises (or lowers) it: admission.py
 UPSERTS: dict[str, Callable[..., Any]] = {"sqlite": sqlite.insert, "postgresql": postgresql.insert}
 LOCK_KEY = 7_411_730_001  # a PostgreSQL advisory lock: replicas starting together create the tables in turn
 
@@ -47,6 +49,8 @@ CLASSES = Table(
     Column("status", String(10), nullable=False),  # "asking", "revealed" or "ended"
     Column("question_no", Integer, nullable=False), Column("question", Text, nullable=False),  # the current one, JSON
     Column("updated", Double, nullable=False),
+    Column("cap", Integer, nullable=False, server_default=str(CAP)),  # version 2: the teacher's cap on students
+    Column("locked", Integer, nullable=False, server_default="0"),  # version 2: 1 while the teacher closed joining
 )
 
 
@@ -63,6 +67,9 @@ STUDENTS = Table(
     "class_students", METADATA, Column("token_hash", String(64), primary_key=True),
     class_code(nullable=False, index=True), Column("nickname", String(MAX_NICKNAME)),
     Column("joined", Double, nullable=False),
+    Column("seat", String(64)),  # version 2: SHA-256 of the browser's seat (classroom/seat.py), hex
+    Column("origin", String(32)),  # version 2: the client's address, keyed (admission.origin): never the address
+    Column("removed", Double),  # version 2: when the teacher removed the student; their seat cannot join again
 )
 ANSWERS = Table(
     "class_answers", METADATA, class_code(primary_key=True), Column("question_no", Integer, primary_key=True),
@@ -89,6 +96,8 @@ class Room:
     right: int  # how many gave the whole right answer
     expires: float
     teacher_seen: float  # when the teacher's panel last looked (beat), or last acted
+    cap: int = CAP  # students the class takes
+    locked: bool = False  # the teacher has closed joining
 
 
 def new_code() -> str:
@@ -129,7 +138,26 @@ def to_v1(conn: sa.Connection) -> None:
     METADATA.create_all(conn, tables=[CLASSES, QUESTIONS, STUDENTS, ANSWERS], checkfirst=True)
 
 
-UPGRADES = (to_v1,)  # UPGRADES[v] takes a database from version v to v + 1
+def to_v2(conn: sa.Connection) -> None:
+    """Version 2: a class's cap and lock; a student's seat, keyed address and removal. A database made at version 1
+    gets the columns (a fresh one has them from to_v1)."""
+    for table, names in ((CLASSES, ("cap", "locked")), (STUDENTS, ("seat", "origin", "removed"))):
+        there = {c["name"] for c in sa.inspect(conn).get_columns(table.name)}
+        for name in (n for n in names if n not in there):
+            spec = CreateColumn(table.c[name]).compile(dialect=conn.dialect)
+            conn.execute(sa.text(f"ALTER TABLE {table.name} ADD COLUMN {spec}"))
+
+
+UPGRADES = (to_v1, to_v2, given.to_v3)  # UPGRADES[v] takes a database from version v to v + 1
+
+
+def secret(engine: sa.Engine, proposed: str) -> str:
+    """The site's key for signing seats (classroom/seat.py), shared by every replica through the database: the one
+    stored, or `proposed` when there is none yet (then stored)."""
+    with engine.begin() as conn:
+        stmt = UPSERTS[conn.dialect.name](META).values(key="seat_secret", value=proposed)
+        conn.execute(stmt.on_conflict_do_nothing(index_elements=[META.c.key]))
+        return conn.execute(sa.select(META.c.value).where(META.c.key == "seat_secret")).scalar_one()
 
 
 def start(engine: sa.Engine, question: Question, *, now: float, ttl: float = TTL_S) -> Opened:
@@ -151,9 +179,11 @@ def start(engine: sa.Engine, question: Question, *, now: float, ttl: float = TTL
     raise RuntimeError(f"no free class code in {CODE_TRIES} tries")
 
 
-def live(conn: sa.Connection, code: str, now: float) -> sa.Row:
-    """The class's row; ClassError('unknown') or ('expired') when there is none to use."""
-    row = conn.execute(sa.select(CLASSES).where(CLASSES.c.code == code)).one_or_none()
+def live(conn: sa.Connection, code: str, now: float, *, for_update: bool = False) -> sa.Row:
+    """The class's row (locked until the transaction ends, with for_update, where the database can); ClassError
+    ('unknown') or ('expired') when there is none to use."""
+    query = sa.select(CLASSES).where(CLASSES.c.code == code)
+    row = conn.execute(query.with_for_update() if for_update else query).one_or_none()
     if row is None:
         raise ClassError("unknown")
     if row.expires <= now:
@@ -169,31 +199,25 @@ def teacher(conn: sa.Connection, code: str, teacher_key: object, now: float) -> 
     return row
 
 
-def student(conn: sa.Connection, code: str, token: object) -> str:
-    """The token's hash when it joined this class, else ClassError('not_student')."""
+def student(conn: sa.Connection, code: str, token: object, seat: str | None = None) -> str:
+    """The token's hash when it joined this class (from this seat, when one is given and the student has one), else
+    ClassError('not_student'); ClassError('removed') once the teacher removed the student."""
     if well_formed(token):
         token_hash = digest(str(token))
-        joined = sa.select(STUDENTS.c.class_code).where(STUDENTS.c.token_hash == token_hash)
-        if conn.execute(joined).scalar_one_or_none() == code:
-            return token_hash
+        found = conn.execute(sa.select(STUDENTS.c.class_code, STUDENTS.c.seat, STUDENTS.c.removed)
+                             .where(STUDENTS.c.token_hash == token_hash)).one_or_none()
+        if found is not None and found.class_code == code:
+            if found.removed is not None:
+                raise ClassError("removed")
+            if seat is None or found.seat is None or hmac.compare_digest(found.seat, digest(seat)):
+                return token_hash
     raise ClassError("not_student")
 
 
-def join(engine: sa.Engine, code: str, nickname: str | None, *, now: float) -> str:
-    """A new student of the class: their token, which only they hold."""
-    code, name = normal_code(code), nickname_checked(nickname)
-    token = secrets.token_urlsafe(SECRET_BYTES)
-    with engine.begin() as conn:
-        if live(conn, code, now).status == "ended":
-            raise ClassError("ended")
-        if headcount(conn, code) >= MAX_STUDENTS:
-            raise ClassError("full", limit=MAX_STUDENTS)
-        conn.execute(sa.insert(STUDENTS).values(token_hash=digest(token), class_code=code, nickname=name, joined=now))
-    return token
-
-
 def headcount(conn: sa.Connection, code: str) -> int:
-    return conn.execute(sa.select(sa.func.count()).where(STUDENTS.c.class_code == code)).scalar_one()
+    """The class's students, those the teacher removed left out."""
+    return conn.execute(sa.select(sa.func.count()).where(STUDENTS.c.class_code == code,
+                                                         STUDENTS.c.removed.is_(None))).scalar_one()
 
 
 def asking(row: sa.Row, question_no: object) -> None:
@@ -206,15 +230,17 @@ def asking(row: sa.Row, question_no: object) -> None:
         raise ClassError("not_asking")
 
 
-def answer(engine: sa.Engine, code: str, token: str, question_no: int, words: list[str], *, now: float) -> None:
-    """Record a student's order of keys for the current question, or change it, while the class is asking."""
+def answer(engine: sa.Engine, code: str, token: str, question_no: int, words: list[str], *, now: float,
+           seat: str | None = None) -> None:
+    """Record a student's order of keys for the current question, or change it, while the class is asking; given a
+    seat, only from the seat the student joined from."""
     code = normal_code(code)
     if not (isinstance(words, list | tuple) and len(words) <= MAX_ORDERED and all(plain(w, MAX_WORD) for w in words)):
         raise ClassError("bad_answer")
     with engine.begin() as conn:
         row = live(conn, code, now)
         asking(row, question_no)
-        token_hash = student(conn, code, token)
+        token_hash = student(conn, code, token, seat)
         q = Question.from_json(row.question)
         if not is_order(words, q.keys, q.ordered):
             raise ClassError("bad_answer")
@@ -223,6 +249,7 @@ def answer(engine: sa.Engine, code: str, token: str, question_no: int, words: li
         if not upsert_answer(conn, values):  # the teacher revealed or moved on since the row was read
             asking(live(conn, code, now), question_no)
             raise ClassError("not_asking")
+        given.log(conn, values)
 
 
 def upsert_answer(conn: sa.Connection, values: dict[str, Any]) -> bool:
@@ -292,7 +319,7 @@ def room(engine: sa.Engine, code: str, *, now: float) -> Room:
     for order, n in orders.items():
         firsts[order[0]] += n
     return Room(row.status, row.question_no, q, joined, orders.total(), tuple(firsts[k] for k in q.keys),
-                orders[q.answer], row.expires, row.updated)
+                orders[q.answer], row.expires, row.updated, row.cap, bool(row.locked))
 
 
 def beat(engine: sa.Engine, code: str, teacher_key: str, *, now: float) -> None:
@@ -301,6 +328,13 @@ def beat(engine: sa.Engine, code: str, teacher_key: str, *, now: float) -> None:
     with engine.begin() as conn:
         teacher(conn, code, teacher_key, now)
         conn.execute(sa.update(CLASSES).where(CLASSES.c.code == code).values(updated=now))
+
+
+def teachers(engine: sa.Engine, *, now: float) -> dict[str, str]:
+    """Every live class's code and the hash of its teacher key (the watch route's look-up, classroom/holds.py)."""
+    with engine.connect() as conn:
+        found = conn.execute(sa.select(CLASSES.c.code, CLASSES.c.teacher_hash).where(CLASSES.c.expires > now))
+        return dict(found.all())
 
 
 def teaches(engine: sa.Engine, code: str, teacher_key: str, *, now: float) -> None:
@@ -322,30 +356,31 @@ def mine(engine: sa.Engine, code: str, token: str, *, now: float) -> tuple[str, 
 
 
 def answers(engine: sa.Engine, code: str, teacher_key: str, *, now: float) -> list[dict[str, Any]]:
-    """Every answer of the class for its CSV, by question then time; students numbered by when they joined."""
+    """Every answer given in the class for its CSV (a changed answer is two), by question then time; students numbered
+    by when they joined."""
     code = normal_code(code)
     with engine.connect() as conn:
         row = teacher(conn, code, teacher_key, now)
-        joined = conn.execute(sa.select(STUDENTS.c.token_hash, STUDENTS.c.nickname).where(STUDENTS.c.class_code == code)
-                              .order_by(STUDENTS.c.joined, STUDENTS.c.token_hash)).all()
+        joined = conn.execute(sa.select(STUDENTS.c.token_hash, STUDENTS.c.nickname, STUDENTS.c.removed).where(
+            STUDENTS.c.class_code == code).order_by(STUDENTS.c.joined, STUDENTS.c.token_hash)).all()
         asked = conn.execute(sa.select(QUESTIONS.c.question_no, QUESTIONS.c.question)
                              .where(QUESTIONS.c.class_code == code)).all()
-        given = conn.execute(sa.select(ANSWERS).where(ANSWERS.c.class_code == code).order_by(
-            ANSWERS.c.question_no, ANSWERS.c.at, ANSWERS.c.token_hash)).all()
-    students = {token_hash: (n, nickname) for n, (token_hash, nickname) in enumerate(joined, 1)}
+        log = given.given(conn, code)
+    students = {s.token_hash: (n, s.nickname) for n, s in enumerate(joined, 1) if s.removed is None}  # removed: out
     questions = {number: Question.from_json(q) for number, q in asked}
-    rows = []
-    for a in given:
-        q, words, (n, nickname) = questions[a.question_no], tuple(json.loads(a.words)), students[a.token_hash]
-        rows.append({"question_no": a.question_no, "query": q.query, "student": n, "nickname": nickname,
-                     "answer": " > ".join(words), "right": words == q.answer, "seconds": round(a.at - row.created, 1)})
-    return rows
+    return [given.row(a.question_no, questions[a.question_no], tuple(json.loads(a.words)), students[a.token_hash],
+                      a.at, row.created) for a in log if a.token_hash in students]
 
 
 def sweep(engine: sa.Engine, *, now: float) -> int:
     """Delete every class past its expiry (ended or not) with its questions, students and answers: how many."""
-    gone = sa.select(CLASSES.c.code).where(CLASSES.c.expires <= now)
     with engine.begin() as conn:
-        for table in (ANSWERS, STUDENTS, QUESTIONS):  # SQLite cascades only with its foreign_keys pragma on
-            conn.execute(sa.delete(table).where(table.c.class_code.in_(gone)))
-        return conn.execute(sa.delete(CLASSES).where(CLASSES.c.expires <= now)).rowcount
+        return drop(conn, CLASSES.c.expires <= now)
+
+
+def drop(conn: sa.Connection, which: sa.ColumnElement[bool]) -> int:
+    """Delete the classes `which` selects with their questions, students and answers: how many."""
+    gone = sa.select(CLASSES.c.code).where(which)
+    for table in (given.GIVEN, ANSWERS, STUDENTS, QUESTIONS):  # SQLite cascades only with its foreign_keys pragma on
+        conn.execute(sa.delete(table).where(table.c.class_code.in_(gone)))
+    return conn.execute(sa.delete(CLASSES).where(which)).rowcount

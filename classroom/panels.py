@@ -7,16 +7,15 @@ class move on (classroom/watch.py), from the class's room as this process last r
 import functools
 import io
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from urllib.parse import urlencode
 
 import segno
 import streamlit as st
 
-from classroom import classes, seat, store, tables, watch
+from classroom import admission, board, classes, door, seat, store, tables, visitor, watch
 from classroom.charts import room_bars
-from classroom.limiter import ANSWERS_PER_CLASS, ANSWERS_PER_SESSION, JOINS_PER_SESSION, STARTS_PER_SESSION, Limiter
 from classroom.questions import Question
 from classroom.settings import Room
 from engine.errors import ClassError
@@ -24,15 +23,13 @@ from kit import render
 from kit.charts import Titles
 from kit.state import limit, to_query
 from kit.text import error_text, kept, plain, t, then
-from server import runtime
 
 WHY = {"angle": "class_why_angle", "length": "class_why_length", "both": "class_why_both"}  # a reason, as revealed
 
 ROLE = "_class"  # this session's part in a class: {"code", "key"} for its teacher, {"code", "token", "sent"} for a
 # student, "sent" holding what they answered to each question
-RETURNED, KEEP = "_class_returned", "_class_keep"  # the browser's kept part was looked for; the pixel that keeps it
-RATES = {"answer": Limiter(*ANSWERS_PER_SESSION), "join": Limiter(*JOINS_PER_SESSION),
-         "start": Limiter(*STARTS_PER_SESSION), "class": Limiter(*ANSWERS_PER_CLASS)}
+RETURNED = "_class_returned"  # the browser's kept part was looked for
+PICK = "_class_pick_"  # + a question's number: the key of a student's choice for it
 
 
 def role() -> dict:
@@ -68,24 +65,24 @@ def returning(cookies: dict[str, str], room: str) -> dict:
 def keep(secret: str, code: str = "", value: str = "") -> None:
     """Have the browser keep this part (seat.py), or with no value forget it: the class page shows the pixel that
     sets the cookie (keeper)."""
-    st.session_state[KEEP] = f"{seat.ROUTE}?n={seat.offer(secret, code, value, now=time.time())}"
+    visitor.offered(secret, code, value)
 
 
 def keeper() -> None:
-    """The hidden pixel whose answer sets the cookie keep asked for (none asked: nothing)."""
-    if KEEP in st.session_state:
-        st.html(f'<img src="{base_url()}{st.session_state[KEEP]}" alt="" width="1" height="1" hidden>')
+    """The hidden pixel whose answer sets the cookie keep asked for, or gives the browser its seat (visitor.py)."""
+    visitor.pixel(base_url())
 
 
 FAILED = object()  # what attempt returns when the call did not happen
 
 
-def attempt(fn, *args, limits: tuple[tuple[str, str], ...] = (), **kwargs):
-    """store.call(fn, ...) within each (limiter, key) of `limits`; FAILED after saying in a sentence what went
-    wrong (a person's mistake, too many tries, or a database that did not answer)."""
+def attempt(fn, *args, who: str = "", student: str = "", **kwargs):
+    """store.call(fn, ...), for an action `who` ("join", "start", "answer") once the session's seat and limits allow
+    it (visitor.admitted); FAILED after saying in a sentence what went wrong (a person's mistake, too many tries, or
+    a database that did not answer)."""
     try:
-        for name, key in limits:
-            RATES[name].check(key, time.time())
+        if who:
+            kwargs |= visitor.admitted(who, student)
         return store.call(fn, *args, **kwargs)
     except ClassError as e:
         st.warning(error_text(e))
@@ -94,23 +91,26 @@ def attempt(fn, *args, limits: tuple[tuple[str, str], ...] = (), **kwargs):
     return FAILED
 
 
-def asker(s, view: str, pages: Mapping):
+def asker(s, view: str, pages: Mapping, words: Sequence[str] = (), at: int | None = None):
     """What views.guess_first calls to offer its question to a class: ask_button for this view's Settings; `pages` are
-    the dashboard's, by name (the page's context holds them), the class page among them."""
-    return functools.partial(ask_button, s, view, pages)
+    the dashboard's, by name (the page's context holds them), the class page among them; `words`, the sentence the
+    query is word `at` of (from 0), which the class sees with the question."""
+    return functools.partial(ask_button, s, view, pages, words=tuple(words), at=at)
 
 
 def ask_button(s, view: str, pages: Mapping, query: str, keys: list[str], ordered: int, answer: list[str],
-               reason: str):
+               reason: str, *, words: tuple[str, ...] = (), at: int | None = None):
     """Below a predict-first question: the teacher asks it of the class (a new one, or the one they teach next), and
     goes to the class page."""
     teaching = "key" in role()
+    keeper()  # a new class needs the browser's seat
     if not st.button(t("class_ask_next" if teaching else "class_ask"), icon=":material/groups:",
                      help=t("class_ask_help")):
         return
     link = urlencode(to_query(replace(s, room="")) | {"predict": "1"})
     try:
-        question = Question(view, link, query, tuple(keys), ordered, tuple(answer), reason)
+        question = Question(view, link, query, tuple(keys), ordered, tuple(answer), reason, words,
+                            0 if at is None else at + 1)
     except ClassError as e:
         st.warning(error_text(e))
         return
@@ -119,7 +119,7 @@ def ask_button(s, view: str, pages: Mapping, query: str, keys: list[str], ordere
             return
         store.forget(role()["code"])
     else:
-        opened = attempt(classes.start, question, limits=(("start", runtime.session_id()),))
+        opened = attempt(admission.start, question, who="start")
         if opened is FAILED:
             return
         st.session_state[ROLE] = {"code": opened.code, "key": opened.teacher_key}
@@ -178,25 +178,37 @@ def teacher_panel(pages: Mapping):
     the teacher's buttons. Only the counts and the chart change by themselves, so only they are redrawn when they do (a
     fragment and its watch); the rest is drawn when the teacher acts, or when the panel sees the class move on."""
     me = role()
-    link = link_of(me["code"], pages)
-    left, right = st.columns([2, 1])
-    left.markdown(t("class_code_is", code=" ".join([me["code"][:4], me["code"][4:]])))
-    left.markdown(t("class_link_is"))
-    left.code(link, language=None, wrap_lines=True)
-    left.caption(t("class_next_how"))
-    right.image(qr_png(link), caption=t("class_qr"), width=260)
     room = attempt(store.shared_room, me["code"])
     if room is FAILED:
         return
-    st.subheader(question_text(room.question, teacher=True))
+    if room.status == "ended":  # no one joins an ended class: its code and QR code go
+        st.markdown(t("class_over"))
+    else:
+        door_sign(me["code"], pages)
+    ended = room.status == "ended"
+    st.subheader(board.last_question(room.question) if ended else question_text(room.question, teacher=True))
+    board.sentence(room.question)
     if room.status == "asking":
         st.toggle(t("class_show_before"), key="_class_show")
     live(kept(teacher_live), room.question_no, room.status)
     if room.status != "asking":
         st.success(reveal_text(room))
     teacher_buttons(me, room)
+    if room.status != "ended":
+        door.controls(me, room)
     if room.status == "ended":
         answers_download(me)
+
+
+def door_sign(code: str, pages: Mapping) -> None:
+    """How students join, large for the room's screen: the class's code, its link and QR code."""
+    link = link_of(code, pages)
+    left, right = st.columns([2, 1])
+    left.markdown(t("class_code_is", code=" ".join([code[:4], code[4:]])))
+    left.markdown(t("class_link_is"))
+    left.code(link, language=None, wrap_lines=True)
+    left.caption(t("class_next_how"))
+    right.image(qr_png(link), caption=t("class_qr"), width=260)
 
 
 @st.fragment
@@ -275,7 +287,7 @@ def join_form(code: str):
         nickname = st.text_input(t("class_nickname"), max_chars=classes.MAX_NICKNAME, help=t("class_nickname_help"))
         if not st.form_submit_button(t("class_join"), type="primary"):
             return
-    token = attempt(classes.join, typed, nickname, limits=(("join", runtime.session_id()),))
+    token = attempt(admission.join, typed, nickname, who="join")
     if token is not FAILED:
         st.session_state[ROLE] = {"code": classes.normal_code(typed), "token": token}
         keep("token", classes.normal_code(typed), token)
@@ -286,6 +298,7 @@ def join_form(code: str):
 def student_panel(pages: Mapping):
     """The question, then a live panel: the student's answer until the reveal; then the answer, why, and the room."""
     me = role()
+    held_back(me)
     room = attempt(store.shared_room, me["code"])
     if room is FAILED:
         return
@@ -293,12 +306,14 @@ def student_panel(pages: Mapping):
         st.info(t("class_ended"))
         return
     st.subheader(question_text(room.question))
+    board.sentence(room.question)
     live(kept(student_live), room.question_no, pages)
 
 
 def student_live(question_no: int, pages: Mapping):
     """This student's answer while the class is asking; after the reveal, the answer and why, and the room's chart."""
     me, now = role(), time.time()
+    held_back(me)
     room = looked(me["code"], question_no)
     if room is None:
         return
@@ -333,24 +348,40 @@ def sent_of(me: dict, question_no: int):
 
 
 def choose(me: dict, room: classes.Room, sent: tuple[str, ...] | None):
-    """The student's answer to the current question, sent as soon as it is whole and changeable until the reveal."""
-    q, key = room.question, f"_class_pick_{room.question_no}"
-    if key not in st.session_state:  # a reloaded panel shows what was sent
-        st.session_state[key] = (sent[0] if sent else None) if q.ordered == 1 else list(sent or [])
-    if q.ordered == 1:
-        pick = st.radio(t("class_pick"), list(q.keys), index=None, horizontal=True, key=key)
-        words = None if pick is None else [pick]
-    else:
-        picked = st.multiselect(t("class_pick_order", m=q.ordered), list(q.keys), max_selections=q.ordered, key=key,
-                                placeholder=t("predict_order_placeholder"))
-        words = picked if len(picked) == q.ordered else None
-    if words and tuple(words) != sent:
-        limits = (("answer", runtime.session_id()), ("class", me["code"]))
-        if attempt(classes.answer, me["code"], me["token"], room.question_no, words, limits=limits) is FAILED:
+    """The student's answer to the current question, changeable until the reveal: sent by its Send button alone (a
+    form, as the story pages' guess is checked), so moving between the options sends nothing; an answer sent that the
+    database did not take is sent again by the next run that draws the choices."""
+    q, key = room.question, f"{PICK}{room.question_no}"
+    if key not in st.session_state:  # a reloaded panel shows what was sent, or what is still to be sent
+        shown = unsent(me).get(room.question_no) or sent
+        st.session_state[key] = (shown[0] if shown else None) if q.ordered == 1 else list(shown or [])
+    with st.form(f"_class_form_{room.question_no}", enter_to_submit=False):
+        words = board.pick(q, key)
+        pressed = st.form_submit_button(t("class_send"), type="primary", icon=":material/send:")
+    if pressed and not words:
+        st.warning(t("class_pick_first") if q.ordered == 1 else t("class_order_first", m=q.ordered))
+    if (pressed or room.question_no in unsent(me)) and words and tuple(words) != sent:
+        if attempt(classes.answer, me["code"], me["token"], room.question_no, words, who="answer",
+                   student=me["token"]) is FAILED:
             return
         sent = me["sent"][room.question_no] = tuple(words)
         store.forget(me["code"])  # the teacher's count on this process shows it at its next look
+    unsent(me).pop(room.question_no, None)
     st.caption(t("class_sent", answer=plain(" > ".join(sent))) if sent else t("class_not_sent"))
+
+
+def unsent(me: dict) -> dict[int, tuple[str, ...]]:
+    """What this student picked that the database has not taken yet (it did not answer, or refused), by question:
+    shown and sent again by the panel's next run that draws the choices, which a run that could not read the class
+    did not draw (so Streamlit dropped their value)."""
+    return me.setdefault("unsent", {})
+
+
+def held_back(me: dict) -> None:
+    """Keep what the student has picked for each question until choose() has sent it."""
+    for key, picked in list(st.session_state.items()):
+        if str(key).startswith(PICK) and str(key)[len(PICK):].isdigit() and picked:
+            unsent(me)[int(str(key)[len(PICK):])] = (picked,) if isinstance(picked, str) else tuple(picked)
 
 
 def leave_button():

@@ -11,10 +11,11 @@ FORMULA = ("=", "+", "-", "@", "\t", "\r")  # what a spreadsheet reads as the st
 
 
 def class_answers(rows: list[dict]) -> pd.DataFrame:
-    """A class's answers as its CSV: one row per answer; a nickname a spreadsheet would run as a formula is quoted."""
-    frame = pd.DataFrame(rows, columns=["question_no", "query", "student", "nickname", "answer", "right", "seconds"])
+    """A class's answers as its CSV: one row per answer given; a text a spreadsheet would run as a formula is quoted."""
+    frame = pd.DataFrame(rows, columns=["question_no", "sentence", "query", "right_answer", "student", "nickname",
+                                        "answer", "right", "time", "seconds"])
     def inert(text):
         return f"'{text}" if isinstance(text, str) and text.startswith(FORMULA) else text
-    for column in ("nickname", "query", "answer"):
+    for column in ("sentence", "query", "right_answer", "nickname", "answer", "time"):
         frame[column] = frame[column].map(inert)
     return frame

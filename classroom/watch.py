@@ -15,7 +15,9 @@ The watcher is a components.v2 component with inline JavaScript (Streamlit loads
 server/headers.py's policy allows for scripts): it renders nothing, and asks with the page's own cookies, so nginx's
 sticky route brings the question to the replica that runs the panel. A server told to stop answers every question it
 holds at once (release), so it exits without waiting out their holds, and the watches ask again, of a replica that is
-up."""
+up. Which questions are held at all, and who is told the teacher's stage, is classroom/holds.py's; a question answered
+with a Retry-After (a class nobody knows, too many held), refused or failed makes the watcher wait before it asks again,
+longer after each failure, each tab a different time."""
 import asyncio
 import contextlib
 import time
@@ -26,19 +28,21 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse
 from starlette.routing import Route
 
-from classroom import classes, seat, store
+from classroom import classes, clients, holds, seat, store
 from engine.errors import ClassError
 
 ROUTE = "/_class/stage"
 HOLD_S = 20.0  # a question is answered after this long even if nothing changed (proxies keep 60 s)
 FOLLOW_S = 1.0  # a watched class is read again this often, to see changes made on other replicas
-RETRY_S = 1.0  # after a failed question the watcher asks again this much later
+RETRY_S, BACKOFF_S = 1.0, 30.0  # after a failed question the watcher asks again this much later, doubled up to
 EVERY_S = 1.0  # a live chart the teacher shows before the reveal is redrawn this often
 BEAT_S, GONE_S = 10.0, 60.0  # the teacher's panel says it is open this often; unseen this long, the teacher is away
 UNKNOWN, DOWN = "unknown", "down"  # the stage of a class the database does not know, or of a database not answering
 JS = """
 const watches = new WeakMap();
 const pause = (ms) => new Promise((done) => setTimeout(done, ms));
+const spread = (ms) => ms * (0.5 + Math.random());  // tabs told to wait together do not come back together
+const later = (answer) => 1000 * (Number(answer.headers.get("Retry-After")) || 0);
 const shown = (signal) => new Promise((done) => {  // a hidden tab holds no question (a browser has 6 connections)
   const on = () => { if (document.visibilityState !== "hidden" || signal.aborted) { off(); done(); } };
   const off = () => { document.removeEventListener("visibilitychange", on); signal.removeEventListener("abort", on); };
@@ -47,17 +51,25 @@ const shown = (signal) => new Promise((done) => {  // a hidden tab holds no ques
   on();
 });
 async function ask(w) {
+  let misses = 0;
   while (!w.stopped.signal.aborted) {
     await shown(w.stopped.signal);
-    let now;
+    let now, wait = 0;
     try {
       const answer = await fetch(`${w.data.url}&shown=${encodeURIComponent(w.seen)}`,
                                  { cache: "no-store", credentials: "same-origin", signal: w.stopped.signal });
+      wait = later(answer);
       if (answer.ok) now = await answer.text();
     } catch {}  // stopped, or the server is away: the page says so itself
-    if (now === undefined) { await pause(w.data.retry); continue; }
+    if (now === undefined) {  // refused (ask again later) or failed: wait, longer after each failure
+      misses += 1;
+      await pause(spread(Math.max(wait, Math.min(w.data.retry * 2 ** (misses - 1), w.data.backoff))));
+      continue;
+    }
+    misses = 0;
     w.seen = now;
     if (now !== w.data.stage && now !== w.asked) { w.asked = now; w.trigger("moved", now); }
+    if (wait) await pause(spread(wait));  // a class nobody knows, or a database not answering: not again at once
   }
 }
 export default function ({ data, parentElement, setTriggerValue }) {
@@ -152,13 +164,30 @@ store.FORGOTTEN.append(poke)
 
 
 async def stage_of(request: Request) -> PlainTextResponse:
-    """ROUTE: the stage of the class named by ?c= (its teacher's with ?as=teacher) once it is not ?shown= any more, or
-    after HOLD_S; at once for anything that names no class."""
+    """ROUTE: the stage of the class named by ?c= (its teacher's with ?as=teacher and the teacher's key in the
+    cookies) once it is not ?shown= any more, or after HOLD_S; at once for a code no live class has, and for a
+    question over the limits of holds.py."""
     code = seat.code_of(request.query_params.get("c", "")[:32])
-    role = request.query_params.get("as") == "teacher"
-    shown = request.query_params.get("shown", "")[:64]
-    said = UNKNOWN if code is None else await changed_from(code, role, shown)
-    return PlainTextResponse(said, headers={"Cache-Control": "no-store"})
+    found = "unknown" if code is None else await holds.look(code)
+    if found == "unknown":
+        return said(UNKNOWN, later=holds.UNKNOWN_S)
+    if found != "live":
+        return said(holds.LATER if found == "later" else DOWN, status=429 if found == "later" else 200,
+                    later=holds.SOON_S if found == "later" else holds.LATER_S)
+    teacher = request.query_params.get("as") == "teacher" and holds.teaches(code, dict(request.cookies))
+    address = clients.address(request.client.host if request.client else None, request.headers.get("x-forwarded-for"))
+    if not holds.hold(address):
+        return said(holds.LATER, status=429, later=holds.LATER_S)
+    try:
+        return said(await changed_from(code, teacher, request.query_params.get("shown", "")[:64]))
+    finally:
+        holds.let_go(address)
+
+
+def said(text: str, status: int = 200, later: int = 0) -> PlainTextResponse:
+    """The route's answer: never cached; with a Retry-After when the watcher should wait before it asks again."""
+    headers = {"Cache-Control": "no-store"} | ({"Retry-After": str(later)} if later else {})
+    return PlainTextResponse(text, status_code=status, headers=headers)
 
 
 async def changed_from(code: str, teacher: bool, shown: str) -> str:
@@ -198,5 +227,5 @@ def watch(base_url: str, code: str, teacher: bool, shown: str, every: float = 0.
     mount = st.components.v2.component("class_watch", js=JS)
     query = f"c={code}" + ("&as=teacher" if teacher else "")
     data = {"url": f"{base_url}{ROUTE}?{query}", "stage": shown, "retry": int(RETRY_S * 1000),
-            "every": int(every * 1000)}
+            "backoff": int(BACKOFF_S * 1000), "every": int(every * 1000)}
     mount(key="_class_watch", data=data, height=0)

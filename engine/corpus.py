@@ -11,18 +11,10 @@ from gensim.models import KeyedVectors
 
 from engine.attention import score, score_grads
 from engine.errors import CodedError
+from engine.objective import SIGN_WEIGHT, objective
 from engine.positional import WEIGHT, sinusoidal
 from engine.tokens import MAX_TOKENS, TooManyTokens, tokenize
-from engine.training import (
-    SIGN_WEIGHT,
-    Fit,
-    descend,
-    flatten,
-    initial_weights,
-    objective,
-    target_problems,
-    written_relevance,
-)
+from engine.training import Fit, descend, flatten, initial_weights, target_problems, written_relevance
 
 BUILT_IN = Path(__file__).resolve().parent.parent / "data" / "relevance.csv"
 SHIPPED = BUILT_IN.with_name("templates-glove.npz")  # the default fit on GloVe 400k, as data/make_templates.py wrote it

@@ -35,10 +35,15 @@ class ClassError(CodedError):
     # words from the keys; nickname_long / nickname_chars: over 20 characters / control characters or line breaks;
     # bad_code: not 8 characters of the code alphabet; rate_limited: too many tries, wait a minute; bad_question: a
     # question field out of its limits; db_version: the database was made by a newer version of the app;
-    # full: the class has as many students as it takes; too_many_questions: the class has asked as many as it may.
+    # full: the class has as many students as its teacher's cap (the teacher is told, not the student);
+    # too_many_questions: the class has asked as many as it may; locked: the teacher closed joining; busy: the class
+    # took as many joins this minute as it takes (from this address, or from all); removed: the teacher removed this
+    # student (or this browser); rejoined: this browser has joined the class as often as one may; bad_cap: a cap out
+    # of its range; too_many_classes: the database holds as many live classes as it may, none idle; no_seat: the
+    # browser has no seat (classroom/seat.py) yet.
     CODES = (
         "unknown", "expired", "ended", "not_teacher", "not_student", "not_asking", "stale_question", "bad_answer",
         "nickname_long", "nickname_chars", "bad_code", "rate_limited", "bad_question", "db_version", "full",
-        "too_many_questions",
+        "too_many_questions", "locked", "busy", "removed", "rejoined", "bad_cap", "too_many_classes", "no_seat",
     )
     TEXT_PREFIX = "err_class_"

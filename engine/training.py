@@ -9,6 +9,7 @@ import numpy as np
 
 from engine.attention import score, score_grads, softmax_rows
 from engine.layers import preset
+from engine.objective import SIGN_WEIGHT, Objective, objective, order_holds, sign_holds
 from engine.positional import sinusoidal
 
 PARAMETERS = ("w_q", "w_k", "w_v", "x")
@@ -20,12 +21,6 @@ MAX_STEPS = 5000
 MAX_LR = 10.0
 SNAPSHOTS = 51  # evenly spaced steps kept for scrubbing, first and last included
 BETA1, BETA2, EPS = 0.9, 0.999, 1e-8
-# How much "whether at all" (sign_loss) counts beside "which word" (cross_entropy): README, "What training asks"
-SIGN_WEIGHT = 3.0
-SIGN_SCALE = 2.0  # sign_loss reads s / 2: a score counts as safely on its side of 0 a few units past it
-POSITIVE_SHARE = 0.53  # of a row's sign term, what its relevant pairs weigh together (its irrelevant ones: the rest)
-# How much "from the pair, not the key" (key_only) counts where every word of a sentence asks (the treebank's fits)
-PAIR_WEIGHT = 0.2
 
 
 @dataclass(frozen=True)
@@ -166,68 +161,6 @@ def goal_error(problems: list[tuple[str, dict]], triples: list) -> ValueError:
     return ValueError(GOAL_ERRORS[code].format(i=where.get("i", 0) + 1, query=query, key=key, value=value))
 
 
-@dataclass(frozen=True)
-class Objective:
-    """The one objective on rows of scores: its two terms, the softmax it compares and its gradient."""
-
-    loss: float  # order + weight × sign
-    order: float  # the cross-entropy term: which word
-    sign: float  # the sign term, before its weight: whether at all
-    probs: np.ndarray  # [r, n]  softmax over each row's masked-in keys
-    grad: np.ndarray  # [r, n]  d loss / d score
-
-
-def objective(s, mask, p, sign_weight: float = SIGN_WEIGHT) -> Objective:  # [r, n] ×3
-    """The one objective, a mean over rows: which word (cross_entropy of the row's softmax against p) plus
-    sign_weight × whether at all (sign_loss: pairs with p > 0 above 0, the row's other masked-in pairs below 0).
-    Softmax ignores one number added to a whole row, so only the second term says where 0 lies."""
-    order, probs = cross_entropy(s, mask, p)
-    sign, g_sign = sign_loss(s, mask & (p > 0), mask & (p <= 0))
-    return Objective(order + sign_weight * sign, order, sign, probs, (probs - p) / len(s) + sign_weight * g_sign)
-
-
-def cross_entropy(s, mask, p):  # [r, n] ×3 -> mean loss, probs [r, n]
-    """Which word: mean over rows of -Σ p·log softmax(s), the softmax over each row's masked-in keys; its gradient
-    with respect to s is (probs - p) / r."""
-    masked = np.where(mask, s, -np.inf)
-    top = masked.max(axis=1, keepdims=True)
-    e = np.exp(masked - top)
-    total = e.sum(axis=1, keepdims=True)
-    # -Σ p·log softmax = log Σe + top - Σ p·s, because each row of p sums to 1
-    loss = (np.log(total[:, 0]) + top[:, 0] - np.where(mask, p * s, 0.0).sum(axis=1)).mean()
-    return float(loss), e / total
-
-
-def sign_loss(s, positive, negative):  # [r, n] scores, [r, n] bool ×2 -> mean loss, d loss / d s [r, n]
-    """Whether at all: mean over rows of a logistic loss, c·log(1 + e^(-s/c)) on each positive pair and
-    c·log(1 + e^(s/c)) on each negative one (c = SIGN_SCALE). Within a row the positive pairs together weigh
-    POSITIVE_SHARE and the negative ones the rest (all of it when a row has one kind only), so a word's one head counts
-    about as much as all its other words."""
-    n_pos, n_neg = positive.sum(axis=1, keepdims=True), negative.sum(axis=1, keepdims=True)
-    share = np.where(n_neg == 0, 1.0, np.where(n_pos == 0, 0.0, POSITIVE_SHARE))  # [r, 1]  the positives' part
-    w_pos = np.where(positive, share / np.maximum(n_pos, 1), 0.0)
-    w_neg = np.where(negative, (1.0 - share) / np.maximum(n_neg, 1), 0.0)
-    z = np.where(positive | negative, s, 0.0) / SIGN_SCALE  # the other cells may hold -inf
-    loss = SIGN_SCALE * (w_pos * np.logaddexp(0.0, -z) + w_neg * np.logaddexp(0.0, z)).sum(axis=1).mean()
-    return float(loss), (w_neg * logistic(z) - w_pos * logistic(-z)) / len(s)
-
-
-def key_only(s, present):  # [B, L, L] scores, [B, L] bool -> mean loss, d loss / d s [B, L, L]
-    """From the pair, not the key: the part of a sentence's scores that one number per key explains (each key's mean
-    score over the sentence's words, less the sentence's mean), as a mean square per key, averaged over sentences."""
-    both = present[:, :, None] & present[:, None, :]
-    m = present.sum(axis=1, keepdims=True)  # [B, 1]
-    column = np.where(both, s, 0.0).sum(axis=1) / m  # [B, L]  each key's mean score
-    part = np.where(present, column - (column * present).sum(axis=1, keepdims=True) / m, 0.0)
-    loss = ((part**2).sum(axis=1) / m[:, 0]).mean()
-    return float(loss), np.where(both, (2 * part / m**2)[:, None, :], 0.0) / len(s)
-
-
-def logistic(z):  # [...] -> [...]
-    """1 / (1 + e^-z), written with tanh so that no exponential overflows."""
-    return 0.5 * (1.0 + np.tanh(0.5 * z))
-
-
 def forward(x, w_q, w_k, goal: Goal, cosine=False, sign_weight: float = SIGN_WEIGHT):  # -> q, k [n, d_k], s [r, n], o
     """Scores of the targeted rows ([n, d] rows through [d, d_k] weights) and the objective on them."""
     q, k = x @ w_q, x @ w_k
@@ -249,26 +182,6 @@ def backward(x, w_q, w_k, q, k, g, goal: Goal, learn: Collection[str], cosine=Fa
         dx[goal.rows] += dq @ w_q.T
         grads["x"] = dx
     return grads
-
-
-def sign_right(scores, targets) -> np.ndarray:  # [..., t] -> [..., t] bool
-    """Whether each pair's score has its target's sign: above 0 where the target is above 0, below 0 where it is 0."""
-    positive = np.array([value > 0 for _, _, value in targets], dtype=bool)
-    return np.where(positive, np.asarray(scores) > 0, np.asarray(scores) < 0)
-
-
-def sign_holds(scores, targets) -> np.ndarray:  # [..., t] -> [...] bool
-    """Every pair's score has its target's sign."""
-    return np.asarray(sign_right(scores, targets).all(axis=-1))
-
-
-def order_holds(scores, targets) -> np.ndarray:  # [..., t] -> [...] bool
-    """Per query row, a key with a higher target has a strictly higher score than one with a lower target."""
-    scores = np.asarray(scores)
-    pairs = [(a, b) for a, (qa, _, ta) in enumerate(targets) for b, (qb, _, tb) in enumerate(targets)
-             if qa == qb and ta > tb]
-    better, worse = [a for a, _ in pairs], [b for _, b in pairs]
-    return (scores[..., better] > scores[..., worse]).all(axis=-1)
 
 
 def first_kept(holds: np.ndarray) -> int | None:  # [s+1] bool -> step

@@ -10,8 +10,9 @@ from gensim.models import KeyedVectors
 
 from engine.attention import score, score_grads
 from engine.corpus import CorpusError
+from engine.objective import PAIR_WEIGHT, SIGN_WEIGHT, key_only, objective
 from engine.positional import WEIGHT, sinusoidal
-from engine.training import PAIR_WEIGHT, SIGN_WEIGHT, Fit, descend, flatten, initial_weights, key_only, objective
+from engine.training import Fit, descend, flatten, initial_weights
 
 BUILT_IN = Path(__file__).resolve().parent.parent / "data" / "treebank.tsv"
 SHIPPED = BUILT_IN.with_name("head-glove.npz")  # the default head on GloVe 400k, as data/make_head.py wrote it
@@ -38,6 +39,12 @@ class Sentence:
         """Each word that has a head in our sense, and that head."""
         return [(i, h - 1) for i, (h, r) in enumerate(zip(self.heads, self.relations, strict=False))
                 if h > 0 and r.split(":")[0] not in NO_TARGET]
+
+
+# The article's sentence with its heads, marked by hand as the treebank would mark them: not a treebank sentence, but
+# the one the story starts from, so its words can be measured against their heads too.
+ARTICLE = Sentence("test", "article", ("the", "black", "cat", "drank", "the", "milk"), (3, 3, 4, 0, 6, 4),
+                   ("det", "amod", "nsubj", "root", "det", "obj"))
 
 
 def write(path: Path, sentences: list[Sentence], comments: list[str]) -> None:

@@ -46,6 +46,15 @@ def provenance(s: Layers, fallback: dict, d: int, d_k: int, used: tuple[Fit, Fit
                       sizes(data)["test"], wanted if s.q_preset == s.k_preset else None, own_run)
 
 
+def own_note(p: Provenance) -> str:
+    """What the grey own cells mean with these weights: the question the head learned from real sentences answers when
+    it is in use, else only that each word's weights go to the other words, naming the weights in use."""
+    if p.q == p.k and p.fit is not None and p.data == "treebank":
+        return t("own_hidden")
+    weights = t(PRESET_NAMES[p.q]) if p.q == p.k else t("weights_pair", q=t(PRESET_NAMES[p.q]), k=t(PRESET_NAMES[p.k]))
+    return t("own_hidden_weights", weights=weights)
+
+
 def banner(s: Layers, p: Provenance):
     """Near the top of every page: what W_Q and W_K are, and one click to switch."""
     box = st.container(border=True, horizontal=True, vertical_alignment="center")  # one element, not four

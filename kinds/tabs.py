@@ -8,6 +8,7 @@ from gensim.models import KeyedVectors
 
 from classroom import panels
 from engine.attention import attend, later_share
+from fits import banner
 from kinds import lines
 from kinds.heads import heads_view
 from kinds.tables import neighbours_frame
@@ -22,7 +23,9 @@ LATER = 5  # later words named in the mask note
 PREFIX = {"enc": "encoder-", "dec": "decoder-", "cross": "cross-"}  # widget keys and CSV names per section
 FIELD = {"enc": "query", "dec": "dec_query", "cross": "cross_query"}  # the query word each tab follows
 LABELS = {"enc": "tab_enc", "dec": "tab_dec", "cross": "tab_cross"}  # each tab's name (text keys)
-INTROS = {"enc": "enc_intro", "dec": "dec_intro", "cross": "cross_intro"}  # and what it shows
+# and what it shows, by whether a word's own cell is hidden (a decoder's first word keeps it: it sees nothing else)
+INTROS = {("enc", False): "enc_intro", ("enc", True): "enc_intro_own_hidden", ("dec", False): "dec_intro",
+          ("dec", True): "dec_intro_own_hidden", ("cross", False): "cross_intro", ("cross", True): "cross_intro"}
 TABS = tuple(FIELD)
 # what the mask note says, by (the causal mask on, softmax weights)
 MASK_NOTES = {(True, True): "mask_hides", (True, False): "mask_hides_raw", (False, True): "mask_off",
@@ -64,7 +67,7 @@ def tabs(ctx, src, tgt, heads: int):
 def section(ctx, name: str, rows_q, rows_kv, need: str, heads: int):
     """One kind of attention: its weights, contributions and Z, what the mask hides, the heads."""
     s, w = ctx.s, ctx.w
-    st.markdown(t(INTROS[name]))
+    st.markdown(t(INTROS[name, not s.own]))
     causal = name == "dec" and s.causal
     picker, switch = st.columns(2, vertical_alignment="bottom")
     note = st.empty()
@@ -83,10 +86,10 @@ def section(ctx, name: str, rows_q, rows_kv, need: str, heads: int):
     # "es": the mask hides a later word, and it still sees two others whether or not its own cell is hidden
     default = rows_q.labels[-1 if name == "enc" else len(rows_q.labels) // 2]
     q = pick_word(FIELD[name], t("query"), rows_q.labels, default, where=picker)
-    if s.predict and not guessed(ctx, name, att, rows_kv.labels, q, rows_q.labels.index(q)):
+    if s.predict and not guessed(ctx, name, att, rows_q.tokens, rows_kv.labels, q, rows_q.labels.index(q)):
         return
-    views.attention_view(att, rows_q.labels, rows_kv.labels, q, softmax=s.softmax, prefix=PREFIX[name],
-                         query_field=FIELD[name])
+    views.attention_view(att, rows_q.labels, rows_kv.labels, q, softmax=s.softmax,
+                         own_note=banner.own_note(ctx.provenance), prefix=PREFIX[name], query_field=FIELD[name])
     if name == "dec":
         mask_note(note, free, rows_q.labels, q, causal, s.softmax)
     if name == "cross":
@@ -97,13 +100,13 @@ def section(ctx, name: str, rows_q, rows_kv, need: str, heads: int):
     heads_block(multi, rows_q.labels, rows_kv.labels, q, heads, ctx, PREFIX[name])
 
 
-def guessed(ctx, name: str, att, k_labels: list[str], q: str, i: int) -> bool:
+def guessed(ctx, name: str, att, words: list[str], k_labels: list[str], q: str, i: int) -> bool:
     """Predict first: the learner guesses among the keys query row i may see (the mask hides later words) before the
-    tab shows its numbers."""
+    tab shows its numbers; a class asked it sees `words`, the sentence of query word i."""
     seen = np.flatnonzero(att.mask[i])
     keys = [k_labels[j] for j in seen]
     return views.guess_first(att.q[i], att.k[seen], q, keys, key=view_key(f"kinds-{name}", ctx.s, q),
-                             ask=panels.asker(replace(ctx.s, tab=name), "kinds", ctx.pages))
+                             ask=panels.asker(replace(ctx.s, tab=name), "kinds", ctx.pages, words, i))
 
 
 def mask_note(where, free, labels: list[str], q: str, causal: bool, softmax: bool):

@@ -365,17 +365,18 @@ def hover(name: str, field: str, views: list[str]) -> alt.TopLevelSelectionParam
 
 
 def word_column(df: pd.DataFrame, field: str, position: str, title: str, y: alt.Scale, rows: int,
-                 step: int = LINE_STEP) -> alt.Chart:
-    """Each word of one column once, at its position, `step` pixels a word, beside the lines (query words to their left,
-    key words to their right), under its title, which runs to the right (over the lines, clear of the heatmaps'
-    titles); larger while hovered, the others of its column grey."""
-    param, width, left = (HOVER if field == "query" else HOVER_KEY), label_width(df[field]), field == "query"
+                 step: int = LINE_STEP, font: int = 12) -> alt.Chart:
+    """Each word of one column once, at its position, `step` pixels a word, `font` pixels high, beside the lines (query
+    words to their left, key words to their right), under its title, which runs to the right (over the lines, clear
+    of the heatmaps' titles); larger while hovered, the others of its column grey."""
+    param, left = (HOVER if field == "query" else HOVER_KEY), field == "query"
+    width = label_width(df[field], font)
     chart = alt.Chart(name=f"{field}_words", title=alt.TitleParams(title, anchor="start"))
     return chart.transform_aggregate(groupby=[field, position]).mark_text(
         align="right" if left else "left", baseline="middle", limit=LABEL_LIMIT).encode(
         x=alt.XValue(width if left else 0), y=alt.Y(f"{position}:Q", scale=y, axis=None),
         text=alt.Text(f"{field}:N", title=title),
-        size=when(alt.SizeValue, {"param": param, "empty": False}, 14, 12),
+        size=when(alt.SizeValue, {"param": param, "empty": False}, font + 2, font),
         color=when(alt.ColorValue, {"param": param}, "#222", "#aaa"),
         tooltip=[alt.Tooltip(f"{field}:N", title=title)],
     ).properties(width=width, height=step * rows)
@@ -386,9 +387,9 @@ def count(df: pd.DataFrame, position: str) -> int:
     return int(df[position].max()) + 1 if len(df) else 1
 
 
-def label_width(words: pd.Series) -> int:
-    """Pixels a column of words takes at the largest (hovered) size: room for the longest, up to LABEL_LIMIT; a
-    Chinese character takes two letters' room."""
+def label_width(words: pd.Series, font: int = 12) -> int:
+    """Pixels a column of words takes at the largest (hovered) size of a `font`-pixel text: room for the longest, up
+    to LABEL_LIMIT (more in proportion for a larger font); a Chinese character takes two letters' room."""
     wide = max((sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in str(w)) for w in words.unique()),
                default=1)
-    return min(LABEL_LIMIT, 8 * wide + 4)
+    return min(LABEL_LIMIT * font // 12, (8 * wide + 4) * font // 12)

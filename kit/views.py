@@ -109,9 +109,10 @@ def own_hidden(mask: np.ndarray) -> bool:  # [n_q, n_k]
 
 
 def attention_view(att: Attention, q_labels: list[str], k_labels: list[str], q: str, *, softmax: bool,
-                   prefix: str = "", query_field: str = "query"):
-    """Factor matrix and weights (click a cell to pick the query word into Settings.<query_field>), the query word
-    `q`'s weights and contributions, the sum check, Z."""
+                   own_note: str, prefix: str = "", query_field: str = "query"):
+    """Factor matrix and weights (click a cell to pick the query word into Settings.<query_field>), what hidden own
+    cells mean with the weights in use (`own_note`), the query word `q`'s weights and contributions, the sum check,
+    Z."""
     mask = None if att.mask.all() else att.mask
     left, right = st.columns(2) if len(k_labels) <= SIDE_BY_SIDE else (st.container(), st.container())
     weights_title = t("weights_m_soft" if softmax else "weights_m_raw")
@@ -120,7 +121,7 @@ def attention_view(att: Attention, q_labels: list[str], k_labels: list[str], q: 
         marks = Marks(mask, q, pick_into=query_field, weights=name == "weights" and softmax)
         matrix(a, q_labels, k_labels, charts.Titles(title, t("key_word"), t("query_word")), name=f"{prefix}{name}",
                marks=marks, where=where)
-    hidden = then() + t("own_hidden") if own_hidden(att.mask) else ""
+    hidden = then() + own_note if own_hidden(att.mask) else ""
     st.caption(t("click_hint") + hidden)
     st.markdown(positive_cells(att, q_labels, k_labels))
     contribution_view(att, q_labels.index(q), q, k_labels, softmax=softmax)
@@ -244,15 +245,24 @@ def guess_first(q_row: np.ndarray, k_rows: np.ndarray, q: str, keys: list[str], 
 
 def ask_guess(q: str, keys: list[str], *, key: str, ordered: int,
               done: list[str] | None) -> list[str] | None:
-    """The learner's guess: the one word `q` attends to most, or `ordered` words most first; None until complete.
-    A guess already `done` stays on screen, fixed."""
-    if ordered <= 1:
-        choice = st.radio(t("predict_ask", q=q), keys, index=keys.index(done[0]) if done else None,
-                          horizontal=True, key=f"_guess_{key}", disabled=bool(done))
-        return None if choice is None else [choice]
-    picked = st.multiselect(t("predict_order_ask", q=q, m=ordered), keys, default=done, max_selections=ordered,
-                            key=f"_guess_{key}", placeholder=t("predict_order_placeholder"), disabled=bool(done))
-    return picked if len(picked) == ordered else None
+    """The learner's guess: the one word `q` attends to most, or `ordered` words most first; None until it is complete
+    and checked. A form holds it, so moving between the options (the arrow keys move a radio's choice) commits nothing:
+    only its Check button does, with Enter, Space or a click, and it stays where it is, focus and all. A guess already
+    `done` stays on screen, fixed."""
+    with st.form(f"_guess_form_{key}", border=False, enter_to_submit=False):
+        if ordered <= 1:
+            choice = st.radio(t("predict_ask", q=q), keys, index=keys.index(done[0]) if done else None,
+                              horizontal=True, key=f"_guess_{key}", disabled=bool(done))
+            guess = None if choice is None else [choice]
+        else:
+            picked = st.multiselect(t("predict_order_ask", q=q, m=ordered), keys, default=done,
+                                    max_selections=ordered, key=f"_guess_{key}",
+                                    placeholder=t("predict_order_placeholder"), disabled=bool(done))
+            guess = picked if len(picked) == ordered else None
+        checked = st.form_submit_button(t("predict_check"), key=f"_guess_check_{key}", icon=":material/check:")
+    if checked and guess is None and not done:
+        st.warning(t("predict_pick_first" if ordered <= 1 else "predict_order_first", m=ordered))
+    return guess if checked or done else None
 
 
 def pick_word(field: str, label: str, options: list[str], default: str, *, where=st) -> str:

@@ -6,7 +6,7 @@ import streamlit as st
 from dot.charts import alignment_bars
 from dot.pair import group_names
 from dot.tables import alignment_frame
-from engine import corpus, training
+from engine import corpus, objective, training
 from engine.alignment import pair_alignment
 from engine.attention import attend
 from engine.projection import fit_plane_qk, pair_cosines, project
@@ -152,16 +152,19 @@ def start_view(ctx, triples, learn) -> dict:
     s, enc = ctx.s, ctx.enc
     d, d_k = enc.embedding.shape[1], ctx.d_k
     st.caption(t(START_NOTES[s.learn_start], d=d, d_k=d_k))
-    start = attend(enc.x, enc.x, *start_weights(ctx), cosine=s.cosine).scores  # [n, n]
+    att = attend(enc.x, enc.x, *start_weights(ctx), cosine=s.cosine, own=s.own)
+    start = att.scores  # [n, n]
     q = enc.labels[triples[0][0]] if triples else enc.labels[-1]
+    i = enc.labels.index(q)
+    shown = att.mask[i] | np.isin(np.arange(len(enc.labels)), [k for qi, k, _ in triples if qi == i])  # seen, targeted
     left, right = st.columns([3, 2], gap="large")
     titles = Titles(t(START_TITLES[s.learn_start], q=q, seed=s.train_seed), t("learn_score"), t("key_word"),
                     rank=t("rank"))
-    render.chart(relevance_bars, tables.relevance_table({"start": start[enc.labels.index(q)]}, enc.labels),
-                 titles=titles, where=left)
+    keys = [label for label, on in zip(enc.labels, shown, strict=True) if on]
+    render.chart(relevance_bars, tables.relevance_table({"start": start[i, shown]}, keys), titles=titles, where=left)
     if triples:
         pair_scores = [start[i, j] for i, j, _ in triples]
-        held = bool(training.order_holds(pair_scores, triples))
+        held = bool(objective.order_holds(pair_scores, triples))
         right.markdown(t("learn_start_held" if held else "learn_start_missed",
                          order=order_text(triples, pair_scores, enc.labels)))
     return dict(source=s.source, sentence=s.sentence, position=s.position, d_k=d_k, targets=s.targets,
@@ -253,7 +256,7 @@ def verdict(res: dict, config: dict):
 
 def signs_verdict(h, labels: list[str]):
     """Whether every pair ended with its target's sign, from which step, and which term asked for it."""
-    right = training.sign_right(h.scores[-1], h.targets)
+    right = objective.sign_right(h.scores[-1], h.targets)
     pairs = t("list_sep").join(
         t("learn_sign_pair", q=plain(labels[q]), k=plain(labels[k]), score=score, mark="✓" if ok else "✗")
         for (q, k, _), score, ok in zip(h.targets, h.scores[-1], right, strict=True))

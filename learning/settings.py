@@ -2,7 +2,8 @@
 fits/settings.py, as the "run" preset fits it again)."""
 from dataclasses import dataclass
 
-from engine.training import MAX_LR, MAX_STEPS, SIGN_WEIGHT
+from engine.objective import SIGN_WEIGHT
+from engine.training import MAX_LR, MAX_STEPS
 from kit.state import setting
 
 LEARNS = {"w_q": "learn_w_q", "w_k": "learn_w_k", "w_v": "learn_w_v", "x": "learn_x"}  # what can learn, as shown

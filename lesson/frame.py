@@ -58,6 +58,8 @@ def context(p: Page, s: Settings) -> Context:
     the Settings field to encode (None: the page encodes its own, and the sidebar's sentence box is the field `box`)."""
     box = p.sentence or p.box
     queue.drawing()
+    if not p.step:
+        return lobby(p, s)
     drawn = sidebar.render(s, box, state.linked(s), challenge=p.challenge)
     kv, source = chosen.vectors(s, drawn)
     st.title(t(p.title))
@@ -82,3 +84,13 @@ def context(p: Page, s: Settings) -> Context:
         st.error(t("overflow"))
         st.stop()
     return Context(s, kv, source, w, provenance, enc, att, named)
+
+
+def lobby(p: Page, s: Settings) -> Context:
+    """The opening of a page outside the story (the class page): the sidebar's menu, the title and intro, and nothing
+    of the story (no vectors, weights or sentence: its Context holds none)."""
+    sidebar.lobby(s, state.linked(s))
+    st.title(t(p.title))
+    st.markdown(t(p.intro))
+    render.name_files(p.name, "")
+    return Context(s, None, "", {}, None, None, None, {q.name: q for q in pages.PAGES})  # type: ignore[arg-type]

@@ -46,7 +46,9 @@ PAGES = (
          challenge=True),
     Page("pages/7_Real_sentences.py", "real", "nav_real", "real_title", "real_intro", sentence=None, box="sentence",
          challenge=True),
-    Page("pages/8_Class.py", "class", "nav_class", "class_title", "class_intro", sentence=None, step=False),
+    Page("pages/8_Real_model.py", "transformer", "nav_transformer", "transformer_title", "transformer_intro",
+         sentence=None, box="sentence"),
+    Page("pages/9_Class.py", "class", "nav_class", "class_title", "class_intro", sentence=None, step=False),
 )
 STEPS = tuple(p for p in PAGES if p.step)  # home and the story's pages
 

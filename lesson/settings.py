@@ -15,6 +15,7 @@ from learning.settings import Training
 from real.settings import RealSentences
 from relevance.settings import Expectation
 from swap.settings import Swap
+from transformer.settings import RealModel
 from vectors.settings import Vectors
 
 
@@ -33,7 +34,7 @@ class Story:
 
 
 @dataclass(frozen=True)
-class Settings(Room, RealSentences, Training, Kinds, Swap, Expectation, Pair, Shift, Layers, Vectors, Story):
+class Settings(Room, RealModel, RealSentences, Training, Kinds, Swap, Expectation, Pair, Shift, Layers, Vectors, Story):
     """Every setting of a view, the slices' in the order of the bases from the last (Story) to the first."""
 
 

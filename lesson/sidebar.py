@@ -77,11 +77,7 @@ def render(s: Settings, sentence_field: str, links: dict[str, str], *, challenge
     under the choice of vectors, where what the chosen vectors need is drawn (vectors.chosen.vectors)."""
     url_notices(st.session_state.pop("_notices", []), st.session_state.pop("_unread", False))
     with st.sidebar:
-        st.markdown(f"### {t('app_title')}")
-        for p in pages.PAGES:
-            st.page_link(p.script, label=t(p.nav), query_params=links)
-        st.divider()
-        st.segmented_control(t("language"), list(LANGS), key="lang", format_func=language_name)
+        menu(links)
         st.selectbox(t("source"), list(SOURCES), key="source", format_func=labels(SOURCES))
         vectors = st.container()
         st.text_input(t(sentence_field), key=sentence_field, max_chars=MAX_TEXT)
@@ -102,6 +98,24 @@ def render(s: Settings, sentence_field: str, links: dict[str, str], *, challenge
                     st.code(state.link(replace(s, predict=True)), language=None, wrap_lines=True)
     state.write_url(s)
     return vectors
+
+
+def menu(links: dict[str, str]):
+    """The sidebar's title, the links to every page (carrying `links`) and the choice of language."""
+    st.markdown(f"### {t('app_title')}")
+    for p in pages.PAGES:
+        st.page_link(p.script, label=t(p.nav), query_params=links)
+    st.divider()
+    st.segmented_control(t("language"), list(LANGS), key="lang", format_func=language_name)
+
+
+def lobby(s: Settings, links: dict[str, str]):
+    """The sidebar of a page outside the story (the class page): URL notices, the menu and the address bar, and none
+    of the story's controls (vectors, sentence, layers, links to a view)."""
+    url_notices(st.session_state.pop("_notices", []), st.session_state.pop("_unread", False))
+    with st.sidebar:
+        menu(links)
+    state.write_url(s)
 
 
 def url_notices(notices: list, unread: bool):

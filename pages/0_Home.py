@@ -1,5 +1,6 @@
 import streamlit as st
 
+from fits import banner
 from kit import state, tables, views
 from kit.charts import Titles
 from kit.text import t
@@ -31,7 +32,7 @@ with left:
                                                  t("query_word")), name="weights",
                  marks=views.Marks(marks.mask, weights=s.softmax))
     if views.own_hidden(att.mask):
-        st.caption(t("own_hidden"))
+        st.caption(banner.own_note(ctx.provenance))
     st.page_link(pages.page("factor").script, label=t("home_go"), icon=go, query_params=links)
 with right:
     st.subheader(t("home_step_z"))

@@ -3,6 +3,7 @@ import streamlit as st
 import swap.views
 from classroom import panels
 from factor import shift
+from fits import banner
 from kit import views
 from kit.state import view_key
 from kit.text import t
@@ -18,10 +19,11 @@ c3.toggle(t("predict"), key="predict", help=t("predict_help"))
 q = views.pick_word("query", t("query"), rows, rows[-1], where=c4)
 i = rows.index(q)
 seen = [j for j in range(len(rows)) if att.mask[i, j]]  # the keys query i may look at
+ask = panels.asker(s, "factor", ctx.pages, ctx.enc.tokens, i)  # the class sees the sentence with the question
 if s.predict and not views.guess_first(att.q[i], att.k[seen], q, [rows[j] for j in seen],
-                                      key=view_key("factor", s, q), ask=panels.asker(s, "factor", ctx.pages)):
+                                      key=view_key("factor", s, q), ask=ask):
     st.stop()
-views.attention_view(att, rows, rows, q, softmax=s.softmax)
+views.attention_view(att, rows, rows, q, softmax=s.softmax, own_note=banner.own_note(ctx.provenance))
 shift.view(att, i, q, rows)
 swap.views.section(ctx)
 downloads.menu(ctx, "factor")

@@ -18,8 +18,9 @@ c4.toggle(t("predict"), key="predict", help=t("predict_help"))
 i = rows.index(q)
 others = [j for j in range(len(rows)) if j != i]
 keys = [rows[j] for j in others]
+ask = panels.asker(s, "relevance", ctx.pages, enc.tokens, i)  # the class sees the sentence with the question
 if s.predict and not views.guess_first(att.q[i], att.k[others], q, keys, key=state.view_key("relevance", s, q),
-                                      ordered=views.ORDERED, ask=panels.asker(s, "relevance", ctx.pages)):
+                                      ordered=views.ORDERED, ask=ask):
     st.stop()
 c2.text_input(t("expected"), key="expected", max_chars=200)  # after the guess: the expectation is a hint
 story = enc.tokens == frame.STORY_TOKENS

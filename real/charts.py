@@ -11,8 +11,6 @@ from kit.charts import (
     HOVER,
     HOVER_KEY,
     HOVERED,
-    LINE_STEP,
-    LINES_WIDTH,
     Titles,
     builder,
     count,
@@ -30,6 +28,9 @@ LINE_KINDS = ("gold", "right", "wrong")  # a word's line to its head, and to its
 LINE_COLOURS = ["#555555", AGREE["++"], DISAGREE["-+"]]  # grey, then the blue and red of agree and disagree
 LINE_DASHES = [[1, 0], [1, 0], [5, 3]]  # wrong also dashed: not by colour alone
 LINE_SHIFT = 0.14  # of a row: a head's line runs just above the word's row, its top key's just below
+# read from the back of a room: words 15 px, a row 26 px, the lines 520 px wide (the chart about 850 px of a 1440 px
+# screen's 1,040 px of page)
+FONT, STEP, WIDTH = 15, 26, 520
 
 
 @builder("about_head_lines")
@@ -45,7 +46,8 @@ def head_lines(df: pd.DataFrame, titles: Titles, *, line_names: list[str],
     relation_title, line_title = titles["relation"], titles["line"]
     y = alt.Scale(domain=[-0.5, rows - 0.5], reverse=True, nice=False, zero=False)
     words = "datum.kind == 'word'"
-    legend = alt.Legend(orient="right", symbolType="stroke", symbolStrokeWidth=3, labelLimit=0)
+    legend = alt.Legend(orient="right", symbolType="stroke", symbolStrokeWidth=3, labelLimit=0, labelFontSize=FONT - 1,
+                        titleFontSize=FONT - 1)
     lines = alt.Chart(name="lines").transform_filter(f"!({words})").transform_calculate(
         shift=f"datum.kind == 'gold' ? {-LINE_SHIFT} : {LINE_SHIFT}",
         y0="datum.q_pos + datum.shift", y1="datum.k_pos + datum.shift",
@@ -60,12 +62,12 @@ def head_lines(df: pd.DataFrame, titles: Titles, *, line_names: list[str],
         tooltip=[alt.Tooltip("line:N", title=line_title), alt.Tooltip("query:N", title=y_title),
                  alt.Tooltip("key:N", title=x_title), alt.Tooltip("relation:N", title=relation_title),
                  alt.Tooltip("weight:Q", title=value_title, format=".3f")],
-    ).properties(width=LINES_WIDTH, height=LINE_STEP * rows)
+    ).properties(width=WIDTH, height=STEP * rows)
     relation = _relation_column(df, relation_title, y_title, y, rows)
     marks = _right_marks(line_title, y_title, y, rows)
     hovers = [hover(HOVER, "q_pos", ["query_words"]), hover(HOVER_KEY, "k_pos", ["key_words"])]
-    chart = alt.hconcat(relation, word_column(df, "query", "q_pos", y_title, y, rows), marks, lines,
-                        word_column(df, "key", "k_pos", x_title, y, rows), bounds="flush", spacing=6)
+    chart = alt.hconcat(relation, word_column(df, "query", "q_pos", y_title, y, rows, STEP, FONT), marks, lines,
+                        word_column(df, "key", "k_pos", x_title, y, rows, STEP, FONT), bounds="flush", spacing=6)
     chart = chart.properties(data=df, title=titles.title, params=hovers, autosize=alt.AutoSizeParams(type="pad"))
     return described(chart, description)
 
@@ -73,21 +75,22 @@ def head_lines(df: pd.DataFrame, titles: Titles, *, line_names: list[str],
 def _relation_column(df: pd.DataFrame, relation_title: str, y_title: str, y: alt.Scale, rows: int) -> alt.Chart:
     """Each word's relation, right-aligned in italics left of the word (head_lines)."""
     return alt.Chart(name="relations", title=alt.TitleParams(relation_title, anchor="end")).transform_filter(
-        "datum.kind == 'word'").mark_text(align="right", baseline="middle", color=GREY, fontStyle="italic").encode(
-        x=alt.XValue(label_width(df["relation"]) - 4), y=alt.Y("q_pos:Q", scale=y, axis=None),
+        "datum.kind == 'word'").mark_text(align="right", baseline="middle", color=GREY, fontStyle="italic",
+                                          fontSize=FONT - 1).encode(
+        x=alt.XValue(label_width(df["relation"], FONT) - 4), y=alt.Y("q_pos:Q", scale=y, axis=None),
         text=alt.Text("relation:N", title=relation_title),
         tooltip=[alt.Tooltip("query:N", title=y_title), alt.Tooltip("relation:N", title=relation_title)],
-    ).properties(width=label_width(df["relation"]), height=LINE_STEP * rows)
+    ).properties(width=label_width(df["relation"], FONT), height=STEP * rows)
 
 
 def _right_marks(line_title: str, y_title: str, y: alt.Scale, rows: int) -> alt.Chart:
     """✓ (blue) or ✗ (red) right of each word: whether it attends most to the word it belongs to (head_lines)."""
     return alt.Chart(name="marks").transform_filter("datum.kind == 'word' && datum.mark != ''").mark_text(
-        baseline="middle", fontSize=14, fontWeight="bold").encode(
-        x=alt.XValue(8), y=alt.Y("q_pos:Q", scale=y, axis=None), text=alt.Text("mark:N", title=line_title),
+        baseline="middle", fontSize=FONT + 1, fontWeight="bold").encode(
+        x=alt.XValue(9), y=alt.Y("q_pos:Q", scale=y, axis=None), text=alt.Text("mark:N", title=line_title),
         color=when(alt.ColorValue, "datum.right", LINE_COLOURS[1], LINE_COLOURS[2]),
         tooltip=[alt.Tooltip("query:N", title=y_title), alt.Tooltip("mark:N", title=line_title)],
-    ).properties(width=16, height=LINE_STEP * rows)
+    ).properties(width=18, height=STEP * rows)
 
 
 RELATION_STEP = 36  # pixels a relation: its two bars

@@ -9,7 +9,7 @@ import streamlit as st
 from gensim.models import KeyedVectors
 
 from classroom import panels
-from engine import treebank
+from engine import minilm_files, minilm_treebank, treebank
 from engine.attention import Attention, attend, top_keys
 from engine.pipeline import Encoded, encode
 from engine.tokens import TooManyTokens, tokenize
@@ -118,8 +118,9 @@ def held_out(ctx) -> tuple[Known, Scored]:
     return known, scored
 
 
-def choose(ctx, known: Known) -> treebank.Sentence:
-    """The random button and the word search (bound to Settings.real and real_find); the sentence they give."""
+def choose(ctx, known: Known, page: str = "real") -> treebank.Sentence:
+    """The random button and the word search (bound to Settings.real and real_find); the sentence they give, after
+    which `page`'s charts are named in their files."""
     s = ctx.s
     left, right = st.columns([1, 2], vertical_alignment="bottom")
     right.text_input(t("real_find"), key="real_find", max_chars=100, help=t("real_find_help"),
@@ -141,7 +142,7 @@ def choose(ctx, known: Known) -> treebank.Sentence:
                 on_click=draw, args=(pool, current), width="stretch")
     shown = known.sentences[known.index[current]]
     files = render.FILES.get(None)
-    render.name_files("real", " ".join(shown.tokens), files.menu if files else None)  # files named after it
+    render.name_files(page, " ".join(shown.tokens), files.menu if files else None)  # files named after it
     return shown
 
 
@@ -221,7 +222,7 @@ def guessed(ctx, sentence: treebank.Sentence, enc: Encoded, att: Attention) -> b
     seen = np.flatnonzero(att.mask[i])
     shown = replace(ctx.s, real=sentence.sent_id, real_query=q)
     if not views.guess_first(att.q[i], att.k[seen], q, [labels[j] for j in seen], key=view_key("real", shown, q),
-                             ask=panels.asker(shown, "real", ctx.pages)):
+                             ask=panels.asker(shown, "real", ctx.pages, enc.tokens, i)):
         return False
     rel = treebank.short(sentence.relations[i])
     st.markdown(t("real_gold_said", q=plain(q), h=plain(labels[head[i]]), rel=rel) if head[i] >= 0
@@ -290,12 +291,20 @@ def same_key(ctx, sentence: treebank.Sentence, enc: Encoded, att: Attention):
     st.markdown(said)
 
 
+def others() -> dict[str, dict[str, tuple[str, float]]]:
+    """Beside these weights: the real transformer's best head per relation on the held-out sentences (its label and
+    share), and Clark et al.'s best BERT-base head (their relation's name and share)."""
+    shipped = minilm_treebank.shipped()
+    return {"minilm": {r: shipped.best(r) for r in RELATIONS if r in shipped.words},
+            "bert": {r: (theirs, share / 100) for r, (theirs, share, _, _) in minilm_treebank.BERT_BASE.items()}}
+
+
 def relations_view(ctx, known: Known, scored: Scored):
     """Every held-out sentence, relation by relation: the current head against the best fixed offset for each."""
     st.subheader(t("real_rel_title"))
     series = [t("real_rel_head"), t("real_rel_offset")]
     table = relations_table(list(RELATIONS), scored.relations, known.offsets,
-                             {r: t(RELATION_NAMES[r]) for r in RELATIONS})
+                             {r: t(RELATION_NAMES[r]) for r in RELATIONS}, others())
     bars = relation_bars_frame(table, series)
     titles = Titles(t("real_rel_chart"), t("real_rel_x"), t("real_relation"), series=t("real_rel_series"),
                     count=t("real_rel_count"))
@@ -315,9 +324,13 @@ def relations_view(ctx, known: Known, scored: Scored):
         said += then() + t("real_rel_beats_all", n=len(gaps))
     st.markdown(said)
     st.caption(t("real_rel_caption"))
-    shares = table.to_pandas().style.format({"head": "{:.1%}", "offset_accuracy": "{:.1%}", "count": "{:,}"})
+    shares = table.to_pandas().style.format({"head": "{:.1%}", "offset_accuracy": "{:.1%}", "count": "{:,}",
+                                             "minilm": "{:.1%}", "bert": "{:.1%}"}, na_rep="—")
     st.dataframe(shares, hide_index=True, width="stretch", height="content", column_config={
         "relation": t("real_relation"), "meaning": t("real_rel_meaning"),
         "count": t("real_rel_count"), "head": t("real_rel_head_share"),
-        "offset": t("real_rel_offset_col"), "offset_accuracy": t("real_rel_offset_share")})
+        "offset": t("real_rel_offset_col"), "offset_accuracy": t("real_rel_offset_share"),
+        "minilm": t("real_rel_minilm_share", name=minilm_files.NAME), "minilm_head": t("real_rel_minilm_head"),
+        "bert": t("real_rel_bert_share"), "bert_head": t("real_rel_bert_relation")})
+    st.caption(t("real_rel_others_caption", name=minilm_files.NAME, sentences=minilm_treebank.shipped().sentences))
     views.download_table(table, t("file_real_relations"), key="real_relations")

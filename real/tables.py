@@ -53,17 +53,25 @@ def heads_table(labels: list[str], relations: list[str], head: np.ndarray, pick:
                           pa.string())})
 
 
+Others = dict[str, dict[str, tuple[str, float]]]  # name -> relation -> (what it is, its share)
+
+
 def relations_table(relations: list[str], head: dict[str, tuple[int, float]], offsets: dict[str, tuple[int, float]],
-                    meanings: dict[str, str]) -> pa.Table:
+                    meanings: dict[str, str], others: Others | None = None) -> pa.Table:
     """One row per relation that occurs: how many words have it, the share the head gets right, the best fixed
-    offset for it and the share that offset gets right."""
+    offset for it and the share that offset gets right; then for each of `others` (name -> relation -> (what it is,
+    its share)) its share as column <name> and what it is as <name>_head, empty where it has no figure."""
     shown = [r for r in relations if r in head]
-    return pa.table({"relation": pa.array(shown, pa.string()),
-                     "meaning": pa.array([meanings[r] for r in shown], pa.string()),
-                     "count": pa.array([head[r][0] for r in shown], pa.int64()),
-                     "head": pa.array([head[r][1] for r in shown], pa.float64()),
-                     "offset": pa.array([f"{offsets[r][0]:+d}" for r in shown], pa.string()),
-                     "offset_accuracy": pa.array([offsets[r][1] for r in shown], pa.float64())})
+    columns = {"relation": pa.array(shown, pa.string()),
+               "meaning": pa.array([meanings[r] for r in shown], pa.string()),
+               "count": pa.array([head[r][0] for r in shown], pa.int64()),
+               "head": pa.array([head[r][1] for r in shown], pa.float64()),
+               "offset": pa.array([f"{offsets[r][0]:+d}" for r in shown], pa.string()),
+               "offset_accuracy": pa.array([offsets[r][1] for r in shown], pa.float64())}
+    for name, figures in (others or {}).items():
+        columns[name] = pa.array([figures[r][1] if r in figures else None for r in shown], pa.float64())
+        columns[f"{name}_head"] = pa.array([figures[r][0] if r in figures else None for r in shown], pa.string())
+    return pa.table(columns)
 
 
 def relation_bars_frame(table: pa.Table, series: list[str]) -> pd.DataFrame:

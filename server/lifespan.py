@@ -1,12 +1,14 @@
 """The server's life, for st.App (dashboard.py composes it): as the server starts, the warm-up runs in the background,
 so the slow parts load while the first visitor's browser is still loading Streamlit's frontend (importing dashboard.py
 starts nothing); when the server is told to stop, what the app asked to be told first (on_stop). What the warm-up
-prepares and what a stop releases are the app's, handed in: the server knows no page."""
+prepares and what a stop releases are the app's, handed in: the server knows no page. At its start the process also
+takes all the open files it is allowed (more_files): every visitor's websocket and every held request is one."""
 import asyncio
 import contextlib
 import functools
 import gc
 import logging
+import resource
 import signal
 import threading
 from collections.abc import Callable
@@ -22,12 +24,26 @@ def of(prepare: Callable[[], None], stopping: Callable[[], None]):
     async def lifespan(app):
         from server import ledger
 
+        more_files()
         loop = asyncio.get_running_loop()
         ledger.server_loop[:] = [loop]
         on_stop(lambda: loop.call_soon_threadsafe(stopping))
         start_warm_up(prepare)
         yield
     return lifespan
+
+
+def more_files() -> tuple[int, int]:
+    """Raise this process's soft limit on open files to its hard limit: the soft one is often 1,024, which 1,000 idle
+    connections reach, and then accept() fails for every new visitor. (soft, hard) as they are after."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = hard if hard != resource.RLIM_INFINITY else 2**20  # Linux takes no more than fs.nr_open, 2**20 by default
+    if soft < wanted:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+        except (ValueError, OSError):
+            log.warning("could not raise the open-files limit from %s to %s", soft, wanted)
+    return resource.getrlimit(resource.RLIMIT_NOFILE)
 
 
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)  # a container's or a service manager's stop, and Ctrl+C

@@ -1,5 +1,6 @@
-"""The one place that reads Streamlit's server runtime, which has no public API: the running script's session, the
-files Streamlit stores for each session, whether a session's tab is connected, and ending a session. The memory ledger
+"""The one place that reads Streamlit's server runtime, which has no public API: the running script's session and the
+address of its connection, the files Streamlit stores for each session, whether a session's tab is connected, and
+ending a session. The memory ledger
 (server/ledger.py) counts and frees through these; tests/engine/test_runtime.py checks each against the installed
 Streamlit, so an upgrade that moves them fails there first. Outside a server (tests, AppTest) each answers as if nobody
 were there."""
@@ -16,6 +17,17 @@ def session_id() -> str:
     """The running script's session id ('' outside a script run)."""
     ctx = scriptrunner.get_script_run_ctx(suppress_warning=True)
     return ctx.session_id if ctx else ""
+
+
+def peer() -> str | None:
+    """The address the running session's websocket came from, as the server's socket saw it (None outside a server, or
+    when the session's client is gone): Streamlit's st.context.ip_address hides a loopback peer."""
+    ctx = scriptrunner.get_script_run_ctx(suppress_warning=True)
+    if ctx is None or not running():
+        return None
+    client = Runtime.instance().get_client(ctx.session_id)
+    found = getattr(getattr(client, "client_context", None), "remote_ip", None)
+    return found if isinstance(found, str) else None  # AppTest's runtime is a mock
 
 
 def storage() -> dict:

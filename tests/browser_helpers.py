@@ -75,11 +75,12 @@ def chromium():
             browser.close()
 
 
-def new_page(browser):
+def new_page(browser, **options):
     """A page in a fresh context (no shared cookies or storage) that counts script runs and records dialogs and
     console messages. The app's Content-Security-Policy forbids evaluating strings, which Playwright's
-    wait_for_function does, so the page ignores it here; tests/deploy/test_headers.py opens every page under it."""
-    context = browser.new_context(viewport=VIEWPORT, bypass_csp=True)
+    wait_for_function does, so the page ignores it here; tests/deploy/test_headers.py opens every page under it.
+    `options` go to the context (a phone's viewport, is_mobile, has_touch)."""
+    context = browser.new_context(**{"viewport": VIEWPORT, "bypass_csp": True, **options})
     context.add_init_script(COUNT_RUNS)
     page = context.new_page()
     page.set_default_timeout(TIMEOUT_MS)

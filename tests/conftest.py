@@ -1,6 +1,7 @@
 """Shared fixtures: the real GloVe vectors once per session, small hand-built vector sets, and one Chromium and one
 dashboard server per process for the tests that drive a browser. Each test is marked with its folder's kind, and
 pytest-xdist gives its workers whole units of tests."""
+import gc
 import itertools
 import os
 import re
@@ -29,15 +30,24 @@ def pytest_configure(config):
 
 
 def pytest_collection_modifyitems(items):
-    """Mark each test with its folder's kind. In a pytest-xdist worker, spread the tests that drive Chromium evenly in
-    time through the rest: a browser test waits for its page much of the time, which another worker's CPU-bound tests
-    fill, where two browser tests at once would leave the CPUs idle."""
+    """Mark each test with its folder's kind, and put the slow ones first. In a pytest-xdist worker, spread the tests
+    that drive Chromium evenly in time through the rest: a browser test waits for its page much of the time, which
+    another worker's CPU-bound tests fill, where two browser tests at once would leave the CPUs idle."""
     for item in items:
         if item.path.parent.name in KINDS:
             item.add_marker(item.path.parent.name)
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)  # the longest first: it must not be last
     if os.environ.get("PYTEST_XDIST_WORKER"):
         browser = [item for item in items if "chromium" in item.fixturenames]
         items[:] = spread(browser, [item for item in items if "chromium" not in item.fixturenames])
+
+
+def pytest_collection_finish(session):
+    """What collection imported lives as long as the run: frozen out of the garbage collector, as the server freezes
+    what its warm-up made (server/lifespan.py), so that each full collection the memory ledger asks for around a fit
+    or an upload (ledger.give_back) walks only what the tests made since, not every module again."""
+    gc.collect()
+    gc.freeze()
 
 
 def spread(few: list, many: list) -> list:

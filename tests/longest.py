@@ -4,6 +4,12 @@ from urllib.parse import urlencode
 from kit.state import MAX_TEXT
 from lesson.settings import DEFAULTS, LIMITS, NAMES, SPEC
 from real.settings import held_out_ids
+from transformer.settings import NAMES as HEAD_NAMES
+
+
+def checked() -> dict[str, list[str]]:
+    """The texts a check holds to values of their own: every id of a held-out sentence, every name of a head."""
+    return {"real": sorted(held_out_ids()), "model_head": list(HEAD_NAMES)}
 
 
 def longest_query() -> int:
@@ -24,6 +30,6 @@ def longest(name: str) -> str:
         return max((str(end) for end in SPEC[name]), key=len)
     if name in SPEC:
         return max(SPEC[name], key=len)
-    if name == "real":
-        return max(held_out_ids(), key=len)
+    if name in checked():
+        return max(checked()[name], key=len)
     return "中" * LIMITS.get(name, MAX_TEXT)

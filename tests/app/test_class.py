@@ -1,6 +1,5 @@
 """Class mode in AppTest: a teacher and students in separate sessions on one class database (a SQLite file made for
 each test), from starting a class on a question page to the answers' CSV; and what goes wrong, said in a sentence."""
-import asyncio
 import io
 import json
 import time
@@ -9,16 +8,17 @@ from concurrent.futures import ThreadPoolExecutor
 import pandas as pd
 import pytest
 
-from classroom import classes, seat, store, watch
+from classroom import classes, holds, seat, store, visitor, watch
 from classroom import panels as ui_class
-from classroom.limiter import Limiter
+from classroom.limiter import Bucket, Limiter
 from classroom.questions import Question
 from engine.errors import ClassError
 from harness.apptest import run_page
 from kit.text import in_language, t
 from tests.apptest_helpers import chart_data, deferred, messages
+from tests.class_helpers import load_pixels, pixel
 
-FACTOR, RELEVANCE, CLASS = "pages/2_Factor_matrix.py", "pages/4_Relevance.py", "pages/8_Class.py"
+FACTOR, RELEVANCE, CLASS = "pages/2_Factor_matrix.py", "pages/4_Relevance.py", "pages/9_Class.py"
 
 
 @pytest.fixture(autouse=True)
@@ -26,14 +26,18 @@ def database(tmp_path, monkeypatch):
     """A class database of this test's own."""
     monkeypatch.setenv("CLASS_DATA", str(tmp_path))
     monkeypatch.delenv("CLASS_DATABASE_URL", raising=False)
-    fresh = {name: Limiter(limiter.limit, limiter.window, limiter.keys) for name, limiter in ui_class.RATES.items()}
-    monkeypatch.setattr(ui_class, "RATES", fresh)  # AppTest's sessions share one id: each test starts unlimited
+    fresh = {name: Limiter(r.limit, r.window, r.keys) if isinstance(r, Limiter) else Bucket(r.burst, r.rate, r.keys)
+             for name, r in visitor.RATES.items()}
+    monkeypatch.setattr(visitor, "RATES", fresh)  # AppTest's sessions share one address: each test starts unlimited
+    monkeypatch.setattr(seat, "NEW_SEATS", Bucket(10_000, 1.0))
+    holds.forget_teachers()  # the classes of another test's database
     return tmp_path / "classes.sqlite"
 
 
 def teach(page: str = FACTOR, query: dict | None = None, lang: str = "en"):
     """A teacher's session that asked the class the page's predict-first question: now on the class page."""
     at = run_page(page, {"predict": "1", "lang": lang, **(query or {})})
+    load_pixels(at)  # the browser gets its seat
     with in_language(lang):
         next(b for b in at.button if b.label == t("class_ask")).click().run()
         assert any(t("class_link_is") == m.value for m in at.markdown)  # the button went to the class page
@@ -44,6 +48,7 @@ def teach(page: str = FACTOR, query: dict | None = None, lang: str = "en"):
 def join(code: str, nickname: str = "", lang: str = "en"):
     """A student's session that opened the class's link and joined."""
     at = run_page(CLASS, {"room": code, "lang": lang})
+    load_pixels(at)
     with in_language(lang):
         boxes = {box.label: box for box in at.text_input}
         assert boxes[t("class_code")].value == code
@@ -62,8 +67,14 @@ def metrics(at) -> dict[str, str]:
 
 
 def pick(at, word: str):
-    """A student's answer to a one-word question."""
-    next(r for r in at.radio if r.key.startswith("_class_pick_")).set_value(word).run()
+    """A student's answer to a one-word question, picked and sent."""
+    next(r for r in at.radio if r.key.startswith("_class_pick_")).set_value(word)
+    return send(at)
+
+
+def send(at):
+    """The student presses Send under their answer."""
+    button(at, "class_send").click().run()
     assert not at.exception, [e.value for e in at.exception]
     return at
 
@@ -113,8 +124,8 @@ def test_the_room_order_question_counts_first_choices_and_whole_right_orders():
     teacher = teach(RELEVANCE)
     student = join(code_of(teacher))
     box = next(m for m in student.multiselect if m.key.startswith("_class_pick_"))
-    box.set_value(["drank", "cat", "the (5)"]).run()
-    assert not student.exception
+    box.set_value(["drank", "cat", "the (5)"])
+    send(student)
     room = classes.room(store_engine(), code_of(teacher), now=now())
     assert room.answered == 1 and room.question.ordered == 3 and room.question.answer == ("drank", "cat", "the (5)")
     assert room.right == 1
@@ -155,6 +166,7 @@ def test_the_class_page_speaks_chinese():
                                              ("'; DROP TABLE class_classes; --", "err_class_bad_code")])
 def test_a_code_that_opens_no_class_gets_one_sentence_and_the_rest_works(typed, said):
     at = run_page(CLASS)
+    load_pixels(at)
     boxes = {box.label: box for box in at.text_input}
     boxes[t("class_code")].input(typed)
     next(b for b in at.button if b.label == t("class_join")).click().run()
@@ -207,9 +219,9 @@ def test_a_question_too_big_for_a_class_is_refused_before_the_database():
         Question("factor", "", "milk", tuple(f"w{i}" for i in range(65)), 1, ("w0",), "angle")
 
 
-def test_a_session_that_keeps_answering_is_slowed_down_with_a_sentence():
+def test_a_student_who_keeps_answering_is_slowed_down_with_a_sentence():
     student = join(code_of(teach()))
-    limit = ui_class.RATES["answer"].limit
+    limit = visitor.RATES["answer"].limit
     for n in range(limit + 1):
         pick(student, ("drank", "cat")[n % 2])
     assert t("err_class_rate_limited", seconds=60) in messages(student)
@@ -272,7 +284,7 @@ def test_a_panel_s_watch_differs_from_its_route_exactly_when_the_panel_would_cha
     student = join(code)
     teacher.run()
     assert watch_data(student) == {"url": f"{watch.ROUTE}?c={code}", "stage": asked(code),
-                                   "retry": 1000, "every": 0}
+                                   "retry": 1000, "backoff": 30_000, "every": 0}
     assert shown(teacher) == asked(code, teacher=True)  # nothing moved: no panel runs
     pick(student, "drank")
     assert shown(student) == asked(code)  # their own answer is on their screen already
@@ -344,24 +356,15 @@ def test_the_route_answers_a_stage_that_moved_at_once_and_holds_one_that_did_not
 
 
 def test_a_held_question_is_answered_with_the_same_stage_after_the_hold(monkeypatch):
-    code = code_of(teach())
+    teacher = teach()
+    code, key = code_of(teacher), teacher.session_state["_class"]["key"]
     monkeypatch.setattr(watch, "HOLD_S", 0.5)
     with route_client() as client:
         started = time.monotonic()
-        same = client.get(f"{watch.ROUTE}?c={code}&as=teacher&shown={asked(code, teacher=True)}").text
+        same = client.get(f"{watch.ROUTE}?c={code}&as=teacher&shown={asked(code, teacher=True)}",
+                          headers={"Cookie": f"class_teacher={code}.{key}"}).text
         assert same == asked(code, teacher=True) and 0.5 <= time.monotonic() - started < 5
     assert not watch._watched  # nobody waits: nothing reads the room any more
-
-
-def pixel(nonce: str, scheme: str = "http", forwarded: str | None = None):
-    """The class seat's route answering a browser's request for the pixel: the response."""
-    from starlette.requests import Request
-
-    headers = [(b"x-forwarded-proto", forwarded.encode())] if forwarded else []
-    scope = {"type": "http", "method": "GET", "scheme": scheme, "path": seat.ROUTE, "headers": headers,
-             "query_string": f"n={nonce}".encode(), "server": ("127.0.0.1", 80)}
-    with ThreadPoolExecutor(1) as thread:  # a thread of its own: Playwright's sync API may hold this one's loop
-        return thread.submit(asyncio.run, seat.seat(Request(scope))).result()
 
 
 def test_a_pixel_sets_its_cookie_once_httponly_and_strict_and_a_stale_or_forged_nonce_sets_none():

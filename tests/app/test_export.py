@@ -227,7 +227,7 @@ def test_each_pair_on_page_3_saves_its_products_as_csv_from_its_chart(monkeypatc
 
 def test_only_the_story_s_steps_offer_a_save_menu():
     assert save_menu(run_page("pages/2_Factor_matrix.py")) is not None
-    at = run_page("pages/8_Class.py")
+    at = run_page("pages/9_Class.py")
     assert not at.exception
     with pytest.raises(StopIteration):  # the class page's chart changes as the room answers: nothing to save there
         save_menu(at)

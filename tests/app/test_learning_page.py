@@ -9,7 +9,7 @@ import pandas as pd
 import pyarrow as pa
 import pytest
 
-from engine import training, treebank
+from engine import objective, training, treebank
 from engine.pipeline import encode
 from fits import queue
 from harness.apptest import as_it_ends
@@ -69,8 +69,10 @@ def test_page_runs_by_default_and_shows_where_training_starts():
     assert t("learn_not_trained") in messages(at) and not at.error
     assert not at.button(key="train").disabled
     start = titled(at, t("learn_start_title_sidebar", q="milk")).set_index("key")["score"]
-    assert sorted(start.index) == sorted(LABELS)
+    assert sorted(start.index) == sorted(set(LABELS) - {"milk"})  # its own cell is hidden here as everywhere else
     assert start["drank"] > start["cat"] > start["black"]  # the learned weights in use already hold the order
+    shown = titled(ok(run_page(PAGE, {"own": "1"})), t("learn_start_title_sidebar", q="milk"))
+    assert sorted(shown["key"]) == sorted(LABELS)  # a word that may attend to itself shows its own score
     assert "already holds" in " ".join(m.value for m in at.markdown)
     at = ok(run_page(PAGE, RANDOM_START))
     titled(at, t("learn_start_title_random", q="milk", seed=0))
@@ -179,7 +181,7 @@ def test_the_sign_term_and_its_weight():
     assert len(sign) == 201 and not sign.any()
     on = titled(trained(), t("learn_loss_title")).pivot(index="step", columns="pair", values="value")
     np.testing.assert_allclose(on[t("learn_term_total")],
-                               on[t("learn_term_order")] + on[t("learn_term_sign", w=training.SIGN_WEIGHT)])
+                               on[t("learn_term_order")] + on[t("learn_term_sign", w=objective.SIGN_WEIGHT)])
 
 
 def test_stop_mechanism_without_the_page():

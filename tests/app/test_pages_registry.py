@@ -11,6 +11,7 @@ from tests.apptest_helpers import ROOT, run_page
 # the URL paths links were shared under before the entry owned the navigation: they keep opening the same pages
 SHARED = ["", "Words_become_rows", "Factor_matrix", "Dot_product", "Relevance", "Learning", "Three_kinds",
           "Real_sentences", "Class"]
+PATHS = [*SHARED[:8], "Real_model", *SHARED[8:]]  # today's: every one shared before, and page 8's, added since
 EXTRA = """import streamlit as st
 
 from lesson import frame
@@ -37,9 +38,9 @@ def test_every_page_script_is_listed_once_with_its_text_keys():
 def test_links_keep_the_url_paths_shared_before():
     at = run_page(None)
     assert not at.exception
-    assert list(links(at, at.sidebar).values()) == SHARED
-    assert [page_icon_and_name(ROOT / p.path)[1] for p in pages.PAGES[1:]] == SHARED[1:]
-    assert [p.url_path for p in pages.PAGES] == SHARED  # the class page's links are built with it
+    assert list(links(at, at.sidebar).values()) == PATHS
+    assert [page_icon_and_name(ROOT / p.path)[1] for p in pages.PAGES[1:]] == PATHS[1:]
+    assert [p.url_path for p in pages.PAGES] == PATHS  # the class page's links are built with it
 
 
 @pytest.fixture

@@ -20,6 +20,11 @@ def order_box(at):
     return next(m for m in at.multiselect if m.key.startswith("_guess_"))
 
 
+def check(at):
+    """Press the guess's Check button, as Enter, Space or a click does."""
+    return next(b for b in at.button if b.key and b.key.startswith("_guess_check_")).click().run()
+
+
 def revealed(at) -> str:
     return " ".join(m.value for m in (*at.success, *at.warning))
 
@@ -40,6 +45,9 @@ def test_the_factor_page_hides_the_answer_until_the_guess():
     box = guess_box(at)
     assert box.label == t("predict_ask", q="milk") and box.value is None
     box.set_value("cat").run()
+    assert hidden(at)  # a choice alone commits nothing: the arrow keys move it
+    guess_box(at).set_value("cat")
+    check(at)
     assert chart_data(at)
     assert t("predict_wrong", guess="cat", k="drank") in revealed(at)
     assert "1 of 0" not in revealed(at) and t("predict_score", right=0, total=1) in score(at)
@@ -53,7 +61,8 @@ def test_the_relevance_page_asks_for_an_order_and_scores_its_pairs():
     assert box.label == t("predict_order_ask", q="milk", m=3) and box.max_selections == 3
     box.set_value(["drank", "black"]).run()
     assert hidden(at)  # two of three: still hidden
-    order_box(at).set_value(["drank", "black", "cat"]).run()
+    order_box(at).set_value(["drank", "black", "cat"])
+    check(at)
     assert chart_data(at) and at.dataframe and at.text_input(key="expected").value == "drank > cat > black"
     said = revealed(at)
     assert said.startswith(t("predict_right", k="drank"))
@@ -66,7 +75,8 @@ def test_each_kind_of_attention_hides_its_answer_until_the_guess(tab):
     at = run_page(KINDS, {"predict": "1", "tab": tab})
     assert not at.exception and hidden(at)
     box = guess_box(at)
-    box.set_value(box.options[0]).run()
+    box.set_value(box.options[0])
+    check(at)
     assert chart_data(at) and (at.success or at.warning)
 
 
@@ -80,7 +90,8 @@ def test_the_masked_decoder_asks_only_about_words_its_query_may_see(own):
 
 def test_a_right_guess_says_why_from_the_numbers(glove):
     at = run_page(FACTOR, {"predict": "1"})
-    guess_box(at).set_value("drank").run()
+    guess_box(at).set_value("drank")
+    check(at)
     (said,) = [m.value for m in at.success if m.value.startswith(t("predict_right", k="drank"))]
     assert "wins on" in said
     assert t("predict_score", right=1, total=1) in score(at)
@@ -88,7 +99,8 @@ def test_a_right_guess_says_why_from_the_numbers(glove):
 
 def test_a_challenge_link_carries_no_answer():
     at = run_page(RELEVANCE, {"predict": "1"})
-    order_box(at).set_value(["drank", "cat", "black"]).run()
+    order_box(at).set_value(["drank", "cat", "black"])
+    check(at)
     link = dict(at.query_params)
     assert link.get("predict") == "1" and "drank" not in "".join(link.values())
     fresh = run_page(RELEVANCE, link)  # a classmate opens the link: asked again
@@ -114,7 +126,8 @@ def test_pages_without_a_question_offer_no_challenge_link():
 
 def test_each_view_is_guessed_once_and_a_new_query_asks_again():
     at = run_page(FACTOR, {"predict": "1"})
-    guess_box(at).set_value("drank").run()
+    guess_box(at).set_value("drank")
+    check(at)
     at.run()
     assert chart_data(at)  # still revealed
     at.selectbox(key="query").set_value("cat").run()

@@ -4,9 +4,10 @@ its answer until guessed, and states numbers the engine gives when asked on its 
 import json
 
 import numpy as np
+import pandas as pd
 import pytest
 
-from engine import treebank
+from engine import minilm_treebank, treebank
 from engine.attention import attend, top_keys
 from engine.pipeline import encode
 from engine.positional import WEIGHT
@@ -179,6 +180,21 @@ def test_per_relation_table_equals_the_engine_asked_on_its_own(held):
     _, bars = spec_of(at, t("real_rel_chart"))
     head_bars = bars[bars["s"] == 0].set_index("r")["accuracy"]
     assert head_bars.tolist() == pytest.approx(table["head"].tolist(), abs=1e-12)
+
+
+def test_per_relation_table_sets_the_real_transformer_and_bert_base_beside_the_weights():
+    at = ok(run_page(PAGE))
+    table = at.dataframe[1].value.set_index("relation")
+    counts = pd.read_csv(minilm_treebank.SHIPPED, comment="#").set_index("relation")
+    for rel in sentences.RELATIONS:  # each relation's best of the 72 heads, the first on a tie
+        shares = counts.loc[rel].drop("count") / counts.loc[rel, "count"]
+        assert table.loc[rel, "minilm"] == pytest.approx(shares.max(), abs=1e-12)
+        assert table.loc[rel, "minilm_head"] == shares.idxmax()
+    assert (table.loc["obj", "minilm_head"], table.loc["det", "minilm_head"]) == ("L3-H1", "L3-H9")
+    assert table.loc["obj", "bert"] == pytest.approx(0.868) and table.loc["obj", "bert_head"] == "dobj"
+    assert table.loc["det", "bert"] == pytest.approx(0.943) and table.loc["compound", "bert_head"] == "nn"
+    assert table.loc[["case", "cop", "cc", "obl", "nmod", "conj"], "bert"].isna().all()  # none in Clark et al.
+    assert "1,255 held-out sentences" in " ".join(c.value for c in at.caption)
 
 
 def test_the_relation_chart_follows_the_weights():

@@ -95,3 +95,15 @@ def test_the_sign_sentences_in_chinese():
     at = run_page(FACTOR, {"lang": "zh"})
     with in_language("zh"):
         assert t("signs_shift_result", c=5.0, q="milk", moved=0.0).split("：")[0] in markdown(at)
+
+
+@pytest.mark.parametrize("page", [None, FACTOR, "pages/6_Three_kinds.py"])
+def test_what_hidden_own_cells_mean_names_the_weights_in_use(page):
+    """Only the head learned from real sentences answers "which other word does this word belong to?"; under other
+    weights the caption says which weights are in use."""
+    said = " ".join(c.value for c in run_page(page).caption)
+    assert t("own_hidden") in said
+    for query, named in (({"q_preset": "random", "k_preset": "random"}, "W_Q, W_K: random (Gaussian)"),
+                         ({"q_preset": "identity", "k_preset": "random"}, "W_Q, W_K: identity and random (Gaussian)")):
+        said = " ".join(c.value for c in run_page(page, query).caption)
+        assert "learned head" not in said and named in said

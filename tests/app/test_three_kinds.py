@@ -7,6 +7,7 @@ import pytest
 
 from engine.attention import causal_mask, own_mask
 from kinds import tabs
+from kit.text import t
 from tests.apptest_helpers import charts, csv_keys, messages, open_layers, run_page
 
 PAGE = "pages/6_Three_kinds.py"
@@ -105,6 +106,22 @@ class TestPage:
         assert (weights_off.loc[later, "value"] > 0).all()
         np.testing.assert_allclose(factor_off["value"], factor["value"])  # Q·Kᵀ itself is unchanged
         assert "Mask off: “es” now puts" in messages(at)
+
+    @pytest.mark.parametrize("own", [False, True], ids=["own hidden", "own shown"])
+    def test_each_tab_says_what_its_mask_shows(self, own):
+        """The words above the heatmaps agree with their grey cells: a word's own cell hidden or not, and a masked
+        decoder's first word, which has nothing before it, keeping its own cell (all its weight on itself)."""
+        at = run_page(PAGE, {"own": "1" if own else "0"})
+        hidden = {}
+        for tab, name in ((ENC, "enc"), (DEC, "dec")):
+            weights = tab_charts(at, tab)[1]
+            hidden[name] = np.diagonal(grid(weights.assign(value=weights["masked"])).to_numpy().astype(bool))
+            intro = at.tabs[tab].markdown[0].value
+            assert intro == t(f"{name}_intro" if own else f"{name}_intro_own_hidden")
+        assert not hidden["enc"].any() and not hidden["dec"].any() if own else (
+            hidden["enc"].all() and hidden["dec"][1:].all() and not hidden["dec"][0])
+        assert grid(tab_charts(at, DEC)[1]).iloc[0, 0] == pytest.approx(1.0)  # "la" sees only itself either way
+        assert at.toggle(key="causal").label == t("causal") and "itself" not in t("causal")
 
     def test_heads_switch_draws_one_grid_per_kind_and_changes_z(self, default_page):
         at = default_page

@@ -99,9 +99,10 @@ def join_and_answer(chromium, link: str, lang: str, nickname: str, word: str | N
 
 
 def pick(page, lang: str, word: str) -> None:
-    """The student picks `word` and sees it sent."""
-    (sent,) = texts(lang, "class_sent", answer=word)
-    page.locator("[data-testid=stRadio] label").filter(has_text=re.compile(rf"^{word}$")).click()
+    """The student picks `word`, presses Send and sees it sent."""
+    sent, send = texts(lang, "class_sent", "class_send", answer=word)
+    page.locator("[data-testid=stRadio] label").filter(has_text=re.compile(rf"^{re.escape(word)}$")).click()
+    page.get_by_role("button", name=send).click()
     page.get_by_text(sent).wait_for()
 
 

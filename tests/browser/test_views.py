@@ -38,7 +38,9 @@ def test_a_challenge_link_opens_with_the_answer_hidden(page, app_url):
     b.visit(page, url_of(app_url, "pages/2_Factor_matrix.py", predict=1))
     assert page.get_by_text("The numbers stay hidden until you guess.").count() == 1
     assert not [chart for chart in b.drawn(page) if chart["visible"]]
-    b.rerun(page, lambda: page.get_by_text("drank", exact=True).click())
+    page.get_by_text("drank", exact=True).click()  # a choice alone commits nothing
+    assert page.get_by_text("The numbers stay hidden until you guess.").count() == 1
+    b.rerun(page, lambda: page.get_by_role("button", name="Check").click())
     assert page.get_by_text("Right: “drank” gets the most attention.").count() == 1
     assert [chart for chart in b.drawn(page) if chart["visible"]]
 
@@ -50,8 +52,10 @@ def test_the_relevance_page_asks_for_an_order_first_in_chinese(page, app_url):
     b.screenshot(page, "predict-relevance-zh-asked")
     box = page.locator("[data-testid=stMain] [data-testid=stMultiSelect] input").first
     for word in ("drank", "cat", "black"):
-        b.rerun(page, lambda word=word: (box.click(), page.get_by_role("option", name=word, exact=True).click()))
+        box.click()
+        page.get_by_role("option", name=word, exact=True).click()
     page.keyboard.press("Escape")
+    b.rerun(page, lambda: page.get_by_role("button", name="核对").click())
     assert page.get_by_text("猜对了：“drank” 得到的注意力最多。", exact=False).count() == 1
     assert page.get_by_text("3 对词中有 3 对先后一致", exact=False).count() == 1
     assert [chart for chart in b.drawn(page) if chart["visible"]] and b.problems(page) == []
@@ -63,7 +67,8 @@ def test_the_masked_decoder_is_guessed_among_the_words_it_may_see(page, app_url)
     guess = page.locator("[data-testid=stMain] [data-testid=stRadio]").filter(has_text="attend to most")
     assert guess.get_by_role("radio").count() == 2  # "la" and "bola": the mask hides "azul", and "es" its own cell
     assert not [chart for chart in b.drawn(page) if chart["visible"]]
-    b.rerun(page, lambda: guess.get_by_text("la", exact=True).click())
+    guess.get_by_text("la", exact=True).click()
+    b.rerun(page, lambda: page.get_by_role("button", name="Check").click())
     assert page.get_by_text("you guessed “la”", exact=False).count() + page.get_by_text(
         "Right: “la”", exact=False).count() == 1
     assert [chart for chart in b.drawn(page) if chart["visible"]] and b.problems(page) == []
@@ -134,3 +139,19 @@ def test_hovering_a_word_in_the_line_view_isolates_its_lines(page, app_url, lang
         page.wait_for_function(ISOLATED, arg=[handle, query, 4], timeout=b.TIMEOUT_MS, polling=100)
         assert b.problems(page) == []
         b.screenshot(page, f"lines-hover-{lang}")
+
+
+def test_page_7_line_view_reads_from_the_back_of_a_room(page, app_url):
+    """At 1440 pixels the line view takes most of the page's width, and its words are at least 14 pixels high."""
+    page.set_viewport_size({"width": 1440, "height": 900})
+    b.visit(page, url_of(app_url, "pages/7_Real_sentences.py"))
+    sizes = page.evaluate("""() => {
+      const main = document.querySelector('[data-testid=stMainBlockContainer]').getBoundingClientRect().width;
+      const chart = [...document.querySelectorAll('[data-testid=stVegaLiteChart]')]
+        .find(c => c.querySelectorAll('.mark-text text').length > 20);
+      const svg = chart.querySelector('svg');
+      const words = [...svg.querySelectorAll('.mark-text text')].map(t => parseFloat(getComputedStyle(t).fontSize));
+      return {main, width: svg.getBoundingClientRect().width, smallest: Math.min(...words)};
+    }""")
+    assert sizes["width"] >= 0.7 * sizes["main"] and sizes["smallest"] >= 14, sizes
+    assert b.problems(page) == []

@@ -132,7 +132,8 @@ def class_tables(folder: Path):
 
 def test_the_server_creates_the_class_tables_as_it_starts(tmp_path, monkeypatch):
     """Before anyone opens a class, the started server has made class mode's tables and noted their version; its
-    route tells a class panel's watch the stage of a class, and of anything else that no class is known by it."""
+    route tells a class panel's watch the stage of a class (the teacher's only to the teacher's browser), and of
+    anything else that no class is known by it."""
     import urllib.request
 
     import sqlalchemy as sa
@@ -148,10 +149,15 @@ def test_the_server_creates_the_class_tables_as_it_starts(tmp_path, monkeypatch)
         tables = {"class_classes", "class_students", "class_answers", "class_questions"}
         assert tables <= set(sa.inspect(made).get_table_names())
         opened = classes.start(made, QUESTION, now=time.time())
-        for query, said in ((f"c={opened.code}", "1.asking.0"), (f"c={opened.code}&as=teacher", "1.asking.0.0.0"),
-                            ("c=ZZZZ2222", "unknown"), ("c=%00%FF%3Cscript%3E", "unknown"),
-                            ("c=" + "A" * 5000, "unknown"), ("", "unknown")):
-            with urllib.request.urlopen(f"{url}{watch.ROUTE}?{query}", timeout=30) as answer:
+        teacher = {"Cookie": f"class_teacher={opened.code}.{opened.teacher_key}"}
+        for query, cookie, said in (("c=ZZZZ2222", {}, "unknown"),  # first: the read it makes finds the class too
+                                    (f"c={opened.code}", {}, "1.asking.0"),
+                                    (f"c={opened.code}&as=teacher", {}, "1.asking.0"),  # no key, no counts
+                                    (f"c={opened.code}&as=teacher", teacher, "1.asking.0.0.0"),
+                                    ("c=%00%FF%3Cscript%3E", {}, "unknown"), ("c=" + "A" * 5000, {}, "unknown"),
+                                    ("", {}, "unknown")):
+            asked = urllib.request.Request(f"{url}{watch.ROUTE}?{query}", headers=cookie)
+            with urllib.request.urlopen(asked, timeout=30) as answer:
                 assert (answer.read().decode(), answer.headers["Cache-Control"]) == (said, "no-store"), query
 
 

@@ -7,6 +7,7 @@ import pytest
 
 from engine.corpus import CorpusError
 from engine.errors import ClassError, VectorsError
+from engine.minilm import ModelError
 from fits.queue import TooLarge
 from kit import catalogue
 from kit.state import Invalid
@@ -15,7 +16,7 @@ from kit.text import CODES
 ROOT = catalogue.ROOT
 NOT_APP = ("tests", "bench", "harness", "data", "deploy")
 TRANSLATIONS = CODES[1:]  # every language but English
-CODED = (VectorsError, ClassError, CorpusError, Invalid, TooLarge)  # what the code raises with a code to say
+CODED = (VectorsError, ClassError, CorpusError, Invalid, TooLarge, ModelError)  # raised with a code to say
 
 
 def written() -> set[str]:

@@ -200,34 +200,33 @@ def test_heatmaps_fit_the_page_width_in_a_column_of_one_and_contributions_the_he
     assert legend == {"orient": "bottom", "columns": charts.KEY_COLUMNS, "symbolLimit": 0}  # every entry shown
 
 
-def test_alignment_running_sum_has_its_own_axis_and_a_legend_entry():
+def test_alignment_running_sum_shares_the_bars_axis_and_has_a_legend_entry():
     spec = alignment().to_dict()
-    (_, bars), (_, line), _ = units(spec)
-    assert spec["resolve"] == {"scale": {"y": "independent"}}
-    assert line["y"]["axis"]["orient"] == "right" and line["y"]["title"] == "running"
+    (_, bars), (_, line), (_, end) = units(spec)
+    assert "resolve" not in spec and "axis" not in line["y"] and end["y"]["axis"] is None  # one axis, the bars'
+    assert bars["y"]["title"].endswith("running") and bars["y"]["scale"] == line["y"]["scale"] == end["y"]["scale"]
     assert line["strokeDash"]["field"] == "line" and line["strokeDash"]["legend"]["symbolType"] == "stroke"
     assert spec["layer"][1]["transform"] == [{"calculate": '"running"', "as": "line"}]  # the legend says "running"
-    assert bars["y"]["scale"]["nice"] is False and line["y"]["scale"]["nice"] is False
+    assert bars["y"]["scale"]["nice"] is False
 
 
-def test_alignment_charts_side_by_side_share_scales_with_zero_level():
+def test_alignment_charts_side_by_side_share_one_axis_holding_zero():
+    """Bars and the running sum on one scale, the same for charts shown together: a point and a bar at one height are
+    one number."""
     frames = [dot_tables.alignment_frame(pair_alignment(q, k)) for q, k in ((Q_ROW, K_ROW), (Q_ROW, -3 * K_ROW))]
-    domain = dot_charts.alignment_domains(frames)
-    for field in ("product", "running"):
-        lo, hi = domain[field]
-        assert lo <= min(df[field].min() for df in frames) and hi >= max(df[field].max() for df in frames)
-    (p_lo, p_hi), (r_lo, r_hi) = domain["product"], domain["running"]
-    assert -p_lo / (p_hi - p_lo) == pytest.approx(-r_lo / (r_hi - r_lo))  # zero at one height on both axes
+    lo, hi = dot_charts.alignment_domain(frames)
+    every = np.concatenate([df[f].to_numpy() for df in frames for f in ("product", "running")])
+    assert lo == min(0.0, every.min()) and hi == max(0.0, every.max())
     shown = dot_charts.with_alignment_domains(frames)
-    charts_ = [dot_charts.alignment_bars(df, charts.Titles("p", "d", "q·k", group="g", running="running"),
-                                     group_names=NAMES).to_dict() for df in shown]
-    for spec, df in zip(charts_, shown, strict=False):
-        (_, bars), (_, line), _ = units(spec)
-        for field, scale in (("product", bars["y"]["scale"]), ("running", line["y"]["scale"])):
-            first = f"data('{charts.dataset()}')[0]"
-            assert scale["domain"] == {"expr": f"[{first}.{field}_lo, {first}.{field}_hi]"}  # read from the data
-            assert (df[f"{field}_lo"] == domain[field][0]).all() and (df[f"{field}_hi"] == domain[field][1]).all()
-    assert dot_charts.alignment_domains([frames[0] * 0]) == {"product": [0.0, 1.0], "running": [0.0, 1.0]}
+    for df in shown:
+        spec = dot_charts.alignment_bars(df, charts.Titles("p", "d", "q·k", group="g", running="running"),
+                                         group_names=NAMES).to_dict()
+        assert "resolve" not in spec
+        first = f"data('{charts.dataset()}')[0]"
+        scales = [e["y"]["scale"] for _, e in units(spec)]
+        assert all(scale == {"domain": {"expr": f"[{first}.y_lo, {first}.y_hi]"}, "nice": False} for scale in scales)
+        assert (df["y_lo"] == lo).all() and (df["y_hi"] == hi).all()
+    assert dot_charts.alignment_domain([frames[0] * 0]) == (0.0, 1.0)
 
 
 def test_vector_plane_colour_and_shape_share_one_legend():

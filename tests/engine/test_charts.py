@@ -26,6 +26,7 @@ from real import charts as real_charts
 from real import tables as real_tables
 from rows import charts as rows_charts
 from rows import tables as rows_tables
+from tests.engine.test_transformer import head_grid
 
 ROOT = Path(__file__).resolve().parents[2]
 NAMES = {"++": "both +", "--": "both −", "+-": "q + k −", "-+": "q − k +"}
@@ -75,6 +76,7 @@ def attention_lines():
 
 SAMPLES = {
     "heatmap": heatmap,
+    "head_grid": head_grid,
     "attention_lines": attention_lines,
     "weight_bars": lambda: charts.weight_bars(
         tables.weights_frame(np.array([0.7, 0.3, 0.0]), ["the", "ball", "blue"], np.array([True, True, False])),
@@ -291,6 +293,7 @@ def spec_without_data(chart) -> tuple[str, list]:
 
 
 DIFFERENT_INPUTS = {  # two inputs per data-free builder: other words, lengths and values
+    "head_grid": (head_grid, lambda: head_grid(("today", "a", "dog", "sat", "down"), (5, 11))),
     "heatmap": (lambda: heatmap(), lambda: heatmap(rows=("today", "the", "cat", "sat"))),
     "weight_bars": (SAMPLES["weight_bars"], lambda: charts.weight_bars(
         tables.weights_frame(np.array([0.1, 0.2, 0.3, 0.4]), ["a", "cat", "sat", "down"]),

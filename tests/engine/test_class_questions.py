@@ -8,21 +8,21 @@ import pytest
 
 from classroom import classes
 from classroom.classes import Question
-from classroom.limiter import ANSWERS_PER_SESSION, Limiter
-from tests.engine.test_classroom import MILK, T0, refused
+from classroom.limiter import ANSWERS_PER_STUDENT, Limiter
+from tests.engine.test_classroom import MILK, T0, join, refused
 
 
 def test_a_session_answering_ten_thousand_times_is_stopped(db):
     opened = classes.start(db, MILK, now=T0)
-    token = classes.join(db, opened.code, None, now=T0)
-    limiter = Limiter(*ANSWERS_PER_SESSION)
+    token = join(db, opened.code, None, now=T0)
+    limiter = Limiter(*ANSWERS_PER_STUDENT)
     kept = []
     for i in range(10_000):  # 10,000 tries in 10 seconds
         now, words = T0 + i / 1000, [MILK.keys[i % len(MILK.keys)]]
         if limiter.allow("session-1", now):
             classes.answer(db, opened.code, token, 1, words, now=now)
             kept.append(words)
-    assert len(kept) == ANSWERS_PER_SESSION[0] == 30
+    assert len(kept) == ANSWERS_PER_STUDENT[0] == 30
     assert classes.mine(db, opened.code, token, now=T0 + 10) == tuple(kept[-1])
     assert limiter.allow("session-1", T0 + 60.0) and not limiter.allow("session-1", T0 + 60.0005)
 
@@ -72,7 +72,7 @@ def test_the_limiter_counts_exactly_under_threads():
 
 
 def test_a_huge_nickname_is_refused_before_the_database():
-    refused("nickname_long", classes.join, object(), "ABCDEFGH", "x" * 1_000_000, now=T0)  # object(): no database
+    refused("nickname_long", join, object(), "ABCDEFGH", "x" * 1_000_000, now=T0)  # object(): no database
 
 
 @pytest.mark.parametrize("nickname, code", [
@@ -81,13 +81,13 @@ def test_a_huge_nickname_is_refused_before_the_database():
     ("A\u2028B", "nickname_chars"), ("\ud800", "nickname_chars"), ("A\x85B", "nickname_chars"), (7, "nickname_chars"),
 ])
 def test_a_nickname_too_long_or_with_control_characters_is_refused(nickname, code):
-    refused(code, classes.join, object(), "ABCDEFGH", nickname, now=T0)
+    refused(code, join, object(), "ABCDEFGH", nickname, now=T0)
 
 
 def test_nicknames_are_stripped_and_may_be_twenty_characters_of_any_script(db):
     opened = classes.start(db, MILK, now=T0)
     names = ("  " + "ü" * 20 + "\n", "小明", "👩‍🏫 Ms. Li", "", None)
-    tokens = [classes.join(db, opened.code, name, now=T0 + i) for i, name in enumerate(names)]
+    tokens = [join(db, opened.code, name, now=T0 + i) for i, name in enumerate(names)]
     for token in tokens:
         classes.answer(db, opened.code, token, 1, ["cat"], now=T0 + 9)
     listed = classes.answers(db, opened.code, opened.teacher_key, now=T0 + 10)

@@ -4,13 +4,17 @@ sweeping, a restart, and the rate limiter."""
 import base64
 import hashlib
 import json
+import secrets
 import threading
+import time
+from dataclasses import replace
 
 import pytest
 import sqlalchemy as sa
 
-from classroom import classes
+from classroom import admission, classes
 from classroom.classes import ANSWERS, CLASSES, META, QUESTIONS, STUDENTS, Question
+from classroom.given import GIVEN
 from classroom.questions import ALPHABET, normal_code
 from engine.errors import ClassError
 
@@ -19,7 +23,7 @@ MILK = Question(view="relevance", link="?sentence=the+black+cat+drank+the+milk&q
                 keys=("the", "black", "cat", "drank", "milk"), ordered=1, answer=("drank",), reason="angle")
 ORDER = Question(view="relevance", link="?sentence=the+black+cat+drank+the+milk&query=milk&order=3", query="milk",
                  keys=("black", "cat", "drank"), ordered=3, answer=("drank", "cat", "black"), reason="length")
-TABLES = ("class_meta", "class_classes", "class_questions", "class_students", "class_answers")
+TABLES = ("class_meta", "class_classes", "class_questions", "class_students", "class_answers", "class_given")
 INJECTIONS = ("'; DROP TABLE class_answers; --", 'x" OR "1"="1', "Robert'); DROP TABLE class_classes;--",
               "%(code)s", ":code", "?", "\\'; SELECT pg_sleep(10); --", "1; DELETE FROM class_students")
 
@@ -30,6 +34,11 @@ def refused(code: str, call, *args, **kwargs) -> ClassError:
         call(*args, **kwargs)
     assert raised.value.code == code, raised.value
     return raised.value
+
+
+def join(engine, code, nickname, *, now: float, seat: str | None = None, origin: str = "o") -> str:
+    """admission.join from a browser of its own (a new seat each time, unless one is given)."""
+    return admission.join(engine, code, nickname, now=now, seat=seat or secrets.token_urlsafe(8), origin=origin)
 
 
 def everything(engine) -> list[str]:
@@ -50,11 +59,11 @@ def test_creating_the_schema_twice_keeps_the_classes_and_records_the_version(eng
     classes.create(engine)
     assert set(TABLES) <= set(sa.inspect(engine).get_table_names())
     with engine.connect() as conn:
-        assert conn.execute(sa.select(META.c.key, META.c.value)).all() == [("schema_version", "1")]
+        assert conn.execute(sa.select(META.c.key, META.c.value)).all() == [("schema_version", "3")]
     assert classes.room(engine, opened.code, now=T0 + 1).question == MILK
 
 
-@pytest.mark.parametrize("stored", ["2", "99", "one", ""])
+@pytest.mark.parametrize("stored", ["4", "99", "one", ""])
 def test_a_database_of_a_newer_or_unknown_version_is_refused(engine, stored):
     classes.create(engine)
     with engine.begin() as conn:
@@ -84,7 +93,7 @@ def test_a_taken_code_is_drawn_again(db, monkeypatch):
                                    "A" * 1_000_000, "ABCD_EFGH", "ABCD\nEFGH"])
 def test_what_cannot_be_a_code_is_refused_before_the_database(typed):
     refused("bad_code", classes.room, object(), typed, now=T0)
-    refused("bad_code", classes.join, object(), typed, "Ana", now=T0)
+    refused("bad_code", join, object(), typed, "Ana", now=T0)
 
 
 def test_normal_code_ignores_case_spaces_and_dashes():
@@ -94,7 +103,7 @@ def test_normal_code_ignores_case_spaces_and_dashes():
 
 def test_the_teacher_key_and_tokens_are_long_and_stored_only_as_hashes(db):
     opened = classes.start(db, MILK, now=T0)
-    token = classes.join(db, opened.code, "Ana", now=T0)
+    token = join(db, opened.code, "Ana", now=T0)
     for secret in (opened.teacher_key, token):
         assert len(base64.urlsafe_b64decode(secret + "=" * (-len(secret) % 4))) * 8 >= 128
     stored = everything(db)
@@ -104,8 +113,9 @@ def test_the_teacher_key_and_tokens_are_long_and_stored_only_as_hashes(db):
 
 
 def test_a_class_from_its_first_question_to_the_csv(db):
+    told = replace(ORDER, sentence=("the", "black", "cat", "drank", "the", "milk"), position=6)
     opened = classes.start(db, MILK, now=T0)
-    ana, bo, cy = (classes.join(db, opened.code, name, now=T0 + i) for i, name in enumerate(("  Ana  ", None, "")))
+    ana, bo, cy = (join(db, opened.code, name, now=T0 + i) for i, name in enumerate(("  Ana  ", None, "")))
     classes.answer(db, opened.code, ana, 1, ["cat"], now=T0 + 10)
     classes.answer(db, opened.code, ana, 1, ["drank"], now=T0 + 12)  # changed before the reveal
     classes.answer(db, opened.code, bo, 1, ("black",), now=T0 + 15)
@@ -117,29 +127,28 @@ def test_a_class_from_its_first_question_to_the_csv(db):
     classes.reveal(db, opened.code, opened.teacher_key, now=T0 + 20)
     refused("not_asking", classes.answer, db, opened.code, cy, 1, ["milk"], now=T0 + 21)
     assert classes.room(db, opened.code, now=T0 + 21).status == "revealed"
-    assert classes.advance(db, opened.code, opened.teacher_key, ORDER, now=T0 + 30) == 2
+    assert classes.advance(db, opened.code, opened.teacher_key, told, now=T0 + 30) == 2
     refused("stale_question", classes.answer, db, opened.code, cy, 1, ["milk"], now=T0 + 31)
     assert classes.mine(db, opened.code, ana, now=T0 + 31) is None
     classes.answer(db, opened.code, ana, 2, ["drank", "cat", "black"], now=T0 + 40)
     classes.answer(db, opened.code, cy, 2, ["drank", "black", "cat"], now=T0 + 45.5)
     room = classes.room(db, opened.code, now=T0 + 46)
-    assert (room.status, room.question, room.answered, room.first, room.right) == ("asking", ORDER, 2, (0, 0, 2), 1)
+    assert (room.status, room.question, room.answered, room.first, room.right) == ("asking", told, 2, (0, 0, 2), 1)
     classes.end(db, opened.code, opened.teacher_key, now=T0 + 50)
     refused("ended", classes.answer, db, opened.code, bo, 2, ["cat", "drank", "black"], now=T0 + 51)
-    refused("ended", classes.join, db, opened.code, "Late", now=T0 + 51)
+    refused("ended", join, db, opened.code, "Late", now=T0 + 51)
     refused("ended", classes.reveal, db, opened.code, opened.teacher_key, now=T0 + 51)
     refused("ended", classes.advance, db, opened.code, opened.teacher_key, MILK, now=T0 + 51)
     assert classes.room(db, opened.code, now=T0 + 52).status == "ended"
-    assert classes.answers(db, opened.code, opened.teacher_key, now=T0 + 52) == [
-        {"question_no": 1, "query": "milk", "student": 1, "nickname": "Ana", "answer": "drank", "right": True,
-         "seconds": 12.0},
-        {"question_no": 1, "query": "milk", "student": 2, "nickname": None, "answer": "black", "right": False,
-         "seconds": 15.0},
-        {"question_no": 2, "query": "milk", "student": 1, "nickname": "Ana", "answer": "drank > cat > black",
-         "right": True, "seconds": 40.0},
-        {"question_no": 2, "query": "milk", "student": 3, "nickname": None, "answer": "drank > black > cat",
-         "right": False, "seconds": 45.5},
-    ]
+    said = [(1, "", "drank", 1, "Ana", "cat", False, 10.0), (1, "", "drank", 1, "Ana", "drank", True, 12.0),
+            (1, "", "drank", 2, None, "black", False, 15.0),
+            (2, "the black cat drank the milk", "drank > cat > black", 1, "Ana", "drank > cat > black", True, 40.0),
+            (2, "the black cat drank the milk", "drank > cat > black", 3, None, "drank > black > cat", False, 45.5)]
+    assert classes.answers(db, opened.code, opened.teacher_key, now=T0 + 52) == [  # one row per answer given
+        {"question_no": n, "sentence": sentence, "query": "milk", "right_answer": right_answer, "student": student,
+         "nickname": nickname, "answer": answer, "right": right, "seconds": seconds,
+         "time": time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(T0 + seconds))}
+        for n, sentence, right_answer, student, nickname, answer, right, seconds in said]
 
 
 @pytest.mark.parametrize("question, words", [
@@ -150,7 +159,7 @@ def test_a_class_from_its_first_question_to_the_csv(db):
 ])
 def test_an_answer_must_be_the_asked_number_of_distinct_keys(db, question, words):
     opened = classes.start(db, question, now=T0)
-    token = classes.join(db, opened.code, None, now=T0)
+    token = join(db, opened.code, None, now=T0)
     refused("bad_answer", classes.answer, db, opened.code, token, 1, words, now=T0 + 1)
     assert classes.room(db, opened.code, now=T0 + 1).answered == 0
 
@@ -158,7 +167,7 @@ def test_an_answer_must_be_the_asked_number_of_distinct_keys(db, question, words
 @pytest.mark.parametrize("number", [0, 2, -1, True, "1", 1.0, None])
 def test_an_answer_to_another_question_than_the_current_is_refused(db, number):
     opened = classes.start(db, MILK, now=T0)
-    token = classes.join(db, opened.code, None, now=T0)
+    token = join(db, opened.code, None, now=T0)
     assert refused("stale_question", classes.answer, db, opened.code, token, number, ["cat"], now=T0).values == {
         "current": 1}
 
@@ -166,7 +175,7 @@ def test_an_answer_to_another_question_than_the_current_is_refused(db, number):
 def test_a_forged_teacher_key_is_refused(db):
     opened = classes.start(db, MILK, now=T0)
     other = classes.start(db, MILK, now=T0)
-    token = classes.join(db, opened.code, None, now=T0)
+    token = join(db, opened.code, None, now=T0)
     classes.answer(db, opened.code, token, 1, ["cat"], now=T0)
     for forged in (other.teacher_key, opened.teacher_key[:-1], opened.teacher_key + "x", token, "", None, "é" * 30,
                    opened.teacher_key.upper(), hashlib.sha256(opened.teacher_key.encode()).hexdigest()):
@@ -181,8 +190,8 @@ def test_a_forged_teacher_key_is_refused(db):
 def test_a_token_writes_only_its_own_row(db):
     opened = classes.start(db, MILK, now=T0)
     other = classes.start(db, MILK, now=T0)
-    ana, bo = (classes.join(db, opened.code, name, now=T0) for name in ("Ana", "Bo"))
-    stranger = classes.join(db, other.code, "Cy", now=T0)
+    ana, bo = (join(db, opened.code, name, now=T0) for name in ("Ana", "Bo"))
+    stranger = join(db, other.code, "Cy", now=T0)
     classes.answer(db, opened.code, bo, 1, ["cat"], now=T0)
     forged = (stranger, opened.teacher_key, ana[:-1] + ("A" if ana[-1] != "A" else "B"), "", None,
               hashlib.sha256(bo.encode()).hexdigest(), "x" * 10_000)
@@ -199,7 +208,7 @@ def test_a_token_writes_only_its_own_row(db):
 def test_an_answer_is_not_written_once_the_class_stops_asking(db):
     """The write itself checks the class, so an answer racing the teacher's reveal or next question is not kept."""
     opened = classes.start(db, MILK, now=T0)
-    token = classes.join(db, opened.code, None, now=T0)
+    token = join(db, opened.code, None, now=T0)
     classes.reveal(db, opened.code, opened.teacher_key, now=T0)
     values = {"class_code": opened.code, "question_no": 1, "token_hash": classes.digest(token),
               "words": json.dumps(["cat"]), "at": T0}
@@ -220,7 +229,7 @@ def test_injected_sql_is_kept_as_plain_data_and_the_tables_survive(db):
     opened = classes.start(db, hostile, now=T0)
     for code in INJECTIONS:
         refused("bad_code", classes.room, db, code, now=T0)
-    tokens = [classes.join(db, opened.code, text[:20], now=T0) for text in INJECTIONS]
+    tokens = [join(db, opened.code, text[:20], now=T0) for text in INJECTIONS]
     for token, i in zip(tokens, range(len(INJECTIONS)), strict=True):
         classes.answer(db, opened.code, token, 1, [INJECTIONS[i % 6], INJECTIONS[(i + 1) % 6]], now=T0 + i)
         refused("bad_answer", classes.answer, db, opened.code, token, 1, [INJECTIONS[6], INJECTIONS[7]], now=T0)
@@ -237,7 +246,7 @@ def test_an_expired_class_is_refused_and_swept_with_its_students_and_answers(db)
     opened = classes.start(db, MILK, now=T0, ttl=100)
     ended = classes.start(db, MILK, now=T0, ttl=100)
     kept = classes.start(db, MILK, now=T0, ttl=1000)
-    tokens = {code: classes.join(db, code, "Ana", now=T0) for code in (opened.code, ended.code, kept.code)}
+    tokens = {code: join(db, code, "Ana", now=T0) for code in (opened.code, ended.code, kept.code)}
     for code, token in tokens.items():
         classes.answer(db, code, token, 1, ["cat"], now=T0 + 1)
     token = tokens[opened.code]
@@ -245,7 +254,7 @@ def test_an_expired_class_is_refused_and_swept_with_its_students_and_answers(db)
     assert classes.sweep(db, now=T0 + 99.9) == 0
     calls = (
         lambda: classes.room(db, opened.code, now=T0 + 100),
-        lambda: classes.join(db, opened.code, None, now=T0 + 100),
+        lambda: join(db, opened.code, None, now=T0 + 100),
         lambda: classes.mine(db, opened.code, token, now=T0 + 100),
         lambda: classes.answer(db, opened.code, token, 1, ["cat"], now=T0 + 100),
         lambda: classes.reveal(db, opened.code, opened.teacher_key, now=T0 + 100),
@@ -257,27 +266,27 @@ def test_an_expired_class_is_refused_and_swept_with_its_students_and_answers(db)
         refused("expired", call)
     assert classes.sweep(db, now=T0 + 100) == 2
     for code in (opened.code, ended.code):
-        assert [rows(db, table, code) for table in (QUESTIONS, STUDENTS, ANSWERS)] == [0, 0, 0]
+        assert [rows(db, table, code) for table in (QUESTIONS, STUDENTS, ANSWERS, GIVEN)] == [0, 0, 0, 0]
         refused("unknown", classes.room, db, code, now=T0 + 100)
-    assert [rows(db, table, kept.code) for table in (QUESTIONS, STUDENTS, ANSWERS)] == [1, 1, 1]
+    assert [rows(db, table, kept.code) for table in (QUESTIONS, STUDENTS, ANSWERS, GIVEN)] == [1, 1, 1, 1]
     assert classes.room(db, kept.code, now=T0 + 100).answered == 1
 
 
 def test_deleting_a_class_cascades_to_its_rows_in_the_database_itself(db):
     opened = classes.start(db, MILK, now=T0)
-    classes.answer(db, opened.code, classes.join(db, opened.code, None, now=T0), 1, ["cat"], now=T0)
+    classes.answer(db, opened.code, join(db, opened.code, None, now=T0), 1, ["cat"], now=T0)
     with db.begin() as conn:
         if conn.dialect.name == "sqlite":  # SQLite enforces foreign keys only when asked, per connection
             conn.exec_driver_sql("PRAGMA foreign_keys = ON")
         conn.execute(sa.delete(CLASSES).where(CLASSES.c.code == opened.code))
-    assert [rows(db, table, opened.code) for table in (QUESTIONS, STUDENTS, ANSWERS)] == [0, 0, 0]
+    assert [rows(db, table, opened.code) for table in (QUESTIONS, STUDENTS, ANSWERS, GIVEN)] == [0, 0, 0, 0]
 
 
 def test_a_class_survives_a_restart(db_url):
     first = sa.create_engine(db_url)
     classes.create(first)
     opened = classes.start(first, MILK, now=T0)
-    token = classes.join(first, opened.code, "Ana", now=T0)
+    token = join(first, opened.code, "Ana", now=T0)
     classes.answer(first, opened.code, token, 1, ["drank"], now=T0 + 1)
     first.dispose()
     again = sa.create_engine(db_url)
@@ -291,7 +300,7 @@ def test_a_class_survives_a_restart(db_url):
 
 def test_many_students_answering_at_once_are_all_counted(db):
     opened = classes.start(db, MILK, now=T0)
-    tokens = [classes.join(db, opened.code, f"s{i}", now=T0) for i in range(16)]
+    tokens = [join(db, opened.code, f"s{i}", now=T0) for i in range(16)]
     barrier = threading.Barrier(len(tokens))
     failures = []
 
@@ -313,12 +322,12 @@ def test_many_students_answering_at_once_are_all_counted(db):
 
 
 def test_a_full_class_and_too_many_questions_are_refused(db, monkeypatch):
-    monkeypatch.setattr(classes, "MAX_STUDENTS", 2)
     monkeypatch.setattr(classes, "MAX_QUESTIONS", 2)
     opened = classes.start(db, MILK, now=T0)
-    classes.join(db, opened.code, None, now=T0)
-    classes.join(db, opened.code, None, now=T0)
-    refused("full", classes.join, db, opened.code, None, now=T0)
+    admission.set_cap(db, opened.code, opened.teacher_key, 2, now=T0)
+    join(db, opened.code, None, now=T0)
+    join(db, opened.code, None, now=T0)
+    refused("full", join, db, opened.code, None, now=T0)
     assert classes.advance(db, opened.code, opened.teacher_key, ORDER, now=T0) == 2
     refused("too_many_questions", classes.advance, db, opened.code, opened.teacher_key, MILK, now=T0)
     assert classes.room(db, opened.code, now=T0).joined == 2
@@ -326,7 +335,7 @@ def test_a_full_class_and_too_many_questions_are_refused(db, monkeypatch):
 
 def test_unknown_codes_are_unknown(db):
     refused("unknown", classes.room, db, "ABCDEFGH", now=T0)
-    refused("unknown", classes.join, db, "ABCDEFGH", "Ana", now=T0)
+    refused("unknown", join, db, "ABCDEFGH", "Ana", now=T0)
 
 
 def test_the_teachers_beat_is_what_students_see_of_the_teacher(db):

@@ -11,7 +11,7 @@ from server import runtime
 
 
 def test_outside_a_server_nobody_is_there():
-    assert not runtime.running() and runtime.session_id() == "" and runtime.storage() == {}
+    assert not runtime.running() and runtime.session_id() == "" and runtime.storage() == {} and runtime.peer() is None
     assert runtime.own_files() == {} and runtime.connected("any")
     runtime.remove_own_file("f")  # nothing to remove, nothing raised
     runtime.remove_files("s")
@@ -19,8 +19,9 @@ def test_outside_a_server_nobody_is_there():
 
 
 def test_the_runtime_has_what_the_ledger_calls():
-    for name in ("exists", "instance", "is_active_session", "close_session", "uploaded_file_mgr"):
+    for name in ("exists", "instance", "is_active_session", "close_session", "uploaded_file_mgr", "get_client"):
         assert hasattr(Runtime, name), name
+    assert list(inspect.signature(Runtime.get_client).parameters) == ["self", "session_id"]
     assert list(inspect.signature(Runtime.is_active_session).parameters) == ["self", "session_id"]
     assert list(inspect.signature(Runtime.close_session).parameters) == ["self", "session_id"]
     assert "suppress_warning" in inspect.signature(scriptrunner.get_script_run_ctx).parameters
@@ -38,3 +39,19 @@ def test_a_script_run_sees_and_lets_go_of_its_own_files(monkeypatch):
     assert runtime.own_files() == {} and list(files.file_storage["t"]) == ["f2"]
     files.remove_session_files("t")
     assert not files.file_storage.get("t")
+
+
+def test_a_session_s_peer_is_its_client_s_remote_address(monkeypatch):
+    from streamlit.web.server.starlette.starlette_websocket import StarletteClientContext
+
+    assert isinstance(inspect.getattr_static(StarletteClientContext, "remote_ip"), property)
+    client = SimpleNamespace(client_context=SimpleNamespace(remote_ip="192.0.2.7"))
+    instance = SimpleNamespace(get_client=lambda session_id: client if session_id == "s" else None)
+    def in_session(session_id):
+        return lambda suppress_warning=False: SimpleNamespace(session_id=session_id)
+    monkeypatch.setattr(scriptrunner, "get_script_run_ctx", in_session("s"))
+    monkeypatch.setattr(Runtime, "exists", staticmethod(lambda: True))
+    monkeypatch.setattr(Runtime, "instance", staticmethod(lambda: instance))
+    assert runtime.peer() == "192.0.2.7"
+    monkeypatch.setattr(scriptrunner, "get_script_run_ctx", in_session("t"))
+    assert runtime.peer() is None  # its client has gone

@@ -8,8 +8,7 @@ import pytest
 from kit.state import MAX_TEXT, Invalid, cut, length, to_query
 from kit.text import t
 from lesson.settings import DEFAULTS, LIMITS, NAMES, SPEC, Settings, from_values, parse
-from real.settings import held_out_ids
-from tests.longest import longest_query
+from tests.longest import checked, longest_query
 
 
 def refusal(name: str, raw) -> str:
@@ -42,8 +41,8 @@ def other_value(name: str):
         return type(default)(hi if default != hi else lo)
     if name in SPEC:
         return next(c for c in SPEC[name] if c != default)
-    if name == "real":  # the id of a held-out treebank sentence
-        return min(held_out_ids())
+    if name in checked():  # the id of a held-out treebank sentence, the name of a head
+        return min(checked()[name])
     return default + " “ß” 牛奶 & <b>?x=1#"
 
 
@@ -146,7 +145,7 @@ def test_an_emoji_counts_two_characters_as_in_the_browsers_text_box_and_is_never
 
 
 @pytest.mark.parametrize("name", [n for n in NAMES if isinstance(getattr(DEFAULTS, n), str) and n not in SPEC
-                                  and n != "real"])
+                                  and n not in checked()])
 def test_every_text_is_cut_at_its_own_limit(name):
     limit = LIMITS.get(name, MAX_TEXT)
     assert parse(name, "x" * limit) == "x" * limit and parse(name, "x" * (limit + 1)) == "x" * limit
@@ -158,10 +157,10 @@ def test_word_picks_hold_any_word_of_glove_with_its_position(glove):
 
 
 def test_longest_query_is_the_longest_link_to_a_view():
-    texts = [n for n in NAMES if isinstance(getattr(DEFAULTS, n), str) and n not in SPEC and n != "real"]
+    texts = [n for n in NAMES if isinstance(getattr(DEFAULTS, n), str) and n not in SPEC and n not in checked()]
     longest_view = replace(DEFAULTS, **{name: "中" * LIMITS.get(name, MAX_TEXT) for name in texts},
-                           real=max(held_out_ids(), key=len), **{n: max(SPEC[n], key=len) for n in SPEC
-                                                                 if isinstance(getattr(DEFAULTS, n), str)})
+                           **{n: max(values, key=len) for n, values in checked().items()},
+                           **{n: max(SPEC[n], key=len) for n in SPEC if isinstance(getattr(DEFAULTS, n), str)})
     assert from_values(to_query(longest_view)) == (longest_view, [])
     written = len(urlencode(to_query(longest_view)))
     assert written <= longest_query() < written + 1000  # numbers are counted at 24 characters each, as floats

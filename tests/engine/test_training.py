@@ -8,26 +8,12 @@ import pytest
 from engine import corpus, treebank
 from engine.attention import attend
 from engine.layers import PRESETS, preset
+from engine.objective import POSITIVE_SHARE, SIGN_SCALE, SIGN_WEIGHT, objective, order_holds, sign_holds
 from engine.pipeline import encode
 from engine.positional import WEIGHT, sinusoidal
 from engine.sources import load_glove
 from engine.tokens import embed, tokenize
-from engine.training import (
-    MAX_STEPS,
-    POSITIVE_SHARE,
-    SIGN_SCALE,
-    SIGN_WEIGHT,
-    SNAPSHOTS,
-    backward,
-    first_kept,
-    forward,
-    load_fit,
-    make_goal,
-    objective,
-    order_holds,
-    sign_holds,
-    train,
-)
+from engine.training import MAX_STEPS, SNAPSHOTS, backward, first_kept, forward, load_fit, make_goal, train
 
 # (sentence, query word, [(key word, target relevance), ...]); every key list is ordered high -> low
 SENTENCES = [

@@ -271,6 +271,7 @@ class TestFit:
 
 
 class TestShippedHead:
+    @pytest.mark.slow  # about 60 s of one core: the whole suite runs it first, the fast lane leaves it out
     def test_the_full_refit_is_the_shipped_head(self, glove, sentences, shipped):
         fit = treebank.fit(glove, sentences, treebank.Recipe(), every=data_script("make_head").EVERY)
         for f in fields(Fit):

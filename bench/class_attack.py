@@ -1,0 +1,380 @@
+"""Class mode attacked by scripts: the five attacks of issue 46 replayed with bare websocket and HTTP clients, on
+127.0.0.1 only, each on servers of its own (bench/class_tab.py's tabs, bench/class_flood.py's floods).
+
+- fill: a script on one address opens FAKES tabs on a class's link, OPENING at a time for at most FILL_S; each loads
+  the page's pixel (a new seat each: the script keeps no cookie) and joins; then a real student on another address
+  joins. Budget: no more fakes than the class takes from one address a minute (admission.JOINS_FROM_ONE), and the
+  real student in.
+- votes: VOTERS fakes joined from the script's address answer every 2 s (30 a minute each) for VOTE_S while a real
+  student on another address answers 5 times; then a tab with one fake's student cookie but a seat of its own answers.
+  Budget: the real student never refused, every answer in the database from the seat that joined, the replay refused.
+- holds: the script holds HOLDS questions on a live class from the loopback address 127.0.0.2, each asked again when
+  its hold would end, 20 s after it was asked, whatever it was answered (it ignores Retry-After): through nginx in
+  front of two replicas on PostgreSQL, and directly on a server started under a soft limit of 1,024 open files, with
+  IDLE idle TCP sockets besides. Budget: every new visitor's websocket opens, the bystander's edit ≤ 2× its idle
+  figure.
+- unknown: HOLDS distinct unknown codes, each asked every 20 s (100 questions a second, the rate of the held attack
+  of the issue). Budget: ≤ 0.1 core above idle, the bystander's edit ≤ 1.3×.
+- stopped: one process on PostgreSQL, a teacher and STUDENTS students; every PostgreSQL process stopped (SIGSTOP) for
+  STOP_S while each student answers and a newcomer joins, then resumed. Budget: everyone told within 3 s, every answer
+  counted after, the reveal reaches every student.
+
+Tabs carry X-Forwarded-For (SCRIPT or SCHOOL) as a trusted proxy on 127.0.0.1 sends it (CLASS_TRUSTED_PROXIES).
+python -m bench.class_attack [fill] [votes] [holds] [unknown] [stopped]   (no name: every attack)
+"""
+import asyncio
+import contextlib
+import math
+import resource
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import psutil
+import sqlalchemy as sa
+
+from bench import class_flood as flood
+from bench.capacity import wait_health, warm
+from bench.class_tab import CODE, JOIN, NICKNAME, OPENING, PICK, REVEAL, STEP_TIMEOUT_S, Tab, ask
+from bench.classroom import HOME, replicas
+from bench.common import Row, Server, free_port, seconds
+from classroom import admission, watch
+from harness import postgres
+
+SCRIPT, SCHOOL = "198.51.100.7", "203.0.113.9"  # the script's address and a real student's, as a proxy names them
+FAKES, FILL_S, VOTERS, VOTE_S = 300, 60.0, 80, 20.0
+HOLDS, IDLE, SOFT = 2000, 1100, 1024
+STUDENTS, STOP_S, TOLD_S = 6, 60.0, 3.0
+TRUSTED = {"CLASS_TRUSTED_PROXIES": "127.0.0.1"}
+
+
+def tab(base: str, code: str, address: str, name: str, query: str | None = None) -> Tab:
+    """A tab on the class's link from `address`."""
+    made = Tab(base, "Class", f"room={code}" if query is None else query, name)
+    made.via = {"X-Forwarded-For": address}
+    return made
+
+
+async def try_join(student: Tab, code: str) -> str:
+    """Open the class's link, load its pixel (the seat), join: "in", or the sentence it was refused with."""
+    await student.open()
+    await asyncio.gather(*student.kept)
+    seen = len(student.errors)
+    student.set(CODE, code)
+    student.set(NICKNAME, student.name[:20])
+    await student.press(JOIN)
+    await student.until(lambda: PICK in student.widgets or len(student.errors) > seen, STEP_TIMEOUT_S, "the join")
+    return "in" if PICK in student.widgets else student.errors[-1].split(": ", 1)[-1]
+
+
+async def all_join(tabs: list[Tab], code: str, deadline: float, close: bool) -> list[str]:
+    """try_join for every tab, OPENING at a time, none started after `deadline`; closed after, with close."""
+    gate = asyncio.Semaphore(OPENING)
+
+    async def one(t: Tab) -> str:
+        async with gate:
+            if time.monotonic() > deadline:
+                return "not started"
+            try:
+                return await try_join(t, code)
+            except (TimeoutError, ConnectionError, OSError, KeyError) as e:
+                return f"{type(e).__name__}"
+            finally:
+                if close:
+                    await t.close()
+    return list(await asyncio.gather(*(one(t) for t in tabs)))
+
+
+@contextlib.contextmanager
+def one_server(env: dict[str, str]):
+    """One dashboard process on a class database of its own (SQLite unless env names one), warm: it and the database's
+    URL."""
+    with tempfile.TemporaryDirectory() as folder, replicas(1, {"CLASS_DATA": folder, **TRUSTED, **env}) as (server,):
+        yield server, env.get("CLASS_DATABASE_URL", f"sqlite:///{folder}/classes.sqlite")
+
+
+async def fill(url: str) -> dict:
+    """The fill attack on one class; the real student after it."""
+    teacher, code = await ask(url, "teacher")
+    start = time.monotonic()
+    said = await all_join([tab(url, code, SCRIPT, f"fake-{i}") for i in range(FAKES)], code, start + FILL_S, True)
+    elapsed = time.monotonic() - start
+    real = tab(url, code, SCHOOL, "real")
+    real_said = (await all_join([real], code, math.inf, True))[0]
+    await teacher.close()
+    refused = {s: said.count(s) for s in set(said) if s != "in"}
+    return {"in": said.count("in"), "refused": refused, "elapsed_s": elapsed, "real": real_said}
+
+
+def fill_row(v: dict) -> Row:
+    allowed = admission.JOINS_FROM_ONE * max(1, math.ceil(v["elapsed_s"] / admission.JOIN_WINDOW_S))
+    return Row("class attack · fill", f"{FAKES} scripted joins from one address, a new seat each ({OPENING} at a "
+               "time, within 60 s); then a real student from another address", f"{v['in']} fakes in, "
+               f"{FAKES - v['in']} refused, in {v['elapsed_s']:.0f} s; real student: {v['real']}",
+               "before: 500 of 500 in 29.3 s, then every real student refused", "—",
+               f"≤ {allowed} fakes ({admission.JOINS_FROM_ONE} a minute), real student in",
+               v["in"] <= allowed and v["real"] == "in", v)
+
+
+async def votes(url: str, database: str) -> dict:
+    """The fake votes: fakes answer at 30 a minute while a real student answers; then a replayed token."""
+    teacher, code = await ask(url, "teacher")
+    fakes = [tab(url, code, SCRIPT, f"fake-{i}") for i in range(VOTERS)]
+    joined = [t for t, s in zip(fakes, await all_join(fakes, code, math.inf, False), strict=True) if s == "in"]
+    real = tab(url, code, SCHOOL, "real")
+    assert await try_join(real, code) == "in", real.errors
+
+    async def voting(t: Tab) -> None:
+        for i in range(int(VOTE_S / 2)):
+            await t.answer_with(t.options[PICK][i % 2])
+            await asyncio.sleep(2.0)
+
+    async def answering() -> list[str]:
+        outcomes = []
+        for i in range(5):
+            seen, real.sent_at, real.acked_at = len(real.errors), time.perf_counter(), None
+            await real.answer_with(real.options[PICK][(i + 1) % 2])
+            try:
+                await real.until(lambda n=seen: real.acked_at is not None or len(real.errors) > n, 10, "the answer")
+                outcomes.append("sent" if len(real.errors) == seen else real.errors[-1])
+            except TimeoutError:
+                outcomes.append("no answer within 10 s")
+            await asyncio.sleep(VOTE_S / 5)
+        return outcomes
+    outcomes = (await asyncio.gather(answering(), *(voting(t) for t in joined)))[0]
+    replay = await replayed(url, joined[0])
+    await asyncio.gather(teacher.close(), real.close(), *(t.close() for t in joined))
+    return {"joined": len(joined), "real": outcomes, "replay": replay, **counted(database, code)}
+
+
+async def replayed(url: str, fake: Tab) -> str:
+    """A tab with a fake's student cookie but another seat answers: what it is told."""
+    cookie = "; ".join(c for c in fake.cookie.split("; ") if c.startswith("class_student="))
+    other = tab(url, "", SCRIPT, "replay", query="")
+    other.cookie = cookie  # a tab opened with it (Tab.open would take the site's first cookies instead)
+    await other.connect()
+    await other.send(page_name=other.path)
+    await other.until(lambda: PICK in other.widgets, STEP_TIMEOUT_S, "the panel the cookie brings back")
+    seen, other.sent_at, other.acked_at = len(other.errors), time.perf_counter(), None
+    await other.answer_with(other.options[PICK][-1])
+    await other.until(lambda: len(other.errors) > seen or other.acked_at is not None, 10, "the replayed answer")
+    said = other.errors[-1].split(": ", 1)[-1] if len(other.errors) > seen else "sent"
+    await other.close()
+    return said
+
+
+def counted(database: str, code: str) -> dict:
+    """The class's answers in the database: all, and those from students with a seat the teacher did not remove."""
+    query = sa.text("SELECT count(*), count(s.seat) FROM class_answers a JOIN class_students s "
+                    "ON a.token_hash = s.token_hash WHERE a.class_code = :code")
+    engine = sa.create_engine(database)
+    try:
+        with engine.connect() as conn:
+            total, seated = conn.execute(query, {"code": code}).one()
+    finally:
+        engine.dispose()
+    return {"answers": total, "seated": seated}
+
+
+def votes_row(v: dict) -> Row:
+    refused = [o for o in v["real"] if o != "sent"]
+    said = f" ({refused[0]})" if refused else ""
+    return Row("class attack · fake votes", f"{v['joined']} fakes joined from one address answer every 2 s for "
+               f"{VOTE_S:g} s; a real student answers 5 times; a tab with a fake's token but another seat answers",
+               f"real student refused {len(refused)} of 5{said}; {v['seated']} of {v['answers']} answers from the "
+               f"seat that joined; replay: {v['replay']}", "before: real student refused 1 of 5, every fake vote "
+               "counted", "—", "real never refused, no answer without its seat",
+               not refused and v["seated"] == v["answers"] and v["replay"] != "sent", v)
+
+
+@contextlib.contextmanager
+def nginx_in_front(backends: list[Server]):
+    """nginx with deploy/nginx/nginx.conf in front of the backends: its URL, its pid and its log."""
+    from deploy import proxy
+
+    with tempfile.TemporaryDirectory() as workdir:
+        port = free_port()
+        proc = proxy.start(Path(workdir), [b.url.removeprefix("http://") for b in backends], f"127.0.0.1:{port}")
+        try:
+            wait_health(f"http://127.0.0.1:{port}")
+            yield f"http://127.0.0.1:{port}", proc.pid, Path(workdir) / "nginx.log"
+        finally:
+            proc.terminate()
+            proc.wait(10)
+
+
+async def held_flood(url: str, pids: list[int], idle: int = 0) -> dict:
+    """HOLDS questions on a live class's stage (and `idle` idle sockets) while a bystander edits and visitors come."""
+    import httpx2
+
+    teacher, code = await ask(url, "teacher")
+    async with httpx2.AsyncClient(timeout=30) as client:
+        stage = (await client.get(f"{url}/_class/stage?c={code}")).text
+    port = int(url.rsplit(":", 1)[1])
+
+    async def start():
+        extra = await flood.idle_sockets(port, idle) if idle else []
+        return flood.Flood(port, [f"/_class/stage?c={code}&shown={stage}"] * HOLDS, watch.HOLD_S).start(), extra
+    found = await flood.under(url, pids, start, settle=5.0)
+    await teacher.close()
+    return found
+
+
+def holds_row(where: str, v: dict) -> Row:
+    ratio = v["edit_s"] / v["idle_edit_s"]
+    idle = f", and {IDLE:,} idle sockets" if v.get("idle") else ""
+    complaints = f"; {v['complaints']} nginx complaints" if "complaints" in v else ""
+    return Row(f"class attack · {HOLDS:,} holds, {where}", f"{HOLDS:,} questions held on a live class from one "
+               f"address, each asked again as its hold would end{idle}; {flood.VISITORS} new visitors; a bystander's "
+               f"edits", f"{v['visitors']} of {v['of']} websockets opened; edit {seconds(v['edit_s'])} against "
+               f"{seconds(v['idle_edit_s'])} idle; {v['held']} held, answered {v['statuses']}{complaints}",
+               v.get("before", "—"), f"{ratio:.2f}×", "every websocket opens, edit ≤ 2× idle",
+               v["visitors"] == v["of"] and ratio <= 2.0 and not v.get("complaints"), v)
+
+
+def holds_rows() -> list[Row]:
+    """The held flood through nginx (two replicas, PostgreSQL) and directly at a soft limit of 1,024."""
+    rows = []
+    with postgres.cluster() as (pg, _), replicas(2, {"CLASS_DATABASE_URL": pg, **TRUSTED}) as backends, \
+            nginx_in_front(backends) as (front, proxy_pid, log):
+        v = asyncio.run(held_flood(front, [b.proc.pid for b in backends] + [proxy_pid]))
+        v["complaints"] = log.read_text().count("worker_connections are not enough")
+        v["before"] = "before: 8 of 22 refused, 101,000 connections closed unanswered"
+        rows.append(holds_row("through nginx", v))
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    with tempfile.TemporaryDirectory() as folder:
+        server = Server(HOME, env={"CLASS_DATA": folder, **TRUSTED})
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(SOFT, hard), hard))  # the server inherits it
+        try:
+            server.start()
+        finally:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+        try:
+            server.wait_ready()
+            warm(server.url)
+            v = asyncio.run(held_flood(server.url, [server.proc.pid], idle=IDLE))
+            v |= {"idle": IDLE, "open_files": flood.open_files(server.proc.pid),
+                  "before": "before: new visitors timed out, health 5 s"}
+            rows.append(holds_row(f"direct, started at {SOFT:,} open files (now {v['open_files'][0]:,})", v))
+        finally:
+            server.stop()
+    return rows
+
+
+async def unknown_flood(url: str, pids: list[int]) -> dict:
+    """HOLDS distinct unknown codes, each asked every 20 s, while a bystander edits."""
+    port = int(url.rsplit(":", 1)[1])
+
+    async def start():
+        paths = [f"/_class/stage?c={c}&shown=unknown" for c in flood.unknown_codes(HOLDS)]
+        return flood.Flood(port, paths, watch.HOLD_S, spread=watch.HOLD_S).start(), []
+    return await flood.under(url, pids, start, settle=5.0, quiet=10.0)
+
+
+def unknown_row(v: dict) -> Row:
+    ratio, above = v["edit_s"] / v["idle_edit_s"], v["cores"] - v["idle_cores"]
+    return Row(f"class attack · {HOLDS:,} unknown codes", f"{HOLDS:,} distinct unknown codes, each asked every 20 s "
+               f"(100 a second); a bystander's edits", f"{above:.3f} core above idle ({v['idle_cores']:.3f}); edit "
+               f"{seconds(v['edit_s'])} against {seconds(v['idle_edit_s'])} idle; answered {v['statuses']}",
+               "before: 2,000 reads a second, edit 5.8×", f"{ratio:.2f}×", "≤ 0.1 core, edit ≤ 1.3× idle",
+               above <= 0.1 and ratio <= 1.3, v)
+
+
+async def stopped(url: str, database: str, postmaster: int) -> dict:
+    """PostgreSQL stopped while students answer and a newcomer joins; resumed; the answers and the reveal after."""
+    teacher, code = await ask(url, "teacher")
+    students = [tab(url, code, SCHOOL, f"student-{i}") for i in range(STUDENTS)]
+    assert await all_join(students, code, math.inf, False) == ["in"] * STUDENTS
+    pg = [psutil.Process(postmaster), *psutil.Process(postmaster).children(recursive=True)]
+    for p in pg:
+        p.suspend()
+    stopped_at = time.monotonic()
+    try:
+        told = await asyncio.gather(*(told_after(s, i) for i, s in enumerate(students)), newcomer(url, code))
+        await asyncio.sleep(max(0.0, stopped_at + STOP_S - time.monotonic()))
+    finally:
+        for p in pg:
+            p.resume()
+    end, answers = time.monotonic() + 60, 0
+    while time.monotonic() < end and answers < STUDENTS:
+        await asyncio.sleep(1.0)
+        answers = await asyncio.to_thread(lambda: counted(database, code)["answers"])
+    await teacher.until(lambda: REVEAL in teacher.widgets, 60, "the reveal button")
+    await teacher.press(REVEAL)
+    revealed = await asyncio.gather(*(s.until(lambda s=s: s.revealed_at is not None, 60, "the reveal")
+                                      for s in students), return_exceptions=True)
+    await asyncio.gather(teacher.close(), *(s.close() for s in students))
+    return {"told_s": told, "answers": answers, "revealed": sum(r is None for r in revealed)}
+
+
+async def told_after(student: Tab, i: int) -> float:
+    """The seconds from a student's answer to the sentence their tab shows (inf if none within 15 s)."""
+    seen, sent = len(student.errors), time.monotonic()
+    await student.answer_with(student.options[PICK][i % 2])
+    with contextlib.suppress(TimeoutError, ConnectionError):
+        await student.until(lambda: len(student.errors) > seen, 15, "the sentence")
+        return time.monotonic() - sent
+    return math.inf
+
+
+async def newcomer(url: str, code: str) -> float:
+    """The seconds from a newcomer's press of Join to the sentence it is told (inf if none within 15 s)."""
+    late = tab(url, code, SCHOOL, "newcomer")
+    try:
+        await late.open()
+        await asyncio.gather(*late.kept)
+        seen = len(late.errors)
+        late.set(CODE, code)
+        start = await late.press(JOIN)
+        await late.until(lambda: len(late.errors) > seen or PICK in late.widgets, 15, "the sentence")
+        return time.perf_counter() - start if len(late.errors) > seen else math.inf
+    except (TimeoutError, ConnectionError):
+        return math.inf
+    finally:
+        await late.close()
+
+
+def stopped_row(v: dict) -> Row:
+    worst = max(v["told_s"])
+    return Row("class attack · PostgreSQL stopped", f"SIGSTOP to every PostgreSQL process for {STOP_S:g} s while "
+               f"{STUDENTS} students answer and a newcomer joins; then SIGCONT",
+               f"told within {seconds(worst)} (students {', '.join(f'{s:.1f}' for s in v['told_s'][:-1])} s, newcomer "
+               f"{v['told_s'][-1]:.1f} s); "
+               f"{v['answers']} of {STUDENTS} answers counted after; reveal reached {v['revealed']} of {STUDENTS}",
+               "before: answers hung 90.1–90.2 s, tabs frozen", "—", f"told ≤ {TOLD_S:g} s, no answer lost",
+               worst <= TOLD_S and v["answers"] == STUDENTS
+               and v["revealed"] == STUDENTS, v)
+
+
+def run_one(name: str) -> list[Row]:
+    """One attack on servers of its own: its rows."""
+    if name == "fill":
+        with one_server({}) as (server, _):
+            return [fill_row(asyncio.run(fill(server.url)))]
+    if name == "votes":
+        with one_server({}) as (server, database):
+            return [votes_row(asyncio.run(votes(server.url, database)))]
+    if name == "holds":
+        return holds_rows()
+    if name == "unknown":
+        with one_server({}) as (server, _):
+            return [unknown_row(asyncio.run(unknown_flood(server.url, [server.proc.pid])))]
+    with postgres.cluster() as (pg, postmaster), one_server({"CLASS_DATABASE_URL": pg}) as (server, database):
+        return [stopped_row(asyncio.run(stopped(server.url, database, postmaster)))]
+
+
+ATTACKS = ("fill", "votes", "holds", "unknown", "stopped")
+
+
+def run(quick: bool) -> list[Row]:
+    """Every attack (python -m bench runs them; --quick skips them: about 8 minutes)."""
+    if quick:
+        return [Row("class attacks", "the five attacks on class mode", "skipped in --quick")]
+    return [row for name in ATTACKS for row in run_one(name)]
+
+
+if __name__ == "__main__":
+    from bench.common import table
+
+    print(table([row for name in (sys.argv[1:] or ATTACKS) for row in run_one(name)]))

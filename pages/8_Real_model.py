@@ -1,0 +1,23 @@
+from dataclasses import replace
+
+import streamlit as st
+
+from kit.text import t
+from lesson import downloads, frame
+from real import sentences
+from transformer import compare, model, views
+
+ctx = frame.current()
+m = model.model()
+known, scored = sentences.held_out(ctx)
+chosen = views.sentence(ctx, known)
+seen = model.seen(m, chosen.enc.tokens)
+views.pieces_view(seen, chosen)
+head = views.grid_view(ctx, seen, chosen)
+word = views.large_view(ctx, seen, chosen, head)
+views.finders_view(seen, chosen, head)
+compare.parked_view(seen, chosen.enc.labels, head, word)
+compare.compare_view(ctx, scored, head)
+shown = replace(ctx, s=replace(ctx.s, sentence=" ".join(chosen.enc.tokens)), enc=chosen.enc, att=chosen.att)
+downloads.menu(shown, "transformer")
+st.caption(t("model_reproduce_note"))

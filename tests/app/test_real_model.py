@@ -1,0 +1,168 @@
+"""Page 8, a real model on your sentence, in AppTest on the real GloVe, the shipped head and all-MiniLM-L6-v2: it
+renders in both languages on the article's sentence and on a held-out treebank sentence, states the numbers the engine
+gives when asked on its own, picks a head by a click, survives unknown words, emoji, 60 words and too many pieces, and
+without the model's files says in one sentence how to get them while the rest of the dashboard is unchanged."""
+import io
+import json
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from engine import minilm, minilm_files, treebank
+from engine.minilm import ModelError
+from kit.charts import PICK
+from kit.text import error_text, in_language, t
+from tests.app.test_reproduce import run_script
+from tests.apptest_helpers import chart_data, deferred, messages, open_menus, run_page
+from tests.minilm_model import model, require_model  # noqa: F401 (a fixture)
+
+PAGE = "pages/8_Real_model.py"
+FALLUJAH = "weblog-juancole.com_juancole_20030914114200_ENG_20030914_114200-0003"  # 25 words, "fallujah" in pieces
+
+
+@pytest.fixture(autouse=True)
+def fetched(request):
+    """Every test here but the one without files needs the model's (tests/minilm_model.py says skip or fail)."""
+    if "without_the_models_files" not in request.node.name:
+        require_model()
+
+
+def ok(at):
+    assert not at.exception, [e.value for e in at.exception]
+    assert not at.error, [e.value for e in at.error]
+    return at
+
+
+def by_key(at, key: str) -> pd.DataFrame:
+    """The data of the chart with this key."""
+    keys = [c.key for c in at.get("vega_lite_chart")]
+    return chart_data(at)[keys.index(key)]
+
+
+def said(at) -> str:
+    return " ".join(m.value for m in at.markdown)
+
+
+def click(at, key: str, point: dict):
+    """Run the page as after a click on a mark of the chart `key` that selects `point` (AppTest cannot click)."""
+    chart = next(c for c in at.get("vega_lite_chart") if c.key == key)
+    states = at._tree.get_widget_states()
+    state = states.widgets.add()
+    state.id = chart.proto.id
+    state.string_value = json.dumps({"selection": {PICK: [point]}})
+    return ok(at._run(states))
+
+
+def found_by_engine(m, words: list[str], gold: np.ndarray) -> tuple[np.ndarray, float]:  # -> [m], mean parked
+    """How many heads find each word's head, and the share parked on [CLS] and [SEP], computed here on their own."""
+    r = minilm.run(m, words)
+    w = minilm.to_words(r.attention, r.pieces.word)
+    return ((minilm.top_other(w) == gold) & (gold >= 0)).sum(axis=(0, 1)), float(w.special.sum(axis=-1).mean())
+
+
+def test_the_articles_sentence_in_english_states_what_the_engine_gives(model):  # noqa: F811
+    at = ok(run_page(PAGE))
+    text = said(at)
+    assert "`[CLS]` · `the` · `black` · `cat` · `drank` · `the` · `milk` · `[SEP]`" in text
+    counts, parked = found_by_engine(model, list(treebank.ARTICLE.tokens), treebank.gold(treebank.ARTICLE))
+    (table,) = [d.value for d in at.dataframe]
+    assert table["word"].tolist() == ["the (1)", "black", "cat", "drank", "the (5)", "milk"]
+    assert table["count"].tolist() == counts.tolist()
+    assert table.loc[table["word"] == "milk", "head"].item() == "drank"
+    assert table["ours"].str.endswith("✓").sum() == int(re.search(r"ours finds (\d+)", text).group(1))
+    assert f"park **{parked:.0%}** of a word's attention" in text
+    assert re.search(r"“milk” puts \d+% of its attention there", text)
+    assert "Ours is ahead on" in text or "Ours is ahead on none" in text
+    grid = by_key(at, "model_grid_pick")
+    boxes, cells = grid[grid["kind"] == "box"], grid[grid["kind"] == "cell"]
+    assert len(boxes) == 72 and boxes["picked"].sum() == 1 and len(cells) > 0
+    large = next(s.value for s in at.subheader if "beside our head" in s.value)
+    assert boxes.loc[boxes["picked"], "head"].item() in large
+
+
+def test_the_page_in_chinese():
+    at = ok(run_page(PAGE, {"lang": "zh"}))
+    with in_language("zh"):
+        title, finders = t("transformer_title"), t("model_finders_title")
+    shown = [x.value for x in (*at.title, *at.header, *at.subheader)] + [m.value for m in at.markdown]
+    assert any(title in x for x in shown) and finders in shown
+    assert "找到" in said(at) and "[CLS]" in said(at)
+
+
+def test_a_25_word_treebank_sentence_shows_its_pieces_and_every_words_head(model):  # noqa: F811
+    at = ok(run_page(PAGE, {"model_sentence": "treebank", "real": FALLUJAH}))
+    (s,) = [x for x in treebank.read() if x.sent_id == FALLUJAH]
+    assert len(s.tokens) == 25
+    assert "“fallujah (8)” (fall + ##uj + ##ah)" in " ".join(c.value for c in at.caption).replace("\\", "")
+    (table,) = [d.value for d in at.dataframe]
+    assert len(table) == 25
+    counts, _ = found_by_engine(model, list(s.tokens), treebank.gold(s))
+    assert table["count"].tolist() == counts.tolist()
+    assert by_key(at, "model_head_pick")["r"].nunique() == 25
+
+
+def test_a_click_in_the_grid_or_on_a_map_of_heads_shows_that_head_large():
+    at = click(ok(run_page(PAGE)), "model_grid_pick", {"head": "L1-H7"})
+    assert at.session_state["model_head"] == "L1-H7" and at.selectbox(key="model_head").value == "L1-H7"
+    assert any("L1-H7 beside our head" in s.value for s in at.subheader)
+    grid = by_key(at, "model_grid_pick")
+    assert grid.loc[grid["picked"], "head"].tolist() == ["L1-H7"]
+    at = click(at, "model_parked_pick", {"row": t("model_layer", n=5), "col": 2})
+    assert at.session_state["model_head"] == "L5-H2"
+    assert any("L5-H2 beside our head" in s.value for s in at.subheader)
+
+
+def test_an_unknown_word_and_emoji_are_left_out_of_both_models_with_a_sentence():
+    for sentence, left_out in (("the black cat drank the mlik", "“mlik”"), ("the cat 🐱 drank the milk 🥛", "“🐱”")):
+        at = ok(run_page(PAGE, {"sentence": sentence}))
+        assert left_out in messages(at)
+        assert "5 words" in said(at) and by_key(at, "model_grid_pick")["kind"].eq("cell").any()
+
+
+def test_a_60_word_sentence_draws_every_head():
+    words = ("the black cat drank the milk and then the small dog ate the bread " * 5).split()[:60]
+    at = ok(run_page(PAGE, {"sentence": " ".join(words)}))
+    assert "60 words" in said(at)
+    grid = by_key(at, "model_grid_pick")
+    assert (grid["kind"] == "box").sum() == 72 and grid.loc[grid["kind"] == "cell", "query"].nunique() > 50
+    assert by_key(at, "model_head_pick")["r"].nunique() == 60
+
+
+def test_a_sentence_of_too_many_pieces_says_so():
+    at = run_page(PAGE, {"sentence": " ".join(["fallujah"] * 43)})  # fall + ##uj + ##ah
+    assert not at.exception
+    assert error_text(ModelError("too_many_pieces", max=minilm.MAX_PIECES, count=43 * 3 + 2)) in messages(at)
+    assert not at.get("vega_lite_chart")
+
+
+def test_the_grid_saves_every_weight_of_every_head_as_csv(monkeypatch):
+    kept = deferred(monkeypatch)
+    open_menus(ok(run_page(PAGE)))
+    (name,) = [n for n in kept if n.startswith("transformer-heads") and n.endswith(".csv")]
+    saved = pd.read_csv(io.StringIO(kept[name][0]()))
+    assert len(saved) == 72 * 6 * 8 and list(saved.columns) == ["head", "layer", "number", "query", "key", "weight"]
+    np.testing.assert_allclose(saved.groupby(["head", "query"])["weight"].sum(), 1.0, atol=1e-5)
+
+
+def test_without_the_models_files_the_page_says_how_to_get_them_and_the_rest_is_unchanged(monkeypatch, tmp_path):
+    monkeypatch.setenv(minilm_files.ENV, str(tmp_path))
+    at = run_page(PAGE)
+    assert not at.exception and not at.get("vega_lite_chart")
+    (info,) = [m.value for m in at.info]
+    assert info == error_text(ModelError("missing", command=minilm_files.COMMAND, folder=str(tmp_path)))
+    assert "python -m engine.minilm_files fetch" in info
+    other = run_page("pages/7_Real_sentences.py")
+    assert not other.exception and not other.error and other.get("vega_lite_chart")
+
+
+def test_the_reproduce_script_prints_our_heads_weights_on_the_treebank_sentence_shown(monkeypatch, tmp_path):
+    kept = deferred(monkeypatch)
+    at = open_menus(ok(run_page(PAGE, {"model_sentence": "treebank", "real": FALLUJAH})))
+    out = run_script(kept["attention-transformer.py"][0](), tmp_path)
+    drawn = by_key(at, "model_ours_pick").sort_values(["r", "c"])
+    labels, weights = out["weights"]
+    assert labels == list(drawn["row"][::25]) and len(labels) == 25
+    np.testing.assert_allclose(weights, drawn["value"].to_numpy().reshape(25, 25), rtol=1e-9, atol=1e-9)
+    assert t("model_reproduce_note").split(":")[0] in " ".join(c.value for c in at.caption)

@@ -1,0 +1,58 @@
+"""Page 8 in headless Chromium: on the article's sentence and on a 25-word held-out treebank sentence, in both
+languages, the grid of heads draws on a canvas beside the other charts, with no error box and nothing in the console;
+a click on a head in the grid shows it large."""
+import pytest
+
+from tests import browser_helpers as b
+from tests.minilm_model import require_model
+
+PAGE = "pages/8_Real_model.py"
+FALLUJAH = "weblog-juancole.com_juancole_20030914114200_ENG_20030914_114200-0003"  # 25 words
+SENTENCES = {"article": "", "treebank": f"&model_sentence=treebank&real={FALLUJAH}"}
+
+
+@pytest.fixture(autouse=True)
+def fetched():
+    require_model()
+
+
+def listen(page) -> list[str]:
+    """What the page will log to the console from now on, but for Streamlit's own probes of its endpoints under the
+    page's path (host-config, health), which answer 404 on every page of a multipage app."""
+    said: list[str] = []
+    page.on("console", lambda m: None if "/_stcore/" in m.location.get("url", "") else said.append(
+        f"{m.type}: {m.text}"))
+    return said
+
+
+def grid(page):
+    """The grid of every head: the chart drawn on a canvas."""
+    return b.charts(page).filter(has=page.locator("canvas")).first
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("which", list(SENTENCES))
+def test_the_page_draws_every_chart_with_nothing_in_the_console(page, app_url, which, lang):
+    console = listen(page)
+    b.visit(page, b.address(app_url, PAGE, lang) + SENTENCES[which])
+    shown = b.drawn(page)
+    assert [c["kind"] for c in shown].count("canvas") == 1 and len(shown) == 5
+    for chart in shown:
+        assert chart["width"] > 200 and chart["height"] > 100, chart
+        assert chart["kind"] == "canvas" or chart["marks"] > 0, chart
+    assert b.problems(page) == []
+    assert page.locator("[data-testid=stAlertContainer]").count() == 0
+    assert console == []
+    assert page.locator("[data-testid=stDataFrame]").count() == 1  # the word-by-word table
+    b.screenshot(page, f"Real_model-{which}-{lang}")
+
+
+def test_a_click_on_a_head_in_the_grid_shows_it_large(page, app_url):
+    console = listen(page)
+    b.visit(page, b.address(app_url, PAGE, "en"))
+    canvas = grid(page).locator("canvas")
+    canvas.scroll_into_view_if_needed()
+    box = canvas.bounding_box()  # layer 1's first head: the top left twelfth of the plot's width, a sixth of its height
+    b.rerun(page, lambda: page.mouse.click(box["x"] + 40, box["y"] + 55))
+    assert page.get_by_text("L1-H1 beside our head").count() == 1
+    assert b.problems(page) == [] and console == []

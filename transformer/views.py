@@ -1,0 +1,188 @@
+"""Page 8's views: the sentence the real model reads (the learner's, or a held-out treebank sentence), its word pieces,
+every head as one grid, the picked head large beside ours, and for each word which heads find the word it belongs to."""
+from dataclasses import dataclass
+
+import numpy as np
+import streamlit as st
+
+from engine import minilm_files, minilm_treebank, treebank
+from engine.attention import Attention, attend, top_keys
+from engine.pipeline import Encoded
+from kit import charts, render, views
+from kit.charts import Titles
+from kit.text import labels, plain, t, then
+from kit.views import Marks, code
+from real import sentences
+from transformer import tables
+from transformer.charts import head_grid
+from transformer.model import SPECIAL, Seen
+from transformer.settings import HEADS, NAMES
+from vectors.rows import sentence_rows
+
+SOURCE_NAMES = {"yours": "model_source_yours", "treebank": "model_source_treebank"}
+SAID = {"root": "real_root", "none": "real_no_head"}  # page 7's words for a word that belongs to none
+
+
+@dataclass(frozen=True)
+class Chosen:
+    """The sentence both models read: its rows and our head's attention, and who belongs to whom where that is known
+    (a treebank sentence, or the article's)."""
+
+    enc: Encoded
+    att: Attention
+    tree: treebank.Sentence | None
+
+    @property
+    def gold(self) -> np.ndarray | None:  # [m] each word's head, -1 for none
+        return None if self.tree is None else treebank.gold(self.tree)
+
+    @property
+    def relations(self) -> list[str]:
+        return [treebank.short(r) for r in self.tree.relations] if self.tree else [""] * len(self.enc.tokens)
+
+
+def sentence(ctx, known: sentences.Known) -> Chosen:
+    """The choice of sentence, then the sentence through our layers; the page stops, saying why, where there is
+    none to show."""
+    s = ctx.s
+    st.segmented_control(t("model_source"), list(SOURCE_NAMES), key="model_sentence",
+                         format_func=labels(SOURCE_NAMES))
+    if s.model_sentence == "treebank":
+        tree = sentences.choose(ctx, known, page="transformer")
+        return Chosen(*sentences.rows(ctx, tree), tree)
+    enc = sentence_rows(ctx.kv, s.sentence, s.position)
+    if enc is not None and len(enc.tokens) < 2:
+        st.info(t("need_two_words"))
+        enc = None
+    if enc is None:
+        st.stop()
+    st.markdown(t("model_yours_sentence", n=len(enc.tokens), text=plain(" ".join(enc.tokens))))
+    try:
+        att = attend(enc.x, enc.x, ctx.w["w_q"], ctx.w["w_k"], ctx.w["w_v"], scale=s.scaled, softmax=s.softmax,
+                     own=s.own)
+    except ValueError:
+        st.error(t("overflow"))
+        st.stop()
+    return Chosen(enc, att, treebank.ARTICLE if tuple(enc.tokens) == treebank.ARTICLE.tokens else None)
+
+
+def pieces_view(seen: Seen, chosen: Chosen):
+    """The sentence as the model's word pieces, each word's together, and the words it split."""
+    p, words = seen.pieces, chosen.enc.labels
+    groups = [code(SPECIAL[0])] + [" ".join(code(p.pieces[i]) for i in np.flatnonzero(p.word == w))
+                                   for w in range(len(words))] + [code(SPECIAL[1])]
+    st.markdown(t("model_pieces", words=len(words), pieces=len(p.pieces), shown=" · ".join(groups)))
+    split = tables.split_words(p.word, p.pieces, words)
+    said = t("model_pieces_split", items=t("list_sep").join(
+        f"“{plain(w)}” ({' + '.join(plain(x) for x in parts)})" for w, parts in split)) if split else \
+        t("model_pieces_whole")
+    unknown = [words[w] for w, piece in zip(p.word, p.pieces, strict=True) if piece == "[UNK]"]
+    if unknown:
+        said += then() + t("model_pieces_unknown", words=t("list_sep").join(f"“{plain(w)}”" for w in unknown))
+    st.caption(said)
+    views.download_table(tables.pieces_table(p.pieces, p.word, words, SPECIAL), t("file_model_pieces"),
+                         key="model_pieces")
+
+
+def head_names(shape: tuple[int, int]) -> np.ndarray:  # -> [layers, heads] of "L1-H1" …
+    return np.asarray(NAMES, dtype=object).reshape(shape)
+
+
+def picked_head(s) -> tuple[int, int]:
+    """The head shown large: the setting's, else the best single head on the held-out sentences."""
+    layer, head = divmod(NAMES.index(s.model_head or minilm_treebank.shipped().best("all")[0]), HEADS)
+    return layer, head
+
+
+def grid_view(ctx, seen: Seen, chosen: Chosen) -> tuple[int, int]:
+    """Every head of every layer, small, clickable, and the selector of the head shown large; returns it."""
+    st.subheader(t("model_grid_title", name=minilm_files.NAME))
+    head = picked_head(ctx.s)
+    st.session_state["model_head"] = NAMES[head[0] * seen.shape[1] + head[1]]
+    st.selectbox(t("model_head_pick"), NAMES, key="model_head", help=t("model_head_pick_help"))
+    shipped = minilm_treebank.shipped()
+    table = tables.grid_table(seen.words, chosen.enc.labels, SPECIAL, head, seen.parked.mean(axis=-1),
+                              shipped.accuracy("all"), head_names(seen.shape))
+    titles = Titles(None, t("model_head_axis"), t("model_layer_axis"), t("weight"), head=t("model_col_head"),
+                    query=t("query_word"), key=t("key_word"), parked=t("model_col_parked"), held=t("model_col_held"))
+    every = tables.heads_long(seen.words, chosen.enc.labels, SPECIAL, head_names(seen.shape))
+    csv = render.Csv("dl_model_heads", lambda: every.to_pandas().to_csv(index=False))
+    render.chart(head_grid, table, titles=titles, key="model_grid_pick", on_select=pick_head("model_grid_pick"),
+                 save=render.Save(name="heads", label=t("model_grid_title", name=minilm_files.NAME), csv=csv))
+    st.caption(t("model_grid_caption", shown=tables.SHOWN))
+    return head
+
+
+def pick_head(chart_key: str, rows: list[str] | None = None):
+    """Callback: a click on a head's box or cell (the grid: its name; a map of heads, `rows` of layers: its row and
+    column) chooses it into Settings.model_head."""
+    def pick():
+        points = st.session_state[chart_key].selection.get(charts.PICK) or []
+        if points and rows is None:
+            st.session_state["model_head"] = points[0]["head"]
+        elif points:
+            st.session_state["model_head"] = f"L{rows.index(points[0]['row']) + 1}-H{points[0]['col']}"
+    return pick
+
+
+def default_word(chosen: Chosen) -> str:
+    """The word the page follows first: an object (milk in the article's sentence), else the last word with a head,
+    else the last word."""
+    words, gold = chosen.enc.labels, chosen.gold
+    if gold is None:
+        return words[-1]
+    objects = [i for i, r in enumerate(chosen.relations) if r == "obj" and gold[i] >= 0]
+    return words[(objects or np.flatnonzero(gold >= 0).tolist() or [len(words) - 1])[0]]
+
+
+def large_view(ctx, seen: Seen, chosen: Chosen, head: tuple[int, int]) -> int:
+    """The picked head large, with [CLS] and [SEP], beside our head on the same sentence, the followed word's row
+    outlined (a click on a row follows its word); returns that word's place."""
+    s, words, att = ctx.s, chosen.enc.labels, chosen.att
+    name = NAMES[head[0] * seen.shape[1] + head[1]]
+    st.subheader(t("model_large_title", head=name))
+    word = views.pick_word("model_word", t("model_word_pick"), words, default_word(chosen))
+    left, right = st.columns(2) if len(words) <= views.SIDE_BY_SIDE else (st.container(), st.container())
+    views.matrix(seen.words[head], words, [*words, *SPECIAL],
+                 Titles(t("model_large_chart", head=name), t("key_word"), t("query_word")), name="model_head",
+                 marks=Marks(selected=word, pick_into="model_word", weights=True), where=left)
+    ours = t("model_ours_soft" if s.softmax else "model_ours_raw")
+    views.matrix(att.weights, words, words, Titles(ours, t("key_word"), t("query_word")), name="model_ours",
+                 marks=Marks(None if att.mask.all() else att.mask, word, pick_into="model_word", weights=s.softmax),
+                 where=right)
+    hidden = then() + t("own_hidden") if views.own_hidden(att.mask) else ""
+    st.caption(t("model_large_caption") + hidden)
+    return words.index(word)
+
+
+def finders_view(seen: Seen, chosen: Chosen, head: tuple[int, int]):
+    """For each word with a head (where it is known), which of the model's heads pick it, and whether the picked head
+    and ours do; in a container of its own, so that the charts below keep their places whether it is known or not."""
+    with st.container():
+        finders(seen, chosen, head)
+
+
+def finders(seen: Seen, chosen: Chosen, head: tuple[int, int]):
+    """finders_view's contents."""
+    st.subheader(t("model_finders_title"))
+    gold, words = chosen.gold, chosen.enc.labels
+    if gold is None:
+        st.markdown(t("model_finders_unknown"))
+        return
+    has, ours = gold >= 0, top_keys(chosen.att)
+    right = (seen.picks == gold) & has  # [layers, heads, m]
+    per_head = right.sum(axis=-1)
+    best = np.unravel_index(int(per_head.argmax()), per_head.shape)
+    names = head_names(seen.shape)
+    st.markdown(t("model_finders_said", total=int(has.sum()), some=int(right.any(axis=(0, 1)).sum()),
+                  head=names[head], picked=int(per_head[head]), best=names[best], most=int(per_head[best]),
+                  ours=int((ours == gold)[has].sum())))
+    table = tables.finders_table(words, chosen.relations, gold, seen.picks, head, ours, names,
+                                 {k: t(v) for k, v in SAID.items()})
+    st.dataframe(table, hide_index=True, width="stretch", height="content", column_config={
+        "word": t("word"), "relation": t("real_relation"), "head": t("real_col_head"),
+        "count": st.column_config.NumberColumn(t("model_col_count", n=len(NAMES)), format="%d"),
+        "heads": st.column_config.TextColumn(t("model_col_heads"), width="medium"),
+        "picked": t("model_col_picked", head=names[head]), "ours": t("model_col_ours")})
+    st.caption(t("model_finders_caption"))
+    views.download_table(table, t("file_model_finders"), key="model_finders")
