@@ -80,3 +80,8 @@ def said(e) -> str:
 def uploader(at: AppTest):
     """The sidebar's vectors uploader (a fresh one after every upload, so its key changes)."""
     return next(u for u in at.sidebar.file_uploader if u.key.startswith("upload_files"))
+
+
+def check(at):
+    """Press the predict-first guess's Check button, as Enter, Space or a click does."""
+    return next(b for b in at.button if b.key and b.key.startswith("_guess_check_")).click().run()

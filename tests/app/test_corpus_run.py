@@ -89,6 +89,7 @@ def test_sections_are_numbered_one_by_one_before_and_after_training(lang):
     assert section_numbers(at) == [1, 2, 3, 4]
 
 
+@pytest.mark.slow  # the live run's whole recipe
 def test_the_default_treebank_run_beats_the_simple_rules_on_held_out_sentences():
     at = ok(run_page(PAGE))
     ok(at.button(key="corpus_train").click().run())

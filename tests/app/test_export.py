@@ -53,6 +53,7 @@ def labels(frames: tuple, options: dict) -> set[str]:
     return named | {v for df in frames for c in df.columns if pd.api.types.is_string_dtype(df[c]) for v in df[c]}
 
 
+@pytest.mark.slow  # every chart through the SVG and PNG writer
 @pytest.mark.parametrize("name", SAMPLES)
 def test_every_builder_saves_as_svg_and_png(name, monkeypatch):
     frames, options = call_of(name, monkeypatch)

@@ -219,6 +219,7 @@ ODD = {  # values the URL may carry that a page might not be able to show
 }
 
 
+@pytest.mark.slow  # every page under every odd value: about a quarter of the fast lane's time
 @pytest.mark.parametrize("query", ODD.values(), ids=ODD.keys())
 @pytest.mark.parametrize("page", ALL, ids=lambda p: p or "home")
 def test_odd_but_valid_url_values_draw_a_stable_view(page, query):

@@ -7,7 +7,7 @@ import pytest
 from engine.relevance import pairs_in_order, winner
 from harness.apptest import run_page
 from kit.text import t
-from tests.apptest_helpers import chart_data, messages
+from tests.apptest_helpers import chart_data, check, messages
 
 FACTOR, RELEVANCE, KINDS = "pages/2_Factor_matrix.py", "pages/4_Relevance.py", "pages/6_Three_kinds.py"
 
@@ -18,11 +18,6 @@ def guess_box(at):
 
 def order_box(at):
     return next(m for m in at.multiselect if m.key.startswith("_guess_"))
-
-
-def check(at):
-    """Press the guess's Check button, as Enter, Space or a click does."""
-    return next(b for b in at.button if b.key and b.key.startswith("_guess_check_")).click().run()
 
 
 def revealed(at) -> str:

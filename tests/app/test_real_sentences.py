@@ -15,7 +15,7 @@ from engine.training import load_fit
 from kit.text import in_language, t
 from real import sentences
 from real.settings import held_out_ids
-from tests.apptest_helpers import chart_data, charts, deferred, messages, open_menus, run_page
+from tests.apptest_helpers import chart_data, charts, check, deferred, messages, open_menus, run_page
 
 PAGE = "pages/7_Real_sentences.py"
 
@@ -275,7 +275,8 @@ def test_predict_first_hides_the_answer_until_guessed():
     assert len(charts(at)) == 1 and not any(t("real_lines_title") in json.dumps(s) for s in charts(at))
     assert len(at.dataframe) == 1  # only the held-out relations, which say nothing of this sentence
     assert t("predict_hidden") in messages(at)
-    ok(guess.set_value("risk").run())
+    guess.set_value("risk")
+    ok(check(at))
     assert len(charts(at)) == 3 and len(at.dataframe) == 2
     verdict = " ".join(m.value for kind in (at.success, at.warning) for m in kind)
     assert "“conference” gets the most attention" in verdict  # the held-out batch's pick for "the", below

@@ -51,6 +51,7 @@ def test_the_count_sums_each_heads_picks_as_the_accuracies_do(model, make_kv):  
     assert measured.parked == pytest.approx(parked.mean(axis=-1))
 
 
+@pytest.mark.slow  # every head over every held-out sentence: about 20 s of one core
 def test_the_shipped_file_is_what_its_script_computes(model, tmp_path):  # noqa: F811
     """Counts of words exactly; the shares parked, written to 4 decimals, within one unit of the last (another CPU's
     float32 sums may differ in their last bits)."""
