@@ -38,6 +38,11 @@ PLOT_HEIGHT = "childHeight"  # Vega-Lite's name for the plot height of a column'
 WIDTH = 640  # pixels: a chart's width where the page gives it none (a saved file); the page fits it to its column
 KEY_COLUMNS = 8  # key words a row of the contributions' legend
 LABEL_LIMIT = 100  # pixels a label may take before Vega cuts it short (Streamlit's theme)
+# Cells above which a heatmap of dimensions is drawn on a canvas: an SVG keeps a node or two per cell, which the
+# browser lays out and updates on every redraw (a 50 × 16 weight heatmap about 1,700); a canvas keeps none, while the
+# chart's accessible name, tooltips, save menu and "Show data" table stay. A heatmap of words by words, which a learner
+# clicks and a screen reader reads cell by cell, stays SVG up to the cells where Streamlit itself would go to canvas.
+CANVAS_CELLS, CANVAS_WORD_CELLS = 60, 2000
 # Numbers from 1,000 up (a layer scale of 1e6 gives 7,860,448,186,139) and below 0.001 in 3 significant digits, big
 # ones with an SI suffix (7.86T), small ones as powers of ten; the rest as Vega writes them.
 COMPACT = ("abs(datum.value) >= 1000 ? format(datum.value, '.3~s') : "
@@ -118,6 +123,13 @@ class Cells:
     y_ticks: tuple | None = None
 
 
+def on_canvas(rows: list, cols: list) -> bool:
+    """Whether a heatmap of these row and column labels is drawn on a canvas: past CANVAS_CELLS cells where an axis is
+    of dimensions (integers), past CANVAS_WORD_CELLS where both are of words."""
+    dims = any(isinstance(x, int) for x in (*rows[:1], *cols[:1]))
+    return len(rows) * len(cols) > (CANVAS_CELLS if dims else CANVAS_WORD_CELLS)
+
+
 def dataset(i: int = 0) -> str:
     """The name a chart's i-th DataFrame travels under (render.vega_lite names them so); expressions read it by name."""
     return f"data-{i}"
@@ -183,11 +195,13 @@ def when(channel, test: str | dict, then, otherwise):
 
 @builder("about_heatmap", data_free=True)
 def heatmap(df: pd.DataFrame, titles: Titles, *, cells: Cells | None = None, clickable: bool = False,
-            height: int | None = None, weights: bool = False, description: str | None = None) -> alt.Chart:
+            height: int | None = None, weights: bool = False, canvas: bool | None = None,
+            description: str | None = None) -> alt.Chart:
     """Rows are words in table order (field r), columns likewise (c); signed values on a diverging scale (attention
     weights, never negative, with `weights` on a sequential one from 0), with what `cells` draws on them (the masked
     cells' label is titles' "masked"). An axis with ticks (of dimensions) labels those that fit, one without (of
-    words) every label. `height` pixels high, else ROW_STEP pixels a row; as wide as the page's column (fit_width)."""
+    words) every label. `height` pixels high, else ROW_STEP pixels a row; as wide as the page's column (fit_width);
+    drawn on a canvas or as SVG as `canvas` says (on_canvas; None: as Streamlit chooses)."""
     cells = cells or Cells()
     tooltip = [alt.Tooltip("row:N", title=titles.y), alt.Tooltip("col:N", title=titles.x),
                alt.Tooltip("value:Q", title=titles.value, format=".3f")]
@@ -201,15 +215,21 @@ def heatmap(df: pd.DataFrame, titles: Titles, *, cells: Cells | None = None, cli
     colour = (sequential if weights else signed)("value", titles.value,
                                                  gradientLength=alt.ExprRef(f"clamp({PLOT_HEIGHT} - 20, 40, 120)"))
     masked = cells.masked
-    rect = base.mark_rect().encode(color=alt.condition("datum.masked", alt.value(MASKED), colour) if masked else colour)
+    # on a canvas no screen reader reaches a cell, yet Vega would write each cell's description on every redraw
+    rect = (base.mark_rect(aria=False) if canvas else base.mark_rect()).encode(
+        color=alt.condition("datum.masked", alt.value(MASKED), colour) if masked else colour)
     if cells.outlined:
         rect = rect.encode(stroke=when(alt.StrokeValue, "datum.selected", "black", None),
                            strokeWidth=when(alt.StrokeWidthValue, "datum.selected", 2, 0))
-    if clickable:
-        rect = rect.add_params(alt.selection_point(name=PICK, fields=["row", "col"], on="click", clear=False))
+    if clickable:  # the view named, as Altair would name it view_<n>, n counting every chart the process built
+        rect = rect.properties(name="cells").add_params(
+            alt.selection_point(name=PICK, fields=["row", "col"], on="click", clear=False))
     signs = [] if weights else [cell_signs(base, "datum.strong", masked)]
     layers = [rect] + ([_cell_numbers(base, masked, titles.get("masked", "masked"))] if cells.annotate else signs)
-    return described(fit_width(alt.layer(*layers).properties(height=height or alt.Step(ROW_STEP))), description)
+    drawn = fit_width(alt.layer(*layers).properties(height=height or alt.Step(ROW_STEP)))
+    if canvas is not None:
+        drawn = drawn.properties(usermeta={"embedOptions": {"renderer": "canvas" if canvas else "svg"}})
+    return described(drawn, description)
 
 
 def fit_width(plot: alt.Chart | alt.LayerChart | alt.FacetChart) -> alt.VConcatChart:

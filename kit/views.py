@@ -57,7 +57,7 @@ def matrix(a: np.ndarray, rows: list[str], cols: list, titles: charts.Titles, *,
     csv = render.Csv(f"dl_{name}", lambda: tables.matrix_wide(a, rows, cols).to_csv())
     render.chart(heatmap, matrix_cells(a, rows, cols, marks.mask, marks.selected), titles=titles,
                  cells=heatmap_cells(rows, cols, marks.mask, marks.selected), clickable=key is not None,
-                 height=height, weights=marks.weights, where=where, key=key,
+                 height=height, weights=marks.weights, canvas=charts.on_canvas(rows, cols), where=where, key=key,
                  on_select=picked, save=render.Save(name=name, csv=csv))
 
 

@@ -175,6 +175,18 @@ def marks(page) -> list[list[str]]:
       [...c.querySelectorAll('[role=graphics-symbol]')].map(m => m.getAttribute('aria-label') || ''))""")
 
 
+def pictures(page) -> list[str | None]:
+    """Per chart, a digest of what its canvas shows (None for a chart drawn as SVG, whose marks() say it)."""
+    return page.evaluate("""() => [...document.querySelectorAll('[data-testid=stVegaLiteChart]')].map(c => {
+      const g = c.querySelector('canvas');
+      if (!g || !g.width || !g.height) return null;
+      const px = new Uint32Array(g.getContext('2d').getImageData(0, 0, g.width, g.height).data.buffer);
+      let h = 0;
+      for (let i = 0; i < px.length; i++) h = (Math.imul(h, 31) + px[i]) | 0;
+      return `${g.width}x${g.height}:${h}`;
+    })""")
+
+
 def data_marks(page) -> list[list[str]]:
     """marks() without the axes' and colour legends' descriptions: a chart whose data was swapped in place may step
     its ticks, and round the ends its legend's description names, otherwise than the same chart drawn afresh, while

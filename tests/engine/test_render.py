@@ -1,5 +1,7 @@
 """The chart pipeline: frames to Arrow bytes, specs built once and data swapped in, cells kept per matrix."""
 
+import json
+import re
 from dataclasses import replace
 
 import numpy as np
@@ -105,3 +107,37 @@ def test_matrix_cells_come_once_per_matrix_labels_mask_and_pick():
                                                                                                   False]
     assert views.matrix_cells(a * 2, ["milk", "drank"], [1, 2], None, "milk")["value"].to_pylist() == [2, -4, 1, 8]
     assert views.matrix_cells(a.astype(np.float32), ["milk", "drank"], [1, 2], None, "milk") is first
+
+
+
+@pytest.mark.parametrize(("rows", "cols", "drawn"), [
+    (6, 6, "svg"), (6, 8, "svg"), (6, 16, "canvas"), (6, 50, "canvas"), (50, 16, "canvas"),  # the page's matrices
+    (38, 38, "svg"), (64, 64, "canvas"),  # words by words: SVG, which a screen reader reads, up to Streamlit's canvas
+])
+def test_a_heatmap_of_many_cells_is_drawn_on_a_canvas_and_one_of_few_as_svg(rows, cols, drawn):
+    words = [f"w{i}" for i in range(rows)]
+    labels = words[:cols] + [f"x{i}" for i in range(cols - rows)] if rows == cols else list(range(1, cols + 1))
+    cells = tables.matrix_table(np.arange(rows * cols, dtype=float).reshape(rows, cols) - 10, words, labels)
+    spec, _ = render.spec_of(charts.heatmap, cells, titles=charts.Titles("t", "x", "y", "v"), description="d",
+                             canvas=charts.on_canvas(words, labels))
+    assert spec["usermeta"] == {"embedOptions": {"renderer": drawn}}
+    assert spec["description"] == "d"  # canvas or not, the chart keeps the name a screen reader reads
+    cells_aria = spec["vconcat"][0]["layer"][0]["mark"].get("aria", True)
+    assert cells_aria == (drawn == "svg")  # each cell described only where a screen reader can reach it
+    render.forget()
+
+
+def test_a_heatmap_left_to_choose_leaves_its_renderer_to_streamlit():
+    spec, _ = render.spec_of(charts.heatmap, FRAME, titles=charts.Titles("t", "x", "y", "v"))
+    assert "usermeta" not in spec
+    render.forget()
+
+
+def test_a_clickable_heatmap_spec_is_the_same_text_every_time_it_is_built():
+    """Streamlit's browser builds a chart anew only when its spec's text changes: no name Altair makes up per build
+    (view_1, param_2) may reach it, or every edit would rebuild the chart."""
+    frame = FRAME.assign(col=FRAME["row"])  # words by words, as the factor matrix
+    built = [json.dumps(render.unbound(charts.heatmap(frame, charts.Titles("t", "x", "y", "v"), clickable=True))[0],
+                        sort_keys=True) for _ in range(2)]
+    assert built[0] == built[1]
+    assert not re.search(r"\b(view|param)_\d+", built[0])

@@ -1,0 +1,95 @@
+"""What an edit costs the browser, counted rather than timed (counts do not move with the machine's load): each page's
+DOM nodes, the nodes inside its charts' SVG, its canvases, and per sentence edit the bytes the server sent over the
+websocket, the charts built anew (a new <svg> or <canvas>: vega-embed ran again) and the charts whose content changed,
+with Chromium's main-thread time. Run alone: python -m bench.counts [--edits N] [--pages home,1,2]
+"""
+import argparse
+import time
+
+from bench.browser import HELLO, HOME, Interaction, launch, pages, ready, settle
+from bench.common import Server, median
+
+NODES = """() => {
+  const charts = [...document.querySelectorAll('[data-testid=stVegaLiteChart]')];
+  const inSvg = charts.reduce((n, c) => n + c.querySelectorAll('svg *').length, 0);
+  const inCharts = charts.reduce((n, c) => n + c.querySelectorAll('*').length, 0);
+  const sidebar = document.querySelector('[data-testid=stSidebar]');
+  return {dom: document.querySelectorAll('*').length, svg: inSvg, outside: document.querySelectorAll('*').length
+          - inCharts, sidebar: sidebar ? sidebar.querySelectorAll('*').length : 0, charts: charts.length,
+          canvas: charts.filter(c => c.querySelector('canvas')).length};
+}"""
+TAG = """() => window.__bench.charts().forEach(c => {
+  const g = c.querySelector('svg, canvas');
+  if (g) g.__old = true;
+})"""
+REBUILT = """() => window.__bench.charts().filter(c => { const g = c.querySelector('svg, canvas');
+  return !g || !g.__old; }).length"""
+
+
+class Counted(Interaction):
+    """bench.browser's interaction, also counting websocket bytes, charts built anew and main-thread time."""
+
+    def __init__(self, browser, url: str):
+        self.received = 0
+        super().__init__(browser, url)
+        self.cdp = self.page.context.new_cdp_session(self.page)
+        self.cdp.send("Performance.enable")
+
+    def listen(self, page) -> None:
+        page.on("websocket", lambda ws: ws.on("framereceived", self.frame))
+
+    def frame(self, payload) -> None:
+        """Count a websocket frame's bytes."""
+        self.received += len(payload)
+
+    def task_s(self) -> float:
+        """Seconds the renderer's main thread has spent in tasks so far."""
+        metrics = self.cdp.send("Performance.getMetrics")["metrics"]
+        return next(m["value"] for m in metrics if m["name"] == "TaskDuration")
+
+    def counted(self) -> dict:
+        """One edit: wall seconds to the redrawn charts, main-thread seconds until settled, bytes received, charts
+        built anew and charts changed."""
+        go = self.prepare()
+        self.page.evaluate(TAG)
+        self.page.evaluate("window.__bench.snapshot()")
+        sigs = self.page.evaluate("window.__bench.sigs()")
+        task, received, wall = self.task_s(), self.received, time.perf_counter()
+        go()
+        ready(self.page, self.charts, self.changed, rerun=not self.changed)
+        wall = time.perf_counter() - wall
+        settle(self.page)
+        after = self.page.evaluate("window.__bench.sigs()")
+        changed = sum(a != b for a, b in zip(sigs, after, strict=False))
+        return {"wall": wall, "task": self.task_s() - task, "bytes": self.received - received,
+                "rebuilt": self.page.evaluate(REBUILT), "changed": changed}
+
+
+def run(edits: int, chosen: list[str] | None) -> None:
+    """Print the counts of the hello app and of each chosen page (all where None), medians of `edits` edits."""
+    from playwright.sync_api import sync_playwright
+
+    found = [("hello", None)] + [p for p in pages() if not chosen or p[0].split()[0] in chosen]
+    print(f"{'page':24} {'dom':>6} {'svg':>6} {'outside':>7} {'sidebar':>7} {'canvas':>6} {'charts':>6} "
+          f"{'KB/edit':>8} {'rebuilt':>7} {'changed':>7} {'task ms':>8} {'wall ms':>8}")
+    with sync_playwright() as p:
+        browser = launch(p)
+        with Server(HELLO) as hello, Server(HOME) as home:
+            for label, path in found:
+                x = Counted(browser, hello.url if path is None else f"{home.url}/{path}")
+                nodes = x.page.evaluate(NODES)
+                samples = [x.counted() for _ in range(edits)]
+                m = {k: median([s[k] for s in samples]) for k in samples[0]}
+                print(f"{label[:24]:24} {nodes['dom']:6} {nodes['svg']:6} {nodes['outside']:7} {nodes['sidebar']:7} "
+                      f"{nodes['canvas']:6} {nodes['charts']:6} {m['bytes'] / 1024:8.1f} {m['rebuilt']:7.0f} "
+                      f"{m['changed']:7.0f} {m['task'] * 1000:8.0f} {m['wall'] * 1000:8.0f}", flush=True)
+                x.close()
+        browser.close()
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--edits", type=int, default=5)
+    parser.add_argument("--pages", default="")
+    args = parser.parse_args()
+    run(args.edits, [p for p in args.pages.split(",") if p] or None)
