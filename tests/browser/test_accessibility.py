@@ -90,7 +90,9 @@ def test_the_main_path_works_by_keyboard_alone_with_the_focus_visible(page, app_
         b.rerun(page, lambda: page.keyboard.press("Enter"))
         assert b.widget_values(page)[t("query")] == "cat"
         tab_to(page, lambda f: f["type"] == "radio")
-        b.rerun(page, lambda: page.keyboard.press("Space"))
+        page.keyboard.press("Space")  # chooses an option; only Check commits the guess
+        tab_to(page, lambda f: f["tag"] == "button" and t("predict_check") in f["name"])
+        b.rerun(page, lambda: page.keyboard.press("Enter"))
         answer = page.locator("[data-testid=stAlertContentSuccess], [data-testid=stAlertContentWarning]")
         assert answer.count() >= 1, "answering gave no verdict"
         tab_to(page, lambda f: f["tag"] == "button" and t("save_charts") in f["name"])

@@ -1,4 +1,5 @@
 """The real server in headless Chromium: every page draws, interactions change the view, the URL restores it."""
+import re
 import urllib.error
 import urllib.request
 from urllib.parse import parse_qs, quote, urlsplit
@@ -334,13 +335,16 @@ def test_each_word_finds_the_word_it_belongs_to_on_the_default_heatmaps(page, ap
     assert b.problems(page) == []
 
 
+NUMBER = re.compile(r"[−-]?\d+(?:\.\d+)?")  # a running sum's value, not the legend's name for the line
+
+
 def running_sums(page) -> list[float]:
     """Page 3: where each pair's running sum ends (its dot product), pair by pair, read off the marks' labels."""
     ends = []
     for chart in b.marks(page):
         points = [dict(part.split(": ", 1) for part in label.split("; ") if ": " in part) for label in chart]
         sums = [(int(p["dimension"]), float(p["running sum"].replace("−", "-"))) for p in points
-                if "running sum" in p and p.get("dimension", "").isdigit()]
+                if NUMBER.fullmatch(p.get("running sum", "")) and p.get("dimension", "").isdigit()]
         if sums:
             ends.append(max(sums)[1])
     return ends
