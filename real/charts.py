@@ -46,8 +46,8 @@ def head_lines(df: pd.DataFrame, titles: Titles, *, line_names: list[str],
     relation_title, line_title = titles["relation"], titles["line"]
     y = alt.Scale(domain=[-0.5, rows - 0.5], reverse=True, nice=False, zero=False)
     words = "datum.kind == 'word'"
-    legend = alt.Legend(orient="right", symbolType="stroke", symbolStrokeWidth=3, labelLimit=0, labelFontSize=FONT - 1,
-                        titleFontSize=FONT - 1)
+    legend = alt.Legend(orient="bottom", direction="vertical", symbolType="stroke", symbolStrokeWidth=3, labelLimit=0,
+                        labelFontSize=FONT - 1, titleFontSize=FONT - 1)  # below: the lines take the width
     lines = alt.Chart(name="lines").transform_filter(f"!({words})").transform_calculate(
         shift=f"datum.kind == 'gold' ? {-LINE_SHIFT} : {LINE_SHIFT}",
         y0="datum.q_pos + datum.shift", y1="datum.k_pos + datum.shift",

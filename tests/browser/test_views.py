@@ -151,7 +151,11 @@ def test_page_7_line_view_reads_from_the_back_of_a_room(page, app_url):
         .find(c => c.querySelectorAll('.mark-text text').length > 20);
       const svg = chart.querySelector('svg');
       const words = [...svg.querySelectorAll('.mark-text text')].map(t => parseFloat(getComputedStyle(t).fontSize));
-      return {main, width: svg.getBoundingClientRect().width, smallest: Math.min(...words)};
+      const legend = [...svg.querySelectorAll('.role-legend text')];
+      const right = Math.max(...legend.map(t => t.getBoundingClientRect().right));
+      return {main, width: svg.getBoundingClientRect().width, smallest: Math.min(...words),
+              legend_past: right - chart.getBoundingClientRect().right};
     }""")
     assert sizes["width"] >= 0.7 * sizes["main"] and sizes["smallest"] >= 14, sizes
+    assert sizes["legend_past"] <= 0, sizes  # the legend's words all inside the chart, none cut off at its edge
     assert b.problems(page) == []
