@@ -50,17 +50,19 @@ def alignment_bars(df: pd.DataFrame, titles: Titles, *, group_names: dict[str, s
     )
     line = base.transform_calculate(line=json.dumps(running_title)).mark_line(
         color="#444", point=alt.OverlayMarkDef(size=12, color="#444")).encode(
-        y=alt.Y("running:Q", scale=scale),
+        y=alt.Y("running:Q", scale=scale, title=f"{y_title} · {running_title}"),
         strokeDash=alt.StrokeDash("line:N", title=running_title, scale=alt.Scale(range=[[1, 0]]),
                                   legend=alt.Legend(title=None, orient="bottom", symbolType="stroke")),
         tooltip=[alt.Tooltip("dim:N", title=x_title), alt.Tooltip("running:Q", title=running_title, format=".4f")],
     )
     # Data on the layer, not on each mark: Altair then neither hashes nor deep-copies it once per mark.
-    chart = alt.layer(bars, line, _running_end(base, x_title, running_title, scale), data=df, title=titles.title)
+    axis_title = f"{y_title} · {running_title}"  # the one y axis, of bars and line alike
+    chart = alt.layer(bars, line, _running_end(base, x_title, running_title, scale, axis_title), data=df,
+                      title=titles.title)
     return described(chart.properties(width="container", height=260), description)
 
 
-def _running_end(base: alt.Chart, x_title: str, running_title: str, scale: alt.Scale) -> alt.Chart:
+def _running_end(base: alt.Chart, x_title: str, running_title: str, scale: alt.Scale, axis_title: str) -> alt.Chart:
     """The running sum's last value (the dot product) written beside the line's last point, so it reads off without
     the axis: above the point in the lower half of the plot, below it in the upper half, ending at the point so it
     stays inside the plot."""
@@ -70,7 +72,7 @@ def _running_end(base: alt.Chart, x_title: str, running_title: str, scale: alt.S
         "datum.place == datum.points").transform_calculate(
         end=f"datum.running + ({gap}) * (datum.running > {middle} ? -1 : 1)", label=END_LABEL).mark_text(
         align="right", baseline="middle", fontSize=13, fontWeight="bold", color="#222").encode(
-        y=alt.Y("end:Q", scale=scale, axis=None),
+        y=alt.Y("end:Q", scale=scale, title=axis_title),  # no axis of its own: axis=None would hide the shared one
         text=alt.Text("label:N"),
         tooltip=[alt.Tooltip("dim:N", title=x_title), alt.Tooltip("running:Q", title=running_title, format=".4f")])
 
