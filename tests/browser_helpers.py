@@ -269,9 +269,10 @@ def click_mark(page, chart, label_part: str) -> None:
     rerun(page, lambda: page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2))
 
 
-def screenshot(page, name: str) -> Path:
-    """The whole page (not only the window) as screenshots/<name>.png."""
-    SHOTS.mkdir(exist_ok=True)
+def screenshot(page, name: str, folder: Path = SHOTS) -> Path:
+    """The whole page (not only the window), at the window's width, as <folder>/<name>.png."""
+    folder.mkdir(parents=True, exist_ok=True)
+    size = page.viewport_size
     height = page.evaluate("""() => {
       const main = document.querySelector('[data-testid=stMain]');
       main.scrollTo(0, 0);
@@ -279,11 +280,12 @@ def screenshot(page, name: str) -> Path:
         .map(e => e.getBoundingClientRect().bottom);
       return Math.ceil(Math.max(0, ...bottoms) + main.scrollTop + 48);
     }""")
-    page.set_viewport_size({"width": VIEWPORT["width"], "height": max(VIEWPORT["height"], min(height, 16_000))})
+    page.set_viewport_size({"width": size["width"], "height": max(size["height"], min(height, 16_000))})
+    page.mouse.move(0, 0)  # no hover toolbar over a chart
     settle(page)
-    path = SHOTS / f"{name}.png"
+    path = folder / f"{name}.png"
     page.screenshot(path=str(path))
-    page.set_viewport_size(VIEWPORT)
+    page.set_viewport_size(size)
     return path
 
 

@@ -27,22 +27,7 @@ def said(lang: str, key: str, **values) -> str:
 
 def shot(page, name: str) -> Path:
     """The whole page at its own width as SHOTS/<name>.png."""
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    size = page.viewport_size
-    height = page.evaluate("""() => {
-      const main = document.querySelector('[data-testid=stMain]');
-      main.scrollTo(0, 0);
-      const bottoms = [...main.querySelectorAll('[data-testid=stElementContainer]')]
-        .map(e => e.getBoundingClientRect().bottom);
-      return Math.ceil(Math.max(0, ...bottoms) + main.scrollTop + 48);
-    }""")
-    page.set_viewport_size({"width": size["width"], "height": max(size["height"], min(height, 16_000))})
-    page.mouse.move(0, 0)  # no hover toolbar over a chart
-    b.settle(page)
-    path = SHOTS / f"{name}.png"
-    page.screenshot(path=str(path))
-    page.set_viewport_size(size)
-    return path
+    return b.screenshot(page, name, SHOTS)
 
 
 def sentence_shown(page, query: str, shown: str) -> None:
