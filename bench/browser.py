@@ -13,6 +13,7 @@ import sys
 import time
 
 from bench.common import Row, Server, median, ratio, seconds
+from harness.chromium import CANVAS_DIGEST
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-quic", "--no-first-run",
@@ -46,14 +47,7 @@ const B = window.__bench = {
     const r = g.getBoundingClientRect();
     return r.width > 0 && r.height > 0;
   },
-  pixels: c => {  // a hash of a canvas chart's pixels; null for an svg chart, whose changes the observer sees
-    const g = c.querySelector('canvas');
-    if (!g || !g.width || !g.height) return null;
-    const px = new Uint32Array(g.getContext('2d').getImageData(0, 0, g.width, g.height).data.buffer);
-    let h = 0;
-    for (let i = 0; i < px.length; i++) h = (Math.imul(h, 31) + px[i]) | 0;
-    return `${g.width}x${g.height}:${h}`;
-  },
+  pixels: """ + CANVAS_DIGEST + """,  // a canvas chart's pixels; an svg chart's changes the observer sees
   snapshot: () => {
     B.runsBefore = B.runs;
     B.editsBefore = B.edits;

@@ -70,6 +70,16 @@ PENDING = """() => ({
 })"""
 
 
+CANVAS_DIGEST = """c => {  // a hash of a chart's canvas pixels; null for a chart drawn as SVG
+    const g = c.querySelector('canvas');
+    if (!g || !g.width || !g.height) return null;
+    const px = new Uint32Array(g.getContext('2d').getImageData(0, 0, g.width, g.height).data.buffer);
+    let h = 0;
+    for (let i = 0; i < px.length; i++) h = (Math.imul(h, 31) + px[i]) | 0;
+    return `${g.width}x${g.height}:${h}`;
+  }"""
+
+
 def free_port() -> int:
     """A TCP port on the loopback interface that nothing listens on right now."""
     with socket.socket() as s:

@@ -8,6 +8,7 @@ import pytest
 from streamlit.source_util import page_icon_and_name
 
 from harness.chromium import (  # noqa: F401
+    CANVAS_DIGEST,
     CHROMIUM,
     CHROMIUM_ARGS,
     COUNT_RUNS,
@@ -177,14 +178,7 @@ def marks(page) -> list[list[str]]:
 
 def pictures(page) -> list[str | None]:
     """Per chart, a digest of what its canvas shows (None for a chart drawn as SVG, whose marks() say it)."""
-    return page.evaluate("""() => [...document.querySelectorAll('[data-testid=stVegaLiteChart]')].map(c => {
-      const g = c.querySelector('canvas');
-      if (!g || !g.width || !g.height) return null;
-      const px = new Uint32Array(g.getContext('2d').getImageData(0, 0, g.width, g.height).data.buffer);
-      let h = 0;
-      for (let i = 0; i < px.length; i++) h = (Math.imul(h, 31) + px[i]) | 0;
-      return `${g.width}x${g.height}:${h}`;
-    })""")
+    return page.evaluate(f"() => [...document.querySelectorAll('[data-testid=stVegaLiteChart]')].map({CANVAS_DIGEST})")
 
 
 def data_marks(page) -> list[list[str]]:
