@@ -9,11 +9,11 @@ import numpy as np
 import streamlit as st
 from gensim.models import KeyedVectors
 
-from engine.attention import Attention, attend
+from engine.attention import Attention
 from engine.pipeline import Encoded
 from engine.tokens import tokenize
 from fits import banner, queue, weights
-from kit import render, state
+from kit import render, state, views
 from kit.text import t
 from lesson import pages, sidebar
 from lesson.pages import Page
@@ -78,11 +78,7 @@ def context(p: Page, s: Settings) -> Context:
         enc = None
     if enc is None:
         st.stop()
-    try:
-        att = attend(enc.x, enc.x, w["w_q"], w["w_k"], w["w_v"], scale=s.scaled, softmax=s.softmax, own=s.own)
-    except ValueError:
-        st.error(t("overflow"))
-        st.stop()
+    att = views.self_attention(enc.x, w, s)
     return Context(s, kv, source, w, provenance, enc, att, named)
 
 

@@ -10,7 +10,7 @@ from gensim.models import KeyedVectors
 
 from classroom import panels
 from engine import minilm_files, minilm_treebank, treebank
-from engine.attention import Attention, attend, top_keys
+from engine.attention import Attention, top_keys
 from engine.pipeline import Encoded, encode
 from engine.tokens import TooManyTokens, tokenize
 from kit import render, state, tables, views
@@ -202,13 +202,7 @@ def rows(ctx, sentence: treebank.Sentence) -> tuple[Encoded, Attention]:
     enc = encode(ctx.kv, " ".join(sentence.tokens), position=s.position)
     st.markdown(t("real_sentence", n=len(enc.tokens), text=plain(" ".join(enc.tokens)),
                   id=code(sentence.sent_id)))
-    try:
-        att = attend(enc.x, enc.x, ctx.w["w_q"], ctx.w["w_k"], ctx.w["w_v"], scale=s.scaled, softmax=s.softmax,
-                     own=s.own)
-    except ValueError:
-        st.error(t("overflow"))
-        st.stop()
-    return enc, att
+    return enc, views.self_attention(enc.x, ctx.w, s)
 
 
 def guessed(ctx, sentence: treebank.Sentence, enc: Encoded, att: Attention) -> bool:

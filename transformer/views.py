@@ -6,7 +6,7 @@ import numpy as np
 import streamlit as st
 
 from engine import minilm_files, minilm_treebank, treebank
-from engine.attention import Attention, attend, top_keys
+from engine.attention import Attention, top_keys
 from engine.pipeline import Encoded
 from kit import charts, render, views
 from kit.charts import Titles
@@ -57,12 +57,7 @@ def sentence(ctx, known: sentences.Known) -> Chosen:
     if enc is None:
         st.stop()
     st.markdown(t("model_yours_sentence", n=len(enc.tokens), text=plain(" ".join(enc.tokens))))
-    try:
-        att = attend(enc.x, enc.x, ctx.w["w_q"], ctx.w["w_k"], ctx.w["w_v"], scale=s.scaled, softmax=s.softmax,
-                     own=s.own)
-    except ValueError:
-        st.error(t("overflow"))
-        st.stop()
+    att = views.self_attention(enc.x, ctx.w, s)
     return Chosen(enc, att, treebank.ARTICLE if tuple(enc.tokens) == treebank.ARTICLE.tokens else None)
 
 
