@@ -16,6 +16,7 @@ from engine.sources import load_glove
 KINDS = ("engine", "app", "browser", "deploy")  # tests/<kind>/, each a marker registered in pytest.ini
 SECONDS = {"engine": 0.05, "app": 0.4, "deploy": 1.0}  # about what one test of a kind takes (measured, 2 workers)
 ODD_VALUE = re.compile(r"::test_odd_but_valid_url_values_draw_a_stable_view\[(?:home|pages/.+?\.py)-(.+)\]$")
+SAME_FIT = re.compile(r"::test_settings_change_the_numbers_shown\[.+-position-0\.6\]$")  # every page: one new fit
 FIRST_VIEW = re.compile(r"::test_every_page_(?:has_no_wcag_violations|draws_its_charts_without_errors)\[(.+)\]$")
 
 
@@ -62,12 +63,17 @@ def unit(nodeid: str) -> str:
     """The tests that run on one pytest-xdist worker: a deploy module's (the servers its fixtures start once); the
     pages of one odd URL value in tests/app/test_hostile.py (a fit it asks for is made once per process); the
     accessibility check and the drawing check of one page in one language (they share its first view, first_views);
-    else one."""
+    every page with the position weight of test_settings_change_the_numbers_shown, and the odd values d_k 50, 100 and
+    300 (the head they ask for is fitted once per process); else one."""
     path = nodeid.split("::")[0]
     odd, first = ODD_VALUE.search(nodeid), FIRST_VIEW.search(nodeid)
     if path.startswith("tests/deploy/"):
         return path
-    return f"{path}[{odd[1]}]" if odd else f"first view [{first[1]}]" if first else nodeid
+    if SAME_FIT.search(nodeid):
+        return f"{path}[position-0.6]"
+    if odd:  # a d_k above the vectors' 50 dimensions is 50: one fit
+        return f"{path}[{'d_k-50' if odd[1] in ('d_k-100', 'd_k-300') else odd[1]}]"
+    return f"first view [{first[1]}]" if first else nodeid
 
 
 @pytest.hookimpl(optionalhook=True)  # pytest-xdist's hook
@@ -107,10 +113,11 @@ def chromium():
 def first_views(chromium):
     """Pages a test only read, kept by address for the next test that opens the same one (browser_helpers.first_view);
     closed at the end of the run."""
+    from tests import browser_helpers as b
     kept: dict = {}
     yield kept
     for page in kept.values():
-        page.context.close()
+        b.leave(page)
 
 
 @pytest.fixture(scope="session")

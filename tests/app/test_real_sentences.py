@@ -264,7 +264,7 @@ def test_a_sentence_the_vectors_do_not_know_falls_back_with_a_sentence():
     small = glove(50_000)
     unknown = next(s.sent_id for s in treebank.split(treebank.read(), "test")
                    if not all(w in small.key_to_index for w in s.tokens))
-    at = ok(run_page(PAGE, {"source": "glove50k", "real": unknown}))
+    at = ok(run_page(PAGE, {"source": "glove50k", "real": unknown, "q_preset": "random", "k_preset": "random"}))
     assert t("real_unknown_sentence") in messages(at) and shown_sentence(at) != unknown
 
 

@@ -158,7 +158,7 @@ class TestPage:
         assert "3 heads cannot split d_k = 16" in messages(at)
         assert at.selectbox(key="heads").value == 1
         assert at.selectbox(key="heads").options == ["1", "2", "4", "8", "16"]
-        at = run_page(PAGE, {"heads": "4"})
+        at = run_page(PAGE, {"heads": "4", "q_preset": "random", "k_preset": "random"})  # d_k 6: nothing to fit
         assert len(tab_charts(open_layers(at), ENC)) == 5 + 4 + 1
         at.sidebar.number_input(key="d_k").set_value(6).run()
         no_errors(at)

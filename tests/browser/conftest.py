@@ -10,4 +10,4 @@ def page(chromium, app_url):
     Content-Security-Policy, which would refuse the scripts a test injects (axe-core)."""
     p = b.new_page(chromium)
     yield p
-    p.context.close()
+    b.leave(p)

@@ -63,7 +63,7 @@ def test_every_page_draws_its_charts_without_errors(chromium, first_views, app_u
     try:
         draws_its_charts(page, script, lang)
     finally:
-        page.context.close()
+        b.leave(page)
 
 
 def draws_its_charts(page, script: str, lang: str) -> None:
@@ -168,7 +168,7 @@ def test_settings_survive_every_page_switch_and_each_address_restores_its_page(c
             assert b.widget_values(other) == b.widget_values(page), f"page '{name}' from its address alone"
             assert b.marks(other) == b.marks(page), f"page '{name}' from its address alone draws other numbers"
     finally:
-        other.context.close()
+        b.leave(other)
     assert urlsplit(page.url).path == "/"
     assert b.sidebar_input(page).input_value() == OTHER
 
@@ -200,7 +200,7 @@ def test_copied_url_restores_the_same_view(chromium, page, app_url):
         assert (other.url, b.widget_values(other), sorted_marks(other)) == view
         assert b.problems(other) == [] and other.get_by_text("Some settings in the link").count() == 0
     finally:
-        other.context.close()
+        b.leave(other)
 
 
 def test_every_word_of_a_long_sentence_is_labelled_legibly(page, app_url):

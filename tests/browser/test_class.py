@@ -38,7 +38,7 @@ def test_a_teacher_and_three_students_answer_and_the_reveal_reaches_every_studen
         assert max(len(urls) for urls in asked.values()) <= 1, asked
     finally:
         for page in pages:
-            page.context.close()
+            b.leave(page)
 
 
 def one_question(chromium, base: str, lang: str, shots: bool = False, student_bases: tuple[str, ...] = ()) -> list:
@@ -82,7 +82,7 @@ def one_question(chromium, base: str, lang: str, shots: bool = False, student_ba
         return pages
     except BaseException:
         for page in pages:
-            page.context.close()
+            b.leave(page)
         raise
 
 
@@ -134,9 +134,9 @@ def test_a_reload_keeps_the_teacher_s_class_and_the_student_s_seat_and_leaving_f
             student.reload()
             student.get_by_role("button", name=join).wait_for()  # the browser forgot the seat too
         finally:
-            student.context.close()
+            b.leave(student)
     finally:
-        teacher.context.close()
+        b.leave(teacher)
 
 
 HIDE = ("() => { Object.defineProperty(document, 'visibilityState', {value: 'hidden', configurable: true}); "
@@ -181,5 +181,38 @@ def test_a_watch_runs_under_the_site_s_policy_and_a_hidden_tab_holds_no_question
         assert teacher.evaluate("window.__csp") == [] and console == []
     finally:
         for page in students:
-            page.context.close()
+            b.leave(page)
         context.close()
+
+
+def test_a_refused_or_failed_watch_waits_longer_each_time_and_as_long_as_it_is_told(chromium, app_url):
+    """The teacher's watch, every question refused: first 429 with Retry-After 4 s, then a failed request, then 429s
+    with no Retry-After. Each tab waits a spread of 0.5–1.5 times the wait: at least 2 s after the Retry-After, then
+    at least 1 s and 2 s as the failures double the wait (2 s, 4 s), so a refused class is not asked again at once
+    (a loop without the back-off asks hundreds of times in the same seconds)."""
+    import time
+
+    ask, link_is = texts("en", "class_ask", "class_link_is")
+    teacher, times = b.new_page(chromium), []
+
+    def refuse(route):
+        times.append(time.monotonic())
+        if len(times) == 2:
+            route.abort()
+        else:
+            route.fulfill(status=429, body="later", headers={"Retry-After": "4"} if len(times) == 1 else {})
+
+    teacher.route(f"**{watch.ROUTE}*", refuse)
+    try:
+        b.visit(teacher, f"{app_url}/{b.url_path('pages/2_Factor_matrix.py')}?predict=1")
+        b.rerun(teacher, lambda: teacher.get_by_role("button", name=ask).click())
+        teacher.get_by_text(link_is).wait_for()
+        deadline = time.monotonic() + 30
+        while len(times) < 4 and time.monotonic() < deadline:
+            teacher.wait_for_timeout(250)
+        gaps = [round(later - first, 2) for first, later in zip(times, times[1:], strict=False)]
+        assert len(gaps) >= 3, times
+        assert gaps[0] >= 2.0 and gaps[1] >= 1.0 and gaps[2] >= 2.0, gaps
+    finally:
+        teacher.unroute(f"**{watch.ROUTE}*")
+        b.leave(teacher)

@@ -103,7 +103,7 @@ def test_a_class_of_three_follows_two_questions_and_the_csv_has_every_answer_giv
             assert b.problems(page) == []
     finally:
         for page in pages:
-            page.context.close()
+            b.leave(page)
 
 
 def first_question(teacher, students: list) -> str:

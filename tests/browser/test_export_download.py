@@ -18,4 +18,4 @@ def test_the_browser_downloads_a_named_svg_that_opens(chromium, app_url, tmp_pat
         assert "milk" in text_of(path.read_bytes())
         assert b.problems(page) == []
     finally:
-        page.context.close()
+        b.leave(page)

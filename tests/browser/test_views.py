@@ -31,7 +31,7 @@ def test_on_a_phone_the_sentence_is_edited_on_the_page(chromium, app_url):
         assert "sentence=The+ball+is+blue" in phone.url
         b.screenshot(phone, "phone-390")
     finally:
-        phone.context.close()
+        b.leave(phone)
 
 
 def test_a_challenge_link_opens_with_the_answer_hidden(page, app_url):
@@ -91,7 +91,7 @@ def test_a_teacher_copies_a_challenge_link_and_a_student_opens_it(chromium, page
             assert student.get_by_text(t("predict_ask", q="cat")).count() == 1
             assert not [chart for chart in b.drawn(student) if chart["visible"]]
         finally:
-            student.context.close()
+            b.leave(student)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

@@ -47,4 +47,4 @@ def test_answers_on_one_replica_reach_the_teacher_on_another_and_the_reveal_reac
     first, second, proxied = replicas
     pages = one_question(chromium, first, "en", student_bases=(second, proxied, second))
     for page in pages:
-        page.context.close()
+        b.leave(page)

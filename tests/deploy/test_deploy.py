@@ -333,4 +333,4 @@ def test_the_longest_link_to_a_view_opens_through_the_proxy_with_every_text_in_i
         assert b.sidebar_input(page).input_value() == view["sentence"] == "中" * state.MAX_TEXT
         assert dict(parse_qsl(urlsplit(page.url).query)) == view
     finally:
-        page.context.close()
+        b.leave(page)

@@ -59,7 +59,7 @@ def test_what_readable_keeps_of_the_longest_link_is_read_by_streamlit():
 def page(chromium):
     page = b.new_page(chromium)
     yield page
-    page.context.close()
+    b.leave(page)
 
 
 def warnings(page) -> str:
