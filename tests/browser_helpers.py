@@ -112,8 +112,9 @@ def leave(page) -> None:
     """The visitor of new_page goes: its site's storage is emptied and the tab leaves the app for the server's health
     check on the same site (the session ends, the renderer stays), to wait for the next visitor. A tab that crashed,
     whose context opened other tabs, or whose server has stopped closes with its context."""
-    origin = page.evaluate("location.origin") if not page.is_closed() else "null"
-    if origin == "null" or len(page.context.pages) > 1 or "the page crashed" in page.events:
+    crashed = page.is_closed() or "the page crashed" in page.events
+    origin = "null" if crashed else page.evaluate("location.origin")
+    if origin == "null" or len(page.context.pages) > 1:
         page.context.close()
         return
     page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
