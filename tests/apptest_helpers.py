@@ -10,6 +10,9 @@ from streamlit.testing.v1 import AppTest
 from harness.apptest import PAGES, ROOT, run_page  # noqa: F401 (the tests' way to open a page)
 from kit.text import error_text, in_language, t
 
+RANDOM_LAYERS = {"q_preset": "random", "k_preset": "random"}  # no learned head: at another d_k or position
+# weight, a test not about the head asks for no new fit (a 500-step fit, 6–7 s)
+
 
 def data_script(name: str):
     """data/<name>.py imported as a module (the scripts that write the shipped data are not a package)."""

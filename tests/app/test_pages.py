@@ -9,7 +9,7 @@ import pytest
 from engine.tokens import MAX_TOKENS
 from kit.charts import PICK
 from lesson.settings import DEFAULTS, parse
-from tests.apptest_helpers import PAGES, chart_data, charts, messages, run_page
+from tests.apptest_helpers import PAGES, RANDOM_LAYERS, chart_data, charts, messages, run_page
 from tests.engine.test_charts import units
 
 ALL = [None, *PAGES]  # None is the home page
@@ -183,7 +183,7 @@ def test_url_restores_the_settings(page):
 @pytest.mark.parametrize("page", ALL, ids=name)
 def test_settings_survive_switching_pages(page):
     there = ALL[(ALL.index(page) + 1) % len(ALL)]
-    at = ok(run_page(page, {"q_preset": "random", "k_preset": "random"}))  # d_k 8 of random layers: nothing to fit
+    at = ok(run_page(page, RANDOM_LAYERS))  # d_k 8 of random layers: nothing to fit
     sentence = sentence_field(at)
     setting(at, "q_seed", 7)
     setting(at, "d_k", 8)

@@ -15,7 +15,7 @@ from engine.training import load_fit
 from kit.text import in_language, t
 from real import sentences
 from real.settings import held_out_ids
-from tests.apptest_helpers import chart_data, charts, check, deferred, messages, open_menus, run_page
+from tests.apptest_helpers import RANDOM_LAYERS, chart_data, charts, check, deferred, messages, open_menus, run_page
 
 PAGE = "pages/7_Real_sentences.py"
 
@@ -264,7 +264,7 @@ def test_a_sentence_the_vectors_do_not_know_falls_back_with_a_sentence():
     small = glove(50_000)
     unknown = next(s.sent_id for s in treebank.split(treebank.read(), "test")
                    if not all(w in small.key_to_index for w in s.tokens))
-    at = ok(run_page(PAGE, {"source": "glove50k", "real": unknown, "q_preset": "random", "k_preset": "random"}))
+    at = ok(run_page(PAGE, {"source": "glove50k", "real": unknown, **RANDOM_LAYERS}))
     assert t("real_unknown_sentence") in messages(at) and shown_sentence(at) != unknown
 
 

@@ -13,7 +13,7 @@ from engine.relevance import length_angle
 from engine.training import load_fit
 from kit.text import in_language, t
 from lesson.settings import DEFAULTS
-from tests.apptest_helpers import PAGES, chart_data, charts, messages, open_layers, run_page
+from tests.apptest_helpers import PAGES, RANDOM_LAYERS, chart_data, charts, messages, open_layers, run_page
 
 ALL = [None, *PAGES]
 STORY = [None, *PAGES[:5]]  # home and pages 1-5 share the article's sentence
@@ -180,7 +180,7 @@ class TestLengthAndAngle:
                                                ("0.3", "lengths_small")])
     def test_page_1_position_weight_changes_the_verdict(self, position, key):
         """Random layers: the verdict is about the rows alone, and a learned head is fitted anew for each weight."""
-        at = ok(run_page(PAGES[0], {"position": position, "q_preset": "random", "k_preset": "random"}))
+        at = ok(run_page(PAGES[0], {"position": position, **RANDOM_LAYERS}))
         assert any(t(key) in m.value for m in at.markdown)
 
     @pytest.mark.parametrize("page", [PAGES[2], PAGES[3]])

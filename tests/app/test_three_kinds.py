@@ -8,7 +8,7 @@ import pytest
 from engine.attention import causal_mask, own_mask
 from kinds import tabs
 from kit.text import t
-from tests.apptest_helpers import charts, csv_keys, messages, open_layers, run_page
+from tests.apptest_helpers import RANDOM_LAYERS, charts, csv_keys, messages, open_layers, run_page
 
 PAGE = "pages/6_Three_kinds.py"
 ENC, DEC, CROSS = range(3)  # tab order on the page
@@ -158,7 +158,7 @@ class TestPage:
         assert "3 heads cannot split d_k = 16" in messages(at)
         assert at.selectbox(key="heads").value == 1
         assert at.selectbox(key="heads").options == ["1", "2", "4", "8", "16"]
-        at = run_page(PAGE, {"heads": "4", "q_preset": "random", "k_preset": "random"})  # d_k 6: nothing to fit
+        at = run_page(PAGE, {"heads": "4", **RANDOM_LAYERS})  # d_k 6: nothing to fit
         assert len(tab_charts(open_layers(at), ENC)) == 5 + 4 + 1
         at.sidebar.number_input(key="d_k").set_value(6).run()
         no_errors(at)
