@@ -52,11 +52,12 @@ def sign_loss(s, positive, negative):  # [r, n] scores, [r, n] bool ×2 -> mean 
     about as much as all its other words."""
     n_pos, n_neg = positive.sum(axis=1, keepdims=True), negative.sum(axis=1, keepdims=True)
     share = np.where(n_neg == 0, 1.0, np.where(n_pos == 0, 0.0, POSITIVE_SHARE))  # [r, 1]  the positives' part
-    w_pos = np.where(positive, share / np.maximum(n_pos, 1), 0.0)
-    w_neg = np.where(negative, (1.0 - share) / np.maximum(n_neg, 1), 0.0)
-    z = np.where(positive | negative, s, 0.0) / SIGN_SCALE  # the other cells may hold -inf
-    loss = SIGN_SCALE * (w_pos * np.logaddexp(0.0, -z) + w_neg * np.logaddexp(0.0, z)).sum(axis=1).mean()
-    return float(loss), (w_neg * logistic(z) - w_pos * logistic(-z)) / len(s)
+    w = np.where(positive, share / np.maximum(n_pos, 1), np.where(negative, (1.0 - share) / np.maximum(n_neg, 1), 0.0))
+    # each pair is one kind or none: one logistic term each, on s / c towards its side (the other cells may hold -inf)
+    z = np.where(positive, -s, np.where(negative, s, 0.0)) / SIGN_SCALE
+    loss = SIGN_SCALE * (w * np.logaddexp(0.0, z)).sum(axis=1).mean()
+    side = logistic(z)
+    return float(loss), w * np.where(positive, -side, side) / len(s)
 
 
 def key_only(s, present):  # [B, L, L] scores, [B, L] bool -> mean loss, d loss / d s [B, L, L]
