@@ -5,6 +5,7 @@ import gc
 import itertools
 import os
 import re
+import shutil
 import tempfile
 
 import numpy as np
@@ -27,7 +28,12 @@ def pytest_configure(config):
     servers they start inherit it."""
     if config.getoption("numprocesses", None):
         os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-    os.environ["CLASS_DATA"] = tempfile.mkdtemp(prefix="classes-")  # class mode's SQLite file: the run's own
+    os.environ["CLASS_DATA"] = config.class_data = tempfile.mkdtemp(prefix="classes-")  # class mode's SQLite file
+
+
+def pytest_unconfigure(config):
+    """The run's class folder goes with it (its servers have stopped by now)."""
+    shutil.rmtree(getattr(config, "class_data", ""), ignore_errors=True)
 
 
 def pytest_collection_modifyitems(items):
