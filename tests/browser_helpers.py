@@ -63,9 +63,9 @@ def require_chromium() -> None:
     pytest.skip(message)
 
 
-# A test's page lives for seconds: V8's optimising compilers (Maglev, TurboFan) cost more than they give back there.
-# Without them, the accessibility tests' Chromium took 85 CPU-s in its renderers against 96 (153 -> 139 CPU-s in all).
-# The benchmarks keep the browser as a visitor has it.
+# A test's page lives for seconds, too short for V8's optimising compilers (Maglev, TurboFan) to pay for themselves.
+# Without them the accessibility tests' Chromium took 139 CPU-s against 153 (one run each, a small lever at best, see
+# bench/README.md). The benchmarks keep the browser as a visitor has it.
 TEST_ARGS = [*CHROMIUM_ARGS, "--js-flags=--max-opt=1"]
 
 
