@@ -3,6 +3,7 @@ relation."""
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 
 MARKS = {True: "✓", False: "✗"}  # right and wrong, as a shape and not by colour alone
 
@@ -72,6 +73,13 @@ def relations_table(relations: list[str], head: dict[str, tuple[int, float]], of
         columns[name] = pa.array([figures[r][1] if r in figures else None for r in shown], pa.float64())
         columns[f"{name}_head"] = pa.array([figures[r][0] if r in figures else None for r in shown], pa.string())
     return pa.table(columns)
+
+
+def percents(table: pa.Table, columns) -> pa.Table:
+    """`table` with each of `columns` (shares from 0 to 1) given in percent."""
+    for name in columns:
+        table = table.set_column(table.schema.get_field_index(name), name, pc.multiply(table[name], 100.0))
+    return table
 
 
 def relation_bars_frame(table: pa.Table, series: list[str]) -> pd.DataFrame:

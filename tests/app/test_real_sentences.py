@@ -158,10 +158,17 @@ def test_lines_and_table_show_each_words_head_and_top_key(held):
     assert f"**{right} of {int((head >= 0).sum())}**" in " ".join(m.value for m in at.markdown)
 
 
+def relations_shown(at) -> pd.DataFrame:
+    """The page's table of relations, its shares given back as fractions (the page shows them in percent)."""
+    table = at.dataframe[1].value.set_index("relation")
+    table[list(sentences.SHARES)] /= 100
+    return table
+
+
 def test_per_relation_table_equals_the_engine_asked_on_its_own(held):
     kv, found, b, picked = held
     at = ok(run_page(PAGE))
-    table = at.dataframe[1].value.set_index("relation")
+    table = relations_shown(at)
     assert set(sentences.RELATIONS) >= {"det", "amod", "nsubj", "obj", "obl", "case", "nmod:poss", "advmod", "aux",
                                    "compound"}
     assert table.index.tolist() == list(sentences.RELATIONS)
@@ -184,7 +191,7 @@ def test_per_relation_table_equals_the_engine_asked_on_its_own(held):
 
 def test_per_relation_table_sets_the_real_transformer_and_bert_base_beside_the_weights():
     at = ok(run_page(PAGE))
-    table = at.dataframe[1].value.set_index("relation")
+    table = relations_shown(at)
     counts = pd.read_csv(minilm_treebank.SHIPPED, comment="#").set_index("relation")
     for rel in sentences.RELATIONS:  # each relation's best of the 72 heads, the first on a tie
         shares = counts.loc[rel].drop("count") / counts.loc[rel, "count"]

@@ -7,12 +7,14 @@ import http.client
 import re
 import urllib.error
 import urllib.request
+from urllib.parse import urlsplit
 
 import pytest
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
 from deploy import proxy as nginx
+from lesson import pages
 from tests import browser_helpers as b
 from tests.deploy.test_deploy import answering, require_nginx, static_asset, until
 
@@ -128,23 +130,44 @@ def test_the_policy_allows_exactly_the_inline_scripts_of_the_page_served(url):
     assert set(script_src.split()[1:]) == {"'self'", "blob:", "'wasm-unsafe-eval'", *digests}
 
 
-def test_every_page_draws_under_the_policy_in_chromium_with_no_violation(url, chromium):
-    """Every page's charts draw under the policy its response carried, with no violation and no console error."""
+def test_every_page_s_address_carries_the_same_policy(url):
+    """A visitor may arrive at any page's address: each gets the policy that the home page's response carries."""
+    _, _, home = get(url + "/")
+    policy = get(url + "/")[1].get_all("content-security-policy")
+    for script in b.SCRIPTS:
+        status, headers, html = get(f"{url}/{b.url_path(script)}")
+        assert (status, headers.get_all("content-security-policy"), html) == (200, policy, home), script
+
+
+def test_every_page_draws_under_the_policy_in_chromium_with_no_violation(url, request, chromium):
+    """Under the policy its first response carried (the home page directly, a deep link through the proxy), a visitor
+    goes through every page from the sidebar's links, and each page's charts draw with no violation and no console
+    error. The pages switch within that one document, as a visitor's clicks do; every address's response carries the
+    same policy (test_every_page_s_address_carries_the_same_policy)."""
+    first = b.SCRIPTS[0] if request.node.callspec.params["url"] == "direct" else b.SCRIPTS[-1]
     context = chromium.new_context(viewport=b.VIEWPORT)
     try:
+        context.add_init_script(b.COUNT_RUNS)
         context.add_init_script("window.__csp = []; document.addEventListener('securitypolicyviolation', "
                                 "e => window.__csp.push(`${e.violatedDirective} ${e.blockedURI}`));")
         page = context.new_page()
         console = []
         page.on("console", lambda m: m.type == "error" and "404" not in m.text and console.append(m.text[:200]))
-        for script in b.SCRIPTS:
-            policy = page.goto(f"{url}/{b.url_path(script)}").headers.get("content-security-policy", "")
+        policy = page.goto(f"{url}/{b.url_path(first)}").headers.get("content-security-policy", "")
+        assert "script-src 'self' blob: 'wasm-unsafe-eval' 'sha256-" in policy
+        links = page.locator("[data-testid=stSidebar] [data-testid=stPageLink-NavLink]")
+        runs = 0
+        for script in [first, *(x for x in b.SCRIPTS if x != first)]:
+            if script != first:
+                runs = page.evaluate("window.__runs")
+                links.nth([p.path for p in pages.PAGES].index(script)).click()  # the sidebar lists PAGES in order
             # Polled from here: Playwright's wait_for_function evaluates strings, which this policy rightly forbids.
-            drawn = until(lambda: page.evaluate(DRAWN))
+            drawn = until(lambda runs=runs: page.evaluate("window.__runs") > runs and page.evaluate(b.SETTLED)
+                          and page.evaluate(DRAWN))
             violations = page.evaluate("window.__csp")
             boxes = page.locator("[data-testid=stException], [data-testid=stAlertContentError]").all_inner_texts()
-            assert "script-src 'self' blob: 'wasm-unsafe-eval' 'sha256-" in policy, script
             assert drawn, f"{script}: charts not drawn; CSP: {violations}; console: {console}; errors: {boxes}"
             assert violations == [] and console == [], script
+            assert urlsplit(page.url).path == f"/{b.url_path(script)}", (script, page.url)
     finally:
         context.close()

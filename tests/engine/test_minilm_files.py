@@ -149,7 +149,9 @@ class TestBuild:
         assert docker.index("RUN pip install -r requirements.txt") < fetch < docker.index("COPY . .")
         assert docker[fetch - 1] == "COPY engine/__init__.py engine/minilm_files.py engine/"
         ci = (ROOT / ".ci" / "run").read_text().splitlines()
-        assert ci.index("python -m engine.minilm_files fetch") < ci.index("python -m pytest || tests=$?")
+        tests = ci.index("python -m pytest || tests=$?")
+        assert ci.index("python -m engine.minilm_files fetch &") < ci.index('wait "$model_pid"') < tests  # fetched
+        # while the requirements install, and there before the tests
         assert any(line.startswith("export ") and "REQUIRE_MODEL=1" in line for line in ci)
 
 
