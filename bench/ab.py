@@ -12,6 +12,7 @@ of the paired ratios (this tree ÷ REV, edit by edit). --query opens every page 
 parameters (for example the same sentence where the two trees' defaults differ).
 """
 import argparse
+import os
 import subprocess
 import tempfile
 import time
@@ -20,6 +21,7 @@ from pathlib import Path
 
 from bench.browser import Interaction, launch, pages, ready, settle
 from bench.common import ROOT, Server, median
+from engine import minilm_files
 
 EDITS = 16
 
@@ -65,6 +67,8 @@ def compare(rev: str, edits: int, chosen: list[str] | None, query: str = "") -> 
     if chosen:
         found = [p for p in found if p[0].split()[0] in chosen]  # "home", "1 Words become rows", …
     out = []
+    # the other tree has no copy of the real model's files: both servers read this tree's (page 8 draws with them)
+    os.environ.setdefault(minilm_files.ENV, str(minilm_files.folder()))
     with tempfile.TemporaryDirectory() as tmp, sync_playwright() as p:
         other = worktree(rev, Path(tmp))
         try:

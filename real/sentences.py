@@ -19,7 +19,7 @@ from kit.state import view_key
 from kit.text import error_text, plain, t, then
 from kit.views import code, pick_word
 from real.charts import LINE_KINDS, head_lines, relation_accuracy
-from real.tables import head_lines_frame, heads_table, percents, relation_bars_frame, relations_table
+from real.tables import head_lines_frame, heads_table, relation_bars_frame, relations_table, shown
 from vectors import chosen
 from vectors.rows import missing_item
 
@@ -31,7 +31,6 @@ RELATION_NAMES = {"det": "rel_det", "amod": "rel_amod", "nmod:poss": "rel_nmod:p
                   "conj": "rel_conj"}  # what each relation the chart shows means
 RELATIONS = ("det", "amod", "nmod:poss", "compound", "case", "aux", "cop", "mark", "cc", "advmod", "nsubj", "obj",
              "obl", "nmod", "conj")  # the relations the held-out chart shows, phrase-internal ones first
-SHARES = ("head", "offset_accuracy", "minilm", "bert")  # relations_table's shares of words right
 HITS = 200  # sentences a search lists at most
 NEAR = 3  # words near a word no sentence holds, offered instead
 KEPT = 8  # held-out results an upload's session keeps
@@ -298,8 +297,9 @@ def relations_view(ctx, known: Known, scored: Scored):
     """Every held-out sentence, relation by relation: the current head against the best fixed offset for each."""
     st.subheader(t("real_rel_title"))
     series = [t("real_rel_head"), t("real_rel_offset")]
+    rivals = others()
     table = relations_table(list(RELATIONS), scored.relations, known.offsets,
-                             {r: t(RELATION_NAMES[r]) for r in RELATIONS}, others())
+                             {r: t(RELATION_NAMES[r]) for r in RELATIONS}, rivals)
     bars = relation_bars_frame(table, series)
     titles = Titles(t("real_rel_chart"), t("real_rel_x"), t("real_relation"), series=t("real_rel_series"),
                     count=t("real_rel_count"))
@@ -319,16 +319,15 @@ def relations_view(ctx, known: Known, scored: Scored):
         said += then() + t("real_rel_beats_all", n=len(gaps))
     st.markdown(said)
     st.caption(t("real_rel_caption"))
-    share = {"format": "%.1f%%", "alignment": "right"}  # a share as percents() gives it: 51.2%
-    st.dataframe(percents(table, SHARES), hide_index=True, width="stretch", height="content", column_config={
+    share = st.column_config.NumberColumn(format="%.1f%%")  # shares in percent, as tables.shown gives them: 51.2%
+    other = st.column_config.TextColumn(alignment="right")
+    st.dataframe(shown(table, tuple(rivals)), hide_index=True, width="stretch", height="content", column_config={
         "relation": t("real_relation"), "meaning": t("real_rel_meaning"),
         "count": st.column_config.NumberColumn(t("real_rel_count"), format="localized"),
-        "head": st.column_config.NumberColumn(t("real_rel_head_share"), **share),
-        "offset": t("real_rel_offset_col"),
-        "offset_accuracy": st.column_config.NumberColumn(t("real_rel_offset_share"), **share),
-        "minilm": st.column_config.NumberColumn(t("real_rel_minilm_share", name=minilm_files.NAME), **share),
+        "head": {**share, "label": t("real_rel_head_share")}, "offset": t("real_rel_offset_col"),
+        "offset_accuracy": {**share, "label": t("real_rel_offset_share")},
+        "minilm": {**other, "label": t("real_rel_minilm_share", name=minilm_files.NAME)},
         "minilm_head": t("real_rel_minilm_head"),
-        "bert": st.column_config.NumberColumn(t("real_rel_bert_share"), **share),
-        "bert_head": t("real_rel_bert_relation")})
+        "bert": {**other, "label": t("real_rel_bert_share")}, "bert_head": t("real_rel_bert_relation")})
     st.caption(t("real_rel_others_caption", name=minilm_files.NAME, sentences=minilm_treebank.shipped().sentences))
     views.download_table(table, t("file_real_relations"), key="real_relations")

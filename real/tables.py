@@ -6,6 +6,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 MARKS = {True: "✓", False: "✗"}  # right and wrong, as a shape and not by colour alone
+NONE = "—"  # a figure a model does not have
 
 
 def head_lines_frame(labels: list[str], relations: list[str], head: np.ndarray, pick: np.ndarray,
@@ -75,10 +76,16 @@ def relations_table(relations: list[str], head: dict[str, tuple[int, float]], of
     return pa.table(columns)
 
 
-def percents(table: pa.Table, columns) -> pa.Table:
-    """`table` with each of `columns` (shares from 0 to 1) given in percent."""
-    for name in columns:
+def shown(table: pa.Table, others: tuple[str, ...]) -> pa.Table:
+    """relations_table as the page shows it: its shares in percent (51.2), and each of `others`' share and head written
+    out ("81.3%", "L3-H9"), "—" where it has no figure for a relation."""
+    for name in ("head", "offset_accuracy"):
         table = table.set_column(table.schema.get_field_index(name), name, pc.multiply(table[name], 100.0))
+    for name in others:
+        written = [NONE if v is None else f"{v:.1%}" for v in table[name].to_pylist()]
+        table = table.set_column(table.schema.get_field_index(name), name, pa.array(written, pa.string()))
+        table = table.set_column(table.schema.get_field_index(f"{name}_head"), f"{name}_head",
+                                 pc.fill_null(table[f"{name}_head"], NONE))
     return table
 
 

@@ -6,16 +6,22 @@ from kit.charts import PICK, Titles, builder, described, fit_width, sequential, 
 
 GRID_HEIGHT = 600  # pixels for 6 layers: a head's box about 100 pixels high, as wide as a twelfth of the page
 NAME_SIZE = 11
+# Each mark as it comes: no description for a screen reader (on a canvas none reaches a mark; the chart keeps its
+# accessible name) and no check that its numbers are valid (they always are), both an expression per cell that Vega
+# interprets on every redraw under the site's policy
+QUIET = {"aria": False, "invalid": None}
 
 
 @builder("about_head_grid", data_free=True)
-def head_grid(df: pd.DataFrame, titles: Titles, *, description: str | None = None) -> alt.VConcatChart:
-    """tables.grid_table drawn: a box per head (kind "box", x0–x1 × y0–y1 in head and layer units, 12 × 6), its name
-    (head) in its top band, framed in black while `picked`; its cells (kind "cell") coloured by weight from 0, the
-    heads' order reading left to right and layers top to bottom. Clicking a box or a cell selects its head (PICK, by
-    head). Drawn on a canvas: a long sentence has tens of thousands of cells, which an SVG draws too slowly. Titles
-    name the "head", the "query" and "key" words, the value (weight), the share "parked" on [CLS] and [SEP] and the
-    share "held" out."""
+def head_grid(boxes: pd.DataFrame, cells: pd.DataFrame, titles: Titles, *,
+              description: str | None = None) -> alt.VConcatChart:
+    """tables.grid_table drawn: a box per head (x0–x1 × y0–y1 in head and layer units, 12 × 6), its name (head) in its
+    top band, framed in black while `picked`; its cells coloured by weight from 0, the heads' order reading left to
+    right and layers top to bottom. Clicking a box or a cell selects its head (PICK, by head). Drawn on a canvas: a
+    long sentence has tens of thousands of cells, which an SVG draws too slowly; on a canvas no screen reader reaches
+    a mark, so the marks carry no description of their own (the chart keeps its accessible name). Titles name the
+    "head", the "query" and "key" words, the value (weight), the share "parked" on [CLS] and [SEP] and the share
+    "held" out."""
     x = alt.Scale(domain=[0, 12], nice=False, zero=False)
     y = alt.Scale(domain=[0, 6], nice=False, zero=False, reverse=True)
     head = alt.Tooltip("head:N", title=titles["head"])
@@ -23,20 +29,19 @@ def head_grid(df: pd.DataFrame, titles: Titles, *, description: str | None = Non
              alt.Tooltip("held:Q", title=titles["held"], format=".1%")]
     place = {"x": alt.X("x0:Q", scale=x, axis=None), "x2": alt.X2("x1:Q"),
              "y": alt.Y("y0:Q", scale=y, axis=None), "y2": alt.Y2("y1:Q")}
-    boxes = alt.Chart(name="grid_boxes").transform_filter("datum.kind == 'box'").mark_rect(fill="white").encode(
+    framed = alt.Chart(boxes, name="grid_boxes").mark_rect(fill="white", **QUIET).encode(
         **place, stroke=when(alt.StrokeValue, "datum.picked", "#222222", "#bbbbbb"),
         strokeWidth=when(alt.StrokeWidthValue, "datum.picked", 3, 1), tooltip=about).add_params(
         alt.selection_point(name=PICK, fields=["head"], on="click", clear=False))  # the layers share one scope: a
     # click on a cell or a name selects too (a second layer's param would duplicate its signals)
-    cells = alt.Chart(name="grid_cells").transform_filter("datum.kind == 'cell'").mark_rect().encode(
+    weights = alt.Chart(cells, name="grid_cells").mark_rect(**QUIET).encode(
         **place, color=sequential("weight", titles.value, gradientLength=160),
         tooltip=[head, alt.Tooltip("query:N", title=titles["query"]), alt.Tooltip("key:N", title=titles["key"]),
                  alt.Tooltip("weight:Q", title=titles.value, format=".3f")])
-    names = alt.Chart(name="grid_names").transform_filter("datum.kind == 'box'").transform_calculate(
-        middle="datum.x0 + 0.5", band="datum.y0 + 0.12").mark_text(baseline="middle", fontSize=NAME_SIZE).encode(
+    names = alt.Chart(boxes, name="grid_names").mark_text(baseline="middle", fontSize=NAME_SIZE, **QUIET).encode(
         x=alt.X("middle:Q", scale=x, axis=None), y=alt.Y("band:Q", scale=y, axis=None), text=alt.Text("head:N"),
         color=when(alt.ColorValue, "datum.picked", "#000000", "#555555"), tooltip=about)
-    plot = alt.layer(boxes, cells, names, data=df).properties(height=GRID_HEIGHT)
+    plot = alt.layer(framed, weights, names).properties(height=GRID_HEIGHT)
     chart = fit_width(plot).properties(usermeta={"embedOptions": {"renderer": "canvas"}})
     if titles.title is not None:
         chart = chart.properties(title=titles.title)

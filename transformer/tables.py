@@ -13,11 +13,14 @@ MARKS = {True: "✓", False: "✗"}
 
 
 def grid_table(words: np.ndarray, labels: list[str], special: tuple[str, str], picked: tuple[int, int],
-               parked: np.ndarray, held: np.ndarray, names: np.ndarray) -> pa.Table:  # [L, H, m, m + 2], …
-    """One row per head (kind "box": its name, where its box stands, whether it is `picked`, its share `parked` on
-    this sentence and its accuracy `held` out, [L, H] each), then one per cell of weight SHOWN or more (kind "cell":
-    its head, query and key words, weight and place). Head (l, h) has the box [h, h + 1] × [l, l + 1]; its cells fill
-    it below the band of its name, a column per key word, then a gap, then [CLS] and [SEP]."""
+               parked: np.ndarray, held: np.ndarray,
+               names: np.ndarray) -> tuple[pa.Table, pa.Table]:  # words [L, H, m, m + 2]; parked, held, names [L, H]
+    """The grid as two tables. Boxes, one row per head: its name, where its box stands and where its name is written
+    (middle, band), whether it is `picked`, its share `parked` on this sentence and its accuracy `held` out ([L, H]
+    each). Cells, one per weight of SHOWN or more: its head, query and key words, weight and place. Head (l, h) has
+    the box [h, h + 1] × [l, l + 1]; its cells fill it below the band of its name, a column per key word, then a gap,
+    then [CLS] and [SEP]. Two tables, so that the browser draws each part from its own rows without sorting them out
+    of one (an expression per row and part, which Vega interprets under the site's policy)."""
     layers, heads, m, _ = words.shape
     box_l, box_h = np.divmod(np.arange(layers * heads), heads)
     cell_l, cell_h, q, k = np.nonzero(words >= SHOWN)
@@ -25,22 +28,23 @@ def grid_table(words: np.ndarray, labels: list[str], special: tuple[str, str], p
     row = (1 - TOP - FOOT) / max(m, 1)
     x0 = cell_h + SIDE + column * (k + GAP * (k >= m))
     y0 = cell_l + TOP + row * q
-    n_box, n_cell = len(box_l), len(q)
     keys = np.asarray([*labels, *special], dtype=object)
-    return pa.table({
-        "kind": pa.array(["box"] * n_box + ["cell"] * n_cell, pa.string()),
-        "head": pa.array(np.concatenate([names.ravel(), names[cell_l, cell_h]]), pa.string()),
-        "x0": np.concatenate([box_h, x0]).astype(np.float32),
-        "x1": np.concatenate([box_h + 1, x0 + column]).astype(np.float32),
-        "y0": np.concatenate([box_l, y0]).astype(np.float32),
-        "y1": np.concatenate([box_l + 1, y0 + row]).astype(np.float32),
-        "query": pa.array(np.concatenate([np.full(n_box, "", dtype=object), keys[q]]), pa.string()),
-        "key": pa.array(np.concatenate([np.full(n_box, "", dtype=object), keys[k]]), pa.string()),
-        "weight": np.concatenate([np.zeros(n_box), words[cell_l, cell_h, q, k]]),
-        "picked": np.concatenate([(box_l == picked[0]) & (box_h == picked[1]), np.zeros(n_cell, dtype=bool)]),
-        "parked": np.concatenate([parked.ravel(), np.zeros(n_cell)]),
-        "held": np.concatenate([held.ravel(), np.zeros(n_cell)]),
+    boxes = pa.table({
+        "head": pa.array(names.ravel(), pa.string()),
+        "x0": box_h.astype(np.float32), "x1": (box_h + 1).astype(np.float32),
+        "y0": box_l.astype(np.float32), "y1": (box_l + 1).astype(np.float32),
+        "middle": (box_h + 0.5).astype(np.float32), "band": (box_l + TOP / 2).astype(np.float32),
+        "picked": (box_l == picked[0]) & (box_h == picked[1]),
+        "parked": parked.ravel().astype(np.float64), "held": held.ravel().astype(np.float64),
     })
+    cells = pa.table({
+        "head": pa.array(names[cell_l, cell_h], pa.string()),
+        "x0": x0.astype(np.float32), "x1": (x0 + column).astype(np.float32),
+        "y0": y0.astype(np.float32), "y1": (y0 + row).astype(np.float32),
+        "query": pa.array(keys[q], pa.string()), "key": pa.array(keys[k], pa.string()),
+        "weight": words[cell_l, cell_h, q, k],
+    })
+    return boxes, cells
 
 
 def heads_long(words: np.ndarray, labels: list[str], special: tuple[str, str],

@@ -96,13 +96,13 @@ def grid_view(ctx, seen: Seen, chosen: Chosen) -> tuple[int, int]:
     st.session_state["model_head"] = NAMES[head[0] * seen.shape[1] + head[1]]
     st.selectbox(t("model_head_pick"), NAMES, key="model_head", help=t("model_head_pick_help"))
     shipped = minilm_treebank.shipped()
-    table = tables.grid_table(seen.words, chosen.enc.labels, SPECIAL, head, seen.parked.mean(axis=-1),
+    boxes, cells = tables.grid_table(seen.words, chosen.enc.labels, SPECIAL, head, seen.parked.mean(axis=-1),
                               shipped.accuracy("all"), head_names(seen.shape))
     titles = Titles(None, t("model_head_axis"), t("model_layer_axis"), t("weight"), head=t("model_col_head"),
                     query=t("query_word"), key=t("key_word"), parked=t("model_col_parked"), held=t("model_col_held"))
     every = tables.heads_long(seen.words, chosen.enc.labels, SPECIAL, head_names(seen.shape))
     csv = render.Csv("dl_model_heads", lambda: every.to_pandas().to_csv(index=False))
-    render.chart(head_grid, table, titles=titles, key="model_grid_pick", on_select=pick_head("model_grid_pick"),
+    render.chart(head_grid, boxes, cells, titles=titles, key="model_grid_pick", on_select=pick_head("model_grid_pick"),
                  save=render.Save(name="heads", label=t("model_grid_title", name=minilm_files.NAME), csv=csv))
     st.caption(t("model_grid_caption", shown=tables.SHOWN))
     return head

@@ -18,17 +18,16 @@ def attention(m: int, seed: int = 0) -> np.ndarray:  # -> [6, 12, m, m + 2], eac
 def head_grid(words=("the", "cat", "drank"), picked=(0, 1)):
     """A sample of the chart, for tests/engine/test_charts.py's shared checks."""
     w = attention(len(words), len(words))
-    table = tables.grid_table(w, list(words), SPECIAL, picked, w[..., len(words):].sum(-1).mean(-1),
-                              np.full((6, 12), 0.25), NAMES)
-    return transformer_charts.head_grid(render.as_frame(table), charts.Titles(
+    boxes, cells = tables.grid_table(w, list(words), SPECIAL, picked, w[..., len(words):].sum(-1).mean(-1),
+                                     np.full((6, 12), 0.25), NAMES)
+    return transformer_charts.head_grid(render.as_frame(boxes), render.as_frame(cells), charts.Titles(
         None, "head", "layer", "weight", head="head", query="query", key="key", parked="parked", held="held"))
 
 
 def test_the_grid_has_a_box_per_head_and_a_cell_per_weight_from_shown_up():
     w = attention(5)
-    df = tables.grid_table(w, ["a", "b", "c", "d", "e"], SPECIAL, (2, 8), w[..., 5:].sum(-1).mean(-1),
-                           np.full((6, 12), 0.5), NAMES).to_pandas()
-    boxes, cells = df[df["kind"] == "box"], df[df["kind"] == "cell"]
+    boxes, cells = (x.to_pandas() for x in tables.grid_table(w, ["a", "b", "c", "d", "e"], SPECIAL, (2, 8),
+                                                             w[..., 5:].sum(-1).mean(-1), np.full((6, 12), 0.5), NAMES))
     assert boxes["head"].tolist() == NAMES.ravel().tolist() and boxes["picked"].sum() == 1
     assert boxes[boxes["picked"]]["head"].item() == "L3-H9"
     assert boxes["parked"].tolist() == pytest.approx(w[..., 5:].sum(-1).mean(-1).ravel().tolist())
@@ -46,10 +45,9 @@ def test_the_grid_has_a_box_per_head_and_a_cell_per_weight_from_shown_up():
 
 def test_each_cell_sits_inside_its_heads_box_below_its_name_in_sentence_order_with_the_special_tokens_last():
     w = np.full((6, 12, 3, 5), 0.2)
-    df = tables.grid_table(w, ["x", "y", "z"], SPECIAL, (0, 0), np.zeros((6, 12)), np.zeros((6, 12)),
-                           NAMES).to_pandas()
-    boxes = df[df["kind"] == "box"].set_index("head")
-    cells = df[df["kind"] == "cell"]
+    boxes, cells = (x.to_pandas() for x in tables.grid_table(w, ["x", "y", "z"], SPECIAL, (0, 0), np.zeros((6, 12)),
+                                                             np.zeros((6, 12)), NAMES))
+    boxes = boxes.set_index("head")
     assert len(cells) == 6 * 12 * 3 * 5
     for _, c in cells.iterrows():
         box = boxes.loc[c["head"]]
@@ -72,8 +70,9 @@ def test_the_grid_is_one_canvas_chart_whose_clicks_pick_a_head_by_name():
     assert pick["name"] == charts.PICK and pick["select"]["fields"] == ["head"] and pick["select"]["on"] == "click"
     (plot,) = spec["vconcat"]
     boxes, cells, names = plot["layer"]
-    assert [x["transform"][0]["filter"] for x in plot["layer"]] == ["datum.kind == 'box'", "datum.kind == 'cell'",
-                                                                    "datum.kind == 'box'"]
+    assert [x.get("transform") for x in plot["layer"]] == [None] * 3  # each part drawn from its own rows as they are
+    assert boxes["data"] == names["data"] != cells["data"]
+    assert [x["mark"]["aria"] for x in plot["layer"]] == [False] * 3  # on a canvas: the chart's name, no mark's own
     for layer in plot["layer"]:  # twelve heads across, six layers down, whatever the sentence
         enc = layer["encoding"]
         assert enc["x"]["scale"]["domain"] == [0, 12] and enc["y"]["scale"]["domain"] == [0, 6]
