@@ -8,7 +8,7 @@ replica names the same PostgreSQL database (deploy/compose.yaml).
 A database that is down, slow or stopped must not hold up the rest of the dashboard, nor freeze a student's tab:
 `call` runs each class query in one of WORKERS threads and waits at most DEADLINE_S for it, whatever the database does
 (a PostgreSQL stopped with SIGSTOP still accepts connections and acknowledges packets, so no server-side timeout
-fires, and neither do TCP's); after a deadline missed while a query has been running longer than DEADLINE_S, calls
+fires, and neither do TCP's); after a deadline missed while a query has been running for about DEADLINE_S, calls
 fail at once for PAUSE_S, so that a stopped database costs each look one wait, not one a query (a deadline missed by
 a query that only waited its turn, on a busy process, pauses nothing). A query the caller gave up on before it started
 is not run; one that started finishes when the database answers again (a student's answer is then counted, and the
@@ -34,6 +34,8 @@ ROOT = Path(__file__).resolve().parents[1]
 NAME = "classes"  # st.connection's name, and its secrets section [connections.classes]
 TIMEOUT_S = 2  # a connection, a statement or a wait for a pooled connection takes at most this long
 DEADLINE_S, PAUSE_S, WORKERS = 2.0, 1.0, 8  # a caller waits at most DEADLINE_S (a student's tab: ≤ 3 s in all)
+HANDOVER_S = 0.25  # what a busy process may take to hand a queued query to a worker: a query running for the
+# caller's whole wait but this started that much after it was queued
 SWEEP_S = 60.0  # expired classes are deleted at most this often per process
 ROOM_S = 0.5  # a class's room, as its students see it, is read at most this often per process
 _swept = [0.0]
@@ -129,9 +131,10 @@ def call(fn, *args, **kwargs):
 
 
 def stuck() -> bool:
-    """Whether a worker's query has been running longer than DEADLINE_S: the database, not this process, is slow."""
+    """Whether a worker's query has been running for about DEADLINE_S (HANDOVER_S less: it started that much after its
+    caller began to wait): the database, not this process, is slow."""
     now = time.monotonic()
-    return any(now - since >= DEADLINE_S for since in list(_running.values()))
+    return any(now - since >= DEADLINE_S - HANDOVER_S for since in list(_running.values()))
 
 
 def started() -> None:
