@@ -97,7 +97,7 @@ def grid_view(ctx, seen: Seen, chosen: Chosen) -> tuple[int, int]:
     st.selectbox(t("model_head_pick"), NAMES, key="model_head", help=t("model_head_pick_help"))
     shipped = minilm_treebank.shipped()
     boxes, cells = tables.grid_table(seen.words, chosen.enc.labels, SPECIAL, head, seen.parked.mean(axis=-1),
-                              shipped.accuracy("all"), head_names(seen.shape))
+                                     shipped.accuracy("all"), head_names(seen.shape))
     titles = Titles(None, t("model_head_axis"), t("model_layer_axis"), t("weight"), head=t("model_col_head"),
                     query=t("query_word"), key=t("key_word"), parked=t("model_col_parked"), held=t("model_col_held"))
     every = tables.heads_long(seen.words, chosen.enc.labels, SPECIAL, head_names(seen.shape))

@@ -132,8 +132,8 @@ def test_the_policy_allows_exactly_the_inline_scripts_of_the_page_served(url):
 
 def test_every_page_s_address_carries_the_same_policy(url):
     """A visitor may arrive at any page's address: each gets the policy that the home page's response carries."""
-    _, _, home = get(url + "/")
-    policy = get(url + "/")[1].get_all("content-security-policy")
+    _, headers, home = get(url + "/")
+    policy = headers.get_all("content-security-policy")
     for script in b.SCRIPTS:
         status, headers, html = get(f"{url}/{b.url_path(script)}")
         assert (status, headers.get_all("content-security-policy"), html) == (200, policy, home), script
