@@ -43,10 +43,11 @@ def vectors(s, where) -> tuple[KeyedVectors, str]:
     """The vectors the visitor chose, and their short name, as sentences quote them ('GloVe', 'uploaded'); what the
     choice needs is drawn `where` (the sidebar, under the choice): the uploader and what it holds, or why a download
     cannot be used. The built-in GloVe stands in while an upload or a download is not available."""
-    with where:
-        if s.source == "upload":
+    if s.source == "upload":
+        with where:
             return uploaded()
-        if s.source.startswith("glove-wiki"):
+    if s.source.startswith("glove-wiki"):
+        with where:
             return downloaded(s.source)
     return (glove(50_000) if s.source == "glove50k" else glove()), t(SHORT[s.source])
 

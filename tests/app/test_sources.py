@@ -50,3 +50,14 @@ def test_an_upload_serves_only_the_session_that_sent_it():
     assert not theirs.exception
     assert not any("4 words" in c.value for c in theirs.sidebar.caption)
     assert any("No vectors uploaded yet" in i.value for i in theirs.sidebar.info)
+
+
+def test_the_sidebar_keeps_a_place_under_the_choice_only_for_sources_that_draw_there(monkeypatch):
+    monkeypatch.setattr(socket, "create_connection", lambda *a, **k: (_ for _ in ()).throw(OSError("offline")))
+    at = run_page(None)
+    kinds = [type(node).__name__ for node in at.sidebar.children.values()]
+    assert "Block" not in kinds[kinds.index("Selectbox"):kinds.index("TextInput")], kinds  # nothing between them
+    at.selectbox(key="source").select("glove-wiki-gigaword-100").run()
+    sidebar = list(at.sidebar.children.values())
+    place = sidebar[[type(n).__name__ for n in sidebar].index("Selectbox") + 1]
+    assert any("cannot reach the internet" in e.value for e in place.error)  # the notice, right under the choice
