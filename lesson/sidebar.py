@@ -11,7 +11,7 @@ from kit.text import LANGS, error_text, labels, t
 from kit.text import name as language_name
 from lesson import pages
 from lesson.settings import NAMES, SPEC, UNREAD, Settings, from_values
-from vectors.settings import SOURCES, draws
+from vectors.settings import DRAWN, SOURCES
 
 LAYERS = ("q", "k", "v")
 # containers that stay open across pages and page 6's tabs once opened: the sidebar's layers, page 6's line views
@@ -75,12 +75,12 @@ def render(s: Settings, sentence_field: str, links: dict[str, str], *, challenge
     Settings `s` (current(), which the entry read), with the view's address written into the address bar; with
     `challenge`, a page that can hide its answer until the learner guesses, also its challenge link. Returns the place,
     under the choice of vectors, where what the chosen vectors need is drawn (vectors.chosen.vectors); None where they
-    need nothing drawn (vectors.settings.draws)."""
+    need nothing drawn (vectors.settings.DRAWN)."""
     url_notices(st.session_state.pop("_notices", []), st.session_state.pop("_unread", False))
     with st.sidebar:
         menu(links)
         st.selectbox(t("source"), list(SOURCES), key="source", format_func=labels(SOURCES))
-        vectors = st.container() if draws(s.source) else None  # an empty place is one more element every run
+        vectors = st.container() if s.source.startswith(DRAWN) else None  # an empty place costs every run
         st.text_input(t(sentence_field), key=sentence_field, max_chars=MAX_TEXT)
         # The layer widgets and the links are built only while shown: hidden, they would cost every run and redraw.
         with st.expander(t("layers"), key="layers_open", on_change="rerun") as layers:

@@ -6,15 +6,9 @@ from kit.state import setting
 SOURCES = {"glove": "source_glove", "glove50k": "source_glove50k", "upload": "source_upload",  # each one's name
            "glove-wiki-gigaword-100": "source_glove-wiki-gigaword-100",
            "glove-wiki-gigaword-300": "source_glove-wiki-gigaword-300"}
-DRAWN = ("upload", "glove-wiki")  # sources (by prefix) that draw something under the choice: an uploader, a notice
-
-
-def draws(source: str) -> bool:
-    """Whether the choice of `source` draws something under it in the sidebar (an uploader, or why a download cannot
-    be used): only then does the sidebar keep a place for it."""
-    return source.startswith(DRAWN)
-
-
+# the sources (by the start of their names) that draw something under the choice in the sidebar, an uploader or why a
+# download cannot be used: only for them does the sidebar keep a place there
+DRAWN = ("upload", "glove-wiki")
 SHORT = {"glove": "short_glove", "glove50k": "short_glove50k", "upload": "short_upload",  # as sentences quote them
          "glove-wiki-gigaword-100": "short_glove-wiki-gigaword-100",
          "glove-wiki-gigaword-300": "short_glove-wiki-gigaword-300"}
