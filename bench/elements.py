@@ -1,0 +1,54 @@
+"""What an element adds to an edit in the browser: the hello app with paragraphs, toggles, select boxes or charts added,
+each served by its own server, the sidebar sentence edited on each in turn (bench.browser's interaction: until every
+chart the edit changes has redrawn), next to the hello app itself in the same run. Run alone:
+python -m bench.elements [--edits N]"""
+import sys
+from contextlib import ExitStack
+
+from bench.browser import Interaction, launch
+from bench.common import Row, Server, median, ratio, seconds, table
+
+APP = "bench/elements_app.py"
+EDITS = 12
+# (label, what is added to the hello app)
+VARIANTS = [
+    ("hello app", {}),
+    ("20 short paragraphs", {"TEXTS": 20, "LENGTH": 4}),
+    ("40 short paragraphs", {"TEXTS": 40, "LENGTH": 4}),
+    ("20 paragraphs four times as long", {"TEXTS": 20, "LENGTH": 16}),
+    ("20 toggles", {"TOGGLES": 20}),
+    ("20 select boxes", {"CHOICES": 20}),
+    ("4 charts more", {"CHARTS": 4}),
+    ("9 charts more", {"CHARTS": 9}),
+    ("4 charts, 20 paragraphs, 10 toggles, 10 select boxes", {"CHARTS": 4, "TEXTS": 20, "LENGTH": 4, "TOGGLES": 10,
+                                                             "CHOICES": 10}),
+]
+
+
+def run(edits: int) -> list[Row]:
+    """Each variant's median edit to redrawn charts, with its difference from the hello app's and their ratio."""
+    from playwright.sync_api import sync_playwright
+
+    times: list[list[float]] = [[] for _ in VARIANTS]
+    with ExitStack() as stack, sync_playwright() as p:
+        servers = [stack.enter_context(Server(APP, env={f"ELEMENTS_{k}": str(v) for k, v in added.items()}))
+                   for _, added in VARIANTS]
+        browser = launch(p)
+        opened = [Interaction(browser, server.url) for server in servers]
+        for _ in range(edits):  # in turn, so that drift on the machine hits every variant alike
+            for i, interaction in enumerate(opened):
+                times[i].append(interaction.once())
+        browser.close()
+    hello = median(times[0])
+    rows = []
+    for (label, _), measured in zip(VARIANTS, times, strict=True):
+        m = median(measured)
+        rows.append(Row(f"edit · {label}", f"sentence edited until the charts have redrawn; median of {edits}; "
+                        f"{(m - hello) * 1e3:+.0f} ms against the hello app", seconds(m), f"hello app {seconds(hello)}",
+                        ratio(m, hello), values={"s": measured}))
+    return rows
+
+
+if __name__ == "__main__":
+    n = int(sys.argv[sys.argv.index("--edits") + 1]) if "--edits" in sys.argv else EDITS
+    print(table(run(n)))
