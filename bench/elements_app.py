@@ -1,10 +1,10 @@
-"""The hello app with elements added, for bench.elements: from the environment, ELEMENTS_TEXTS paragraphs of
-ELEMENTS_LENGTH sentences each, ELEMENTS_TOGGLES toggles, ELEMENTS_CHOICES select boxes and ELEMENTS_CHARTS more charts
-that change with the sentence."""
+"""The hello app (bench/hello_app.py, run as it is) with elements added, for bench.elements: from the environment,
+ELEMENTS_TEXTS paragraphs of ELEMENTS_LENGTH sentences each, ELEMENTS_TOGGLES toggles, ELEMENTS_CHOICES select boxes
+and ELEMENTS_CHARTS more charts that change with the sentence."""
 import os
+import runpy
+from pathlib import Path
 
-import altair as alt
-import pandas as pd
 import streamlit as st
 
 
@@ -12,12 +12,7 @@ def count(name: str) -> int:
     return int(os.environ.get(f"ELEMENTS_{name}", "0"))
 
 
-sentence = st.sidebar.text_input("Sentence", "The ball is blue")
-words = sentence.split() or ["(empty)"]
-df = pd.DataFrame({"word": [f"{i + 1}. {w}" for i, w in enumerate(words)], "letters": [len(w) for w in words]})
-st.title("Hello")
-chart = alt.Chart(df).mark_bar().encode(x=alt.X("word:N", sort=None), y="letters:Q", tooltip=["word", "letters"])
-st.altair_chart(chart, width="stretch")
+chart = runpy.run_path(str(Path(__file__).with_name("hello_app.py")))["chart"]  # the hello app itself, each run
 for i in range(count("TEXTS")):
     st.markdown(f"Paragraph {i}: " + "a sentence that stays the same, with **some** words in it. " * count("LENGTH"))
 for i in range(count("TOGGLES")):
