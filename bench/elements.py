@@ -1,7 +1,8 @@
 """What an element adds to an edit in the browser: the hello app with paragraphs, toggles, select boxes or charts added,
 each served by its own server, the sidebar sentence edited on each in turn (bench.browser's interaction: until every
 chart the edit changes has redrawn), next to the hello app itself in the same run. Run alone:
-python -m bench.elements [--edits N]"""
+python -m bench.elements [--edits N] [--only 0,6,7]
+(variants by their index in VARIANTS; the hello app, 0, is always measured)"""
 import sys
 from contextlib import ExitStack
 
@@ -20,19 +21,22 @@ VARIANTS = [
     ("20 select boxes", {"CHOICES": 20}),
     ("4 charts more", {"CHARTS": 4}),
     ("9 charts more", {"CHARTS": 9}),
+    ("4 charts more, as one chart", {"CONCAT": 4}),
+    ("9 charts more, as one chart", {"CONCAT": 9}),
     ("4 charts, 20 paragraphs, 10 toggles, 10 select boxes", {"CHARTS": 4, "TEXTS": 20, "LENGTH": 4, "TOGGLES": 10,
                                                              "CHOICES": 10}),
 ]
 
 
-def run(edits: int) -> list[Row]:
+def run(edits: int, only: list[int] | None = None) -> list[Row]:
     """Each variant's median edit to redrawn charts, with its difference from the hello app's and their ratio."""
     from playwright.sync_api import sync_playwright
 
-    times: list[list[float]] = [[] for _ in VARIANTS]
+    variants = [v for i, v in enumerate(VARIANTS) if only is None or i == 0 or i in only]
+    times: list[list[float]] = [[] for _ in variants]
     with ExitStack() as stack, sync_playwright() as p:
         servers = [stack.enter_context(Server(APP, env={f"ELEMENTS_{k}": str(v) for k, v in added.items()}))
-                   for _, added in VARIANTS]
+                   for _, added in variants]
         browser = launch(p)
         opened = [Interaction(browser, server.url) for server in servers]
         for _ in range(edits):  # in turn, so that drift on the machine hits every variant alike
@@ -41,7 +45,7 @@ def run(edits: int) -> list[Row]:
         browser.close()
     hello = median(times[0])
     rows = []
-    for (label, _), measured in zip(VARIANTS, times, strict=True):
+    for (label, _), measured in zip(variants, times, strict=True):
         m = median(measured)
         rows.append(Row(f"edit · {label}", f"sentence edited until the charts have redrawn; median of {edits}; "
                         f"{(m - hello) * 1e3:+.0f} ms against the hello app", seconds(m), f"hello app {seconds(hello)}",
@@ -51,4 +55,5 @@ def run(edits: int) -> list[Row]:
 
 if __name__ == "__main__":
     n = int(sys.argv[sys.argv.index("--edits") + 1]) if "--edits" in sys.argv else EDITS
-    print(table(run(n)))
+    chosen = [int(i) for i in sys.argv[sys.argv.index("--only") + 1].split(",")] if "--only" in sys.argv else None
+    print(table(run(n, chosen)))

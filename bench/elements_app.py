@@ -1,10 +1,12 @@
 """The hello app (bench/hello_app.py, run as it is) with elements added, for bench.elements: from the environment,
 ELEMENTS_TEXTS paragraphs of ELEMENTS_LENGTH sentences each, ELEMENTS_TOGGLES toggles, ELEMENTS_CHOICES select boxes
-and ELEMENTS_CHARTS more charts that change with the sentence."""
+ELEMENTS_CHARTS more charts that change with the sentence, and ELEMENTS_CONCAT more such charts drawn as one
+chart (Vega-Lite's concatenation: one element, one view)."""
 import os
 import runpy
 from pathlib import Path
 
+import altair as alt
 import streamlit as st
 
 
@@ -21,3 +23,6 @@ for i in range(count("CHOICES")):
     st.selectbox(f"Choice {i}", ["one", "two", "three"], key=f"choice{i}")
 for i in range(count("CHARTS")):
     st.altair_chart(chart.properties(title=f"Chart {i + 2}"), width="stretch")
+if count("CONCAT"):
+    st.altair_chart(alt.hconcat(*(chart.properties(title=f"Chart {i + 2}") for i in range(count("CONCAT")))),
+                    width="content")

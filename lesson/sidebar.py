@@ -59,10 +59,8 @@ def sentence_here(s: Settings, field: str):
     """On a narrow screen the sidebar starts closed, so the sentence box also stands on the page itself, kept in step
     with the sidebar's; on a wide screen, where the sidebar is open, CSS hides it."""
     st.session_state[f"_{field}_here"] = getattr(s, field)
-    st.html(f"<style>@media (min-width: {NARROW}px) {{ .st-key-narrow-{field} {{ display: none; }} }}{FOCUS}</style>")
-    with st.container(key=f"narrow-{field}"):
-        st.text_input(t(field), key=f"_{field}_here", max_chars=MAX_TEXT, on_change=copy_sentence,
-                      args=(field,))
+    st.html(f"<style>@media (min-width: {NARROW}px) {{ .st-key-_{field}_here {{ display: none; }} }}{FOCUS}</style>")
+    st.text_input(t(field), key=f"_{field}_here", max_chars=MAX_TEXT, on_change=copy_sentence, args=(field,))
 
 
 def copy_sentence(field: str):

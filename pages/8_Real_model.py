@@ -5,7 +5,7 @@ import streamlit as st
 from kit.text import t
 from lesson import downloads, frame
 from real import sentences
-from transformer import compare, model, views
+from transformer import model, tabs, views
 
 ctx = frame.current()
 m = model.model()
@@ -14,10 +14,7 @@ chosen = views.sentence(ctx, known)
 seen = model.seen(m, chosen.enc.tokens)
 views.pieces_view(seen, chosen)
 head = views.grid_view(ctx, seen, chosen)
-word = views.large_view(ctx, seen, chosen, head)
-views.finders_view(seen, chosen, head)
-compare.parked_view(seen, chosen.enc.labels, head, word)
-compare.compare_view(ctx, scored, head)
+tabs.tabs(ctx, seen, chosen, head, scored)
 shown = replace(ctx, s=replace(ctx.s, sentence=" ".join(chosen.enc.tokens)), enc=chosen.enc, att=chosen.att)
 downloads.menu(shown, "transformer")
 st.caption(t("model_reproduce_note"))

@@ -130,9 +130,15 @@ def default_word(chosen: Chosen) -> str:
     return words[(objects or np.flatnonzero(gold >= 0).tolist() or [len(words) - 1])[0]]
 
 
-def large_view(ctx, seen: Seen, chosen: Chosen, head: tuple[int, int]) -> int:
+def followed(s, chosen: Chosen) -> int:
+    """The place of the word the page follows: the setting's, where the sentence has it, else default_word's."""
+    words = chosen.enc.labels
+    return words.index(s.model_word if s.model_word in words else default_word(chosen))
+
+
+def large_view(ctx, seen: Seen, chosen: Chosen, head: tuple[int, int]):
     """The picked head large, with [CLS] and [SEP], beside our head on the same sentence, the followed word's row
-    outlined (a click on a row follows its word); returns that word's place."""
+    outlined (a click on a row follows its word)."""
     s, words, att = ctx.s, chosen.enc.labels, chosen.att
     name = NAMES[head[0] * seen.shape[1] + head[1]]
     st.subheader(t("model_large_title", head=name))
@@ -147,7 +153,6 @@ def large_view(ctx, seen: Seen, chosen: Chosen, head: tuple[int, int]) -> int:
                  where=right)
     hidden = then() + t("own_hidden") if views.own_hidden(att.mask) else ""
     st.caption(t("model_large_caption") + hidden)
-    return words.index(word)
 
 
 def finders_view(seen: Seen, chosen: Chosen, head: tuple[int, int]):

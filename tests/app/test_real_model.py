@@ -1,7 +1,8 @@
 """Page 8, a real model on your sentence, in AppTest on the real GloVe, the shipped head and all-MiniLM-L6-v2: it
 renders in both languages on the article's sentence and on a held-out treebank sentence, states the numbers the engine
-gives when asked on its own, picks a head by a click, survives unknown words, emoji, 60 words and too many pieces, and
-without the model's files says in one sentence how to get them while the rest of the dashboard is unchanged."""
+gives when asked on its own, picks a head by a click, builds only the open one of its tabs, survives unknown words,
+emoji, 60 words and too many pieces, and without the model's files says in one sentence how to get them while the rest
+of the dashboard is unchanged."""
 import io
 import json
 import re
@@ -18,8 +19,10 @@ from kit.text import error_text, in_language, t
 from tests.app.test_reproduce import run_script
 from tests.apptest_helpers import chart_data, deferred, messages, open_menus, run_page
 from tests.minilm_model import model, require_model  # noqa: F401 (a fixture)
+from transformer.tabs import LABELS
 
 PAGE = "pages/8_Real_model.py"
+VIEWS = ("large", "finders", "parked", "compare")  # the tabs under the grid, in order
 FALLUJAH = "weblog-juancole.com_juancole_20030914114200_ENG_20030914_114200-0003"  # 25 words, "fallujah" in pieces
 
 
@@ -53,6 +56,11 @@ def said(at) -> str:
     return " ".join(m.value for m in at.markdown)
 
 
+def views(query: dict | None = None) -> dict:
+    """The page run once with each tab under the grid open, by the tab's name."""
+    return {v: ok(run_page(PAGE, {**(query or {}), "model_view": v})) for v in VIEWS}
+
+
 def click(at, key: str, point: dict):
     """Run the page as after a click on a mark of the chart `key` that selects `point` (AppTest cannot click)."""
     chart = next(c for c in at.get("vega_lite_chart") if c.key == key)
@@ -71,31 +79,49 @@ def found_by_engine(m, words: list[str], gold: np.ndarray) -> tuple[np.ndarray, 
 
 
 def test_the_articles_sentence_in_english_states_what_the_engine_gives(model):  # noqa: F811
-    at = ok(run_page(PAGE))
-    text = said(at)
-    assert "`[CLS]` · `the` · `black` · `cat` · `drank` · `the` · `milk` · `[SEP]`" in text
+    by_view = views()
+    assert "`[CLS]` · `the` · `black` · `cat` · `drank` · `the` · `milk` · `[SEP]`" in said(by_view["large"])
     counts, parked = found_by_engine(model, list(treebank.ARTICLE.tokens), treebank.gold(treebank.ARTICLE))
-    (table,) = [d.value for d in at.dataframe]
+    (table,) = [d.value for d in by_view["finders"].dataframe]
     assert table["word"].tolist() == ["the (1)", "black", "cat", "drank", "the (5)", "milk"]
     assert table["count"].tolist() == counts.tolist()
     assert table.loc[table["word"] == "milk", "head"].item() == "drank"
-    assert table["ours"].str.endswith("✓").sum() == int(re.search(r"ours finds (\d+)", text).group(1))
-    assert f"park **{parked:.0%}** of a word's attention" in text
-    assert re.search(r"“milk” puts \d+% of its attention there", text)
-    assert "Ours is ahead on" in text or "Ours is ahead on none" in text
-    boxes, cells = grid(at)
+    found = int(re.search(r"ours finds (\d+)", said(by_view["finders"])).group(1))
+    assert table["ours"].str.endswith("✓").sum() == found
+    assert f"park **{parked:.0%}** of a word's attention" in said(by_view["parked"])
+    assert re.search(r"“milk” puts \d+% of its attention there", said(by_view["parked"]))
+    assert "Ours is ahead on" in said(by_view["compare"]) or "Ours is ahead on none" in said(by_view["compare"])
+    boxes, cells = grid(by_view["large"])
     assert len(boxes) == 72 and boxes["picked"].sum() == 1 and len(cells) > 0
-    large = next(s.value for s in at.subheader if "beside our head" in s.value)
+    large = next(s.value for s in by_view["large"].subheader if "beside our head" in s.value)
     assert boxes.loc[boxes["picked"], "head"].item() in large
 
 
+def test_only_the_open_tab_is_built_and_a_link_opens_the_tab_it_names():
+    by_view = views()
+    titles = {v: [s.value for s in at.subheader] for v, at in by_view.items()}  # the grid's, then the open tab's
+    grid_title = t("model_grid_title", name=minilm_files.NAME)
+    head = grid(by_view["large"])[0].query("picked")["head"].item()
+    assert titles == {"large": [grid_title, t("model_large_title", head=head)],
+                      "finders": [grid_title, t("model_finders_title")],
+                      "parked": [grid_title, t("model_parked_title")],
+                      "compare": [grid_title, t("model_compare_title")]}
+    assert [len(at.get("vega_lite_chart")) for at in by_view.values()] == [3, 1, 3, 1]  # the grid in every tab
+    assert [len(at.dataframe) for at in by_view.values()] == [0, 1, 0, 0]
+    default = ok(run_page(PAGE))
+    assert [s.value for s in default.subheader] == titles["large"] and "model_view" not in default.query_params
+    assert by_view["parked"].query_params["model_view"] == "parked"
+    assert [x.label for x in by_view["parked"].tabs] == [t(LABELS[v]) for v in VIEWS]
+
+
 def test_the_page_in_chinese():
-    at = ok(run_page(PAGE, {"lang": "zh"}))
+    at = ok(run_page(PAGE, {"lang": "zh", "model_view": "finders"}))
     with in_language("zh"):
-        title, finders = t("transformer_title"), t("model_finders_title")
+        title, finders, tabs = t("transformer_title"), t("model_finders_title"), [t(LABELS[v]) for v in VIEWS]
     shown = [x.value for x in (*at.title, *at.header, *at.subheader)] + [m.value for m in at.markdown]
     assert any(title in x for x in shown) and finders in shown
     assert "找到" in said(at) and "[CLS]" in said(at)
+    assert [x.label for x in at.tabs] == tabs
 
 
 def test_a_25_word_treebank_sentence_shows_its_pieces_and_every_words_head(model):  # noqa: F811
@@ -103,11 +129,11 @@ def test_a_25_word_treebank_sentence_shows_its_pieces_and_every_words_head(model
     (s,) = [x for x in treebank.read() if x.sent_id == FALLUJAH]
     assert len(s.tokens) == 25
     assert "“fallujah (8)” (fall + ##uj + ##ah)" in " ".join(c.value for c in at.caption).replace("\\", "")
-    (table,) = [d.value for d in at.dataframe]
+    assert by_key(at, "model_head_pick")["r"].nunique() == 25
+    (table,) = [d.value for d in views({"model_sentence": "treebank", "real": FALLUJAH})["finders"].dataframe]
     assert len(table) == 25
     counts, _ = found_by_engine(model, list(s.tokens), treebank.gold(s))
     assert table["count"].tolist() == counts.tolist()
-    assert by_key(at, "model_head_pick")["r"].nunique() == 25
 
 
 def test_a_click_in_the_grid_or_on_a_map_of_heads_shows_that_head_large():
@@ -116,9 +142,11 @@ def test_a_click_in_the_grid_or_on_a_map_of_heads_shows_that_head_large():
     assert any("L1-H7 beside our head" in s.value for s in at.subheader)
     boxes, _ = grid(at)
     assert boxes.loc[boxes["picked"], "head"].tolist() == ["L1-H7"]
-    at = click(at, "model_parked_pick", {"row": t("model_layer", n=5), "col": 2})
+    at = click(ok(run_page(PAGE, {"model_view": "parked"})), "model_parked_pick",
+               {"row": t("model_layer", n=5), "col": 2})
     assert at.session_state["model_head"] == "L5-H2"
-    assert any("L5-H2 beside our head" in s.value for s in at.subheader)
+    boxes, _ = grid(at)
+    assert boxes.loc[boxes["picked"], "head"].tolist() == ["L5-H2"]
 
 
 def test_an_unknown_word_and_emoji_are_left_out_of_both_models_with_a_sentence():

@@ -1,6 +1,7 @@
 """Page 8 in headless Chromium: on the article's sentence and on a 25-word held-out treebank sentence, in both
-languages, the grid of heads draws on a canvas beside the other charts, with no error box and nothing in the console;
-a click on a head in the grid shows it large."""
+languages, the grid of heads draws on a canvas beside the other charts, each tab under it shows its charts or its table
+and goes into the address bar, with no error box and nothing in the console; a click on a head in the grid shows it
+large."""
 import pytest
 
 from tests import browser_helpers as b
@@ -35,16 +36,23 @@ def grid(page):
 def test_the_page_draws_every_chart_with_nothing_in_the_console(page, app_url, which, lang):
     console = listen(page)
     b.visit(page, b.address(app_url, PAGE, lang) + SENTENCES[which])
-    shown = b.drawn(page)
-    assert [c["kind"] for c in shown].count("canvas") == 1 and len(shown) == 5
-    for chart in shown:
-        assert chart["width"] > 200 and chart["height"] > 100, chart
-        assert chart["kind"] == "canvas" or chart["marks"] > 0, chart
-    assert b.problems(page) == []
-    assert page.locator("[data-testid=stAlertContainer]").count() == 0
+    # the tabs under the grid, in turn: the head large beside ours, the word-by-word table, the maps of what the
+    # heads park on [CLS] and [SEP], the comparison over every held-out sentence (text only)
+    for tab, (charts, tables, view) in enumerate(((3, 0, "large"), (1, 1, "finders"), (3, 0, "parked"),
+                                                   (1, 0, "compare"))):
+        b.open_tab(page, tab)
+        shown = b.drawn(page)
+        assert [c["kind"] for c in shown].count("canvas") == 1 and len(shown) == charts, view
+        for chart in shown:
+            assert chart["width"] > 200 and chart["height"] > 100, chart
+            assert chart["kind"] == "canvas" or chart["marks"] > 0, chart
+        assert page.locator("[data-testid=stDataFrame]").count() == tables, view
+        assert b.problems(page) == []
+        assert page.locator("[data-testid=stAlertContainer]").count() == 0
+        assert tab == 0 or f"model_view={view}" in page.url
+        if tab < 2:
+            b.screenshot(page, f"Real_model-{which}-{lang}-{view}")
     assert console == []
-    assert page.locator("[data-testid=stDataFrame]").count() == 1  # the word-by-word table
-    b.screenshot(page, f"Real_model-{which}-{lang}")
 
 
 def test_a_click_on_a_head_in_the_grid_shows_it_large(page, app_url):

@@ -25,11 +25,13 @@ def test_on_a_phone_the_sentence_is_edited_on_the_page(chromium, app_url):
     phone.set_viewport_size({"width": 390, "height": 844})
     try:
         b.visit(phone, app_url)
-        here = phone.locator("[data-testid=stMain] .st-key-narrow-sentence input")
+        here = phone.locator("[data-testid=stMain] .st-key-_sentence_here input")
         assert here.is_visible() and phone.locator("[data-testid=stSidebar][data-collapsed=true]").count() == 1
         b.rerun(phone, lambda: (here.fill("The ball is blue"), here.press("Enter")))
         assert "sentence=The+ball+is+blue" in phone.url
         b.screenshot(phone, "phone-390")
+        phone.set_viewport_size({"width": 1400, "height": 900})  # the sidebar's box is in sight: the page's is hidden
+        assert here.is_hidden() and phone.locator("[data-testid=stSidebar] input[type=text]").first.is_visible()
     finally:
         b.leave(phone)
 
