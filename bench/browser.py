@@ -5,8 +5,9 @@ A chart counts as drawn when its Vega-Lite element holds an <svg> or <canvas> of
 idle: connected, the script not running, no status widget and no stale element. A redraw after an interaction
 counts when every chart whose content that interaction changes (learnt in one untimed rehearsal) has changed since:
 a DOM change inside its svg (seen by a MutationObserver, so waiting costs the page almost nothing), a new chart
-element, or different canvas pixels, read only after the canvas was drawn on (hashing every canvas's pixels at each
-look took the page's main thread from the charts it timed). Run alone: python -m bench.browser [--quick]
+element, or a different drawing on its canvas: a hash of what Vega drew, taken as it draws, else of the pixels, read
+only after the canvas was drawn on (reading every canvas's pixels at each look, or even at each drawing, took the
+page's main thread from the charts it timed). Run alone: python -m bench.browser [--quick]
 """
 import json
 import sys
@@ -47,7 +48,11 @@ const B = window.__bench = {
     const r = g.getBoundingClientRect();
     return r.width > 0 && r.height > 0;
   },
-  pixels: """ + CANVAS_DIGEST + """,  // a canvas chart's pixels; an svg chart's changes the observer sees
+  pixels: c => {  // a canvas chart's content (its last drawing's hash, else its pixels); an svg chart's: the observer
+    const g = c.querySelector('canvas');
+    return g && g.__sig ? g.__sig : B.digest(c);
+  },
+  digest: """ + CANVAS_DIGEST + """,
   snapshot: () => {
     B.runsBefore = B.runs;
     B.editsBefore = B.edits;
@@ -66,12 +71,39 @@ const B = window.__bench = {
   sigs: () => B.charts().map(c => B.pixels(c) ?? c.querySelector('svg')?.innerHTML ?? ''),  // content, for rehearsals
   state: () => JSON.stringify([B.idle(), B.edits, B.draws, B.charts().length]),
 };
-const save = CanvasRenderingContext2D.prototype.save;  // Vega's canvas renderer saves the context at every drawing
-CanvasRenderingContext2D.prototype.save = function () {
-  const chart = this.canvas.__chart || (this.canvas.__chart = this.canvas.closest?.('[data-testid=stVegaLiteChart]'));
-  if (chart) { chart.__drawn = true; B.draws++; }
-  return save.apply(this, arguments);
+// A canvas's content, read from Vega's drawing rather than its pixels: each top-level save() ... restore() is one
+// drawing, whose fills (colour and rectangle), texts and their places are hashed as they are drawn. Reading the pixels
+// back (getImageData) cost a page of nine canvases about 17 ms an edit, which no visitor's browser spends. A drawing
+// that starts by clipping to a region (Vega redrawing only what moved) leaves no hash, and the pixels are read.
+const C = CanvasRenderingContext2D.prototype;
+const mix = (g, text) => {
+  let h = g.__acc;
+  for (let i = 0; i < text.length; i++) h = (Math.imul(h, 31) + text.charCodeAt(i)) | 0;
+  g.__acc = h;
+  g.__ops++;
 };
+const wrap = (name, before) => {
+  const original = C[name];
+  C[name] = function () { before(this, this.canvas, arguments); return original.apply(this, arguments); };
+};
+wrap('save', (ctx, g) => {  // Vega's canvas renderer saves the context at every drawing
+  g.__depth = (g.__depth || 0) + 1;
+  if (g.__depth > 1) return;
+  Object.assign(g, {__acc: 0, __ops: 0, __partial: false});
+  const chart = g.__chart || (g.__chart = g.closest?.('[data-testid=stVegaLiteChart]'));
+  if (chart) { chart.__drawn = true; B.draws++; }
+});
+const original_restore = C.restore;
+C.restore = function () {
+  const g = this.canvas, r = original_restore.apply(this, arguments);
+  if (g.__depth && --g.__depth === 0) g.__sig = g.__partial ? null : `${g.width}x${g.height}:${g.__acc}:${g.__ops}`;
+  return r;
+};
+wrap('clip', (ctx, g) => { if (g.__depth === 1 && !g.__ops) g.__partial = true; });
+wrap('fill', (ctx, g) => g.__depth && mix(g, String(ctx.fillStyle)));
+wrap('rect', (ctx, g, a) => g.__depth && mix(g, `r${a[0]},${a[1]},${a[2]},${a[3]}`));
+wrap('fillRect', (ctx, g, a) => g.__depth && mix(g, `R${ctx.fillStyle}${a[0]},${a[1]},${a[2]},${a[3]}`));
+wrap('fillText', (ctx, g, a) => g.__depth && mix(g, `t${ctx.fillStyle}${a[0]}@${a[1]},${a[2]}`));
 new MutationObserver(records => {
   for (const r of records) {
     if (r.attributeName === 'data-test-script-state') {
