@@ -1,7 +1,10 @@
 """What an edit costs the browser, counted rather than timed (counts do not move with the machine's load): each page's
 DOM nodes, the nodes inside its charts' SVG, its canvases, and per sentence edit the bytes the server sent over the
 websocket, the charts built anew (a new <svg> or <canvas>: vega-embed ran again) and the charts whose content changed,
-with Chromium's main-thread time. Run alone: python -m bench.counts [--edits N] [--pages home,1,2]
+with Chromium's main-thread time; then, on the page opened again with a stand-in for React's developer tools, the
+React commits an edit causes and the components they render (React renders a component again when its props or its
+state changed; the stand-in walks the whole tree at each commit, so that second page's times are not taken).
+Run alone: python -m bench.counts [--edits N] [--pages home,1,2]
 """
 import argparse
 import time
@@ -26,17 +29,49 @@ REBUILT = """() => window.__bench.charts().filter(c => { const g = c.querySelect
   return !g || !g.__old; }).length"""
 
 
+# React calls a developer-tools hook at every commit, when one is installed before it loads. This one counts the
+# commits made while `recording`, and the components among them whose props or state are not those of the last commit
+# (so a component that React left alone is not counted, nor a DOM element).
+REACT = """
+const seen = new WeakMap();
+window.__react = {recording: false, commits: 0, rendered: 0};
+const kind = f => typeof f.type === 'function' || (f.type !== null && typeof f.type === 'object');
+const walk = fiber => {
+  let n = 0;
+  for (let f = fiber; f; f = f.sibling) {
+    const last = seen.get(f) || (f.alternate && seen.get(f.alternate));
+    if (kind(f) && (!last || last.props !== f.memoizedProps || last.state !== f.memoizedState)) n++;
+    const now = {props: f.memoizedProps, state: f.memoizedState};
+    seen.set(f, now);
+    if (f.alternate) seen.set(f.alternate, now);
+    if (f.child) n += walk(f.child);
+  }
+  return n;
+};
+window.__REACT_DEVTOOLS_GLOBAL_HOOK__ = {
+  supportsFiber: true, isDisabled: false, renderers: new Map(), inject: () => 1, checkDCE() {},
+  onScheduleFiberRoot() {}, onCommitFiberUnmount() {}, onPostCommitFiberRoot() {},
+  onCommitFiberRoot(id, root) {
+    const n = walk(root.current.child), r = window.__react;
+    if (r.recording) { r.commits++; r.rendered += n; }
+  },
+};
+"""
+
+
 class Counted(Interaction):
     """bench.browser's interaction, also counting websocket bytes, charts built anew and main-thread time."""
 
-    def __init__(self, browser, url: str):
-        self.received = 0
+    def __init__(self, browser, url: str, react: bool = False):
+        self.received, self.react = 0, react
         super().__init__(browser, url)
         self.cdp = self.page.context.new_cdp_session(self.page)
         self.cdp.send("Performance.enable")
 
     def listen(self, page) -> None:
         page.on("websocket", lambda ws: ws.on("framereceived", self.frame))
+        if self.react:
+            page.add_init_script(REACT)
 
     def frame(self, payload) -> None:
         """Count a websocket frame's bytes."""
@@ -65,13 +100,25 @@ class Counted(Interaction):
                 "rebuilt": self.page.evaluate(REBUILT), "changed": changed}
 
 
+    def rendered(self) -> dict:
+        """One edit, with the React hook: its commits and the components they rendered, until the page settled."""
+        go = self.prepare()
+        self.page.evaluate("window.__bench.snapshot(), Object.assign(window.__react, "
+                           "{recording: true, commits: 0, rendered: 0})")
+        go()
+        ready(self.page, self.charts, self.changed, rerun=not self.changed)
+        settle(self.page)
+        return self.page.evaluate("window.__react.recording = false, window.__react")
+
+
 def run(edits: int, chosen: list[str] | None) -> None:
     """Print the counts of the hello app and of each chosen page (all where None), medians of `edits` edits."""
     from playwright.sync_api import sync_playwright
 
     found = [("hello", None)] + [p for p in pages() if not chosen or p[0].split()[0] in chosen]
     print(f"{'page':24} {'dom':>6} {'svg':>6} {'outside':>7} {'sidebar':>7} {'canvas':>6} {'charts':>6} "
-          f"{'KB/edit':>8} {'rebuilt':>7} {'changed':>7} {'task ms':>8} {'wall ms':>8}")
+          f"{'KB/edit':>8} {'rebuilt':>7} {'changed':>7} {'task ms':>8} {'wall ms':>8} {'commits':>7} "
+          f"{'rendered':>8}")
     with sync_playwright() as p:
         browser = launch(p)
         with Server(HELLO) as hello, Server(HOME) as home:
@@ -79,11 +126,15 @@ def run(edits: int, chosen: list[str] | None) -> None:
                 x = Counted(browser, hello.url if path is None else f"{home.url}/{path}")
                 nodes = x.page.evaluate(NODES)
                 samples = [x.counted() for _ in range(edits)]
+                x.close()
+                x = Counted(browser, hello.url if path is None else f"{home.url}/{path}", react=True)
+                samples = [s | x.rendered() for s in samples]
+                x.close()
                 m = {k: median([s[k] for s in samples]) for k in samples[0]}
                 print(f"{label[:24]:24} {nodes['dom']:6} {nodes['svg']:6} {nodes['outside']:7} {nodes['sidebar']:7} "
                       f"{nodes['canvas']:6} {nodes['charts']:6} {m['bytes'] / 1024:8.1f} {m['rebuilt']:7.0f} "
-                      f"{m['changed']:7.0f} {m['task'] * 1000:8.0f} {m['wall'] * 1000:8.0f}", flush=True)
-                x.close()
+                      f"{m['changed']:7.0f} {m['task'] * 1000:8.0f} {m['wall'] * 1000:8.0f} {m['commits']:7.0f} "
+                      f"{m['rendered']:8.0f}", flush=True)
         browser.close()
 
 
