@@ -1,5 +1,7 @@
 """The hello app (bench/hello_app.py, run as it is) with elements added, for bench.elements: from the environment,
-ELEMENTS_TEXTS paragraphs of ELEMENTS_LENGTH sentences each, ELEMENTS_TOGGLES toggles, ELEMENTS_CHOICES select boxes
+ELEMENTS_TEXTS paragraphs of ELEMENTS_LENGTH sentences each, ELEMENTS_TOGGLES toggles, ELEMENTS_CHOICES select boxes,
+ELEMENTS_SEGMENTS segmented controls of four options, ELEMENTS_INPUTS text boxes, ELEMENTS_POPOVERS closed popovers,
+ELEMENTS_EXPANDERS closed expanders, ELEMENTS_LINKS page links whose addresses change with the sentence,
 ELEMENTS_CHARTS more charts that change with the sentence, and ELEMENTS_CONCAT more such charts drawn as one
 chart (Vega-Lite's concatenation: one element, one view)."""
 import os
@@ -14,13 +16,24 @@ def count(name: str) -> int:
     return int(os.environ.get(f"ELEMENTS_{name}", "0"))
 
 
-chart = runpy.run_path(str(Path(__file__).with_name("hello_app.py")))["chart"]  # the hello app itself, each run
+hello = runpy.run_path(str(Path(__file__).with_name("hello_app.py")))  # the hello app itself, each run
+chart, sentence = hello["chart"], hello["sentence"]
 for i in range(count("TEXTS")):
     st.markdown(f"Paragraph {i}: " + "a sentence that stays the same, with **some** words in it. " * count("LENGTH"))
 for i in range(count("TOGGLES")):
     st.toggle(f"Toggle {i}", key=f"toggle{i}")
 for i in range(count("CHOICES")):
     st.selectbox(f"Choice {i}", ["one", "two", "three"], key=f"choice{i}")
+for i in range(count("SEGMENTS")):
+    st.segmented_control(f"Segments {i}", ["one", "two", "three", "four"], key=f"segments{i}", default="one")
+for i in range(count("INPUTS")):
+    st.text_input(f"Text {i}", key=f"text{i}")
+for i in range(count("POPOVERS")):
+    st.popover(f"Popover {i}").write("inside")
+for i in range(count("EXPANDERS")):
+    st.expander(f"Expander {i}").write("inside")
+for i in range(count("LINKS")):
+    st.page_link(f"https://example.org/{i}?sentence={len(sentence)}", label=f"Link {i}")
 for i in range(count("CHARTS")):
     st.altair_chart(chart.properties(title=f"Chart {i + 2}"), width="stretch")
 if count("CONCAT"):
