@@ -4,7 +4,7 @@ import json
 import altair as alt
 import pandas as pd
 
-from kit.charts import AGREE, BAR_STEP, GREY, Titles, builder, described, fit_width, number_axis
+from kit.charts import AGREE, BAR_STEP, GREY, WIDTH, Titles, builder, fit_width, number_axis
 
 
 @builder("about_room_bars", data_free=True)
@@ -19,5 +19,5 @@ def room_bars(df: pd.DataFrame, titles: Titles, *, description: str | None = Non
     bars = base.mark_bar().encode(color=alt.condition("datum.right", alt.value(AGREE["++"]), alt.value(GREY)))
     counts = base.mark_text(align="left", dx=4).encode(text=alt.Text("label:N")).transform_calculate(
         label=f"datum.students + (datum.right ? '  ' + {json.dumps(titles['right'])} : '')")
-    return described(fit_width(alt.layer(bars, counts, title=titles.title).properties(height=alt.Step(BAR_STEP))),
-                      description)
+    return fit_width(alt.LayerChart(layer=[bars, counts], title=titles.title, height=alt.Step(BAR_STEP), width=WIDTH),
+                     description)

@@ -11,6 +11,7 @@ from kit.charts import (
     END_LABEL,
     GROUP_COLOURS,
     PLOT_HEIGHT,
+    WIDTH,
     Titles,
     builder,
     cell_signs,
@@ -114,5 +115,5 @@ def sign_strips(df: pd.DataFrame, titles: Titles, *, description: str | None = N
         color=signed("value", value_title, gradientLength=alt.ExprRef(f"max({PLOT_HEIGHT}, 50)")))
     top = symmetric_domain("value").expr + "[1]"
     signs = cell_signs(base, f"abs(datum.value) > 0.6 * {top}")  # white on the darker cells, as heatmap numbers
-    return described(fit_width(alt.layer(rect, signs, title=titles.title).properties(height=alt.Step(STRIP_STEP))),
+    return fit_width(alt.LayerChart(layer=[rect, signs], title=titles.title, height=alt.Step(STRIP_STEP), width=WIDTH),
                      description)

@@ -226,21 +226,26 @@ def heatmap(df: pd.DataFrame, titles: Titles, *, cells: Cells | None = None, cli
             alt.selection_point(name=PICK, fields=["row", "col"], on="click", clear=False))
     signs = [] if weights else [cell_signs(base, "datum.strong", masked)]
     layers = [rect] + ([_cell_numbers(base, masked, titles.get("masked", "masked"))] if cells.annotate else signs)
-    drawn = fit_width(alt.layer(*layers).properties(height=height or alt.Step(ROW_STEP)))
-    if canvas is not None:
-        drawn = drawn.properties(usermeta={"embedOptions": {"renderer": "canvas" if canvas else "svg"}})
-    return described(drawn, description)
+    top = {} if canvas is None else {"usermeta": {"embedOptions": {"renderer": "canvas" if canvas else "svg"}}}
+    plot = alt.LayerChart(layer=layers, height=height or alt.Step(ROW_STEP), width=WIDTH)
+    return fit_width(plot, description, **top)
 
 
-def fit_width(plot: alt.Chart | alt.LayerChart | alt.FacetChart) -> alt.VConcatChart:
+def fit_width(plot: alt.Chart | alt.LayerChart | alt.FacetChart, description: str | None = None,
+              **top) -> alt.VConcatChart:
     """`plot` as wide as the page's column and as high as it says (a step a row: as high as its words): a column of
     one. Alone, a chart with a height of steps can fit only its width to the page, and Vega-Lite warns on every draw
     that it drops fitting the height; a height the page gave it would change with the number of words, and the browser
     would then lay the chart out and draw it twice on each such edit. A column's height is its parts', which Vega-Lite
     leaves alone, while fit-x makes the whole as wide as the page (Streamlit sets the part's width to the column's).
-    Shared scales keep their names (x, y, color) for the expressions that read them."""
-    return alt.vconcat(plot.properties(width=WIDTH)).resolve_scale(x="shared", y="shared", color="shared").properties(
-        autosize=alt.AutoSizeParams(type="fit-x", contains="padding"))
+    Shared scales keep their names (x, y, color) for the expressions that read them. The `description` (described) and
+    the column's other properties `top` are given at once: each .properties() on a chart of charts copies it deeply,
+    its parts over again (a third of the home page's first run); a plot built with its width is not copied either."""
+    if description is not None:
+        top["description"] = description
+    return alt.VConcatChart(vconcat=[plot if plot.width == WIDTH else plot.properties(width=WIDTH)],
+                            resolve=alt.Resolve(scale=alt.ScaleResolveMap(x="shared", y="shared", color="shared")),
+                            autosize=alt.AutoSizeParams(type="fit-x", contains="padding"), **top)
 
 
 def _band_field(df: pd.DataFrame, field: str) -> str:
@@ -333,14 +338,14 @@ def relevance_bars(df: pd.DataFrame, titles: Titles, *, description: str | None 
     """One measure's scores for the query as horizontal bars, the most relevant word on top (equal scores in sentence
     order), BAR_STEP pixels a word; the tooltip names each word's "rank"."""
     x_title, y_title = titles.x, titles.y
-    return described(fit_width(alt.Chart(df, title=titles.title).mark_bar().encode(
+    return fit_width(alt.Chart(df, title=titles.title).mark_bar().encode(
         y=alt.Y("key:N", sort=alt.EncodingSortField("score", op="max", order="descending"), title=y_title,
                 axis=alt.Axis(title=None, labelOverlap=False)),
         x=alt.X("score:Q", title=x_title, axis=number_axis()),
         color=signed("score", x_title).legend(None),
         tooltip=[alt.Tooltip("key:N", title=y_title), alt.Tooltip("score:Q", title=x_title, format=".4f"),
                  alt.Tooltip("rank:O", title=titles["rank"])],
-    ).properties(height=alt.Step(BAR_STEP))), description)
+    ).properties(height=alt.Step(BAR_STEP), width=WIDTH), description)
 
 
 def label_expr(names: dict[str, str]) -> str:
