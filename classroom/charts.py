@@ -8,7 +8,7 @@ from kit.charts import AGREE, BAR_STEP, GREY, WIDTH, Titles, builder, fit_width,
 
 
 @builder("about_room_bars", data_free=True)
-def room_bars(df: pd.DataFrame, titles: Titles, *, description: str | None = None) -> alt.Chart:
+def room_bars(df: pd.DataFrame, titles: Titles, *, description: str | None = None) -> alt.VConcatChart:
     """How many students put each key first (students), one bar a key in the question's order (k), each with its
     count; the revealed answer (right) in blue and marked in words ("right"), not by colour alone."""
     y = alt.Y("key:N", sort=alt.EncodingSortField("k", op="min"), title=titles.x,

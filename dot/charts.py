@@ -99,7 +99,7 @@ def alignment_domain(frames: list[pd.DataFrame]) -> tuple[float, float]:
 
 
 @builder("about_sign_strips", data_free=True)
-def sign_strips(df: pd.DataFrame, titles: Titles, *, description: str | None = None) -> alt.Chart:
+def sign_strips(df: pd.DataFrame, titles: Titles, *, description: str | None = None) -> alt.VConcatChart:
     """Vectors as coloured strips, one above the other in table order (field v, titles' y: its axis shows only their
     names), dimension by dimension, so matching signs line up, each cell marked with its sign; STRIP_STEP pixels a
     vector."""

@@ -196,7 +196,7 @@ def when(channel, test: str | dict, then, otherwise):
 @builder("about_heatmap", data_free=True)
 def heatmap(df: pd.DataFrame, titles: Titles, *, cells: Cells | None = None, clickable: bool = False,
             height: int | None = None, weights: bool = False, canvas: bool | None = None,
-            description: str | None = None) -> alt.Chart:
+            description: str | None = None) -> alt.VConcatChart:
     """Rows are words in table order (field r), columns likewise (c); signed values on a diverging scale (attention
     weights, never negative, with `weights` on a sequential one from 0), with what `cells` draws on them (the masked
     cells' label is titles' "masked"). An axis with ticks (of dimensions) labels those that fit, one without (of
@@ -334,7 +334,7 @@ def contribution_bars(df: pd.DataFrame, z_row: pd.DataFrame, titles: Titles, *,
 
 
 @builder("about_relevance_bars", data_free=True)
-def relevance_bars(df: pd.DataFrame, titles: Titles, *, description: str | None = None) -> alt.Chart:
+def relevance_bars(df: pd.DataFrame, titles: Titles, *, description: str | None = None) -> alt.VConcatChart:
     """One measure's scores for the query as horizontal bars, the most relevant word on top (equal scores in sentence
     order), BAR_STEP pixels a word; the tooltip names each word's "rank"."""
     x_title, y_title = titles.x, titles.y
