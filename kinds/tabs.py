@@ -49,19 +49,12 @@ def heads_choice(ctx) -> int:
 
 def tabs(ctx, src, tgt, heads: int):
     """The three tabs; the open one is a setting (so a shared link opens it) and the only one computed."""
-    ss = st.session_state
-    names = {t(LABELS[name]): name for name in TABS}
-    chosen = names.get(ss.get("kinds_tab"), ctx.s.tab)  # a label of another language: the language just changed
-    if chosen != ctx.s.tab:
-        state.keep(replace(ctx.s, tab=chosen), "tab")
-    ss["kinds_tab"] = t(LABELS[chosen])
-    opened = st.tabs(list(names), key="kinds_tab", on_change="rerun")
+    tab, name = state.open_tab(ctx.s, "tab", "kinds_tab", {name: t(LABELS[name]) for name in TABS})
     rows = {"enc": (src, src, "need_source"), "dec": (tgt, tgt, "need_target"),
             "cross": (tgt, src, "need_source" if src is None else "need_target")}
-    for tab, name in zip(opened, TABS, strict=False):
-        if tab.open:
-            with tab:
-                section(ctx, name, *rows[name], heads)
+    if tab is not None:
+        with tab:
+            section(ctx, name, *rows[name], heads)
 
 
 def section(ctx, name: str, rows_q, rows_kv, need: str, heads: int):

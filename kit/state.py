@@ -2,7 +2,7 @@
 fields say what a link may set them to (setting), and lesson/settings.py joins the slices into the one Settings of a
 view. A value from a link or a widget is parsed or refused with a reason (Invalid), a text cut to its limit; to_query
 writes the view back as URL parameters, write_url into the address bar, and keep() is the one way a page writes a
-setting."""
+setting (open_tab: tabs whose open one is a setting)."""
 import functools
 from dataclasses import Field, asdict, field, fields, replace
 from urllib.parse import urlencode
@@ -166,6 +166,21 @@ def keep(s, name: str):
     st.session_state["_settings"] = s
     st.session_state[name] = getattr(s, name)
     write_url(s)
+
+
+def open_tab(s, name: str, key: str, labels: dict[str, str]):
+    """Tabs (the widget `key`), one per option of the setting `name` of `s`, shown as `labels` says (option: label, in
+    order); the open one is the setting, so a link opens it, and switching runs the page again, so that only the open
+    one need be built. A label of another language (the language just changed) leaves the setting as it is. Returns
+    the open tab's container and its option, (None, None) if none is open."""
+    ss = st.session_state
+    options = {label: option for option, label in labels.items()}
+    chosen: str = options.get(ss.get(key, ""), getattr(s, name))
+    if chosen != getattr(s, name):
+        keep(replace(s, **{name: chosen}), name)
+    ss[key] = labels[chosen]
+    opened = st.tabs(list(labels.values()), key=key, on_change="rerun")
+    return next(((tab, option) for tab, option in zip(opened, labels, strict=True) if tab.open), (None, None))
 
 
 def write_url(s):

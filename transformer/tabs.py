@@ -1,10 +1,6 @@
 """Page 8's tabs under the grid of heads: the head picked, large, beside ours; which heads find each word's head; what
 the heads park on [CLS] and [SEP]; the model against our head over every held-out sentence. The open one is a setting
 (so a shared link opens it) and the only one built: each holds charts or a table that an edit would redraw."""
-from dataclasses import replace
-
-import streamlit as st
-
 from kit import state
 from kit.text import t
 from real import sentences
@@ -19,21 +15,15 @@ LABELS = {"large": "model_view_large", "finders": "model_view_finders", "parked"
 
 def tabs(ctx, seen: Seen, chosen: views.Chosen, head: tuple[int, int], scored: sentences.Scored):
     """The tabs, the open one built."""
-    ss = st.session_state
-    names = {t(LABELS[name]): name for name in VIEWS}
-    chosen_view = names.get(ss.get(KEY), ctx.s.model_view)  # a label of another language: the language just changed
-    if chosen_view != ctx.s.model_view:
-        state.keep(replace(ctx.s, model_view=chosen_view), "model_view")
-    ss[KEY] = t(LABELS[chosen_view])
-    for tab, name in zip(st.tabs(list(names), key=KEY, on_change="rerun"), VIEWS, strict=True):
-        if not tab.open:
-            continue
-        with tab:
-            if name == "large":
-                views.large_view(ctx, seen, chosen, head)
-            elif name == "finders":
-                views.finders_view(seen, chosen, head)
-            elif name == "parked":
-                compare.parked_view(seen, chosen.enc.labels, head, views.followed(ctx.s, chosen))
-            else:
-                compare.compare_view(ctx, scored, head)
+    tab, name = state.open_tab(ctx.s, "model_view", KEY, {view: t(LABELS[view]) for view in VIEWS})
+    if tab is None:
+        return
+    with tab:
+        if name == "large":
+            views.large_view(ctx, seen, chosen, head)
+        elif name == "finders":
+            views.finders_view(seen, chosen, head)
+        elif name == "parked":
+            compare.parked_view(seen, chosen.enc.labels, head, views.followed(ctx.s, chosen))
+        else:
+            compare.compare_view(ctx, scored, head)
