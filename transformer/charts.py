@@ -2,7 +2,7 @@
 import altair as alt
 import pandas as pd
 
-from kit.charts import PICK, Titles, builder, described, fit_width, sequential, when
+from kit.charts import PICK, WIDTH, Titles, builder, fit_width, sequential, when
 
 GRID_HEIGHT = 600  # pixels for 6 layers: a head's box about 100 pixels high, as wide as a twelfth of the page
 NAME_SIZE = 11
@@ -41,8 +41,7 @@ def head_grid(boxes: pd.DataFrame, cells: pd.DataFrame, titles: Titles, *,
     names = alt.Chart(boxes, name="grid_names").mark_text(baseline="middle", fontSize=NAME_SIZE, **QUIET).encode(
         x=alt.X("middle:Q", scale=x, axis=None), y=alt.Y("band:Q", scale=y, axis=None), text=alt.Text("head:N"),
         color=when(alt.ColorValue, "datum.picked", "#000000", "#555555"), tooltip=about)
-    plot = alt.layer(framed, weights, names).properties(height=GRID_HEIGHT)
-    chart = fit_width(plot).properties(usermeta={"embedOptions": {"renderer": "canvas"}})
-    if titles.title is not None:
-        chart = chart.properties(title=titles.title)
-    return described(chart, description)
+    plot = alt.LayerChart(layer=[framed, weights, names], height=GRID_HEIGHT, width=WIDTH)
+    top = {"usermeta": {"embedOptions": {"renderer": "canvas"}}} | ({} if titles.title is None else
+                                                                    {"title": titles.title})
+    return fit_width(plot, description, **top)
