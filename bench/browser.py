@@ -7,7 +7,9 @@ counts when every chart whose content that interaction changes (learnt in one un
 a DOM change inside its svg (seen by a MutationObserver, so waiting costs the page almost nothing), a new chart
 element, or a different drawing on its canvas: a hash of what Vega drew, taken as it draws, else of the pixels, read
 only after the canvas was drawn on (reading every canvas's pixels at each look, or even at each drawing, took the
-page's main thread from the charts it timed). Run alone: python -m bench.browser [--quick]
+page's main thread from the charts it timed). A reference row, judged by no budget, times the least a story page can
+be (bench/floor/frame_app.py: the dashboard's frame around one heatmap) the same way, so that each run shows how much of
+the pages' budgets the frame alone takes. Run alone: python -m bench.browser [--quick]
 """
 import json
 import sys
@@ -21,6 +23,8 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--d
         "--disable-component-update", "--disable-sync"]
 VIEWPORT = {"width": 1400, "height": 900}
 HOME, HELLO = "dashboard.py", "bench/hello_app.py"
+FLOOR = "bench/floor/frame_app.py"  # the least a story page can be: the dashboard's frame and one heatmap
+FLOOR_LABEL = "the frame and one heatmap"
 SENTENCE_BOX = "[data-testid=stSidebar] [data-testid=stTextInput] input"
 PRIMARY = "[data-testid=stMain] [data-testid=stBaseButton-primary]"
 FIRST_WORD = "today "  # put first, it moves every word one position on: every row, hence every chart, changes
@@ -259,11 +263,12 @@ def run(quick: bool) -> list[Row]:
     visits = {HELLO: [], HOME: []}
     with sync_playwright() as p:
         browser = launch(p)
-        with Server(HELLO) as hello_server, Server(HOME) as home:
+        with Server(HELLO) as hello_server, Server(HOME) as home, Server(FLOOR) as floor:
             hello = Interaction(browser, hello_server.url)
-            for label, path in pages()[:1] if quick else pages():
+            targets = [(label, f"{home.url}/{path}") for label, path in pages()]
+            for label, url in targets[:1] if quick else targets + [(FLOOR_LABEL, floor.url)]:
                 try:
-                    page = Interaction(browser, f"{home.url}/{path}")
+                    page = Interaction(browser, url)
                 except PlaywrightError as e:  # e.g. a page with neither a chart nor a button: report it, go on
                     measured.append((label, [], [], 0, f"not measured: {str(e).splitlines()[0]}"))
                     continue
@@ -296,6 +301,12 @@ def run(quick: bool) -> list[Row]:
                     home_visit <= BUDGET_VISIT * hello_visit, {"dashboard_s": visits[HOME], "hello_s": visits[HELLO]}))
     ratios = []
     for label, times, hello_times, n, control in measured:
+        if label == FLOOR_LABEL:  # a reference for the pages' budgets, not a page
+            m, h = median(times), median(hello_times)
+            rows.append(Row(f"reference · {label}", f"{FLOOR}, the least a story page can be: {control} until "
+                            f"its one chart has redrawn; median of {len(times)}", seconds(m),
+                            f"hello app {seconds(h)}", ratio(m, h), values={"page_s": times, "hello_s": hello_times}))
+            continue
         if not times:
             rows.append(Row(f"interaction · {label}", control, "—", budget=f"≤ {BUDGET_INTERACTION:g}× hello"))
             continue

@@ -1,0 +1,19 @@
+"""The least a page of the story can be, for bench.browser: the dashboard's own frame (sidebar with its menu, language,
+vectors, sentence, layers and links; title, intro, weights banner, save menu; the sentence through the layers) around
+one heatmap of the sentence's rows, and nothing else. Opened like a page of the dashboard, by lesson/app.py's steps.
+In a folder of its own: Streamlit puts the script's folder first on the import path, and bench/ has modules named like
+the app's (bench/classroom.py)."""
+import streamlit as st
+
+from kit import tables, text, views
+from kit.charts import Titles
+from kit.text import t
+from lesson import frame, pages, sidebar
+
+settings = sidebar.current()
+text.use(settings.lang)
+st.set_page_config(page_title=t("app_title"), page_icon="🔍", layout="wide")
+st.navigation([st.Page(p.script, title=t(p.nav), default=p is pages.PAGES[0]) for p in pages.PAGES],
+              position="hidden")  # the menu's links name these pages; this script draws the page itself
+ctx = frame.context(pages.page("learn"), settings)
+views.matrix(ctx.enc.x, ctx.enc.labels, tables.dims(ctx.kv.vector_size), Titles(t("x_m"), t("dim")), name="x")
