@@ -253,9 +253,25 @@ class Interaction:
         self.page.context.close()
 
 
+def interaction(browser, hello: Interaction, label: str, url: str, runs: int) -> tuple:
+    """(label, page times, hello times, charts, control) of `runs` uses of the page's control at `url`, each followed by
+    one of the hello app's; no times, and why, for a page that could not be measured."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    try:
+        page = Interaction(browser, url)
+    except PlaywrightError as e:  # e.g. a page with neither a chart nor a button: report it, go on
+        return label, [], [], 0, f"not measured: {str(e).splitlines()[0]}"
+    times = {hello: [], page: []}
+    for _ in range(runs):  # alternate so that drift on the machine hits both apps alike
+        for x in times:
+            times[x].append(x.once())
+    page.close()
+    return label, times[page], times[hello], page.charts, page.control
+
+
 def run(quick: bool) -> list[Row]:
     """Cold start of the dashboard and every page's interaction, each next to the hello app, as table rows."""
-    from playwright.sync_api import Error as PlaywrightError
     from playwright.sync_api import sync_playwright
 
     cold_runs, interaction_runs = (1, 2) if quick else (5, 5)
@@ -263,21 +279,13 @@ def run(quick: bool) -> list[Row]:
     visits = {HELLO: [], HOME: []}
     with sync_playwright() as p:
         browser = launch(p)
-        with Server(HELLO) as hello_server, Server(HOME) as home, Server(FLOOR) as floor:
+        with Server(HELLO) as hello_server, Server(HOME) as home:
             hello = Interaction(browser, hello_server.url)
-            targets = [(label, f"{home.url}/{path}") for label, path in pages()]
-            for label, url in targets[:1] if quick else targets + [(FLOOR_LABEL, floor.url)]:
-                try:
-                    page = Interaction(browser, url)
-                except PlaywrightError as e:  # e.g. a page with neither a chart nor a button: report it, go on
-                    measured.append((label, [], [], 0, f"not measured: {str(e).splitlines()[0]}"))
-                    continue
-                times = {hello: [], page: []}
-                for _ in range(interaction_runs):  # alternate so that drift on the machine hits both apps alike
-                    for x in times:
-                        times[x].append(x.once())
-                measured.append((label, times[page], times[hello], page.charts, page.control))
-                page.close()
+            for label, path in pages()[:1] if quick else pages():
+                measured.append(interaction(browser, hello, label, f"{home.url}/{path}", interaction_runs))
+            if not quick:
+                with Server(FLOOR) as floor:
+                    measured.append(interaction(browser, hello, FLOOR_LABEL, floor.url, interaction_runs))
             hello.close()
             home_charts = measured[0][3]
             for _ in range(cold_runs):  # both servers warm now: a new visitor's page load, in turn
