@@ -4,6 +4,7 @@ the weights are memory-mapped read-only (the pages are the file's, shared by eve
 pieces come from Hugging Face `tokenizers`. Word level as Clark et al. (2019), "What Does BERT Look At?": attention
 to a word is the sum over its pieces, from a word the mean over its pieces; [CLS] and [SEP] are kept apart."""
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -24,10 +25,11 @@ MAX_PIECES = 128
 
 
 class ModelError(CodedError):
-    """missing: the model's files are not there (values: command, folder); too_many_pieces: a sentence of more than
-    MAX_PIECES word pieces (values: count, max). The catalogues say each as err_model_<code>."""
+    """missing: the model's files are not there; too_many_pieces: a sentence of more than
+    MAX_PIECES word pieces (values: count, max); no_room: a shared server cannot spare a run's working memory now
+    (values: mb, budget). The catalogues say each as err_model_<code>."""
 
-    CODES = ("missing", "too_many_pieces")
+    CODES = ("missing", "too_many_pieces", "no_room")
     TEXT_PREFIX = "err_model_"
 
 
@@ -66,7 +68,7 @@ def load(where: Path | None = None) -> Model:
     """The model from its folder (default: minilm_files.folder()); ModelError("missing") without its files."""
     where = where or minilm_files.folder()
     if minilm_files.missing(where):
-        raise ModelError("missing", command=minilm_files.COMMAND, folder=str(where))
+        raise ModelError("missing")
     config = json.loads((where / "config.json").read_text(encoding="utf-8"))
     tokenizer = Tokenizer.from_file(str(where / "tokenizer.json"))
     tokenizer.no_padding()  # tokenizer.json pads and cuts every input to 128 pieces, as sentence-transformers wants
@@ -100,13 +102,15 @@ def pieces(model: Model, words: list[str]) -> Pieces:
     return Pieces(tuple(words), np.array(encoded.ids, dtype=np.int64), tuple(encoded.tokens), word)
 
 
-def run(model: Model, words: list[str]) -> Run:
-    """The words through the whole model: every layer's attention weights and hidden states."""
+def run(model: Model, words: list[str], after: Callable[[int], object] = lambda done: None) -> Run:
+    """The words through the whole model: every layer's attention weights and hidden states; after(layers done) is
+    called between layers (a shared server's queue lets others go first there)."""
     p = pieces(model, words)
-    return Run(p, *forward(model, p.ids))
+    return Run(p, *forward(model, p.ids, after))
 
 
-def forward(model: Model, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:  # [n] -> [L, h, n, n], [L + 1, n, d]
+def forward(model: Model, ids: np.ndarray, after: Callable[[int], object] = lambda done: None
+            ) -> tuple[np.ndarray, np.ndarray]:  # [n] -> [L, h, n, n], [L + 1, n, d]
     """BERT's encoder on one sentence (no padding, so no mask), in float32 as the weights are stored."""
     x = embed(model, ids)
     weights, states = [], [x]
@@ -114,7 +118,16 @@ def forward(model: Model, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:  # 
         a, x = layer(model, f"encoder.layer.{i}", x)
         weights.append(a)
         states.append(x)
+        after(i + 1)
     return np.stack(weights), np.stack(states)
+
+
+def run_bytes(model: Model, n: int) -> int:
+    """Working memory of one run on n pieces, in bytes (float32): each layer's scores, softmax and weights kept,
+    every hidden state twice (kept and stacked), and the feed-forward layer's width; a little above what numpy
+    allocates at its peak (15 MB at 128 pieces)."""
+    d = model.weights["embeddings.word_embeddings.weight"].shape[1]
+    return 4 * (3 * model.layers * model.heads * n * n + 2 * (model.layers + 1) * n * d + 8 * n * d)
 
 
 def embed(model: Model, ids: np.ndarray) -> np.ndarray:  # [n] -> [n, d]

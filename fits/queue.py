@@ -220,6 +220,20 @@ def idle(timeout: float) -> bool:
     return True
 
 
+@contextmanager
+def aside():
+    """Inside: the running script thread waits for a fit rather than drawing, so the fit does not give way to it."""
+    me = threading.current_thread()
+    with lock:
+        was = me in pages
+        pages.discard(me)
+    try:
+        yield
+    finally:
+        if was:
+            pages.add(me)
+
+
 def drawing() -> None:
     """Note that the running script thread draws a page, until it ends (called by every page's opening)."""
     pages.add(threading.current_thread())

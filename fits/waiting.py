@@ -18,11 +18,12 @@ def me() -> str:
 
 
 def panel(job: queue.Job, key: str, progress: Callable[[queue.Job], None] | None = None,
-          stopped: Callable[[queue.Job], None] | None = None):
-    """Until `job` ends: its place in the queue, or how far it got (`progress(job)` draws that, else one line), and
-    Stop, which calls `stopped(job)` after leaving the fit; once it has ended, the whole page again. Looked at again
-    every POLL seconds in the run's language (text.kept): such a look may come in a script thread of its own."""
-    notice(job, kept(functools.partial(status, job, key, progress, stopped)))
+          stopped: Callable[[queue.Job], None] | None = None, queued: str = "queue_wait"):
+    """Until `job` ends: its place in the queue (the text `queued`), or how far it got (`progress(job)` draws that,
+    else one line), and Stop, which calls `stopped(job)` after leaving the fit; once it has ended, the whole page
+    again. Looked at again every POLL seconds in the run's language (text.kept): such a look may come in a script
+    thread of its own."""
+    notice(job, kept(functools.partial(status, job, key, progress, stopped, queued)))
 
 
 @st.fragment(run_every=POLL)
@@ -34,11 +35,11 @@ def notice(job: queue.Job, draw: Callable[[], None]):
 
 
 def status(job: queue.Job, key: str, progress: Callable[[queue.Job], None] | None,
-           stopped: Callable[[queue.Job], None] | None):
+           stopped: Callable[[queue.Job], None] | None, queued: str = "queue_wait"):
     """The fit's place in the queue or how far it got, and Stop (panel)."""
     n = queue.ahead(job)
     if n:
-        st.info(t("queue_wait", n=n), icon=":material/hourglass_top:")
+        st.info(t(queued, n=n), icon=":material/hourglass_top:")
     elif job.stop.is_set():
         st.info(t("fit_stopping", step=job.step), icon=":material/hourglass_bottom:")
     elif progress is not None:

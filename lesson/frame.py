@@ -58,6 +58,7 @@ def context(p: Page, s: Settings) -> Context:
     the Settings field to encode (None: the page encodes its own, and the sidebar's sentence box is the field `box`)."""
     box = p.sentence or p.box
     queue.drawing()
+    render.PAUSE.set(queue.give_way)  # each chart a fit's or a model run's turn draws lets others' pages go first
     if not p.step:
         return lobby(p, s)
     drawn = sidebar.render(s, box, state.linked(s), challenge=p.challenge)

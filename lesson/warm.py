@@ -1,6 +1,7 @@
 """What the first run of a page needs, made as the server starts (server/lifespan.py runs up() in the background):
-gensim, pandas and Altair imported, the built-in GloVe in the cache every session shares, the default learned W_Q and
-W_K for it (shared the same way), one throwaway chart, and class mode's tables. Importing this file loads nothing."""
+the real model's fetch started when the host asks for it (page 8 shows its progress meanwhile), gensim, pandas and
+Altair imported, the built-in GloVe in the cache every session shares, the default learned W_Q and W_K for it (shared
+the same way), one throwaway chart, and class mode's tables. Importing this file loads nothing."""
 import logging
 
 log = logging.getLogger(__name__)
@@ -12,8 +13,10 @@ def up() -> None:
 
     from fits import weights
     from kit import charts, render, tables
+    from transformer import fetching
     from vectors import chosen
 
+    fetching.at_start()  # first: it runs in a thread of its own, and the download takes the longest
     weights.warm(chosen.glove())
     render.vega_lite(charts.heatmap(tables.matrix_long(np.eye(2), ["a", "b"], [1, 2]),
                                     charts.Titles("")))  # kept nowhere: collected, not frozen

@@ -2,19 +2,20 @@ from dataclasses import replace
 
 import streamlit as st
 
+from engine import minilm_files
 from kit.text import t
 from lesson import downloads, frame
 from real import sentences
-from transformer import model, tabs, views
+from transformer import model, runs, tabs, views
 
 ctx = frame.current()
 m = model.model()
 known, scored = sentences.held_out(ctx)
 chosen = views.sentence(ctx, known)
-seen = model.seen(m, chosen.enc.tokens)
-views.pieces_view(seen, chosen)
-head = views.grid_view(ctx, seen, chosen)
-tabs.tabs(ctx, seen, chosen, head, scored)
+with runs.reading(m, str(minilm_files.folder()), chosen.enc.tokens) as seen:
+    views.pieces_view(seen, chosen)
+    head = views.grid_view(ctx, seen, chosen)
+    tabs.tabs(ctx, seen, chosen, head, scored)
 shown = replace(ctx, s=replace(ctx.s, sentence=" ".join(chosen.enc.tokens)), enc=chosen.enc, att=chosen.att)
 downloads.menu(shown, "transformer")
 st.caption(t("model_reproduce_note"))

@@ -47,6 +47,7 @@ evicted: set[int] = set()  # tokens whose upload was released for others; told o
 in_flight: dict[str, int] = {}  # session id -> bytes counted for the files it is sending
 reserved: dict[object, int] = {}  # a parse's or a fit's key -> the working memory counted for it
 results: dict[tuple[str, str], int] = {}  # (session id, what) -> bytes of a fit's result the session keeps
+shared: dict[str, int] = {}  # what the server keeps for every visitor (page 8's model runs by sentence) -> bytes
 refused: dict[str, str] = {}  # session id -> why its last file was refused at the door ("share" or "room"), until told
 REFUSALS_KEPT = 1000
 away: dict[str, float] = {}  # session id -> time.monotonic() it was first seen disconnected
@@ -103,6 +104,12 @@ def keep_result(session: str, what: str, result) -> None:
         results[(session, what)] = nbytes(result)
 
 
+def keep_shared(what: str, size: int) -> None:
+    """Count `size` bytes the server keeps for every visitor as `what`, in place of what it counted for it before."""
+    with lock:
+        shared[what] = size
+
+
 def nbytes(found) -> int:
     """Bytes of the numpy arrays in a result: its fields, lists, tuples and dicts, walked through."""
     if isinstance(found, np.ndarray):
@@ -142,7 +149,7 @@ def keep(token: Token, kv: KeyedVectors, name: tuple) -> bool:
 def used() -> int:
     """Every byte the ledger counts (under lock): uploads held, files stored and arriving, working memory reserved."""
     return (sum(h.size for h in held.values()) + stored() + sum(in_flight.values()) + sum(reserved.values())
-            + sum(results.values()))
+            + sum(results.values()) + sum(shared.values()))
 
 
 def evict_for(session: str, extra: int) -> bool:

@@ -1,6 +1,6 @@
 """The real model on the page: its files' absence said in one sentence, its weights loaded once per server and shared by
 every session (st.cache_resource; they are memory-mapped, so processes share them too), and one sentence's run at word
-level, kept for the sentences read last."""
+level (transformer/runs.py queues and keeps the runs)."""
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -8,8 +8,7 @@ import numpy as np
 import streamlit as st
 
 from engine import minilm, minilm_files
-from engine.minilm import ModelError
-from kit.text import error_text
+from transformer import fetching
 
 SPECIAL = ("[CLS]", "[SEP]")  # the keys every head can also attend to, after the words
 
@@ -36,28 +35,17 @@ def shared(folder: str) -> minilm.Model:
 
 
 def model() -> minilm.Model:
-    """The model; without its files, the one sentence that says how to get them, and the page stops there."""
+    """The model; without its files, the offer to fetch them here (fetching.offer), and the page stops there."""
     where = minilm_files.folder()
     if minilm_files.missing(where):
-        st.info(error_text(ModelError("missing", command=minilm_files.COMMAND, folder=str(where))))
-        st.stop()
+        fetching.offer(where)
     return shared(str(where))
 
 
-@st.cache_resource(show_spinner=False, max_entries=32)
-def read(_model: minilm.Model, folder: str, words: tuple[str, ...]) -> Seen:
-    """`words` through the model (`folder` names the model for the cache), kept at word level only: a 64-word
-    sentence's is about 2 MB."""
-    r = minilm.run(_model, list(words))
+def read(m: minilm.Model, words: tuple[str, ...], after=lambda done: None) -> Seen:
+    """`words` through the model (after(layers done) between layers), kept at word level only: a 64-word sentence's
+    is about 2 MB."""
+    r = minilm.run(m, list(words), after)
     w = minilm.to_words(r.attention, r.pieces.word)
     return Seen(r.pieces, np.concatenate([w.words, w.special], axis=-1), minilm.top_other(w),
                 w.special.sum(axis=-1))
-
-
-def seen(m: minilm.Model, words: list[str]) -> Seen:
-    """The sentence read by the model; a sentence of more pieces than it reads says so, and the page stops there."""
-    try:
-        return read(m, str(minilm_files.folder()), tuple(words))
-    except ModelError as e:
-        st.warning(error_text(e))
-        st.stop()

@@ -119,6 +119,7 @@ def test_a_fit_runs_only_with_room_for_its_working_memory_in_the_ledger(monkeypa
     from server import ledger
     monkeypatch.setenv(ledger.BUDGET_ENV, "1")  # 1 MiB for every visitor's uploads and fits
     monkeypatch.setattr(ledger, "results", {})  # the results earlier tests' sessions keep (they never end) aside
+    monkeypatch.setattr(ledger, "shared", {})  # and the sentences page 8 read for them
     ran = []
     too_big = queue.ask(queue.Job(lambda report: ran.append(1), 1, 2**21), "me")
     assert too_big.ended.wait(10) and isinstance(too_big.error, CorpusError) and too_big.error.code == "no_room"

