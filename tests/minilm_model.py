@@ -5,6 +5,9 @@ import os
 import pytest
 
 from engine import minilm, minilm_files
+from lesson import pages
+
+PAGE = pages.page("transformer").path  # the one page that runs the model
 
 
 def require_model() -> None:
@@ -15,6 +18,12 @@ def require_model() -> None:
     if os.environ.get("REQUIRE_MODEL") == "1":
         pytest.fail(f"REQUIRE_MODEL=1 but {sentence}", pytrace=False)
     pytest.skip(sentence)
+
+
+def require_model_for(*scripts: str | None) -> None:
+    """require_model() when one of `scripts`, the pages a test opens, is the one that runs the model."""
+    if PAGE in scripts:
+        require_model()
 
 
 @pytest.fixture(scope="session")

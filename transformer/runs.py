@@ -53,7 +53,7 @@ def ask(m: minilm.Model, key: tuple) -> queue.Job:
         return read(m, words, after=report)
 
     job = queue.Job(work, m.layers, minilm.run_bytes(m, pieces), key=("model", *key),
-                    keep=lambda seen: keep(key, seen), hold=True)
+                    keep=lambda seen: keep(key, seen), hold=True, cycles=False)  # numpy arrays only: no cycles
     st.session_state[RUN] = queue.ask(job, waiting.me())
     return st.session_state[RUN]
 

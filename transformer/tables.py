@@ -28,7 +28,7 @@ def grid_table(words: np.ndarray, labels: list[str], special: tuple[str, str], p
     row = (1 - TOP - FOOT) / max(m, 1)
     x0 = cell_h + SIDE + column * (k + GAP * (k >= m))
     y0 = cell_l + TOP + row * q
-    keys = np.asarray([*labels, *special], dtype=object)
+    keys = [*labels, *special]
     boxes = pa.table({
         "head": pa.array(names.ravel(), pa.string()),
         "x0": box_h.astype(np.float32), "x1": (box_h + 1).astype(np.float32),
@@ -38,10 +38,10 @@ def grid_table(words: np.ndarray, labels: list[str], special: tuple[str, str], p
         "parked": parked.ravel().astype(np.float64), "held": held.ravel().astype(np.float64),
     })
     cells = pa.table({
-        "head": pa.array(names[cell_l, cell_h], pa.string()),
+        "head": indexed(cell_l * heads + cell_h, names.ravel().tolist()),
         "x0": x0.astype(np.float32), "x1": (x0 + column).astype(np.float32),
         "y0": y0.astype(np.float32), "y1": (y0 + row).astype(np.float32),
-        "query": pa.array(keys[q], pa.string()), "key": pa.array(keys[k], pa.string()),
+        "query": indexed(q, keys), "key": indexed(k, keys),
         "weight": words[cell_l, cell_h, q, k],
     })
     return boxes, cells
@@ -53,10 +53,16 @@ def heads_long(words: np.ndarray, labels: list[str], special: tuple[str, str],
     and number, the query word, the key word ([CLS] and [SEP] after the words) and the weight."""
     layers, heads, m, n = words.shape
     cell_l, cell_h, q, k = (a.ravel() for a in np.indices(words.shape))
-    keys = np.asarray([*labels, *special], dtype=object)
-    return pa.table({"head": pa.array(names[cell_l, cell_h], pa.string()), "layer": pa.array(cell_l + 1, pa.int64()),
-                     "number": pa.array(cell_h + 1, pa.int64()), "query": pa.array(keys[q], pa.string()),
-                     "key": pa.array(keys[k], pa.string()), "weight": words.ravel()})
+    keys = [*labels, *special]
+    return pa.table({"head": indexed(cell_l * heads + cell_h, names.ravel().tolist()),
+                     "layer": pa.array(cell_l + 1, pa.int64()), "number": pa.array(cell_h + 1, pa.int64()),
+                     "query": indexed(q, keys), "key": indexed(k, keys), "weight": words.ravel()})
+
+
+def indexed(indices: np.ndarray, strings: list[str]) -> pa.Array:  # [rows] -> [rows]
+    """strings[i] for each index, made in Arrow: no Python string per row (a 60-word sentence's grid has 270,000)."""
+    return pa.DictionaryArray.from_arrays(pa.array(indices, pa.int32()), pa.array(strings, pa.string())).cast(
+        pa.string())
 
 
 def pieces_table(pieces: tuple[str, ...], word: np.ndarray, labels: list[str],

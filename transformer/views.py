@@ -100,8 +100,8 @@ def grid_view(ctx, seen: Seen, chosen: Chosen) -> tuple[int, int]:
                                      shipped.accuracy("all"), head_names(seen.shape))
     titles = Titles(None, t("model_head_axis"), t("model_layer_axis"), t("weight"), head=t("model_col_head"),
                     query=t("query_word"), key=t("key_word"), parked=t("model_col_parked"), held=t("model_col_held"))
-    every = tables.heads_long(seen.words, chosen.enc.labels, SPECIAL, head_names(seen.shape))
-    csv = render.Csv("dl_model_heads", lambda: every.to_pandas().to_csv(index=False))
+    csv = render.Csv("dl_model_heads", lambda: tables.heads_long(seen.words, chosen.enc.labels, SPECIAL, head_names(
+        seen.shape)).to_pandas().to_csv(index=False))  # written only when asked for: 270,000 rows at 60 words
     render.chart(head_grid, boxes, cells, titles=titles, key="model_grid_pick", on_select=pick_head("model_grid_pick"),
                  save=render.Save(name="heads", label=t("model_grid_title", name=minilm_files.NAME), csv=csv))
     st.caption(t("model_grid_caption", shown=tables.SHOWN))

@@ -15,6 +15,7 @@ from harness.hostile import TEXTS
 from kit.state import MAX_TEXT, cut, length
 from lesson.settings import DEFAULTS, LIMITS
 from tests.apptest_helpers import PAGES, ROOT, messages, open_layers, run_page, uploader
+from tests.minilm_model import require_model_for
 
 ALL = [None, *PAGES]  # None is the home page
 FACTOR = "pages/2_Factor_matrix.py"
@@ -87,6 +88,7 @@ def test_sentence_in_the_url(text):
 ], ids=["empty", "500-tokens", "emoji", "chinese", "nul", "script", "repeat", "long-word"])
 @pytest.mark.parametrize("page", ALL, ids=lambda p: p or "home")
 def test_every_page_survives_bad_sentences_in_every_field(page, text):
+    require_model_for(page)
     at = sane(run_page(page, dict.fromkeys(SENTENCE_FIELDS, text)), page)
     recovers(at, page)
 
@@ -224,6 +226,7 @@ ODD = {  # values the URL may carry that a page might not be able to show
 @pytest.mark.parametrize("page", ALL, ids=lambda p: p or "home")
 def test_odd_but_valid_url_values_draw_a_stable_view(page, query):
     """Whatever the URL holds, the page draws it, and the next run (any click) draws the same view."""
+    require_model_for(page)
     at = sane(run_page(page, query), (page, query))
     first = [df.to_dict() for df in datasets(at)]
     sane(at.run(), (page, query))
@@ -302,6 +305,7 @@ def test_huge_weights_on_all_three_layers(preset, softmax):
 
 @pytest.mark.parametrize("page", ALL, ids=lambda p: p or "home")
 def test_every_page_survives_huge_weights(page):
+    require_model_for(page)
     huge = {f"{x}_{p}": v for x in "qkv" for p, v in (("preset", "scaled identity"), ("scale", "1000000"))}
     at = sane(run_page(page, {**huge, "d_k": "50", "scaled": "0", "position": "0"}), page)
     recovers(at, page)

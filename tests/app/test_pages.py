@@ -11,6 +11,7 @@ from kit.charts import PICK
 from lesson.settings import DEFAULTS, parse
 from tests.apptest_helpers import PAGES, RANDOM_LAYERS, chart_data, charts, messages, run_page
 from tests.engine.test_charts import units
+from tests.minilm_model import require_model_for
 
 ALL = [None, *PAGES]  # None is the home page
 SENTENCE_FIELDS = ("sentence", "source_sentence", "target_sentence")
@@ -104,6 +105,7 @@ def frame_of(at, key):
 
 @pytest.mark.parametrize("page", ALL, ids=name)
 def test_renders_with_charts_by_default(page):
+    require_model_for(page)
     at = ok(run_page(page))
     assert chart_data(at) and all(len(df) for df in chart_data(at))
     assert not at.error
@@ -130,6 +132,7 @@ def chart_places(at) -> list[tuple[int, ...]]:
 def test_a_word_added_to_the_sentence_leaves_every_chart_in_its_place(page):
     """The browser updates a chart in place only when the chart keeps its place in the page; an element that comes or
     goes above it makes the browser build it anew, which took page 4's edit from 0.21 to 0.29 s."""
+    require_model_for(page)
     story = DEFAULTS.sentence
     before, after = (chart_places(ok(run_page(page, {"sentence": x}))) for x in (story, f"today {story}"))
     assert before and before == after
@@ -140,6 +143,7 @@ def test_a_word_added_to_the_sentence_leaves_every_chart_in_its_place(page):
                                         ("softmax", False)])
 @pytest.mark.parametrize("page", ALL, ids=name)
 def test_settings_change_the_numbers_shown(page, key, value):
+    require_model_for(page)
     at = ok(run_page(page))
     before = chart_data(at)
     if key == "sentence":
@@ -183,6 +187,7 @@ def test_url_restores_the_settings(page):
 @pytest.mark.parametrize("page", ALL, ids=name)
 def test_settings_survive_switching_pages(page):
     there = ALL[(ALL.index(page) + 1) % len(ALL)]
+    require_model_for(there)
     at = ok(run_page(page, RANDOM_LAYERS))  # d_k 8 of random layers: nothing to fit
     sentence = sentence_field(at)
     setting(at, "q_seed", 7)
@@ -213,6 +218,7 @@ BAD_SENTENCES = {  # name: (text, words the message must contain; None: rows are
 @pytest.mark.parametrize("case", BAD_SENTENCES)
 @pytest.mark.parametrize("page", ALL, ids=name)
 def test_bad_sentences_give_messages_not_exceptions(page, case):
+    require_model_for(page)
     text, expected = BAD_SENTENCES[case]
     at = ok(run_page(page))
     before = chart_data(at)
@@ -231,6 +237,7 @@ def test_bad_sentences_give_messages_not_exceptions(page, case):
 
 @pytest.mark.parametrize("page", ALL, ids=name)
 def test_bad_url_values_show_a_notice_and_use_defaults(page):
+    require_model_for(page)
     at = ok(run_page(page, {"d_k": "abc", "lang": "fr", "colour": "red", "q_seed": "5"}))
     notice = " ".join(w.value for w in at.warning)
     for part in ("d_k=abc", "lang=fr", "colour=red"):

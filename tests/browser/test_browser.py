@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 from kit.text import t
 from lesson import pages
 from tests import browser_helpers as b
+from tests.minilm_model import require_model_for
 
 FACTOR = "pages/2_Factor_matrix.py"
 STORY = "The black cat drank the milk"  # the default
@@ -59,6 +60,7 @@ def check_every_tab(page, script: str, shot: str) -> None:
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("script", b.SCRIPTS)
 def test_every_page_draws_its_charts_without_errors(chromium, first_views, app_url, script, lang):
+    require_model_for(script)
     page = b.first_view(first_views, chromium, b.address(app_url, script, lang))
     try:
         draws_its_charts(page, script, lang)

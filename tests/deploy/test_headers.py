@@ -17,6 +17,7 @@ from deploy import proxy as nginx
 from lesson import pages
 from tests import browser_helpers as b
 from tests.deploy.test_deploy import answering, require_nginx, static_asset, until
+from tests.minilm_model import require_model_for
 
 HEADERS = {"x-frame-options": "SAMEORIGIN", "x-content-type-options": "nosniff",
            "referrer-policy": "strict-origin-when-cross-origin",
@@ -144,6 +145,7 @@ def test_every_page_draws_under_the_policy_in_chromium_with_no_violation(url, re
     goes through every page from the sidebar's links, and each page's charts draw with no violation and no console
     error. The pages switch within that one document, as a visitor's clicks do; every address's response carries the
     same policy (test_every_page_s_address_carries_the_same_policy)."""
+    require_model_for(*b.SCRIPTS)
     first = b.SCRIPTS[0] if request.node.callspec.params["url"] == "direct" else b.SCRIPTS[-1]
     context = chromium.new_context(viewport=b.VIEWPORT)
     try:

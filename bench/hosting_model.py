@@ -1,0 +1,193 @@
+"""Page 8's model runs on a shared server, for bench/hosting.py: a bystander's edits on page 3 while ten visitors retype
+the longest sentence page 8 accepts (fairness, memory), and a class of thirty with ten of them on page 8 against the
+smallest hosted tier (690 MB). A page-8 visitor types a new sentence of 63 words that the model cuts into 128 word
+pieces (every word two pieces: the most page 8 reads), every PERIOD_S seconds from a random phase, and follows the
+waiting notice as the frontend does (a look every interval its auto_rerun message gives) until its page is drawn.
+Only 127.0.0.1 is contacted."""
+import asyncio
+import time
+from dataclasses import dataclass
+
+from streamlit.proto.BackMsg_pb2 import BackMsg
+
+from bench.capacity import PERIOD_S, Result, Student, open_all
+from bench.common import Row, Server, seconds
+from bench.hosting_fits import Requester
+from bench.uploading import Peak, close_all
+
+VISITORS, WORDS = 10, 63  # page-8 visitors retyping; words of each sentence (engine.tokens: at most 64)
+P50_RATIO, P95_RATIO, HEADROOM_MB, TIER_MB = 1.5, 2.0, 100, 690
+CLASS, ON_MODEL = 30, 10
+SETTLE_S = 20.0  # after the class leaves, how long before the settled RSS is read (the ledger's sweep, collections)
+
+
+def two_piece_words(limit: int = 400) -> list[str]:
+    """Words of the built-in vectors, from the 5,000th on, that the model cuts into exactly two pieces."""
+    from engine import minilm, sources
+
+    model, words = minilm.load(), []
+    for word in sources.load_glove(60000).index_to_key[5000:]:
+        if word.isalpha() and len(minilm.pieces(model, [word]).ids) == 4:
+            words.append(word)
+            if len(words) == limit:
+                break
+    return words
+
+
+class ModelVisitor(Requester):
+    """A visitor on page 8 who types a new longest sentence and waits for its page, again and again."""
+
+    def __init__(self, url: str, seed: int, pool: list[str]):
+        super().__init__(url, seed)
+        self.pool, self.drawn = pool, []  # seconds from typing to the page drawn with the model's numbers
+
+    async def to_page(self, name: str) -> None:
+        """Follow the link to a page by name, as the sidebar's links do."""
+        msg = BackMsg()
+        msg.rerun_script.page_name = name
+        await self.rerun(msg, 120)
+        self.page = self.pages[name]
+
+    async def retype(self, done: asyncio.Event) -> None:
+        """Type a new sentence every PERIOD_S seconds until `done`, each time waiting for its page to be drawn."""
+        due = time.monotonic() + self.rng.uniform(0, PERIOD_S)
+        while not done.is_set() and self.ws is not None:
+            await asyncio.sleep(max(0.0, due - time.monotonic()))
+            msg = BackMsg()
+            state = msg.rerun_script.widget_states.widgets.add()
+            state.id, state.string_value = self.widget, " ".join(self.rng.choice(self.pool) for _ in range(WORDS))
+            start = time.perf_counter()
+            try:
+                await self.rerun(msg, 120)
+                await self.until_fitted()
+                self.drawn.append(time.perf_counter() - start)
+            except TimeoutError as e:
+                self.errors.append(f"page 8: {type(e).__name__}")
+                return
+            due = max(due + PERIOD_S, time.monotonic())
+
+
+@dataclass
+class Window:
+    """A bystander's edits in one window, and the server's memory meanwhile."""
+
+    latencies: list[float]
+    peak_mb: float
+
+
+async def bystander_window(bystander: Student, seconds_: float, server: Server) -> Window:
+    """The bystander edits every PERIOD_S seconds for `seconds_`; its latencies and the server's peak RSS."""
+    before = len(bystander.latencies)
+    with Peak(server) as peak:
+        now = time.monotonic()
+        await bystander.lesson(now, now + seconds_)
+    return Window(bystander.latencies[before:], peak.mb)
+
+
+async def model_fairness(server: Server, window: float) -> dict:
+    """A bystander on page 3 edits alone, then while VISITORS visitors retype on page 8; the server's memory."""
+    url, pool = server.url, two_piece_words()
+    first = ModelVisitor(url, 99, pool)  # page 8 once: the model loaded, as on any server where it was visited
+    await first.open()
+    await first.to_page("Real_model")
+    await first.close()
+    bystander = ModelVisitor(url, 7, pool)
+    await bystander.open()
+    await bystander.to_page("Dot_product")
+    idle_mb = server.rss_mb()
+    alone = await bystander_window(bystander, window, server)
+    visitors = [ModelVisitor(url, 4000 + i, pool) for i in range(VISITORS)]
+    errors = await open_all(visitors)
+    await asyncio.gather(*(v.to_page("Real_model") for v in visitors if v.ws is not None))
+    done = asyncio.Event()
+    typing = [asyncio.create_task(v.retype(done)) for v in visitors if v.ws is not None]
+    await asyncio.sleep(PERIOD_S)  # every visitor has typed once
+    busy = await bystander_window(bystander, window, server)
+    done.set()
+    await asyncio.gather(*typing)
+    await close_all([bystander, *visitors])
+    return {"idle_mb": idle_mb, "alone": alone, "busy": busy, "drawn_s": sorted(t for v in visitors for t in v.drawn),
+            "errors": errors + [e for s in [bystander, *visitors] for e in s.errors]}
+
+
+def quantile(values: list[float], q: float) -> float:
+    """The q-quantile (nearest rank), inf without values."""
+    return Result(1, values, [], 0, 0).quantile(q)
+
+
+def fairness_row(server: Server, window: float, budget_mb: float, judged: bool) -> Row:
+    """The bystander's p50 and p95 against its own alone, and the peak RSS against idle + budget + HEADROOM_MB."""
+    v = asyncio.run(model_fairness(server, window))
+    alone, busy = v["alone"], v["busy"]
+    p50 = quantile(busy.latencies, 0.5) / quantile(alone.latencies, 0.5)
+    p95 = quantile(busy.latencies, 0.95) / quantile(alone.latencies, 0.95)
+    bound = v["idle_mb"] + budget_mb + HEADROOM_MB
+    drawn = v["drawn_s"]
+    how = (f"a bystander on page 3 edits the sentence every {PERIOD_S:g} s for {window:g} s alone "
+           f"({len(alone.latencies)} edits), then as long again while {VISITORS} visitors on page 8 each type a new "
+           f"sentence of {WORDS} words ({2 * WORDS + 2} word pieces, the most the page reads) every {PERIOD_S:g} s "
+           f"and wait for its page ({len(busy.latencies)} edits; {len(drawn)} page-8 pages drawn, typing → drawn "
+           f"median {seconds(quantile(drawn, 0.5))}, p95 {seconds(quantile(drawn, 0.95))}); RSS idle (page 8 "
+           f"visited once) {v['idle_mb']:.0f} MB, peak alone {alone.peak_mb:.0f} MB, peak with page 8 "
+           f"{busy.peak_mb:.0f} MB; {len(v['errors'])} errors" + (f" (first: {v['errors'][0]})" if v["errors"] else ""))
+    ok = p50 <= P50_RATIO and p95 <= P95_RATIO and busy.peak_mb <= bound and not v["errors"]
+    return Row(f"hosting · bystander's edit while {VISITORS} visitors retype on page 8", how,
+               f"p50 {seconds(quantile(busy.latencies, 0.5))}, p95 {seconds(quantile(busy.latencies, 0.95))}; "
+               f"peak {busy.peak_mb:.0f} MB",
+               f"alone p50 {seconds(quantile(alone.latencies, 0.5))}, p95 {seconds(quantile(alone.latencies, 0.95))}",
+               f"{p50:.2f}× p50, {p95:.2f}× p95",
+               f"≤ {P50_RATIO:g}× p50, ≤ {P95_RATIO:g}× p95; peak ≤ idle + {budget_mb:.0f} + {HEADROOM_MB} MB "
+               f"({bound:.0f} MB)", ok if judged else None, v | {"alone": alone.__dict__, "busy": busy.__dict__})
+
+
+async def class_on_tier(server: Server, window: float) -> dict:
+    """CLASS students edit for `window` s, ON_MODEL of them retyping on page 8; peak RSS, then settled once gone."""
+    url, pool = server.url, two_piece_words()
+    idle_mb = server.rss_mb()
+    students = [ModelVisitor(url, 5000 + i, pool) for i in range(CLASS)]
+    errors = await open_all(students)
+    model, home = students[:ON_MODEL], [s for s in students[ON_MODEL:] if s.ws is not None]
+    await asyncio.gather(*(s.to_page("Real_model") for s in model if s.ws is not None))
+    done = asyncio.Event()
+    with Peak(server) as peak:
+        typing = [asyncio.create_task(s.retype(done)) for s in model if s.ws is not None]
+        now = time.monotonic()
+        await asyncio.gather(*(s.lesson(now, now + window) for s in home))
+        done.set()
+        await asyncio.gather(*typing)
+    await close_all(students)
+    await asyncio.sleep(SETTLE_S)
+    return {"idle_mb": idle_mb, "peak_mb": peak.mb, "settled_mb": server.rss_mb(),
+            "edits": sum(len(s.latencies) for s in home), "drawn": sum(len(s.drawn) for s in model),
+            "errors": errors + [e for s in students for e in s.errors]}
+
+
+def tier_row(server: Server, window: float, budget_mb: float, judged: bool) -> Row:
+    """A class of CLASS, ON_MODEL on page 8: peak and settled RSS against the TIER_MB tier."""
+    v = asyncio.run(class_on_tier(server, window))
+    how = (f"{CLASS} students on one process with ATTENTION_UPLOAD_BUDGET_MB={budget_mb:.0f}: {CLASS - ON_MODEL} edit "
+           f"the home page's sentence every {PERIOD_S:g} s ({v['edits']} edits) while {ON_MODEL} retype {WORDS}-word "
+           f"sentences on page 8 ({v['drawn']} pages drawn) for {window:g} s; RSS of the server process before "
+           f"{v['idle_mb']:.0f} MB, peak {v['peak_mb']:.0f} MB, {SETTLE_S:g} s after they left "
+           f"{v['settled_mb']:.0f} MB; {len(v['errors'])} errors" + (f" (first: {v['errors'][0]})" if v["errors"]
+                                                                        else ""))
+    ok = v["peak_mb"] <= TIER_MB and not v["errors"]
+    return Row(f"hosting · a class of {CLASS}, {ON_MODEL} on page 8, on the {TIER_MB} MB tier", how,
+               f"peak {v['peak_mb']:.0f} MB, settled {v['settled_mb']:.0f} MB", f"tier {TIER_MB} MB",
+               f"{v['peak_mb'] / TIER_MB:.2f}× tier", f"peak ≤ {TIER_MB} MB", ok if judged else None, v)
+
+
+def model_rows(window: float, judged: bool, only: set[str]) -> list[Row]:
+    """The page-8 rows, each on a fresh server: fairness at the default budget, the class at the tier's budget."""
+    from server import ledger
+
+    rows = []
+    if "model" in only:
+        with Server("dashboard.py") as server:
+            rows.append(fairness_row(server, window, ledger.budget() / 2**20, judged))
+    if "tier" in only:
+        tier_budget = 250
+        with Server("dashboard.py", env={ledger.BUDGET_ENV: str(tier_budget)}) as server:
+            rows.append(tier_row(server, window, tier_budget, judged))
+    return rows
+
