@@ -31,8 +31,7 @@ SCORE_COLUMNS = 120  # numbers a scored word holds besides its q and k: scores, 
 STOP_WAIT = 0.3  # the longest Stop waits for the fit to end its step, so that the steps reached are there to show
 LOOK_EVERY = 25  # steps between a running fit's looks at whether the tab that asked for it is still open
 HOLD_S = 3.0  # the longest a held fit keeps its turn for its page to draw the results (a closed tab never does)
-GIVE_WAY_S, GIVE_WAY_POLL = 0.3, 0.002  # the longest the worker waits for others' pages at once (longer than most pages
-# take to draw, so that one is drawn alone), and how often it looks
+GIVE_WAY_S, GIVE_WAY_POLL = 0.1, 0.002  # the longest the worker waits for others' pages at once, and how often it looks
 
 
 @dataclass(eq=False)
@@ -57,6 +56,8 @@ class Job:
     session: str = field(default_factory=ledger.session_of)  # the session that asked first: its upload stays
     inputs: Callable[[], bool] = lambda: True  # whether what it fits on is still there (a released upload is not)
     cycles: bool = True  # whether what it leaves may sit in reference cycles: a full collection after it (give_back)
+    yields: float = GIVE_WAY_S  # the longest it waits for others' pages at once (give_way): a fit of many steps
+    # waits at each, so its own is short; a run of a few steps may wait as long as most pages take to draw
 
 
 lock = threading.Condition()
@@ -261,11 +262,12 @@ def showing(job: Job | None):
 
 def give_way() -> None:
     """In the fit with the turn (the worker, or a page drawing its results): wait while another visitor's page is
-    being drawn, GIVE_WAY_S at most; elsewhere nothing."""
+    being drawn, the fit's `yields` seconds at most; elsewhere nothing."""
     me = threading.current_thread()
     if me is not worker and me not in turn:
         return
-    end = time.monotonic() + GIVE_WAY_S
+    job = running
+    end = time.monotonic() + (job.yields if job is not None else GIVE_WAY_S)
     while others_drawing(me) and time.monotonic() < end:
         time.sleep(GIVE_WAY_POLL)
 

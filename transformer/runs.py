@@ -19,6 +19,9 @@ from server import ledger
 from transformer.model import Seen, read
 
 CACHE_BYTES = 32 * 2**20  # sentences read, kept for everyone: about 16 of the longest, hundreds of the usual
+# the longest a run, or its page drawn in its turn, waits for another visitor's page at once: longer than most take to
+# draw, so that each is drawn alone (a run has 6 layers and its page a dozen charts: 5 s at most in all)
+YIELDS_S = 0.3
 INLINE_S = 1.0  # how long a page waits in its own run for a run at the head of the line before it shows the notice
 RUN, STOP = "_model_run", "model_stop"  # session keys: this visitor's run in the queue, and its Stop button
 
@@ -53,7 +56,7 @@ def ask(m: minilm.Model, key: tuple) -> queue.Job:
         return read(m, words, after=report)
 
     job = queue.Job(work, m.layers, minilm.run_bytes(m, pieces), key=("model", *key),
-                    keep=lambda seen: keep(key, seen), hold=True, cycles=False)  # numpy arrays only: no cycles
+                    keep=lambda seen: keep(key, seen), hold=True, cycles=False, yields=YIELDS_S)
     st.session_state[RUN] = queue.ask(job, waiting.me())
     return st.session_state[RUN]
 

@@ -204,8 +204,7 @@ def test_a_fit_whose_one_step_takes_too_long_is_refused_with_a_sentence():
     assert any(m.value.startswith("**W_Q and W_K are random**") for m in at.markdown)
 
 
-def test_the_worker_waits_while_another_visitor_s_page_is_drawn(monkeypatch):
-    monkeypatch.setattr(queue, "GIVE_WAY_S", 30.0)
+def test_the_worker_waits_while_another_visitor_s_page_is_drawn():
     page_done, page_started, order = threading.Event(), threading.Event(), []
 
     def page():  # another visitor's page, drawn until page_done
@@ -222,15 +221,14 @@ def test_the_worker_waits_while_another_visitor_s_page_is_drawn(monkeypatch):
     other.start()
     page_started.wait(5)
     queue.give_way()  # not the worker: never waits
-    job = queue.ask(queue.Job(work, 0, 0), "me")
+    job = queue.ask(queue.Job(work, 0, 0, yields=30.0), "me")
     assert not job.ended.wait(0.3) and order == []  # still giving way
     page_done.set()
     other.join(10)
     assert job.ended.wait(10) and order == ["page", "fit"]
 
 
-def test_the_worker_gives_way_no_longer_than_its_limit(monkeypatch):
-    monkeypatch.setattr(queue, "GIVE_WAY_S", 0.0)
+def test_the_worker_gives_way_no_longer_than_its_limit():
     release = threading.Event()
 
     def page():
@@ -238,7 +236,7 @@ def test_the_worker_gives_way_no_longer_than_its_limit(monkeypatch):
         release.wait(10)
     drawer = threading.Thread(target=page)
     drawer.start()
-    job = queue.ask(queue.Job(counting(3), 3, 0), "me")
+    job = queue.ask(queue.Job(counting(3), 3, 0, yields=0.0), "me")
     assert job.ended.wait(10) and job.result == ("done", 3)  # a page is drawn, but the limit has passed
     release.set()
     drawer.join(10)
