@@ -138,6 +138,12 @@ def top_keys(att: Attention) -> np.ndarray:  # -> [n_q]
     return np.where(att.mask, att.scores, -np.inf).argmax(axis=-1)
 
 
+def lead(w: np.ndarray) -> np.ndarray:  # [..., n_k] -> [...]
+    """How far each row's largest value is ahead of its next largest (all of it when the row has one value)."""
+    top = np.sort(w, axis=-1)[..., -2:]
+    return top[..., -1] - top[..., 0] if w.shape[-1] > 1 else top[..., -1]
+
+
 def one_key(tops: np.ndarray) -> int | None:  # [n] -> key
     """The key that every other word picks (the key itself looks elsewhere), if there is one and three words or more."""
     common = int(np.bincount(tops).argmax())

@@ -6,7 +6,7 @@ import numpy as np
 import streamlit as st
 
 from engine import minilm_files, minilm_treebank, treebank
-from engine.attention import Attention, top_keys
+from engine.attention import Attention, softmax_rows, top_keys
 from engine.pipeline import Encoded
 from kit import charts, render, views
 from kit.charts import Titles
@@ -20,7 +20,9 @@ from transformer.settings import HEADS, NAMES
 from vectors.rows import sentence_rows
 
 SOURCE_NAMES = {"yours": "model_source_yours", "treebank": "model_source_treebank"}
-SAID = {"root": "real_root", "none": "real_no_head"}  # page 7's words for a word that belongs to none
+SAID = {"root": "real_root", "none": "real_no_head",  # page 7's words for a word that belongs to none
+        "pick": "model_find_pick", "wrong": "model_find_wrong", "parked": "model_find_parked",
+        "close": "model_find_close", "clear": "model_find_clear"}  # a pick, marked by how it stands (tables.mark)
 
 
 @dataclass(frozen=True)
@@ -169,20 +171,38 @@ def finders(seen: Seen, chosen: Chosen, head: tuple[int, int]):
     if gold is None:
         st.markdown(t("model_finders_unknown"))
         return
-    has, ours = gold >= 0, top_keys(chosen.att)
-    right = (seen.picks == gold) & has  # [layers, heads, m]
-    per_head = right.sum(axis=-1)
-    best = np.unravel_index(int(per_head.argmax()), per_head.shape)
-    names = head_names(seen.shape)
-    st.markdown(t("model_finders_said", total=int(has.sum()), some=int(right.any(axis=(0, 1)).sum()),
-                  head=names[head], picked=int(per_head[head]), best=names[best], most=int(per_head[best]),
-                  ours=int((ours == gold)[has].sum())))
-    table = tables.finders_table(words, chosen.relations, gold, seen.picks, head, ours, names,
-                                 {k: t(v) for k, v in SAID.items()})
+    m, names = len(words), head_names(seen.shape)
+    real = tables.looks(seen.words, seen.picks, ~np.eye(m, dtype=bool))
+    ours = tables.looks(np.pad(softmax_rows(chosen.att.scores, chosen.att.mask), ((0, 0), (0, 2))),
+                        top_keys(chosen.att), chosen.att.mask)  # judged on its weights, with softmax on or off
+    st.markdown(finders_said(gold, real, ours, head, names))
+    table = tables.finders_table(words, chosen.relations, gold, real, head, ours, names, SPECIAL, say)
     st.dataframe(table, hide_index=True, width="stretch", height="content", column_config={
         "word": t("word"), "relation": t("real_relation"), "head": t("real_col_head"),
         "count": st.column_config.NumberColumn(t("model_col_count", n=len(NAMES)), format="%d"),
+        "close": st.column_config.NumberColumn(t("model_col_close"), format="%d"),
         "heads": st.column_config.TextColumn(t("model_col_heads"), width="medium"),
         "picked": t("model_col_picked", head=names[head]), "ours": t("model_col_ours")})
-    st.caption(t("model_finders_caption"))
+    st.caption(t("model_finders_caption", clear=tables.CLEAR, parked=tables.PARKED))
     views.download_table(table, t("file_model_finders"), key="model_finders")
+
+
+def finders_said(gold: np.ndarray, real: tables.Looks, ours: tables.Looks, head: tuple[int, int],
+                 names: np.ndarray) -> str:  # [m], real [L, H, m], ours [m], …, [L, H]
+    """The finders in a sentence, counting clear finds: how many words some head finds, how many words the head shown
+    large, the best head and ours find, and how many more each finds barely."""
+    has = gold >= 0
+    right, ours_right = (real.found == gold) & has, (ours.found == gold) & has  # [L, H, m], [m]
+    clear = right & real.clear
+    per_head = clear.sum(axis=-1)
+    best = np.unravel_index(int(per_head.argmax()), per_head.shape)
+    return t("model_finders_said", total=int(has.sum()), some=int(clear.any(axis=(0, 1)).sum()), head=names[head],
+             picked=int(per_head[head]), close=int((right & ~real.clear)[head].sum()), best=names[best],
+             most=int(per_head[best]), ours=int((ours_right & ours.clear).sum()),
+             ours_close=int((ours_right & ~ours.clear).sum()))
+
+
+def say(kind: str, **values) -> str:
+    """A word of the finders table in the run's language: 'root' and 'none' (why a word belongs to none), else a
+    pick marked by its kind (tables.mark)."""
+    return t(SAID[kind], **values)

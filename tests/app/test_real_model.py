@@ -28,7 +28,8 @@ from lesson import warm
 from tests.app.test_reproduce import run_script
 from tests.apptest_helpers import ROOT, chart_data, deferred, messages, open_menus, run_page
 from tests.minilm_model import model, require_model  # noqa: F401 (a fixture)
-from transformer import fetching
+from transformer import fetching, tables
+from transformer.settings import NAMES
 from transformer.tabs import LABELS
 
 PAGE = "pages/8_Real_model.py"
@@ -94,10 +95,10 @@ def test_the_articles_sentence_in_english_states_what_the_engine_gives(model):  
     counts, parked = found_by_engine(model, list(treebank.ARTICLE.tokens), treebank.gold(treebank.ARTICLE))
     (table,) = [d.value for d in by_view["finders"].dataframe]
     assert table["word"].tolist() == ["the (1)", "black", "cat", "drank", "the (5)", "milk"]
-    assert table["count"].tolist() == counts.tolist()
+    assert (table["count"] + table["close"]).tolist() == counts.tolist()  # every find, clear or barely
     assert table.loc[table["word"] == "milk", "head"].item() == "drank"
-    found = int(re.search(r"ours finds (\d+)", said(by_view["finders"])).group(1))
-    assert table["ours"].str.endswith("✓").sum() == found
+    found = int(re.search(r"ours finds (\d+) clearly", said(by_view["finders"])).group(1))
+    assert table["ours"].str.contains("✓").sum() == found
     assert f"park **{parked:.0%}** of a word's attention" in said(by_view["parked"])
     assert re.search(r"“milk” puts \d+% of its attention there", said(by_view["parked"]))
     assert "Ours is ahead on" in said(by_view["compare"]) or "Ours is ahead on none" in said(by_view["compare"])
@@ -143,7 +144,56 @@ def test_a_25_word_treebank_sentence_shows_its_pieces_and_every_words_head(model
     (table,) = [d.value for d in views({"model_sentence": "treebank", "real": FALLUJAH})["finders"].dataframe]
     assert len(table) == 25
     counts, _ = found_by_engine(model, list(s.tokens), treebank.gold(s))
-    assert table["count"].tolist() == counts.tolist()
+    assert (table["count"] + table["close"]).tolist() == counts.tolist()
+
+
+def article_finds(m) -> tuple[np.ndarray, np.ndarray, np.ndarray, minilm.Words]:  # -> [L, H, m] ×3, the words
+    """On the article's sentence, computed here on their own: which heads find each word's head (Clark et al.), by how
+    much each pick is ahead of the next other word, and which finds are clear by the page's thresholds."""
+    r = minilm.run(m, list(treebank.ARTICLE.tokens))
+    w = minilm.to_words(r.attention, r.pieces.word)
+    gold = treebank.gold(treebank.ARTICLE)
+    other = np.sort(np.where(np.eye(len(gold), dtype=bool), -np.inf, w.words), axis=-1)
+    margin = other[..., -1] - other[..., -2]
+    right = (minilm.top_other(w) == gold) & (gold >= 0)
+    return right, margin, right & (margin >= tables.CLEAR) & (w.special.sum(axis=-1) <= tables.PARKED), w
+
+
+def test_on_the_articles_sentence_no_find_won_by_less_than_the_threshold_is_a_plain_tick(model):  # noqa: F811
+    right, margin, clear, w = article_finds(model)
+    assert (right & (margin < 0.01)).sum() >= 10 and 0 < clear.sum() < right.sum()  # the issue's case, still there
+    close = right & ~clear & (w.special.sum(axis=-1) <= tables.PARKED)  # barely ahead, not parked
+    heads = ["L3-H2", NAMES[int(clear.sum(axis=-1).argmax())], NAMES[int(np.flatnonzero(close.any(axis=-1))[0])]]
+    labels = ["the (1)", "black", "cat", "drank", "the (5)", "milk"]
+    for name in heads:
+        (table,) = [d.value for d in ok(run_page(PAGE, {"model_view": "finders", "model_head": name})).dataframe]
+        assert table["count"].tolist() == clear.sum(axis=(0, 1)).tolist()
+        assert table["close"].tolist() == (right & ~clear).sum(axis=(0, 1)).tolist()
+        layer, head = divmod(NAMES.index(name), 12)
+        for i, cell in enumerate(table["picked"]):
+            assert ("✓" in cell) == clear[layer, head, i], (name, i, cell)
+            assert ("≈" in cell) == (right & ~clear)[layer, head, i], (name, i, cell)
+            j = int(minilm.top_other(w)[layer, head, i])
+            assert cell.startswith(f"{labels[j]} ") and f"{w.words[layer, head, i, j]:.2f}" in cell
+            if clear[layer, head, i]:
+                assert cell == f"{labels[j]} ✓ {w.words[layer, head, i, j]:.2f}"
+            elif close[layer, head, i]:
+                assert t("model_find_close", word=labels[j], weight=w.words[layer, head, i, j],
+                         lead=margin[layer, head, i]) == cell
+    assert clear[divmod(NAMES.index(heads[1]), 12)].any()  # the best head here has clear finds to show
+
+
+def test_l3_h2s_milk_row_says_most_of_its_weight_is_on_cls_in_both_languages(model):  # noqa: F811
+    right, _, clear, w = article_finds(model)
+    drank, on_cls = float(w.words[2, 1, 5, 3]), float(w.special[2, 1, 5, 0])
+    assert right[2, 1, 5] and not clear[2, 1, 5] and on_cls > 0.9  # L3-H2 "finds" milk's head, on 95% parked
+    for lang, most in (("en", "most of the row"), ("zh", "这一行的大部分权重")):
+        with in_language(lang):
+            at = ok(run_page(PAGE, {"lang": lang, "model_view": "finders", "model_head": "L3-H2"}))
+            (table,) = [d.value for d in at.dataframe]
+            cell = table.loc[table["word"] == "milk", "picked"].item()
+            assert cell == t("model_find_parked", word="drank", weight=drank, share=on_cls, where="[CLS]")
+            assert most in cell and f"{on_cls:.0%}" in cell and "[CLS]" in cell and "✓" not in cell
 
 
 def test_a_click_in_the_grid_or_on_a_map_of_heads_shows_that_head_large():
