@@ -36,6 +36,11 @@ def cosines(q_row, k_rows) -> np.ndarray:  # [d], [n, d] -> [n]
     return unit(np.asarray(k_rows, dtype=np.float64)) @ unit(np.asarray(q_row, dtype=np.float64))
 
 
+def degrees(cos) -> np.ndarray:  # [n] -> [n]
+    """The angle θ in degrees whose cosine is `cos` (clipped to [−1, 1] against rounding)."""
+    return np.degrees(np.arccos(np.clip(np.asarray(cos, dtype=np.float64), -1.0, 1.0)))
+
+
 def length_angle(q_row, k_rows) -> LengthAngle:  # [d], [n, d]
     """Each key's dot product with the query, its two lengths and its cosine, and which of them sets the order."""
     q_row, k_rows = np.asarray(q_row, dtype=np.float64), np.asarray(k_rows, dtype=np.float64)

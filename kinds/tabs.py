@@ -81,7 +81,7 @@ def section(ctx, name: str, rows_q, rows_kv, need: str, heads: int):
     q = pick_word(FIELD[name], t("query"), rows_q.labels, default, where=picker)
     if s.predict and not guessed(ctx, name, att, rows_q.tokens, rows_kv.labels, q, rows_q.labels.index(q)):
         return
-    views.attention_view(att, rows_q.labels, rows_kv.labels, q, softmax=s.softmax,
+    views.attention_view(att, rows_q.labels, rows_kv.labels, q, softmax=s.softmax, scaled=s.scaled,
                          own_note=banner.own_note(ctx.provenance), prefix=PREFIX[name], query_field=FIELD[name])
     if name == "dec":
         mask_note(note, free, rows_q.labels, q, causal, s.softmax)

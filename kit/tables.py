@@ -5,6 +5,7 @@ import pandas as pd
 import pyarrow as pa
 
 from engine import attention
+from engine.relevance import degrees
 
 
 def matrix_long(a: np.ndarray, rows: list[str], cols: list, *, mask: np.ndarray | None = None,
@@ -80,7 +81,7 @@ def relevance_table(scores: dict[str, np.ndarray], keys: list[str]) -> pa.Table:
 
 
 def length_angle_table(la, keys: list[str]) -> pa.Table:  # la: engine LengthAngle over the keys
-    """One row per key: q·k, |q|, |k| and cos θ, with the ranks they give."""
+    """One row per key: q·k, |q|, |k|, cos θ and θ in degrees, with the ranks they give."""
     return pa.table({"word": pa.array(keys, pa.string()), "dot": la.dot, "q_len": np.full(len(keys), float(la.q_len)),
-                     "k_len": la.k_len, "cos": la.cos,
+                     "k_len": la.k_len, "cos": la.cos, "angle": degrees(la.cos),
                      "dot_rank": ranks(la.dot), "cos_rank": ranks(la.cos), "len_rank": ranks(la.k_len)})

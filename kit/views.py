@@ -9,7 +9,7 @@ import pyarrow as pa
 import streamlit as st
 
 from engine.attention import Attention, attend, contributions, positive_keys, relative_gap
-from engine.relevance import length_angle, order_by, pairs_in_order, winner
+from engine.relevance import degrees, length_angle, order_by, pairs_in_order, winner
 from kit import charts, render, tables
 from kit.charts import contribution_bars, heatmap, weight_bars
 from kit.text import plain, t, then
@@ -53,7 +53,8 @@ def matrix(a: np.ndarray, rows: list[str], cols: list, titles: charts.Titles, *,
     numbers as CSV in the page's save menu (files and widget keys named after `name`)."""
     key = f"{name}_{charts.PICK}" if marks.pick_into else None
     picked = on_pick(key, marks.pick_into) if key and marks.pick_into else None
-    titles = charts.Titles(titles.title, titles.x, titles.y or t("row"), t("value"), masked=t("masked_cell"))
+    titles = charts.Titles(titles.title, titles.x, titles.y or t("row"), titles.value or t("value"),
+                           masked=t("masked_cell"))
     csv = render.Csv(f"dl_{name}", lambda: tables.matrix_wide(a, rows, cols).to_csv())
     render.chart(heatmap, matrix_cells(a, rows, cols, marks.mask, marks.selected), titles=titles,
                  cells=heatmap_cells(rows, cols, marks.mask, marks.selected), clickable=key is not None,
@@ -108,19 +109,30 @@ def own_hidden(mask: np.ndarray) -> bool:  # [n_q, n_k]
     return mask.shape[0] == mask.shape[1] > 1 and not np.diagonal(mask).any()
 
 
-def attention_view(att: Attention, q_labels: list[str], k_labels: list[str], q: str, *, softmax: bool,
+def score_name(scaled: bool) -> str:
+    """What a score is called on every page: q·k/√d_k when divided by √d_k, else q·k."""
+    return t("qk_scaled" if scaled else "qk_raw")
+
+
+def weights_value(softmax: bool, scaled: bool) -> str:
+    """What the weights matrix's cells are called: weights after a softmax, else the scores themselves."""
+    return t("weight") if softmax else score_name(scaled)
+
+
+def attention_view(att: Attention, q_labels: list[str], k_labels: list[str], q: str, *, softmax: bool, scaled: bool,
                    own_note: str, prefix: str = "", query_field: str = "query"):
-    """Factor matrix and weights (click a cell to pick the query word into Settings.<query_field>), what hidden own
-    cells mean with the weights in use (`own_note`), the query word `q`'s weights and contributions, the sum check,
-    Z."""
+    """Factor matrix (q·k) and weights (of q·k/√d_k where `scaled`; click a cell to pick the query word into
+    Settings.<query_field>), what hidden own cells mean with the weights in use (`own_note`), the query word `q`'s
+    weights and contributions, the sum check, Z."""
     mask = None if att.mask.all() else att.mask
     left, right = st.columns(2) if len(k_labels) <= SIDE_BY_SIDE else (st.container(), st.container())
     weights_title = t("weights_m_soft" if softmax else "weights_m_raw")
-    for where, name, a, title in ((left, "factor", att.factor, t("factor_m")),
-                                  (right, "weights", att.weights, weights_title)):
+    for where, name, a, title, value in ((left, "factor", att.factor, t("factor_m"), t("qk_raw")),
+                                         (right, "weights", att.weights, weights_title,
+                                          weights_value(softmax, scaled))):
         marks = Marks(mask, q, pick_into=query_field, weights=name == "weights" and softmax)
-        matrix(a, q_labels, k_labels, charts.Titles(title, t("key_word"), t("query_word")), name=f"{prefix}{name}",
-               marks=marks, where=where)
+        matrix(a, q_labels, k_labels, charts.Titles(title, t("key_word"), t("query_word"), value),
+               name=f"{prefix}{name}", marks=marks, where=where)
     hidden = then() + own_note if own_hidden(att.mask) else ""
     st.caption(t("click_hint") + hidden)
     st.markdown(positive_cells(att, q_labels, k_labels))
@@ -193,8 +205,9 @@ def length_angle_view(q_row: np.ndarray, k_rows, q: str, keys: list[str]):  # [d
     st.subheader(t("la_title", q=q))
     number = st.column_config.NumberColumn
     st.dataframe(tables.length_angle_table(la, keys), hide_index=True, width="stretch", column_config={
-        "word": t("key_word"), "dot": number("q·k", format="%.3f"), "q_len": number("|q|", format="%.3f"),
-        "k_len": number("|k|", format="%.3f"), "cos": number("cos θ", format="%.3f"),
+        "word": t("key_word"), "dot": number(t("qk_raw"), format="%.3f", help=t("la_dot_help")),
+        "q_len": number("|q|", format="%.3f"), "k_len": number("|k|", format="%.3f"),
+        "cos": number("cos θ", format="%.3f"), "angle": number("θ", format="%.0f°", help=t("la_angle_help")),
         "dot_rank": number(t("la_rank", by="q·k"), format="%d"),
         "cos_rank": number(t("la_rank", by="cos θ"), format="%d"),
         "len_rank": number(t("la_rank", by="|k|"), format="%d")})
@@ -232,7 +245,7 @@ def guess_first(q_row: np.ndarray, k_rows: np.ndarray, q: str, keys: list[str], 
         results[key] = (guess, guess[0] == keys[best])
     guess, right = results[key]
     said = t("predict_right" if right else "predict_wrong", guess=guess[0], k=keys[best])
-    reason = t(WHY[why], k=keys[best], q=q, cos=la.cos[best], len=la.k_len[best])
+    reason = t(WHY[why], k=keys[best], q=q, cos=la.cos[best], deg=degrees(la.cos[best]), len=la.k_len[best])
     if len(guess) > 1:
         agree, pairs = pairs_in_order([keys.index(g) for g in guess], la.dot)
         truth = " > ".join(f"“{keys[j]}”" for j in order_by(la.dot)[:len(guess)])

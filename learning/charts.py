@@ -28,9 +28,10 @@ def loss_curve(df: pd.DataFrame, titles: Titles, *, steps: int | None = None,
 
 @builder("about_pair_curves")
 def pair_curves(df: pd.DataFrame, titles: Titles, *, marker: int | None = None, columns: int = 2,
-                description: str | None = None) -> alt.Chart:
+                angles: bool = False, description: str | None = None) -> alt.Chart:
     """One line per target pair (titles' "pair") over the training steps, named in a legend of `columns` columns; a
-    dashed rule at step `marker`, where the target order was reached (titles' "marker")."""
+    dashed rule at step `marker`, where the target order was reached (titles' "marker"); with `angles`, cosines whose
+    tooltip also gives the angle in degrees (field "angle", titles' "angle")."""
     pairs = list(dict.fromkeys(df["pair"]))
     x_title, y_title, pair_title = titles.x, titles.y, titles["pair"]
     lines = alt.Chart(df, title=titles.title).mark_line().encode(
@@ -39,7 +40,8 @@ def pair_curves(df: pd.DataFrame, titles: Titles, *, marker: int | None = None, 
         color=alt.Color("pair:N", sort=pairs, title=pair_title, scale=alt.Scale(range=HEAD_COLOURS),
                         legend=alt.Legend(orient="bottom", columns=columns, labelLimit=260)),
         tooltip=[alt.Tooltip("pair:N", title=pair_title), alt.Tooltip("step:Q", title=x_title),
-                 alt.Tooltip("value:Q", title=y_title, format=".4f")],
+                 alt.Tooltip("value:Q", title=y_title, format=".4f"),
+                 *([alt.Tooltip("angle:Q", title=titles["angle"], format=".0f")] if angles else [])],
     )
     if marker is None:
         return described(lines.properties(width="container", height=220), description)

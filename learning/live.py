@@ -10,7 +10,7 @@ from engine import corpus, objective, training
 from engine.alignment import pair_alignment
 from engine.attention import attend
 from engine.projection import fit_plane_qk, pair_cosines, project
-from engine.relevance import length_angle, order_by
+from engine.relevance import degrees, length_angle, order_by
 from fits import jobs, queue, waiting
 from kit import render, tables, views
 from kit.charts import Titles, relevance_bars
@@ -158,7 +158,7 @@ def start_view(ctx, triples, learn) -> dict:
     i = enc.labels.index(q)
     shown = att.mask[i] | np.isin(np.arange(len(enc.labels)), [k for qi, k, _ in triples if qi == i])  # seen, targeted
     left, right = st.columns([3, 2], gap="large")
-    titles = Titles(t(START_TITLES[s.learn_start], q=q, seed=s.train_seed), t("learn_score"), t("key_word"),
+    titles = Titles(t(START_TITLES[s.learn_start], q=q, seed=s.train_seed), score_title(s.cosine), t("key_word"),
                     rank=t("rank"))
     keys = [label for label, on in zip(enc.labels, shown, strict=True) if on]
     render.chart(relevance_bars, tables.relevance_table({"start": start[i, shown]}, keys), titles=titles, where=left)
@@ -225,7 +225,7 @@ def show_result(res: dict, config: dict):
     h, labels = res["h"], res["labels"]
     pairs = [f"{labels[q]} → {labels[k]}" for q, k, _ in h.targets]
     verdict(res, config)
-    curves(h, pairs)
+    curves(h, pairs, cosine=res["cosine"])
     rows = [labels[r] for r in h.rows]
     q = rows[0] if len(rows) == 1 else pick_word("query", t("query"), rows, rows[0])
     i = labels.index(q)
@@ -287,8 +287,14 @@ def came_from(h, labels: list[str], cosine: bool) -> str:
     return "".join("\n\n" + line for line in lines)
 
 
-def curves(h, pairs: list[str]):
-    """Loss, scores and weights per step, the summary table and its download."""
+def score_title(cosine: bool) -> str:
+    """What a score of training is called: τ·cos θ when it compares directions only, else q·k/√d_k."""
+    return t("learn_score_cosine" if cosine else "learn_score")
+
+
+def curves(h, pairs: list[str], *, cosine: bool):
+    """Loss, scores (τ·cos θ where `cosine`, else q·k/√d_k) and weights per step, the summary table and its
+    download."""
     step_title = t("learn_step")
     left, middle, right = st.columns(3)
     terms = {t("learn_term_total"): h.loss, t("learn_term_order"): h.order_loss,
@@ -297,9 +303,9 @@ def curves(h, pairs: list[str]):
                  titles=Titles(t("learn_loss_title"), step_title, t("learn_loss"), pair=t("learn_term"),
                                marker=t("learn_order_marker")), columns=1, where=left)
     left.caption(t("learn_loss_floor", floor=training.loss_floor(h)))
-    for where, values, title, y_title in ((middle, h.scores, "learn_scores_title", "learn_score"),
-                                          (right, h.weights, "learn_weights_title", "weight")):
-        titles = Titles(t(title), step_title, t(y_title), pair=t("learn_pair"), marker=t("learn_order_marker"))
+    for where, values, title, y_title in ((middle, h.scores, "learn_scores_title", score_title(cosine)),
+                                          (right, h.weights, "learn_weights_title", t("weight"))):
+        titles = Titles(t(title), step_title, y_title, pair=t("learn_pair"), marker=t("learn_order_marker"))
         render.chart(pair_curves, curves_frame(values, pairs), titles=titles, marker=h.order_step,
                      where=where)
     number = st.column_config.NumberColumn
@@ -308,8 +314,8 @@ def curves(h, pairs: list[str]):
         "goal_share": number(t("learn_goal_share"), format="%.3f", help=t("learn_goal_share_help")),
         "share": number(t("learn_share"), format="%.3f", help=t("learn_share_help")),
         "weight": number(t("weight"), format="%.3f", help=t("learn_weight_help")),
-        "score_start": number(t("learn_score_start"), format="%.3f"),
-        "score_end": number(t("learn_score_end"), format="%.3f")})
+        "score_start": number(t("learn_score_start", score=score_title(cosine)), format="%.3f"),
+        "score_end": number(t("learn_score_end", score=score_title(cosine)), format="%.3f")})
     views.download_table(training_table(h, pairs), t("file_learning"), key="learning")
 
 
@@ -342,7 +348,8 @@ def plane_view(h, i: int, q: str, labels: list[str], keys: list[int], pairs: lis
     own = [j for j, (qi, _, _) in enumerate(h.targets) if qi == i]
     cosines = pair_cosines(h.q, h.k, [i] * len(own), [h.targets[j][1] for j in own])
     titles = Titles(t("learn_cosine_title"), t("learn_step"), t("learn_cosine"), pair=t("learn_pair"),
-                    marker=t("learn_order_marker"))
-    render.chart(pair_curves, curves_frame(cosines, [pairs[j] for j in own], h.snapshot_steps),
-                 titles=titles, marker=h.order_step, where=right)
+                    marker=t("learn_order_marker"), angle=t("learn_angle"))
+    turning = curves_frame(cosines, [pairs[j] for j in own], h.snapshot_steps)
+    render.chart(pair_curves, turning.assign(angle=degrees(turning["value"])), titles=titles, marker=h.order_step,
+                 angles=True, where=right)
     st.caption(t("learn_plane_note", kept=plane.kept, d_k=h.q.shape[-1]))

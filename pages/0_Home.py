@@ -25,12 +25,12 @@ left, right = st.columns(2) if len(rows) <= views.SIDE_BY_SIDE else (st.containe
 with left:
     st.subheader(t("home_step_factor"))
     marks = views.Marks(None if att.mask.all() else att.mask)
-    views.matrix(att.factor, rows, rows, Titles(t("factor_m"), t("key_word"), t("query_word")), name="factor",
-                 marks=marks)
+    views.matrix(att.factor, rows, rows, Titles(t("factor_m"), t("key_word"), t("query_word"), t("qk_raw")),
+                 name="factor", marks=marks)
     st.markdown(views.positive_cells(att, rows, rows))
     views.matrix(att.weights, rows, rows, Titles(t("weights_m_soft" if s.softmax else "weights_m_raw"), t("key_word"),
-                                                 t("query_word")), name="weights",
-                 marks=views.Marks(marks.mask, weights=s.softmax))
+                                                 t("query_word"), views.weights_value(s.softmax, s.scaled)),
+                 name="weights", marks=views.Marks(marks.mask, weights=s.softmax))
     if views.own_hidden(att.mask):
         st.caption(banner.own_note(ctx.provenance))
     st.page_link(pages.page("factor").script, label=t("home_go"), icon=go, query_params=links)

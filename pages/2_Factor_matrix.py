@@ -23,7 +23,8 @@ ask = panels.asker(s, "factor", ctx.pages, ctx.enc.tokens, i)  # the class sees 
 if s.predict and not views.guess_first(att.q[i], att.k[seen], q, [rows[j] for j in seen],
                                       key=view_key("factor", s, q), ask=ask):
     st.stop()
-views.attention_view(att, rows, rows, q, softmax=s.softmax, own_note=banner.own_note(ctx.provenance))
-shift.view(att, i, q, rows)
+views.attention_view(att, rows, rows, q, softmax=s.softmax, scaled=s.scaled,
+                     own_note=banner.own_note(ctx.provenance))
+shift.view(att, i, q, rows, scaled=s.scaled)
 swap.views.section(ctx)
 downloads.menu(ctx, "factor")

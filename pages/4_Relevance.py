@@ -28,13 +28,13 @@ views.aside(t("relevance_story") if story and q == "milk" else None)
 scores = raw_scores(enc.embedding, i, others) | {"qk": att.scores[i, others]}  # the vectors' own rows, then Q·K
 names = {"dot": t("measure_dot", source=ctx.source), "cosine": t("measure_cosine", source=ctx.source),
          "qk": t("measure_qk_scaled" if s.scaled else "measure_qk")}
-measures.bars(scores, names, keys, ctx.source)
+measures.bars(scores, names, keys, ctx.source, scaled=s.scaled)
 views.aside(views.row_below(scores["qk"], q, keys[int(scores["qk"].argmax())]))
 
 order = measures.expected_order(s.expected, enc.tokens, rows, q)
 if order is not None:
     measures.verdicts(scores, names, keys, order)
-measures.ranking(scores, names, keys, q)
+measures.ranking(scores, names, keys, q, scaled=s.scaled)
 views.length_angle_view(att.q[i], att.k[others], q, keys)
 swap.views.section(ctx)
 

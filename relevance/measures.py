@@ -8,10 +8,10 @@ from engine.relevance import in_order
 from kit import render, tables
 from kit.charts import Titles, relevance_bars
 from kit.text import plain, t, then
-from kit.views import download_table
+from kit.views import download_table, score_name
 from relevance.tables import ranking_table
 
-SHORT = {"dot": "measure_dot_short", "cosine": "measure_cosine_short", "qk": "measure_qk_short"}  # column names
+SHORT = {"dot": "measure_dot_short", "cosine": "measure_cosine_short"}  # column names; Q·K's is its score's name
 
 
 def partners(att: Attention, labels: list[str]):
@@ -23,11 +23,13 @@ def partners(att: Attention, labels: list[str]):
         t("relevance_pairs_differ") if same is None else t("relevance_pairs_same", k=plain(labels[same]))))
 
 
-def bars(scores: dict[str, np.ndarray], names: dict[str, str], keys: list[str], source: str):
-    """Each measure's scores of the keys as bars, side by side, and what the measures are."""
+def bars(scores: dict[str, np.ndarray], names: dict[str, str], keys: list[str], source: str, *, scaled: bool):
+    """Each measure's scores of the keys as bars, side by side (Q·K's axis named q·k/√d_k where `scaled`), and what
+    the measures are."""
     for where, m in zip(st.columns(len(scores)), scores, strict=False):
+        axis = score_name(scaled) if m == "qk" else t("score")
         render.chart(relevance_bars, tables.relevance_table({m: scores[m]}, keys), where=where,
-                     titles=Titles(names[m], t("score"), t("word"), rank=t("rank")))
+                     titles=Titles(names[m], axis, t("word"), rank=t("rank")))
     st.caption(t("relevance_note", source=source))
 
 
@@ -42,29 +44,32 @@ def verdicts(scores: dict[str, np.ndarray], names: dict[str, str], keys: list[st
                                               order=shown, values=values))
 
 
-def ranking(scores: dict[str, np.ndarray], names: dict[str, str], keys: list[str], q: str):
+def ranking(scores: dict[str, np.ndarray], names: dict[str, str], keys: list[str], q: str, *, scaled: bool):
     """Every key's score and rank under each measure, side by side, with its download."""
     st.subheader(t("ranking", q=q))
     table = ranking_table(scores, keys)
-    st.dataframe(table, hide_index=True, width="stretch", column_config=ranking_columns(names))
-    shown = t("item_sep").join(t("ranking_name", short=short_name(m, names), name=names[m]) for m in scores)
+    st.dataframe(table, hide_index=True, width="stretch", column_config=ranking_columns(names, scaled))
+    shown = t("item_sep").join(t("ranking_name", short=short_name(m, names, scaled), name=names[m]) for m in scores)
     st.caption(t("ranking_legend", columns=shown))
     download_table(table, t("file_ranking"), key="ranking")
 
 
-def ranking_columns(names: dict[str, str]) -> dict:
+def ranking_columns(names: dict[str, str], scaled: bool) -> dict:
     """The ranking table's columns under short names, so that seven fit a phone's width: each measure's score, then
     its rank as "#"; the full names in each column's help and in the caption below the table."""
     config = {"word": t("word")}
     for m, name in names.items():
-        config[m] = st.column_config.NumberColumn(short_name(m, names), help=name, format="%.3f")
+        config[m] = st.column_config.NumberColumn(short_name(m, names, scaled), help=name, format="%.3f")
         config[f"{m}_rank"] = st.column_config.NumberColumn(t("rank_short"), format="%d",
                                                             help=f"{t('rank')} · {name}")
     return config
 
 
-def short_name(m: str, names: dict[str, str]) -> str:
-    """A measure's short column name (its full name where it has none)."""
+def short_name(m: str, names: dict[str, str], scaled: bool) -> str:
+    """A measure's short column name: Q·K's is its score's name (q·k/√d_k where `scaled`), another's its short
+    name, else its full name."""
+    if m == "qk":
+        return score_name(scaled)
     return t(SHORT[m]) if m in SHORT else names[m]
 
 

@@ -18,7 +18,8 @@ LONGEST = ("after the long winter rain a small black cat quietly drank warm fres
            "watching colourful birds eat seeds every morning before breakfast today at home")
 HUGE_LAYERS = {"q_scale": "1000000", "k_scale": "1000000", "q_preset": "random", "k_preset": "random"}
 CJK = re.compile(r"[\u4e00-\u9fff]")
-FIELD_NAMES = re.compile(r"\b(k|r|c|col|row|dim|running|vector|value|label|line|key|weight|contribution)\b")
+# a data field's name leaking into a sentence; the k of the symbol q·k is the score's own name
+FIELD_NAMES = re.compile(r"(?<!·)\b(k|r|c|col|row|dim|running|vector|value|label|line|key|weight|contribution)\b")
 
 
 def ok(at: AppTest) -> AppTest:

@@ -45,7 +45,7 @@ def test_a_row_with_no_cell_above_0_is_named():
 
 def shift_table(at):
     """Page 2's table of one row's shift, its columns named by what they hold."""
-    named = {t("key_word"): "key", t("signs_shift_score"): "score", t("signs_shift_before"): "before",
+    named = {t("key_word"): "key", t("qk_scaled"): "score", t("signs_shift_before"): "before",
              t("signs_shift_after"): "after"}
     (table,) = [x.value for x in at.table if t("signs_shift_before") in x.value.columns]
     return table.rename(columns=lambda c: named.get(c, "shifted"))
