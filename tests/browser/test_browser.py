@@ -299,24 +299,19 @@ def test_running_server_refuses_an_upload_without_the_xsrf_token(app_url):
 
 def milk_weights(page) -> dict[str, float]:
     """milk's row of the home page's attention weights, read off the marks' accessible labels."""
-    weights = next(chart for chart in b.marks(page) if any("key word: drank; query word: milk" in m for m in chart))
-    row = {}
-    for label in weights:
-        fields = dict(part.split(": ", 1) for part in label.split("; ") if ": " in part)
-        if fields.get("query word") == "milk" and "value" in fields:
-            row[fields["key word"]] = float(fields["value"].replace("−", "-"))
-    return row
+    return weight_rows(page, 1)["milk"]
 
 
 def weight_rows(page, nth: int) -> dict[str, dict[str, float]]:
-    """Every row of the nth heatmap over the story's words (home and page 2: 0 is the factor matrix, 1 the weights),
-    read off the marks' accessible labels."""
+    """Every row of the nth heatmap over the story's words (home and page 2: 0 is the factor matrix, whose cells are
+    q·k, 1 the weights), read off the marks' accessible labels."""
     heatmaps = [chart for chart in b.marks(page) if any("key word: drank; query word: milk" in m for m in chart)]
+    value = t("qk_raw") if nth == 0 else t("weight")
     rows = {}
     for label in heatmaps[nth]:
         fields = dict(part.split(": ", 1) for part in label.split("; ") if ": " in part)
-        if "value" in fields and "query word" in fields:
-            rows.setdefault(fields["query word"], {})[fields["key word"]] = float(fields["value"].replace("−", "-"))
+        if value in fields and "query word" in fields:
+            rows.setdefault(fields["query word"], {})[fields["key word"]] = float(fields[value].replace("−", "-"))
     return rows
 
 
