@@ -22,7 +22,7 @@ from streamlit.proto.BackMsg_pb2 import BackMsg
 
 from bench.capacity import HOME, Student, open_all, warm
 from bench.common import Row, Server
-from bench.hosting_fits import to_learning
+from bench.hosting_fits import to_page
 from bench.uploading import (
     BUDGET_MB,
     EVICTED,
@@ -106,7 +106,7 @@ async def corpus_csvs(url: str, data: bytes) -> dict:
     """Three sessions each choose a CSV of UPLOAD_MB in page 5's corpus uploader, then rerun twice more."""
     attackers = [Student(url, seed=300 + i) for i in range(3)]
     await open_all(attackers)
-    await asyncio.gather(*(to_learning(s) for s in attackers))
+    await asyncio.gather(*(to_page(s, "Learning") for s in attackers))
 
     async def one(s: Student) -> int:
         pick = BackMsg()  # "your own CSV" in the corpus section's choice
@@ -189,7 +189,7 @@ async def visit_learning(url: str) -> None:
     """One visitor opens page 5's corpus section and leaves, as the server's warm-up does for the home page."""
     visitor = Student(url, seed=998)
     await visitor.open()
-    await to_learning(visitor)
+    await to_page(visitor, "Learning")
     await visitor.close()
 
 

@@ -38,12 +38,12 @@ async def train_again(student: "Requester", done: asyncio.Event, waits: list[flo
             return
 
 
-async def to_learning(student: Student) -> None:
-    """Follow the link to the learning page (by name: a session's first run does not list the pages' hashes yet)."""
+async def to_page(student: Student, name: str) -> None:
+    """Follow the link to a page by its URL path (a session's first run does not list the pages' hashes yet)."""
     msg = BackMsg()
-    msg.rerun_script.page_name = "Learning"
+    msg.rerun_script.page_name = name
     await student.rerun(msg, TRAIN_TIMEOUT_S)
-    student.page = student.pages["Learning"]
+    student.page = student.pages[name]
 
 
 async def lesson(student: Student, window: float, pid: int) -> float:
@@ -62,7 +62,7 @@ async def bystander_edits(server: Server, trainers: int, window: float) -> dict:
     alone = list(bystander.latencies)
     crowd = [Requester(url, seed=2000 + i) for i in range(trainers)]
     errors = await open_all(crowd)
-    await asyncio.gather(*(to_learning(s) for s in crowd if s.ws is not None))
+    await asyncio.gather(*(to_page(s, "Learning") for s in crowd if s.ws is not None))
     done, waits = asyncio.Event(), []
     training = [asyncio.create_task(train_again(s, done, waits)) for s in crowd if s.ws is not None]
     await asyncio.sleep(PERIOD_S)  # the queue has formed

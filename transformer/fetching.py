@@ -15,12 +15,12 @@ import streamlit as st
 
 from engine import minilm_files
 from engine.minilm import ModelError
+from fits import waiting
 from kit.text import error_text, kept, t
 
 log = logging.getLogger(__name__)
 ENV = "ATTENTION_MODEL_FETCH"
 YES = ("1", "true", "yes", "on")
-POLL = 0.5  # seconds between looks at the fetch: its progress, and its end, show within this
 DOWNLOAD_SHARE = 0.9  # of the progress bar; checking the files and moving them in take the rest
 FAILED = {  # a minilm_files.FetchError code -> what the page says
     "unreachable": "model_fetch_unreachable",
@@ -107,27 +107,14 @@ def offer(where: Path) -> NoReturn:
     st.info(error_text(ModelError("missing")), icon=":material/cloud_download:")
     job = current(where)
     if job is not None and not job.ended.is_set():
-        watch(job, kept(functools.partial(bar, job)))
+        waiting.notice(job, kept(functools.partial(bar, job)))  # the whole page again once it has ended
     else:
         failed = job.failed if job is not None else None
         if failed:
             st.warning(t(FAILED[failed]))
         st.button(t("model_fetch_retry") if failed else t("model_fetch_button"), key="model_fetch", type="primary",
-                  icon=":material/download:", on_click=pressed, args=(where,))
+                  icon=":material/download:", on_click=start, args=(where,))
     st.stop()
-
-
-def pressed(where: Path) -> None:
-    """The button's callback: the fetch started, or joined when another session started it first."""
-    start(where)
-
-
-@st.fragment(run_every=POLL)
-def watch(job: Fetch, draw) -> None:
-    """The whole page again once `job` has ended; until then, draw() (its progress)."""
-    if job.ended.is_set():
-        st.rerun()
-    draw()
 
 
 def bar(job: Fetch) -> None:

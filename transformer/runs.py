@@ -41,9 +41,9 @@ def keep(key: tuple, seen: Seen) -> None:
     """Keep `seen` for everyone, letting go of the sentences read longest ago beyond CACHE_BYTES; the ledger told."""
     with lock:
         cache[key] = seen
-        while len(cache) > 1 and sum(map(ledger.nbytes, cache.values())) > CACHE_BYTES:
-            cache.popitem(last=False)
         size = sum(map(ledger.nbytes, cache.values()))
+        while len(cache) > 1 and size > CACHE_BYTES:
+            size -= ledger.nbytes(cache.popitem(last=False)[1])
     ledger.keep_shared("model runs", size)
 
 
