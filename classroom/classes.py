@@ -363,13 +363,13 @@ def answers(engine: sa.Engine, code: str, teacher_key: str, *, now: float) -> li
         row = teacher(conn, code, teacher_key, now)
         joined = conn.execute(sa.select(STUDENTS.c.token_hash, STUDENTS.c.nickname, STUDENTS.c.removed).where(
             STUDENTS.c.class_code == code).order_by(STUDENTS.c.joined, STUDENTS.c.token_hash)).all()
-        asked = conn.execute(sa.select(QUESTIONS.c.question_no, QUESTIONS.c.question)
+        asked = conn.execute(sa.select(QUESTIONS.c.question_no, QUESTIONS.c.question, QUESTIONS.c.asked)
                              .where(QUESTIONS.c.class_code == code)).all()
         log = given.given(conn, code)
     students = {s.token_hash: (n, s.nickname) for n, s in enumerate(joined, 1) if s.removed is None}  # removed: out
-    questions = {number: Question.from_json(q) for number, q in asked}
-    return [given.row(a.question_no, questions[a.question_no], tuple(json.loads(a.words)), students[a.token_hash],
-                      a.at, row.created) for a in log if a.token_hash in students]
+    questions = {number: (Question.from_json(q), when) for number, q, when in asked}
+    return [given.row(a.question_no, questions[a.question_no][0], tuple(json.loads(a.words)), students[a.token_hash],
+                      a.at, (row.created, questions[a.question_no][1])) for a in log if a.token_hash in students]
 
 
 def sweep(engine: sa.Engine, *, now: float) -> int:

@@ -45,10 +45,13 @@ def given(conn: sa.Connection, code: str) -> list[sa.Row]:
 
 
 def row(number: int, q: Question, words: tuple[str, ...], student: tuple[int, str | None], at: float,
-        created: float) -> dict[str, Any]:
+        since: tuple[float, float]) -> dict[str, Any]:
     """One answer given, as a row of the class's CSV: the question (its sentence, query and right answer), who gave
-    it, what they gave, whether it is right, when (UTC) and how long after the class opened."""
+    it, what they gave, whether it is right, when (UTC), and how long after the class opened and after the question
+    was asked (`since`: those two moments)."""
+    opened, asked = since
     return {"question_no": number, "sentence": " ".join(q.sentence), "query": q.query,
             "right_answer": " > ".join(q.answer), "student": student[0], "nickname": student[1],
             "answer": " > ".join(words), "right": words == q.answer,
-            "time": time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(at)), "seconds": round(at - created, 1)}
+            "time_utc": time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(at)),
+            "seconds_since_class_opened": round(at - opened, 1), "seconds_since_question": round(at - asked, 1)}

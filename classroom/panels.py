@@ -135,7 +135,11 @@ def question_text(q: Question, teacher: bool = False) -> str:
 
 
 def room_chart(room: classes.Room, revealed: bool):
-    """How the room answered: how many put each key first, the right one marked once revealed."""
+    """How the room answered: how many put each key first, the right one marked once revealed; while no one has
+    answered the question, a sentence that says so instead (a chart of zeros has no scale: its axis reads 0.000000)."""
+    if not room.answered:
+        st.info(t("class_no_answers_yet" if room.status == "asking" else "class_no_answers"))
+        return
     frame = room_frame(room.question.keys, room.first, room.question.answer[0] if revealed else None)
     render.chart(room_bars, frame, save=None,  # redrawn by a fragment, which may not write to the page's save menu
                  titles=Titles(t("class_chart_title", q=room.question.query), t("key_word"), t("class_students"),
@@ -272,12 +276,16 @@ def act(fn, me: dict) -> None:
 
 
 def answers_download(me: dict):
-    """An ended class's answers as CSV, and what happens next."""
+    """An ended class's answers as CSV, and what happens next; a sentence instead when no one answered at all."""
     rows = attempt(classes.answers, me["code"], me["key"])
-    if rows is not FAILED:
-        st.download_button(t("class_csv"), lambda: tables.class_answers(rows).to_csv(index=False).encode("utf-8"),
-                           file_name=f"class-{me['code']}.csv", mime="text/csv", on_click="ignore")
-        st.info(t("class_ended_teacher"))
+    if rows is FAILED:
+        return
+    if not rows:
+        st.info(t("class_no_answers_class"))
+        return
+    st.download_button(t("class_csv"), lambda: tables.class_answers(rows).to_csv(index=False).encode("utf-8"),
+                       file_name=f"class-{me['code']}.csv", mime="text/csv", on_click="ignore")
+    st.info(t("class_ended_teacher"))
 
 
 def join_form(code: str):

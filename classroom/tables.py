@@ -8,14 +8,15 @@ def room_frame(keys: list[str], first: list[int], right: str | None) -> pd.DataF
 
 
 FORMULA = ("=", "+", "-", "@", "\t", "\r")  # what a spreadsheet reads as the start of a formula
+COLUMNS = ("question_no", "sentence", "query", "right_answer", "student", "nickname", "answer", "right", "time_utc",
+           "seconds_since_class_opened", "seconds_since_question")  # the CSV's header, named for a spreadsheet
 
 
 def class_answers(rows: list[dict]) -> pd.DataFrame:
     """A class's answers as its CSV: one row per answer given; a text a spreadsheet would run as a formula is quoted."""
-    frame = pd.DataFrame(rows, columns=["question_no", "sentence", "query", "right_answer", "student", "nickname",
-                                        "answer", "right", "time", "seconds"])
+    frame = pd.DataFrame(rows, columns=list(COLUMNS))
     def inert(text):
         return f"'{text}" if isinstance(text, str) and text.startswith(FORMULA) else text
-    for column in ("sentence", "query", "right_answer", "nickname", "answer", "time"):
+    for column in ("sentence", "query", "right_answer", "nickname", "answer", "time_utc"):
         frame[column] = frame[column].map(inert)
     return frame

@@ -1,6 +1,7 @@
 """Class mode as the room follows it, in AppTest: every screen shows the sentence the question is about, the class page
 carries none of the story's controls, an ended class shows no code or QR code, a student's answer goes only with its
-Send button, and the CSV has a row per answer given."""
+Send button, a question no one answered (or a class) says so in a sentence instead of a chart, and the CSV has a
+row per answer given, its time in UTC and its seconds since the class opened and since the question."""
 import io
 import json
 import re
@@ -25,7 +26,7 @@ from tests.app.test_class import (
     store_engine,
     teach,
 )
-from tests.apptest_helpers import deferred, messages
+from tests.apptest_helpers import chart_data, deferred, messages
 
 STORY_CONTROLS = {"sentence", "source_sentence", "_sentence_here", "_source_sentence_here", "source", "position",
                   "d_k", "q_preset"}  # the sentence boxes, the choice of vectors and the layers' controls
@@ -85,7 +86,43 @@ def test_an_ended_class_shows_no_code_or_qr_code_and_says_it_ended(monkeypatch):
     assert not any(code[:4] in m.value for m in teacher.markdown)
     assert t("class_over") in [m.value for m in teacher.markdown]
     assert t("class_last", q="milk") in [h.value for h in teacher.subheader]  # no longer "is asked"
-    assert t("class_ended_teacher") in messages(teacher)  # and the answers to download
+
+
+def test_an_ended_class_with_no_answers_says_so_in_a_sentence_and_draws_no_chart(monkeypatch):
+    files = deferred(monkeypatch)
+    for lang in ("en", "zh"):
+        teacher = teach(lang=lang)
+        join(code_of(teacher), "Ana", lang=lang)  # joined, never answered
+        with in_language(lang):
+            button(teacher, "class_end").click().run()
+            said = messages(teacher)
+            assert t("class_no_answers") in said and t("class_no_answers_class") in said, said
+            assert t("class_ended_teacher") not in said and not teacher.get("download_button")
+        assert not teacher.get("vega_lite_chart") and not teacher.exception
+    assert not files
+
+
+def test_a_question_no_one_answered_shows_the_sentence_where_its_chart_would_be(monkeypatch):
+    files = deferred(monkeypatch)
+    teacher = teach()
+    code = code_of(teacher)
+    ana = join(code, "Ana")
+    teacher.toggle(key="_class_show").set_value(True).run()  # the live chart before the reveal: no answer yet
+    assert t("class_no_answers_yet") in messages(teacher) and not teacher.get("vega_lite_chart")
+    pick(ana, "drank")
+    teacher.run()
+    assert t("class_no_answers_yet") not in messages(teacher) and chart_data(teacher)[0]["students"].sum() == 1
+    teacher.switch_page(RELEVANCE).run()
+    button(teacher, "class_ask_next").click().run()
+    teacher.switch_page(CLASS).run()
+    button(teacher, "class_reveal").click().run()
+    ana.run()
+    for at in (teacher, ana):  # question 2 revealed with no answer: the sentence, not a chart of zeros
+        assert t("class_no_answers") in messages(at) and not at.get("vega_lite_chart"), messages(at)
+    button(teacher, "class_end").click().run()
+    assert t("class_no_answers") in messages(teacher) and not teacher.get("vega_lite_chart")
+    assert t("class_ended_teacher") in messages(teacher) and f"class-{code}.csv" in files  # question 1's answer
+    assert teacher.get("download_button")
 
 
 def test_a_student_s_answer_goes_only_with_its_send_button():
@@ -126,8 +163,14 @@ def test_the_csv_has_a_row_per_answer_given_with_the_sentence_and_the_right_answ
         (2, "Ana", "drank > cat > the (5)", True)]
     assert set(rows["sentence"]) == {"the black cat drank the milk"} and set(rows["query"]) == {"milk"}
     assert list(rows["right_answer"]) == ["drank", "drank", "drank", "drank > cat > the (5)"]
-    assert all(re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d", x) for x in rows["time"])
-    assert list(rows["seconds"]) == sorted(rows["seconds"])
+    assert list(rows.columns) == ["question_no", "sentence", "query", "right_answer", "student", "nickname", "answer",
+                                  "right", "time_utc", "seconds_since_class_opened", "seconds_since_question"]
+    assert all(re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d", x) for x in rows["time_utc"])
+    opened = list(rows["seconds_since_class_opened"])
+    kept = classes.answers(store_engine(), code, teacher.session_state["_class"]["key"], now=now())
+    assert opened == sorted(opened) and opened == [r["seconds_since_class_opened"] for r in kept]
+    since = list(rows["seconds_since_question"])
+    assert since[:3] == opened[:3] and 0 <= since[3] < opened[3]  # question 2 was asked after the class opened
 
 
 def test_a_question_asked_on_pages_6_and_7_brings_its_sentence_too():

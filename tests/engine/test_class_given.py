@@ -1,9 +1,12 @@
 """What a class's question says about its sentence, and the log of answers given: a question carries the sentence the
 room reads (and stays readable when stored before it did), every answer given is a row of the CSV, a database of the
-previous schema is upgraded with its answers kept, and every text column of the CSV is inert in a spreadsheet."""
+previous schema is upgraded with its answers kept, the CSV's columns say their time is UTC and from when its seconds
+count (the class's opening, the question's), and every text column of the CSV is inert in a spreadsheet."""
+import io
 import json
 from dataclasses import asdict, replace
 
+import pandas as pd
 import pytest
 import sqlalchemy as sa
 
@@ -54,11 +57,28 @@ def test_every_answer_given_is_a_row_with_its_time_and_the_question_s_sentence_a
     classes.answer(db, opened.code, ana, 1, ["milk"], now=T0 + 7.5)  # changed: two rows, the live count one
     assert classes.room(db, opened.code, now=T0 + 8).answered == 2
     rows = classes.answers(db, opened.code, opened.teacher_key, now=T0 + 9)
-    assert [(r["nickname"], r["answer"], r["right"], r["seconds"]) for r in rows] == [
+    assert [(r["nickname"], r["answer"], r["right"], r["seconds_since_class_opened"]) for r in rows] == [
         ("Ana", "cat", False, 5.0), ("Bo", "milk", True, 6.0), ("Ana", "milk", True, 7.5)]
     assert {(r["sentence"], r["query"], r["right_answer"]) for r in rows} == {
         ("the black cat drank the milk", "the (5)", "milk")}
-    assert rows[0]["time"] == "2023-11-14 22:13:25"  # T0 + 5, UTC
+    assert rows[0]["time_utc"] == "2023-11-14 22:13:25"  # T0 + 5
+
+
+def test_the_csv_names_its_time_utc_and_counts_seconds_from_the_class_and_from_the_question_answered(db):
+    opened = classes.start(db, MILK, now=T0)
+    ana = join(db, opened.code, "Ana", now=T0 + 1)
+    classes.answer(db, opened.code, ana, 1, ["cat"], now=T0 + 4)
+    classes.reveal(db, opened.code, opened.teacher_key, now=T0 + 20)
+    classes.advance(db, opened.code, opened.teacher_key, TOLD, now=T0 + 60)  # asked a minute after the class opened
+    classes.answer(db, opened.code, ana, 2, ["milk"], now=T0 + 72.5)
+    written = tables.class_answers(classes.answers(db, opened.code, opened.teacher_key, now=T0 + 80)).to_csv(
+        index=False)
+    assert written.splitlines()[0] == ("question_no,sentence,query,right_answer,student,nickname,answer,right,"
+                                       "time_utc,seconds_since_class_opened,seconds_since_question")
+    read = pd.read_csv(io.StringIO(written))
+    assert list(read["time_utc"]) == ["2023-11-14 22:13:24", "2023-11-14 22:14:32"]  # T0 + 4, T0 + 72.5
+    assert list(read["seconds_since_class_opened"]) == [4.0, 72.5]
+    assert list(read["seconds_since_question"]) == [4.0, 12.5]
 
 
 def test_a_database_of_version_2_is_upgraded_with_its_answers_kept_in_the_log(engine, monkeypatch):
@@ -77,17 +97,18 @@ def test_a_database_of_version_2_is_upgraded_with_its_answers_kept_in_the_log(en
         assert conn.execute(sa.select(META.c.value).where(META.c.key == "schema_version")).scalar_one() == "3"
     classes.answer(engine, opened.code, ana, 1, ["drank"], now=T0 + 4)
     rows = classes.answers(engine, opened.code, opened.teacher_key, now=T0 + 5)
-    assert [(r["nickname"], r["answer"], r["seconds"]) for r in rows] == [("Ana", "cat", 3.0), ("Ana", "drank", 4.0)]
+    assert [(r["nickname"], r["answer"], r["seconds_since_question"]) for r in rows] == [
+        ("Ana", "cat", 3.0), ("Ana", "drank", 4.0)]
     classes.create(engine)  # once more: nothing copied twice
     assert len(classes.answers(engine, opened.code, opened.teacher_key, now=T0 + 5)) == 2
 
 
 def test_every_text_column_of_the_csv_is_inert_in_a_spreadsheet():
     row = given.row(1, replace(TOLD, sentence=("=cmd", "+1", "-2", "@A1", "the", "milk")), ("milk",),
-                    (1, "=HYPERLINK(\"x\")"), T0, T0)
+                    (1, "=HYPERLINK(\"x\")"), T0, (T0, T0))
     row |= {"query": "+SUM(A1)", "right_answer": "-1", "answer": "@x"}
     frame = tables.class_answers([row])
     assert frame.loc[0, "nickname"] == "'=HYPERLINK(\"x\")" and frame.loc[0, "sentence"].startswith("'=cmd")
     assert (frame.loc[0, "query"], frame.loc[0, "right_answer"], frame.loc[0, "answer"]) == ("'+SUM(A1)", "'-1", "'@x")
     assert list(frame.columns) == ["question_no", "sentence", "query", "right_answer", "student", "nickname", "answer",
-                                   "right", "time", "seconds"]
+                                   "right", "time_utc", "seconds_since_class_opened", "seconds_since_question"]

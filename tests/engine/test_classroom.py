@@ -144,10 +144,12 @@ def test_a_class_from_its_first_question_to_the_csv(db):
             (1, "", "drank", 2, None, "black", False, 15.0),
             (2, "the black cat drank the milk", "drank > cat > black", 1, "Ana", "drank > cat > black", True, 40.0),
             (2, "the black cat drank the milk", "drank > cat > black", 3, None, "drank > black > cat", False, 45.5)]
+    asked = {1: 0.0, 2: 30.0}  # after the class opened: question 1 at once, question 2 at T0 + 30
     assert classes.answers(db, opened.code, opened.teacher_key, now=T0 + 52) == [  # one row per answer given
         {"question_no": n, "sentence": sentence, "query": "milk", "right_answer": right_answer, "student": student,
-         "nickname": nickname, "answer": answer, "right": right, "seconds": seconds,
-         "time": time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(T0 + seconds))}
+         "nickname": nickname, "answer": answer, "right": right, "seconds_since_class_opened": seconds,
+         "seconds_since_question": seconds - asked[n],
+         "time_utc": time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(T0 + seconds))}
         for n, sentence, right_answer, student, nickname, answer, right, seconds in said]
 
 
