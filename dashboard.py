@@ -1,17 +1,18 @@
 """`streamlit run dashboard.py` serves the dashboard: Streamlit imports this file, finds `app` and runs lesson/app.py
 in it (the entry: it runs the scripts of pages/, as listed in lesson/pages.py's PAGES). Two wings are put together
-here: the server's guards (server/: security headers, metrics closed, websockets from its own pages only; long links
-sent on to their settings; the upload door, which admits every file into the memory ledger before it is read) and
-class mode's routes (classroom/: the seat a browser keeps, the watch that tells a class panel its class moved on). The
-lifespan warms the app up as the server starts (lesson/warm.py) and releases the class watches when it is told to
-stop; importing this file starts nothing."""
+here: the server's guards (server/: security headers, metrics closed, websockets from its own pages only; the page's
+script telling the frontend where its server is, given the pages' URL names; long links sent on to their settings; the
+upload door, which admits every file into the memory ledger before it is read) and class mode's routes (classroom/:
+the seat a browser keeps, the watch that tells a class panel its class moved on). The lifespan warms the app up as the
+server starts (lesson/warm.py) and releases the class watches when it is told to stop; importing this file starts
+nothing."""
 import streamlit as st
 
 from classroom import seat, watch
-from lesson import settings, warm
+from lesson import pages, settings, warm
 from server import guards
 from server.lifespan import of
 
 lifespan = of(warm.up, watch.release)
 app = st.App("lesson/app.py", lifespan=lifespan, routes=seat.ROUTES + watch.ROUTES,
-             middleware=guards.middleware(settings.readable))
+             middleware=guards.middleware(settings.readable, [p.url_path for p in pages.PAGES if p.url_path]))

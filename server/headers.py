@@ -6,7 +6,6 @@ import base64
 import hashlib
 import os
 import re
-from importlib.resources import files
 from urllib.parse import urlsplit
 
 from starlette.middleware import Middleware
@@ -25,11 +24,6 @@ def script_hashes(index_html: bytes) -> list[str]:
     """The CSP source of each inline <script> of a page: 'sha256-' and the base64 digest of its text."""
     scripts = re.findall(rb"<script>(.*?)</script>", index_html, flags=re.S)
     return [f"'sha256-{base64.b64encode(hashlib.sha256(s).digest()).decode()}'" for s in scripts]
-
-
-def streamlit_script_hashes() -> list[str]:
-    """script_hashes of the index.html the installed Streamlit serves as every page."""
-    return script_hashes((files("streamlit") / "static" / "index.html").read_bytes())
 
 
 def content_security_policy(host: str | None, scripts: list[str]) -> str:
@@ -70,8 +64,8 @@ class Guard:
     """ASGI middleware: refuses foreign websockets (HTTP 403) and, unless opened, the metrics (404); adds the security
     headers to every HTTP response."""
 
-    def __init__(self, app, metrics: bool = False):
-        self.app, self.metrics, self.scripts = app, metrics, streamlit_script_hashes()
+    def __init__(self, app, page: bytes, metrics: bool = False):
+        self.app, self.metrics, self.scripts = app, metrics, script_hashes(page)
 
     async def __call__(self, scope, receive, send):
         if scope["type"] == "websocket" and not same_origin(header(scope, b"origin"), header(scope, b"host")):
@@ -93,6 +87,7 @@ class Guard:
         await self.app(scope, receive, send_with_headers)
 
 
-def middleware() -> Middleware:
-    """The Guard for st.App, with the metrics open when the operator set ATTENTION_METRICS=1."""
-    return Middleware(Guard, metrics=os.environ.get(METRICS_ENV) == "1")
+def middleware(page: bytes) -> Middleware:
+    """The Guard for st.App, its policy allowing the inline scripts of `page` (the index.html the app serves), with the
+    metrics open when the operator set ATTENTION_METRICS=1."""
+    return Middleware(Guard, page=page, metrics=os.environ.get(METRICS_ENV) == "1")

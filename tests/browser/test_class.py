@@ -157,8 +157,7 @@ def test_a_watch_runs_under_the_site_s_policy_and_a_hidden_tab_holds_no_question
                             "e => window.__csp.push(`${e.violatedDirective} ${e.blockedURI}`));")
     teacher, asked, console = context.new_page(), [], []
     teacher.on("request", lambda r: watch.ROUTE in r.url and asked.append(r.url))
-    # Streamlit's frontend asks /<page>/_stcore/host-config before /_stcore/host-config: those 404s are its own
-    teacher.on("console", lambda m: m.type == "error" and "404" not in m.text and console.append(m.text[:200]))
+    teacher.on("console", lambda m: m.type == "error" and console.append(m.text[:200]))
     students = []
     try:
         teacher.goto(f"{app_url}/{b.url_path('pages/2_Factor_matrix.py')}?predict=1")

@@ -17,15 +17,6 @@ def fetched():
     require_model()
 
 
-def listen(page) -> list[str]:
-    """What the page will log to the console from now on, but for Streamlit's own probes of its endpoints under the
-    page's path (host-config, health), which answer 404 on every page of a multipage app."""
-    said: list[str] = []
-    page.on("console", lambda m: None if "/_stcore/" in m.location.get("url", "") else said.append(
-        f"{m.type}: {m.text}"))
-    return said
-
-
 def grid(page):
     """The grid of every head: the chart drawn on a canvas."""
     return b.charts(page).filter(has=page.locator("canvas")).first
@@ -34,7 +25,6 @@ def grid(page):
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("which", list(SENTENCES))
 def test_the_page_draws_every_chart_with_nothing_in_the_console(page, app_url, which, lang):
-    console = listen(page)
     b.visit(page, b.address(app_url, PAGE, lang) + SENTENCES[which])
     # the tabs under the grid, in turn: the head large beside ours, the word-by-word table, the maps of what the
     # heads park on [CLS] and [SEP], the comparison over every held-out sentence (text only)
@@ -52,15 +42,14 @@ def test_the_page_draws_every_chart_with_nothing_in_the_console(page, app_url, w
         assert tab == 0 or f"model_view={view}" in page.url
         if tab < 2:
             b.screenshot(page, f"Real_model-{which}-{lang}-{view}")
-    assert console == []
+    assert page.console == [] and page.errors == []
 
 
 def test_a_click_on_a_head_in_the_grid_shows_it_large(page, app_url):
-    console = listen(page)
     b.visit(page, b.address(app_url, PAGE, "en"))
     canvas = grid(page).locator("canvas")
     canvas.scroll_into_view_if_needed()
     box = canvas.bounding_box()  # layer 1's first head: the top left twelfth of the plot's width, a sixth of its height
     b.rerun(page, lambda: page.mouse.click(box["x"] + 40, box["y"] + 55))
     assert page.get_by_text("L1-H1 beside our head").count() == 1
-    assert b.problems(page) == [] and console == []
+    assert b.problems(page) == [] and page.console == [] and page.errors == []
