@@ -23,11 +23,17 @@ from kit.charts import (
     signed,
     symmetric_domain,
 )
+from kit.narrow import columns
 
 STRIP_STEP = 30  # pixels a strip of signs
 
 
-@builder("about_alignment_bars")
+# alignment_bars' page height: a 260-pixel plot, its title, the running sum's key above and the axis below, and the
+# sign groups' key in one column of four, as a phone shows it (a wider box shows two columns, the plot takes the rest)
+BARS_HEIGHT = 260 + 210
+
+
+@builder("about_alignment_bars", height=lambda *frames: BARS_HEIGHT)
 def alignment_bars(df: pd.DataFrame, titles: Titles, *, group_names: dict[str, str],
                    description: str | None = None) -> alt.Chart:
     """Per-dimension products q_i·k_i coloured by sign group (titles' "group", each named in `group_names`), and their
@@ -41,10 +47,11 @@ def alignment_bars(df: pd.DataFrame, titles: Titles, *, group_names: dict[str, s
     base = alt.Chart().encode(x=alt.X("dim:N", sort=df["dim"].tolist(), title=x_title, axis=alt.Axis(labelAngle=-90)))
     scale = alt.Scale(domain=data_range("y"), nice=False)
     bars = base.mark_bar().encode(
-        y=alt.Y("product:Q", title=f"{y_title} · {running_title}", scale=scale, axis=level_title(labelExpr=COMPACT)),
+        y=alt.Y("product:Q", title=f"{y_title} · {running_title}", scale=scale,
+                axis=level_title(labelExpr=COMPACT, titleAlign="left", titleX=-24)),  # over the plot: no width taken
         color=alt.Color("group:N", title=group_title,
                         scale=alt.Scale(domain=list(GROUP_COLOURS), range=list(GROUP_COLOURS.values())),
-                        legend=alt.Legend(labelExpr=label_expr(group_names), orient="bottom", columns=2)),
+                        legend=alt.Legend(labelExpr=label_expr(group_names), orient="bottom", columns=columns(2, 320))),
         tooltip=[alt.Tooltip("dim:N", title=x_title), alt.Tooltip("group:N", title=group_title),
                  alt.Tooltip("product:Q", title=y_title, format=".4f"),
                  alt.Tooltip("running:Q", title=running_title, format=".4f")],
@@ -53,14 +60,15 @@ def alignment_bars(df: pd.DataFrame, titles: Titles, *, group_names: dict[str, s
         color="#444", point=alt.OverlayMarkDef(size=12, color="#444")).encode(
         y=alt.Y("running:Q", scale=scale, title=f"{y_title} · {running_title}"),
         strokeDash=alt.StrokeDash("line:N", title=running_title, scale=alt.Scale(range=[[1, 0]]),
-                                  legend=alt.Legend(title=None, orient="bottom", symbolType="stroke")),
+                                  # above the plot: beside the sign groups below, it ran past a narrow chart's edge
+                                  legend=alt.Legend(title=None, orient="top", symbolType="stroke")),
         tooltip=[alt.Tooltip("dim:N", title=x_title), alt.Tooltip("running:Q", title=running_title, format=".4f")],
     )
     # Data on the layer, not on each mark: Altair then neither hashes nor deep-copies it once per mark.
     axis_title = f"{y_title} · {running_title}"  # the one y axis, of bars and line alike
     chart = alt.layer(bars, line, _running_end(base, x_title, running_title, scale, axis_title), data=df,
                       title=titles.title)
-    return described(chart.properties(width="container", height=260), description)
+    return described(chart.properties(width="container", height="container"), description)
 
 
 def _running_end(base: alt.Chart, x_title: str, running_title: str, scale: alt.Scale, axis_title: str) -> alt.Chart:
@@ -115,5 +123,5 @@ def sign_strips(df: pd.DataFrame, titles: Titles, *, description: str | None = N
         color=signed("value", value_title, gradientLength=alt.ExprRef(f"max({PLOT_HEIGHT}, 50)")))
     top = symmetric_domain("value").expr + "[1]"
     signs = cell_signs(base, f"abs(datum.value) > 0.6 * {top}")  # white on the darker cells, as heatmap numbers
-    return fit_width(alt.LayerChart(layer=[rect, signs], title=titles.title, height=alt.Step(STRIP_STEP), width=WIDTH),
-                     description)
+    return fit_width(alt.LayerChart(layer=[rect, signs], height=alt.Step(STRIP_STEP), width=WIDTH), description,
+                     title=titles.title)  # above the whole: the colour bar beside the strips stays in

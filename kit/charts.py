@@ -17,15 +17,15 @@ from typing import Literal
 import altair as alt
 import pandas as pd
 
-# Every colour of a mark reaches 3:1 against the white background (WCAG 1.4.11); tests/engine/test_palettes.py checks
-# them.
+from kit.narrow import columns
+
+# Every colour of a mark reaches 3:1 against white (WCAG 1.4.11), as tests/engine/test_palettes.py checks.
 AGREE = {"++": "#2166ac", "--": "#4393c3"}  # signs agree: blues, as positive values on every heatmap
 DISAGREE = {"+-": "#d6604d", "-+": "#b2182b"}  # signs differ: reds, as negative values
 GROUP_COLOURS = {**AGREE, **DISAGREE}
 MASKED = "#d9d9d9"
 GREY = "#767676"  # a baseline or "other" beside coloured marks: 4.5:1 on white
-# Okabe–Ito's and Tol's colours, told apart under deuteranopia and protanopia too; the line view draws as many heads
-# as there are colours, and says so
+# Okabe–Ito's and Tol's, told apart under deuteranopia and protanopia; the line view draws as many heads, and says so
 HEAD_COLOURS = ["#0072b2", "#d55e00", "#009e73", "#cc79a7", "#882255", "#332288"]
 # a cell's sign as a symbol, not told by colour alone (WCAG 1.4.1): a plus and a minus in Vega's unit square (-1 to 1),
 # thin as a text glyph's strokes
@@ -36,7 +36,7 @@ ROW_STEP = 26  # pixels per heatmap row
 BAR_STEP = 26  # pixels a word of relevance bars
 PLOT_HEIGHT = "childHeight"  # Vega-Lite's name for the plot height of a column's parts (fit_width)
 WIDTH = 640  # pixels: a chart's width where the page gives it none (a saved file); the page fits it to its column
-KEY_COLUMNS = 8  # key words a row of the contributions' legend
+KEY_COLUMNS = 8  # key words a row of the contributions' legend where the chart's box holds them (columns)
 LABEL_LIMIT = 100  # pixels a label may take before Vega cuts it short (Streamlit's theme)
 # Cells above which a heatmap of dimensions is drawn on a canvas: an SVG keeps a node or two per cell, which the
 # browser lays out and updates on every redraw (a 50 × 16 weight heatmap about 1,700); a canvas keeps none, while the
@@ -169,8 +169,8 @@ def number_axis(**kw) -> alt.Axis:
 def level_title(orient: Literal["left", "right"] = "left", **kw) -> alt.Axis:
     """A vertical axis with its title written level, above the axis, and not turned on its side: turned, Chinese
     titles read sideways."""
-    return alt.Axis(orient=orient, titleAngle=0, titleAlign="right" if orient == "left" else "left",
-                    titleBaseline="bottom", titleX=0, titleY=-8, **kw)
+    return alt.Axis(**{"orient": orient, "titleAngle": 0, "titleAlign": "right" if orient == "left" else "left",
+                       "titleBaseline": "bottom", "titleX": 0, "titleY": -8, **kw})
 
 
 def word_labels(channel: str) -> dict:
@@ -205,7 +205,7 @@ def heatmap(df: pd.DataFrame, titles: Titles, *, cells: Cells | None = None, cli
     cells = cells or Cells()
     tooltip = [alt.Tooltip("row:N", title=titles.y), alt.Tooltip("col:N", title=titles.x),
                alt.Tooltip("value:Q", title=titles.value, format=".3f")]
-    base = alt.Chart(df, title=titles.title).encode(
+    base = alt.Chart(df).encode(
         x=alt.X(_band_field(df, "col"), title=titles.x, sort=alt.EncodingSortField("c", op="min"),
                 axis=alt.Axis(**_band_labels("x", cells.x_ticks))),
         y=alt.Y(_band_field(df, "row"), title=titles.y, sort=alt.EncodingSortField("r", op="min"),
@@ -228,7 +228,7 @@ def heatmap(df: pd.DataFrame, titles: Titles, *, cells: Cells | None = None, cli
     layers = [rect] + ([_cell_numbers(base, masked, titles.get("masked", "masked"))] if cells.annotate else signs)
     top = {} if canvas is None else {"usermeta": {"embedOptions": {"renderer": "canvas" if canvas else "svg"}}}
     plot = alt.LayerChart(layer=layers, height=height or alt.Step(ROW_STEP), width=WIDTH)
-    return fit_width(plot, description, **top)
+    return fit_width(plot, description, title=titles.title, **top)  # above the whole: a colour bar beside it stays in
 
 
 def fit_width(plot: alt.Chart | alt.LayerChart | alt.FacetChart, description: str | None = None,
@@ -298,8 +298,8 @@ def weight_bars(df: pd.DataFrame, titles: Titles, *, weights: bool = True,
 
 def contribution_bars_height(df: pd.DataFrame, z_row: pd.DataFrame) -> int:
     """The page height of contribution_bars: a 260-pixel plot, its title and axes, and a row of legend for every
-    KEY_COLUMNS entries (a key word of field k each, up to HEAD_COLOURS, and one for the other words)."""
-    return 380 + 20 * -(-min(df["k"].nunique(), len(HEAD_COLOURS) + 1) // KEY_COLUMNS)
+    half KEY_COLUMNS entries, as a phone shows them (a key word of field k each, up to HEAD_COLOURS, and the others)."""
+    return 380 + 20 * -(-min(df["k"].nunique(), len(HEAD_COLOURS) + 1) // (KEY_COLUMNS // 2))
 
 
 @builder("about_contribution_bars", data_free=True, height=contribution_bars_height)
@@ -320,7 +320,7 @@ def contribution_bars(df: pd.DataFrame, z_row: pd.DataFrame, titles: Titles, *,
         y=alt.Y("sum(contribution):Q", title=y_title, axis=level_title(labelExpr=COMPACT)),
         color=alt.Color("shown:N", sort=alt.EncodingSortField("rank", op="min"), title=key_title,
                         scale=alt.Scale(range=[*HEAD_COLOURS, GREY]),  # no colour twice: the other words grey
-                        legend=alt.Legend(orient="bottom", columns=KEY_COLUMNS, symbolLimit=0)),
+                        legend=alt.Legend(orient="bottom", columns=columns(KEY_COLUMNS, 85), symbolLimit=0)),
         order=alt.Order("k:Q", title=key_title),  # titled as the key word: screen readers then read the word, not k
         tooltip=[alt.Tooltip("key:N", title=key_title), alt.Tooltip("dim:O", title=x_title),
                  alt.Tooltip("weight:Q", title=titles["weight"], format=".3f"),

@@ -31,7 +31,7 @@ import pyarrow as pa
 import streamlit as st
 
 from engine.tokens import has_cjk
-from kit import charts
+from kit import charts, narrow
 from kit.text import plain, t
 
 SPECS: collections.OrderedDict = collections.OrderedDict()  # built specs by key (kept), least recently used first
@@ -48,6 +48,7 @@ FILES: contextvars.ContextVar["Files"] = contextvars.ContextVar("files")  # this
 # What runs before each chart: while a fit's results are drawn in its turn, the fit queue has it give way to other
 # visitors' pages (fits/queue.py, showing)
 PAUSE: contextvars.ContextVar[Callable[[], None]] = contextvars.ContextVar("pause", default=lambda: None)
+WIDE = "wide_chart"  # the key of a container whose chart may be wider than a phone: it scrolls sideways in its box
 
 
 @dataclasses.dataclass(frozen=True)
@@ -203,10 +204,11 @@ def vega_lite(built: alt.TopLevelMixin) -> tuple[dict, int | None]:
 
 
 def unbound(built: alt.TopLevelMixin) -> tuple[dict, dict[str, pd.DataFrame]]:
-    """The chart's spec with its DataFrames by name only (named_data), unvalidated, below the top level; and the
-    frames by those names."""
+    """The chart's spec with its DataFrames by name only (named_data), unvalidated, below the top level, its titles
+    fitted to a phone (narrow.fit_titles); and the frames by those names."""
     frames: dict[str, pd.DataFrame] = {}
-    return named_data(built, frames).to_dict(validate=False, context={"top_level": False}), frames
+    spec = named_data(built, frames).to_dict(validate=False, context={"top_level": False})
+    return narrow.fit_titles(spec), frames
 
 
 def named_data(built: Any, frames: dict[str, pd.DataFrame]) -> Any:

@@ -5,7 +5,7 @@ import streamlit as st
 
 from engine.layers import PRESETS
 from fits.settings import PRESET_NAMES, QK_PRESETS
-from kit import state
+from kit import render, state
 from kit.state import MAX_TEXT
 from kit.text import LANGS, error_text, labels, t
 from kit.text import name as language_name
@@ -46,20 +46,23 @@ def browser_language() -> str:
 
 
 # A control with the keyboard's focus gets a 2 px ring in the theme's primary colour: Streamlit marks a focused text or
-# select box only by a faint border (WCAG 2.4.7, tests/browser/test_accessibility.py). Also on every page: the banner's
-# switch wraps on a narrow screen.
-FOCUS = ("[data-testid=stTextInputRootElement]:focus-within, [data-testid=stNumberInputContainer]:focus-within, "
+# select box only by a faint border (WCAG 2.4.7, tests/browser/test_accessibility.py). Also on every page, so that
+# nothing runs past a phone's right edge or is cut short: a switch's choices and a control's label wrap onto a second
+# line, and a chart wider than the page by design (the line view, set in type for a projector) scrolls sideways in its
+# own box.
+STYLE = ("[data-testid=stTextInputRootElement]:focus-within, [data-testid=stNumberInputContainer]:focus-within, "
          "[data-baseweb=select]:focus-within, :is(button, a, [role=radio], [role=checkbox], [role=tab], "
          "[role=slider], summary):focus-visible { outline: 2px solid #a8303c; outline-offset: 2px; }"
-         # the weights switch's choices wrap onto a second line on a phone rather than scroll out of sight
-         ".st-key-_qk_choice [data-testid=stButtonGroup] > div { flex-wrap: wrap; row-gap: 4px; }")
+         "[data-testid=stButtonGroup] > div { flex-wrap: wrap; row-gap: 4px; }"
+         ".stMarkdownEllipsis { white-space: normal; }"
+         f".st-key-{render.WIDE} {{ overflow-x: auto; }}")
 
 
 def sentence_here(s: Settings, field: str):
     """On a narrow screen the sidebar starts closed, so the sentence box also stands on the page itself, kept in step
     with the sidebar's; on a wide screen, where the sidebar is open, CSS hides it."""
     st.session_state[f"_{field}_here"] = getattr(s, field)
-    st.html(f"<style>@media (min-width: {NARROW}px) {{ .st-key-_{field}_here {{ display: none; }} }}{FOCUS}</style>")
+    st.html(f"<style>@media (min-width: {NARROW}px) {{ .st-key-_{field}_here {{ display: none; }} }}{STYLE}</style>")
     st.text_input(t(field), key=f"_{field}_here", max_chars=MAX_TEXT, on_change=copy_sentence, args=(field,))
 
 

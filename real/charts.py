@@ -23,6 +23,7 @@ from kit.charts import (
     when,
     word_column,
 )
+from kit.narrow import columns
 
 LINE_KINDS = ("gold", "right", "wrong")  # a word's line to its head, and to its top key when right or wrong
 LINE_COLOURS = ["#555555", AGREE["++"], DISAGREE["-+"]]  # grey, then the blue and red of agree and disagree
@@ -68,7 +69,8 @@ def head_lines(df: pd.DataFrame, titles: Titles, *, line_names: list[str],
     hovers = [hover(HOVER, "q_pos", ["query_words"]), hover(HOVER_KEY, "k_pos", ["key_words"])]
     chart = alt.hconcat(relation, word_column(df, "query", "q_pos", y_title, y, rows, STEP, FONT), marks, lines,
                         word_column(df, "key", "k_pos", x_title, y, rows, STEP, FONT), bounds="flush", spacing=6)
-    chart = chart.properties(data=df, title=titles.title, params=hovers, autosize=alt.AutoSizeParams(type="pad"))
+    chart = chart.properties(data=df, title=alt.TitleParams(titles.title, limit=0),  # not cut at the first part
+                             params=hovers, autosize=alt.AutoSizeParams(type="pad"))
     return described(chart, description)
 
 
@@ -94,6 +96,9 @@ def _right_marks(line_title: str, y_title: str, y: alt.Scale, rows: int) -> alt.
 
 
 RELATION_STEP = 36  # pixels a relation: its two bars
+# a relation's label, "det · a determiner → its noun (the → cat)", as its name alone ("det") in a box too narrow for
+# both the words and the bars; the tooltip keeps the words
+SHORT_RELATION = "containerSize()[0] > 0 && containerSize()[0] < 600 ? split(datum.label, ' · ')[0] : datum.label"
 SERIES_COLOURS = [HEAD_COLOURS[0], GREY]  # the head as in the line view, the baseline grey
 
 
@@ -106,14 +111,16 @@ def relation_accuracy(df: pd.DataFrame, titles: Titles, *, series: list[str],
     x_title, y_title, series_title = titles.x, titles.y, titles["series"]
     base = alt.Chart(df).encode(
         y=alt.Y("label:N", sort=alt.EncodingSortField("r", op="min"), title=y_title,
-                axis=level_title(labelLimit=320, labelOverlap=False)),
+                axis=level_title(labelLimit=320, labelOverlap=False, labelExpr=SHORT_RELATION)),
         yOffset=alt.YOffset("series:N", sort=series, scale=alt.Scale(domain=series, paddingOuter=0.15)),
-        x=alt.X("accuracy:Q", title=x_title, scale=alt.Scale(domain=[0, 1]), axis=number_axis(format="%")),
+        x=alt.X("accuracy:Q", title=x_title, scale=alt.Scale(domain=[0, 1.25]),  # room for a share's words
+                axis=number_axis(format="%", values=[0, 0.25, 0.5, 0.75, 1])),
         tooltip=[alt.Tooltip("label:N", title=y_title), alt.Tooltip("series:N", title=series_title),
                  alt.Tooltip("accuracy:Q", title=x_title, format=".1%"),
                  alt.Tooltip("count:Q", title=titles["count"], format=",")],
     )
-    bars = base.mark_bar().encode(color=alt.Color("series:N", title=series_title, legend=alt.Legend(orient="top"),
+    bars = base.mark_bar().encode(color=alt.Color("series:N", title=series_title,
+                                                  legend=alt.Legend(orient="top", columns=columns(2, 200)),
                                                   scale=alt.Scale(domain=series, range=SERIES_COLOURS)))
     text = base.mark_text(align="left", dx=3, baseline="middle", fontSize=10, color="#333").encode(
         text=alt.Text("text:N", title=x_title))

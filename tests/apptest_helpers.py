@@ -61,6 +61,23 @@ def charts(at: AppTest) -> list[dict]:
     return [json.loads(c.proto.spec) for c in at.get("vega_lite_chart")]
 
 
+def chart_titles(spec: dict) -> list[str]:
+    """The chart titles of a spec and its parts, each on one line, whether written out or fitted to a phone (an
+    expression whose last branch is the one line, kit.narrow.fitted)."""
+    title = spec.get("title")
+    text = title.get("text") if isinstance(title, dict) else title
+    if isinstance(text, dict):
+        text = json.loads(text["expr"].rsplit(" : ", 1)[1])
+    parts = [part for key in ("layer", "vconcat", "hconcat") for part in spec.get(key, [])]
+    return ([text] if isinstance(text, str) else []) + [found for part in parts for found in chart_titles(part)]
+
+
+def titled(at: AppTest, title: str) -> pd.DataFrame:
+    """The data of the one chart with this title."""
+    (data,) = [df for spec, df in zip(charts(at), chart_data(at), strict=True) if title in chart_titles(spec)]
+    return data
+
+
 def chart_data(at: AppTest) -> list[pd.DataFrame]:
     """Every chart's data (all its datasets stacked), in page order."""
     out = []

@@ -14,7 +14,6 @@ from harness.chromium import (  # noqa: F401
     COUNT_RUNS,
     PENDING,
     SETTLED,
-    VIEWPORT,
     free_port,
     start_server,
     stop_server,
@@ -23,6 +22,7 @@ from lesson import pages
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPTS = [p.path for p in pages.STEPS]  # the story's pages, each drawing charts
+VIEWPORT, PHONE = {"width": 1440, "height": 900}, {"width": 390, "height": 844}  # a laptop's screen and a phone's
 SHOTS = ROOT / "screenshots"
 TIMEOUT_MS = 90_000  # every wait is for a condition; this only bounds one on a loaded machine
 BAD_NUMBER = re.compile(r"\bNaN\b|Infinity|∞")
@@ -87,8 +87,9 @@ IDLE: dict[tuple, list] = {}  # tabs no visitor holds, by the browser and the op
 
 def new_page(browser, **options):
     """A fresh visitor: a tab with no cookies, storage or permissions of an earlier one, that counts script runs and
-    records dialogs and console messages. The tab is one an earlier visitor left (leave), emptied, when there is one:
-    its renderer keeps the frontend's compiled scripts, so the page loads as for a visitor who came before, at half
+    records dialogs, console messages and errors (the console's, and responses with an HTTP error). The tab is one an
+    earlier visitor left (leave), emptied, when there is one: its renderer keeps the frontend's compiled scripts, so
+    the page loads as for a visitor who came before, at half
     the browser's work of a new context; two visitors held at once never share a context. The app's
     Content-Security-Policy forbids evaluating strings, which Playwright's wait_for_function does, so the page ignores
     it here; tests/deploy/test_headers.py opens every page under it. `options` go to the context (a phone's viewport,
@@ -107,10 +108,11 @@ def new_page(browser, **options):
         page.idle = idle
         page.set_default_timeout(TIMEOUT_MS)
         page.on("dialog", lambda d: (page.dialogs.append(d.message), d.dismiss()))
-        page.on("console", lambda m: page.console.append(m.text))
+        page.on("console", lambda m: (page.console.append(m.text), m.type == "error" and page.errors.append(m.text)))
+        page.on("response", lambda r: r.status >= 400 and page.errors.append(f"HTTP {r.status} {r.url}"))
         page.on("crash", lambda _: page.events.append("the page crashed"))
         page.on("framenavigated", lambda f: f == page.main_frame and page.events.append(f"navigated to {f.url[:200]}"))
-    page.dialogs, page.console, page.events = [], [], []
+    page.dialogs, page.console, page.events, page.errors = [], [], [], []
     return page
 
 
@@ -346,6 +348,18 @@ def turned_titles(page) -> list[str]:
     return page.evaluate("""() => [...document.querySelectorAll('[data-testid=stVegaLiteChart]')]
       .filter(c => c.checkVisibility()).flatMap(c => [...c.querySelectorAll('.role-axis-title text')])
       .filter(t => /rotate/.test(t.getAttribute('transform') || '')).map(t => t.textContent)""")
+
+
+# What runs past the window or out of a chart: the page wider than the window; a chart's title, legend or axis text
+# outside its picture (a glyph's box may reach 4 px above or below it) or cut short with "…"; a label cut by its box;
+# any text past the window's right edge. Inside a box that scrolls sideways (a table, the tabs, the line view) a thing
+# may be wider than the window: a phone swipes it.
+OVERFLOW = (ROOT / "tests" / "overflow.js").read_text(encoding="utf-8")
+
+
+def overflow(page) -> list[str]:
+    """Whatever runs past the window or out of its chart on the page as shown (OVERFLOW)."""
+    return page.evaluate(OVERFLOW)
 
 
 def legend_labels(chart) -> list[str]:

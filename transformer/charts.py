@@ -6,6 +6,9 @@ from kit.charts import PICK, WIDTH, Titles, builder, fit_width, sequential, when
 
 GRID_HEIGHT = 600  # pixels for 6 layers: a head's box about 100 pixels high, as wide as a twelfth of the page
 NAME_SIZE = 11
+# a head's name in its box: "L3-H2", or "H2" where twelve boxes share a phone's width (its row is its layer, from 1 at
+# the top, as the page says; the tooltip and the heads' list name it whole)
+SHORT_NAME = "containerSize()[0] > 0 && containerSize()[0] < 600 ? replace(datum.head, /^L[0-9]+-/, '') : datum.head"
 # Each mark as it comes: no description for a screen reader (on a canvas none reaches a mark; the chart keeps its
 # accessible name) and no check that its numbers are valid (they always are), both an expression per cell that Vega
 # interprets on every redraw under the site's policy
@@ -38,8 +41,9 @@ def head_grid(boxes: pd.DataFrame, cells: pd.DataFrame, titles: Titles, *,
         **place, color=sequential("weight", titles.value, gradientLength=160),
         tooltip=[head, alt.Tooltip("query:N", title=titles["query"]), alt.Tooltip("key:N", title=titles["key"]),
                  alt.Tooltip("weight:Q", title=titles.value, format=".3f")])
-    names = alt.Chart(boxes, name="grid_names").mark_text(baseline="middle", fontSize=NAME_SIZE, **QUIET).encode(
-        x=alt.X("middle:Q", scale=x, axis=None), y=alt.Y("band:Q", scale=y, axis=None), text=alt.Text("head:N"),
+    names = alt.Chart(boxes, name="grid_names").mark_text(
+        baseline="middle", fontSize=NAME_SIZE, text=alt.ExprRef(SHORT_NAME), **QUIET).encode(
+        x=alt.X("middle:Q", scale=x, axis=None), y=alt.Y("band:Q", scale=y, axis=None),
         color=when(alt.ColorValue, "datum.picked", "#000000", "#555555"), tooltip=about)
     plot = alt.LayerChart(layer=[framed, weights, names], height=GRID_HEIGHT, width=WIDTH)
     top = {"usermeta": {"embedOptions": {"renderer": "canvas"}}} | ({} if titles.title is None else

@@ -5,7 +5,6 @@ import threading
 from dataclasses import replace
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 import pytest
 
@@ -16,7 +15,7 @@ from harness.apptest import as_it_ends
 from kit.text import t
 from lesson.settings import DEFAULTS
 from tests.app.test_text import KEEP, visible_text
-from tests.apptest_helpers import chart_data, charts, messages, run_page
+from tests.apptest_helpers import charts, messages, run_page, titled
 from tests.engine.test_learning import DEFAULT_TRIPLES, LABELS
 
 PAGE = "pages/5_Learning.py"
@@ -44,13 +43,6 @@ RANDOM_START = {"learn_start": "random"}  # the seeded random start these tests 
 def trained(query=None):
     at = ok(run_page(PAGE, {**RANDOM_START, **(query or {})}))
     return ok(at.button(key="train").click().run())
-
-
-def titled(at, title) -> pd.DataFrame:
-    """The data of the one chart whose title is `title`."""
-    wanted = f'"title": {json.dumps(title)}'
-    (data,) = [df for spec, df in zip(charts(at), chart_data(at), strict=False) if wanted in json.dumps(spec)]
-    return data
 
 
 def loss_shown(at) -> list[float]:

@@ -15,7 +15,17 @@ from engine.training import load_fit
 from kit.text import in_language, t
 from real import sentences
 from real.settings import held_out_ids
-from tests.apptest_helpers import RANDOM_LAYERS, chart_data, charts, check, deferred, messages, open_menus, run_page
+from tests.apptest_helpers import (
+    RANDOM_LAYERS,
+    chart_data,
+    chart_titles,
+    charts,
+    check,
+    deferred,
+    messages,
+    open_menus,
+    run_page,
+)
 
 PAGE = "pages/7_Real_sentences.py"
 
@@ -91,7 +101,7 @@ def spec_of(at, builder_title: str) -> tuple[dict, object]:
     """The spec and data of the one chart whose spec holds this title."""
     wanted = json.dumps(builder_title, ensure_ascii=False)
     (found,) = [(spec, data) for spec, data in zip(charts(at), chart_data(at), strict=False)
-                if wanted in json.dumps(spec, ensure_ascii=False)]
+                if wanted in json.dumps(spec, ensure_ascii=False) or builder_title in chart_titles(spec)]
     return found
 
 

@@ -20,7 +20,7 @@ from kit.text import in_language, t
 from lesson import downloads as downloads
 from lesson import frame
 from tests import scripts
-from tests.apptest_helpers import PAGES, ROOT, chart_data, charts, deferred, open_menus, run_page
+from tests.apptest_helpers import PAGES, ROOT, deferred, open_menus, run_page, titled
 
 STORY = [None, *PAGES[:5]]  # home and pages 1-5 share the sentence
 KINDS = PAGES[5]
@@ -107,17 +107,9 @@ def printed(out: str) -> dict[str, tuple[list[str], np.ndarray]]:
 
 def heatmap(at, title) -> tuple[list[str], np.ndarray]:
     """Row labels and numbers of the one chart with this title, as the page drew them."""
-    data = one_chart(at, title).sort_values(["r", "c"])
+    data = titled(at, title).sort_values(["r", "c"])
     m = int(data["c"].max()) + 1
     return list(data["row"][::m]), data["value"].to_numpy().reshape(-1, m)
-
-
-def one_chart(at, title):
-    wanted = f'"title": {json.dumps(title, ensure_ascii=False)}'
-    (data,) = [
-        d for spec, d in zip(charts(at), chart_data(at), strict=False) if wanted in json.dumps(spec, ensure_ascii=False)
-    ]
-    return data
 
 
 def same(drawn, got):
@@ -142,18 +134,18 @@ def check_story(at, path, out: dict, position: float, scaled: bool, softmax: boo
     milk = labels.index("milk")
     others = [w for w in labels if w != "milk"]
     if path == PAGES[2]:  # the sign strips: milk's query row between two key rows
-        strips = one_chart(at, t("signs_title")).groupby("vector", sort=False)["value"].apply(np.array)
+        strips = titled(at, t("signs_title")).groupby("vector", sort=False)["value"].apply(np.array)
         np.testing.assert_allclose(strips["q · milk"], out["Q"][1][milk], rtol=1e-9, atol=1e-9)
         for k in ("drank", "black"):
             vector = next(v for v in strips.index if v.endswith(f"· {k}") and v.startswith("k"))
             np.testing.assert_allclose(strips[vector], out["K"][1][labels.index(k)], rtol=1e-9, atol=1e-9)
     if path == PAGES[3]:  # Q·K bars of milk against every other word
-        bars = one_chart(at, t("measure_qk_scaled" if scaled else "measure_qk")).set_index("key")["score"]
+        bars = titled(at, t("measure_qk_scaled" if scaled else "measure_qk")).set_index("key")["score"]
         scores = out["scores" if scaled else "F"][1][milk]
         np.testing.assert_allclose([bars[w] for w in others], [scores[labels.index(w)] for w in others], rtol=1e-9,
                                    atol=1e-9)
     if path == PAGES[4]:  # where training starts: always Q·K / √d_k
-        bars = one_chart(at, t("learn_start_title_sidebar", q="milk", seed=0)).set_index("key")["score"]
+        bars = titled(at, t("learn_start_title_sidebar", q="milk", seed=0)).set_index("key")["score"]
         assert set(others) <= set(bars.index) <= set(labels)  # milk's own score only where a word may see itself
         np.testing.assert_allclose(bars.to_numpy(), out["F"][1][milk][[labels.index(w) for w in bars.index]]
                                    / np.sqrt(d_k), rtol=1e-9, atol=1e-9)

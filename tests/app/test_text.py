@@ -93,6 +93,7 @@ def chart_titles(spec) -> list[str]:
     if not isinstance(spec, dict):
         return []
     titles = [v.get("text") if isinstance(v, dict) else v for k, v in spec.items() if k == "title"]
+    titles = [json.loads(x["expr"].rsplit(" : ", 1)[1]) if isinstance(x, dict) else x for x in titles]  # kit.narrow
     return [x for x in titles if isinstance(x, str) and x] + [
         x for k, v in spec.items() if k not in ("title", "datasets", "data") for x in chart_titles(v)]
 
@@ -142,7 +143,7 @@ def visible_text(at) -> str:
     parts += [w.label for kind in (at.text_input, at.selectbox, at.toggle, at.number_input, at.slider,
                                    at.checkbox, at.radio, at.button) for w in kind]
     for spec in charts(at):
-        parts += re.findall(r'"title": "([^"]*)"', json.dumps(spec, ensure_ascii=False))
+        parts += re.findall(r'"title": "([^"]*)"', json.dumps(spec, ensure_ascii=False)) + chart_titles(spec)
     return " ".join(parts)
 
 

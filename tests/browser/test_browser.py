@@ -51,6 +51,7 @@ def check_every_tab(page, script: str, shot: str) -> None:
             )
         assert b.problems(page) == [], f"{shot}, tab {tab + 1}"
         assert b.turned_titles(page) == [], f"{shot}, tab {tab + 1}: axis titles turned on their side"
+        assert b.overflow(page) == [], f"{shot}, tab {tab + 1}: text past the window or out of its chart"
         b.screenshot(page, f"{shot}-tab{tab + 1}" if tab else shot)
     assert all(chart["kind"] for chart in b.drawn(page)), f"{script} has charts that never drew"
     if tab:

@@ -11,7 +11,7 @@ import pytest
 from dot import charts as dot_charts
 from dot import tables as dot_tables
 from engine.alignment import GROUPS, pair_alignment
-from kit import charts, render, tables
+from kit import charts, narrow, render, tables
 from learning import charts as learning_charts
 from tests.engine.test_charts import (
     K_ROW,
@@ -197,7 +197,8 @@ def test_heatmaps_fit_the_page_width_in_a_column_of_one_and_contributions_the_he
     z = pd.DataFrame({"dim": [1, 2, 3, 4], "z": [1.0] * 4})
     assert charts.contribution_bars_height(many, z) == charts.contribution_bars_height(few, z)  # one row of legend
     legend = units(SAMPLES["contribution_bars"]().to_dict()).__next__()[1]["color"]["legend"]
-    assert legend == {"orient": "bottom", "columns": charts.KEY_COLUMNS, "symbolLimit": 0}  # every entry shown
+    assert legend == {"orient": "bottom", "columns": narrow.columns(charts.KEY_COLUMNS, 85).to_dict(),
+                      "symbolLimit": 0}  # every entry shown, as many a row as the box holds
 
 
 def test_alignment_running_sum_shares_the_bars_axis_and_has_a_legend_entry():

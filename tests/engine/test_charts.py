@@ -351,7 +351,8 @@ def test_vertical_axis_titles_read_level(name):
     for y in axis_defs(SAMPLES[name]().to_dict(), "y"):
         if y["axis"].get("title", y.get("title")) is not None:
             assert (y["axis"]["titleAngle"], y["axis"]["titleBaseline"], y["axis"]["titleY"]) == (0, "bottom", -8)
-            assert y["axis"]["titleAlign"] == ("left" if y["axis"]["orient"] == "right" else "right")
+            over_the_plot = y["axis"]["orient"] == "right" or y["axis"]["titleX"] < 0  # above the labels, rightwards
+            assert y["axis"]["titleAlign"] == ("left" if over_the_plot else "right")
 
 
 @pytest.mark.parametrize("name", SAMPLES)
