@@ -41,6 +41,21 @@ def degrees(cos) -> np.ndarray:  # [n] -> [n]
     return np.degrees(np.arccos(np.clip(np.asarray(cos, dtype=np.float64), -1.0, 1.0)))
 
 
+NEAR, FAR = 30.0, 60.0  # degrees: up to NEAR a query and a key may be called aligned; above FAR they are far from it
+
+
+def parallel(deg: float) -> str:
+    """How near parallel an angle is: 'aligned' up to NEAR, 'between' up to FAR, 'far' under 90° (cos θ > 0, so q·k
+    > 0), 'past' from 90° on (cos θ ≤ 0)."""
+    return "aligned" if deg <= NEAR else "between" if deg <= FAR else "far" if deg < 90 else "past"
+
+
+def others_span(values, top: int) -> tuple[float, float]:  # [n], position -> (smallest, largest) of the rest
+    """The range of the values of every key but `top`."""
+    rest = np.delete(np.asarray(values, dtype=np.float64), top)
+    return float(rest.min()), float(rest.max())
+
+
 def length_angle(q_row, k_rows) -> LengthAngle:  # [d], [n, d]
     """Each key's dot product with the query, its two lengths and its cosine, and which of them sets the order."""
     q_row, k_rows = np.asarray(q_row, dtype=np.float64), np.asarray(k_rows, dtype=np.float64)

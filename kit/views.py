@@ -9,7 +9,7 @@ import pyarrow as pa
 import streamlit as st
 
 from engine.attention import Attention, attend, contributions, positive_keys, relative_gap
-from engine.relevance import degrees, length_angle, order_by, pairs_in_order, winner
+from engine.relevance import degrees, length_angle, order_by, others_span, pairs_in_order, parallel, winner
 from kit import charts, render, tables
 from kit.charts import contribution_bars, heatmap, weight_bars
 from kit.text import plain, t, then
@@ -18,6 +18,8 @@ from kit.text import plain, t, then
 # wins (engine.relevance.winner), as the page says them
 DECIDES = {"angle": "la_angle", "length": "la_length", "both": "la_both", "tie": "la_tie"}
 WHY = {"angle": "predict_why_angle", "length": "predict_why_length", "both": "predict_why_both"}
+# how near parallel the winning key is (engine.relevance.parallel), where the page says so
+PARALLEL = {"aligned": "la_aligned", "far": "la_far", "past": "la_past"}
 
 ROUNDING = 1e-12  # float64 sums of up to 64 terms stay far below this share of their largest number
 
@@ -204,16 +206,41 @@ def length_angle_view(q_row: np.ndarray, k_rows, q: str, keys: list[str]):  # [d
     la = length_angle(q_row, k_rows)
     st.subheader(t("la_title", q=q))
     number = st.column_config.NumberColumn
-    st.dataframe(tables.length_angle_table(la, keys), hide_index=True, width="stretch", column_config={
-        "word": t("key_word"), "dot": number(t("qk_raw"), format="%.3f", help=t("la_dot_help")),
+    signed = tables.styled(tables.length_angle_table(la, keys), {"dot": ".3f", "cos": ".3f"})
+    st.dataframe(signed, hide_index=True, width="stretch", column_config={
+        "word": t("key_word"), "dot": number(t("qk_raw"), help=t("la_dot_help")),
         "q_len": number("|q|", format="%.3f"), "k_len": number("|k|", format="%.3f"),
-        "cos": number("cos θ", format="%.3f"), "angle": number("θ", format="%.0f°", help=t("la_angle_help")),
+        "cos": number("cos θ"), "angle": number("θ", format="%.0f°", help=t("la_angle_help")),
         "dot_rank": number(t("la_rank", by="q·k"), format="%d"),
         "cos_rank": number(t("la_rank", by="cos θ"), format="%d"),
         "len_rank": number(t("la_rank", by="|k|"), format="%d")})
-    st.markdown(t(DECIDES[la.decides], q=q))
+    st.markdown(decides_text(la, q, keys))
     if la.decides != "tie":
         st.markdown(order_list(la, keys))
+
+
+def decides_text(la, q: str, keys: list[str]) -> str:
+    """Which of length and angle set q·k's order, said with the numbers: the first key's angle and length against the
+    others', and how near parallel it is."""
+    if la.decides == "tie":
+        return t("la_tie")
+    top, deg = int(np.argmax(la.dot)), degrees(la.cos)
+    said = t(DECIDES[la.decides], q=plain(q), k=plain(keys[top]), deg=deg[top], len=la.k_len[top],
+             degs=span(deg, top, "{:.0f}°"), lens=span(la.k_len, top, "{:.2f}"))
+    return said + parallel_note(deg[top], la.cos[top], q, keys[top])
+
+
+def span(values, top: int, form: str) -> str:
+    """The others' values as "lo–hi" in `form`, or one value when they round alike."""
+    lo, hi = (form.format(v) for v in others_span(values, top))
+    return lo if lo == hi else f"{lo}–{hi}"
+
+
+def parallel_note(deg: float, cos: float, q: str, k: str) -> str:
+    """The sentence that follows, on how near parallel q and k of the first key are: aligned, far from it, or past 90°
+    (then no key is relevant by its sign); empty in between."""
+    key = PARALLEL.get(parallel(deg))
+    return then() + t(key, deg=deg, cos=cos, q=plain(q), k=plain(k)) if key else ""
 
 
 def order_list(la, keys: list[str]) -> str:
@@ -245,7 +272,9 @@ def guess_first(q_row: np.ndarray, k_rows: np.ndarray, q: str, keys: list[str], 
         results[key] = (guess, guess[0] == keys[best])
     guess, right = results[key]
     said = t("predict_right" if right else "predict_wrong", guess=guess[0], k=keys[best])
-    reason = t(WHY[why], k=keys[best], q=q, cos=la.cos[best], deg=degrees(la.cos[best]), len=la.k_len[best])
+    deg = degrees(la.cos[best])
+    reason = t(WHY[why], k=keys[best], q=q, cos=la.cos[best], deg=deg, len=la.k_len[best])
+    reason += parallel_note(deg, la.cos[best], q, keys[best])
     if len(guess) > 1:
         agree, pairs = pairs_in_order([keys.index(g) for g in guess], la.dot)
         truth = " > ".join(f"“{keys[j]}”" for j in order_by(la.dot)[:len(guess)])

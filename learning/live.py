@@ -14,7 +14,7 @@ from engine.relevance import degrees, length_angle, order_by
 from fits import jobs, queue, waiting
 from kit import render, tables, views
 from kit.charts import Titles, relevance_bars
-from kit.text import error_text, labels, plain, t
+from kit.text import error_text, labels, number, plain, t
 from kit.views import pick_word
 from learning import targets
 from learning.charts import loss_curve, pair_curves, vector_plane
@@ -213,9 +213,9 @@ def order_text(triples, scores, labels) -> str:
     for query in dict.fromkeys(q for q, _, _ in triples):
         items = sorted(((scores[j], labels[k]) for j, (q, k, _) in enumerate(triples) if q == query),
                        key=lambda item: -item[0])
-        text = f"{items[0][1]} {items[0][0]:.2f}"
+        text = f"{items[0][1]} {number(items[0][0], '.2f')}"
         for (prev, _), (score, key) in zip(items, items[1:], strict=False):
-            text += f"{' > ' if prev > score else ' = '}{key} {score:.2f}"
+            text += f"{' > ' if prev > score else ' = '}{key} {number(score, '.2f')}"
         rows.append(t("learn_order_row", q=labels[query], keys=text))
     return t("item_sep").join(rows)
 
@@ -272,8 +272,9 @@ def signs_verdict(h, labels: list[str]):
 
 def came_from(h, labels: list[str], cosine: bool) -> str:
     """For each query word, whether the final order of its keys comes from the angle (cos θ), the key lengths |k|, or
-    both, as q·k = |q|·|k|·cos θ splits it (|q| is the same for every key); scores of directions only (cosine) can
-    only follow the angle. Empty where a query has fewer than two keys or equal scores."""
+    both, as q·k = |q|·|k|·cos θ splits it (|q| is the same for every key), said with the angles and lengths measured;
+    scores of directions only (cosine) can only follow the angle. Empty where a query has fewer than two keys or equal
+    scores."""
     lines = []
     for i in dict.fromkeys(q for q, _, _ in h.targets):
         keys = [k for q, k, _ in h.targets if q == i]
@@ -281,9 +282,11 @@ def came_from(h, labels: list[str], cosine: bool) -> str:
         decides = "angle" if cosine and la.decides != "tie" else la.decides
         if decides == "tie":
             continue
-        by = {name: " > ".join(f"“{labels[keys[j]]}”" for j in order_by(values))
-              for name, values in (("cos", la.cos), ("len", la.k_len))}
-        lines.append(t(CAME[decides], q=labels[i], cos_order=by["cos"], len_order=by["len"]))
+        deg, top = degrees(la.cos), int(np.argmax(la.cos if cosine else la.dot))  # the first by score
+        angles = t("list_sep").join(f"“{plain(labels[keys[j]])}” {deg[j]:.0f}°" for j in order_by(la.cos))
+        lengths = t("list_sep").join(f"“{plain(labels[keys[j]])}” {la.k_len[j]:.2f}" for j in order_by(la.k_len))
+        lines.append(t(CAME[decides], q=plain(labels[i]), angles=angles, lengths=lengths)
+                     + views.parallel_note(deg[top], la.cos[top], labels[i], labels[keys[top]]))
     return "".join("\n\n" + line for line in lines)
 
 
@@ -308,14 +311,15 @@ def curves(h, pairs: list[str], *, cosine: bool):
         titles = Titles(t(title), step_title, y_title, pair=t("learn_pair"), marker=t("learn_order_marker"))
         render.chart(pair_curves, curves_frame(values, pairs), titles=titles, marker=h.order_step,
                      where=where)
-    number = st.column_config.NumberColumn
-    st.dataframe(targets_result(h, pairs), hide_index=True, width="stretch", column_config={
-        "pair": t("learn_pair"), "target": number(t("learn_target"), format="%g"),
-        "goal_share": number(t("learn_goal_share"), format="%.3f", help=t("learn_goal_share_help")),
-        "share": number(t("learn_share"), format="%.3f", help=t("learn_share_help")),
-        "weight": number(t("weight"), format="%.3f", help=t("learn_weight_help")),
-        "score_start": number(t("learn_score_start", score=score_title(cosine)), format="%.3f"),
-        "score_end": number(t("learn_score_end", score=score_title(cosine)), format="%.3f")})
+    column = st.column_config.NumberColumn
+    shown = tables.styled(targets_result(h, pairs), {"score_start": ".3f", "score_end": ".3f"})
+    st.dataframe(shown, hide_index=True, width="stretch", column_config={
+        "pair": t("learn_pair"), "target": column(t("learn_target"), format="%g"),
+        "goal_share": column(t("learn_goal_share"), format="%.3f", help=t("learn_goal_share_help")),
+        "share": column(t("learn_share"), format="%.3f", help=t("learn_share_help")),
+        "weight": column(t("weight"), format="%.3f", help=t("learn_weight_help")),
+        "score_start": column(t("learn_score_start", score=score_title(cosine))),
+        "score_end": column(t("learn_score_end", score=score_title(cosine)))})
     views.download_table(training_table(h, pairs), t("file_learning"), key="learning")
 
 

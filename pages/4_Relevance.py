@@ -40,6 +40,6 @@ swap.views.section(ctx)
 
 st.subheader(t("takeaway_title"))
 glove_story = story and q == "milk" and ctx.source == t("short_glove")
-st.markdown(t("relevance_takeaway" if glove_story else "relevance_takeaway_other"))
+st.markdown(measures.takeaway(scores["cosine"], keys, story=glove_story))
 measures.partners(att, rows)
 downloads.menu(ctx, "relevance")

@@ -4,11 +4,11 @@ import numpy as np
 import streamlit as st
 
 from engine.attention import Attention, one_key, top_keys
-from engine.relevance import in_order
+from engine.relevance import degrees, in_order
 from kit import render, tables
 from kit.charts import Titles, relevance_bars
-from kit.text import plain, t, then
-from kit.views import download_table, score_name
+from kit.text import number, plain, t, then
+from kit.views import download_table, score_name, span
 from relevance.tables import ranking_table
 
 SHORT = {"dot": "measure_dot_short", "cosine": "measure_cosine_short"}  # column names; Q·K's is its score's name
@@ -21,6 +21,15 @@ def partners(att: Attention, labels: list[str]):
     same = one_key(tops)
     st.markdown(t("relevance_pairs", pairs=pairs) + then() + (
         t("relevance_pairs_differ") if same is None else t("relevance_pairs_same", k=plain(labels[same]))))
+
+
+def takeaway(cosine: np.ndarray, keys: list[str], *, story: bool) -> str:  # [n] raw cos θ of the query and each key
+    """What to take away: on the story sentence with GloVe, how much closer “milk” points to “drank” than to the other
+    words, in degrees; elsewhere what pretrained vectors carry in general."""
+    deg = degrees(cosine)
+    if not story or int(np.argmin(deg)) != keys.index("drank"):  # other vectors may put another word closest
+        return t("relevance_takeaway_other")
+    return t("relevance_takeaway", deg=deg[keys.index("drank")], degs=span(deg, keys.index("drank"), "{:.0f}°"))
 
 
 def bars(scores: dict[str, np.ndarray], names: dict[str, str], keys: list[str], source: str, *, scaled: bool):
@@ -38,7 +47,7 @@ def verdicts(scores: dict[str, np.ndarray], names: dict[str, str], keys: list[st
     pos = [keys.index(x) for x in order]
     shown = " > ".join(f"“{x}”" for x in order)
     for m, v in scores.items():
-        values = t("list_sep").join(f"“{x}” {y:.3f}" for x, y in zip(order, v[pos], strict=False))
+        values = t("list_sep").join(f"“{x}” {number(y, '.3f')}" for x, y in zip(order, v[pos], strict=False))
         met = in_order(v[pos])
         (st.success if met else st.warning)(t("verdict_met" if met else "verdict_missed", measure=names[m],
                                               order=shown, values=values))
@@ -48,7 +57,8 @@ def ranking(scores: dict[str, np.ndarray], names: dict[str, str], keys: list[str
     """Every key's score and rank under each measure, side by side, with its download."""
     st.subheader(t("ranking", q=q))
     table = ranking_table(scores, keys)
-    st.dataframe(table, hide_index=True, width="stretch", column_config=ranking_columns(names, scaled))
+    shown = tables.styled(table, dict.fromkeys(names, ".3f"))
+    st.dataframe(shown, hide_index=True, width="stretch", column_config=ranking_columns(names, scaled))
     shown = t("item_sep").join(t("ranking_name", short=short_name(m, names, scaled), name=names[m]) for m in scores)
     st.caption(t("ranking_legend", columns=shown))
     download_table(table, t("file_ranking"), key="ranking")
@@ -59,7 +69,7 @@ def ranking_columns(names: dict[str, str], scaled: bool) -> dict:
     its rank as "#"; the full names in each column's help and in the caption below the table."""
     config = {"word": t("word")}
     for m, name in names.items():
-        config[m] = st.column_config.NumberColumn(short_name(m, names, scaled), help=name, format="%.3f")
+        config[m] = st.column_config.NumberColumn(short_name(m, names, scaled), help=name)  # tables.styled: ".3f"
         config[f"{m}_rank"] = st.column_config.NumberColumn(t("rank_short"), format="%d",
                                                             help=f"{t('rank')} · {name}")
     return config

@@ -11,9 +11,9 @@ from engine.attention import attend
 from engine.pipeline import encode
 from engine.relevance import length_angle
 from engine.training import load_fit
-from kit.text import in_language, t
+from kit.text import in_language, plain, t
 from lesson.settings import DEFAULTS
-from tests.apptest_helpers import PAGES, RANDOM_LAYERS, chart_data, charts, messages, open_layers, run_page
+from tests.apptest_helpers import PAGES, RANDOM_LAYERS, chart_data, charts, messages, open_layers, run_page, titled
 
 ALL = [None, *PAGES]
 STORY = [None, *PAGES[:5]]  # home and pages 1-5 share the article's sentence
@@ -22,17 +22,6 @@ STORY = [None, *PAGES[:5]]  # home and pages 1-5 share the article's sentence
 def ok(at):
     assert not at.exception, [e.value for e in at.exception]
     return at
-
-
-def titled(at, title) -> pd.DataFrame:
-    """The data of the one chart whose spec has this title."""
-    wanted = f'"title": {json.dumps(title, ensure_ascii=False)}'
-    (data,) = [
-        df
-        for spec, df in zip(charts(at), chart_data(at), strict=False)
-        if wanted in json.dumps(spec, ensure_ascii=False)
-    ]
-    return data
 
 
 def cell(frame: pd.DataFrame, row: str, col: str) -> float:
@@ -84,7 +73,8 @@ class TestTheDefaultScreenShowsTheArticle:
 
     def test_page_3_drank_above_black(self):
         at = ok(run_page(PAGES[2]))
-        dots = [float(m) for m in re.findall(r"q·k = (-?[0-9.]+)", " ".join(m.value for m in at.markdown))]
+        said = " ".join(m.value for m in at.markdown)
+        dots = [float(m.replace("−", "-")) for m in re.findall(r"q·k = (−?[0-9.]+)", said)]  # the true minus sign
         assert dots[0] > dots[1]  # milk·drank, then milk·black
 
     def test_page_4_qk_verdict_and_ranking(self):
@@ -191,7 +181,9 @@ class TestLengthAndAngle:
         rank = lambda col: list(table.sort_values(col, ascending=False, kind="stable")["word"])  # noqa: E731
         decides = "angle" if rank("cos") == rank("dot") else "length" if rank("k_len") == rank("dot") else "both"
         text = " ".join(m.value for m in at.markdown)
-        assert t(f"la_{decides}", q="milk", order="", cos_order="", len_order="").split("**")[1] in text
+        top = table.sort_values("dot", ascending=False, kind="stable").iloc[0]
+        said = t(f"la_{decides}", q="milk", k=plain(top["word"]), deg=top["angle"], len=top["k_len"], degs="", lens="")
+        assert said.split("**")[1] in text and said.split("(")[0] in text  # the heading and the first key
 
     def test_length_angle_engine(self):
         la = length_angle(np.array([1.0, 0.0]), np.array([[3.0, 4.0], [1.0, 0.0], [0.0, 2.0]]))

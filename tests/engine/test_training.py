@@ -317,7 +317,7 @@ def test_a_written_relevance_is_a_number_or_none(text, value):
 
 
 def test_directions_only_training_aligns_the_vectors_on_nearly_every_seed(glove):
-    """With scores τ·cos θ, reaching the order means turning q and k into alignment: lengths cannot help."""
+    """With scores τ·cos θ, reaching the order means turning q so that the angles rank the keys: lengths cannot help."""
     from engine.relevance import cosines
     x, targets = sentence_rows(glove, *SENTENCES[0])
     pe = 0.3 * sinusoidal(*x.shape)
