@@ -3,7 +3,7 @@ import streamlit as st
 
 from dot.charts import alignment_bars, with_alignment_domains
 from dot.tables import alignment_frame, group_table
-from kit import charts, render
+from kit import charts, render, tables
 from kit.text import plain, t, then
 
 GROUPS = {"++": "group_++", "--": "group_--", "+-": "group_+-", "-+": "group_-+"}  # engine.alignment.GROUPS' names
@@ -29,9 +29,8 @@ def pair_summary(pair, q: str, k: str, *, note: str, source: str, sign: str):
     st.markdown(t("dot_pair_value", q=q, k=k, dot=pair.dot, agree=pair.agree, disagree=pair.dot - pair.agree)
                 + then() + sign)
     groups = group_table(pair, group_names())
-    st.dataframe(groups, hide_index=True, width="stretch", column_config={
-        "group": t("group"), "dimensions": t("dimensions"),
-        "sum": st.column_config.NumberColumn(t("group_sum"), format="%.4f")})
+    st.dataframe(tables.styled(groups, {"sum": ".4f"}), hide_index=True, width="stretch", column_config={
+        "group": t("group"), "dimensions": t("dimensions"), "sum": st.column_config.NumberColumn(t("group_sum"))})
     st.success(t("group_check", total=float(sum(pair.sums.values())), dot=pair.dot))
     st.caption(t(note, q=q, k=k, source=source))
 

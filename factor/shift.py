@@ -6,6 +6,7 @@ import streamlit as st
 
 from engine.attention import Attention, shifted_weights
 from factor.settings import SHIFT_RANGE
+from kit import tables
 from kit.text import plain, t
 from kit.views import score_name
 
@@ -23,7 +24,7 @@ def view(att: Attention, i: int, q: str, keys: list[str], *, scaled: bool):
                t("signs_shift_before"): before[seen], t("signs_shift_after"): after[seen]}
     table = pd.DataFrame({t("key_word"): [keys[j] for j in seen], **numbers})
     # a small static table: lighter in the browser than a data grid, and it is sent again on every run
-    right.table(table.style.hide().format("{:.4f}", subset=list(numbers)))
+    right.table(tables.styled(table, dict.fromkeys(numbers, ".4f")).hide())
     moved = float(np.abs(after - before).max(initial=0.0))
     said = t("signs_shift_result", c=c, q=plain(q), moved=moved) if c else t("signs_shift_none", q=plain(q))
     left.markdown(said)

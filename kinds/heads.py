@@ -5,7 +5,7 @@ import streamlit as st
 from engine.attention import Attention, head_tops, merge_heads
 from kit import charts, render, tables
 from kit.charts import heatmap
-from kit.text import t
+from kit.text import number, t
 from kit.views import SIDE_BY_SIDE, Marks, download, heatmap_cells, matrix, matrix_cells
 
 HEAD_WEIGHTS = {"encoder-": "file_encoder-head-weights", "decoder-": "file_decoder-head-weights",  # file names
@@ -45,5 +45,5 @@ def head_focus(multi: Attention, q_labels: list[str], k_labels: list[str], q: st
         heads = [x for x in range(len(top)) if top[x] == j]
         items.append(t("focus_one" if len(heads) == 1 else "focus_many", k=k_labels[j],
                        heads=t("list_sep").join(str(x + 1) for x in heads),
-                       w=t("list_sep").join(f"{w[x, j]:.2f}" for x in heads)))
+                       w=t("list_sep").join(number(w[x, j], ".2f") for x in heads)))
     return t("focus_differ", q=q, items=t("item_sep").join(items))

@@ -3,13 +3,14 @@ import numpy as np
 import pandas as pd
 
 from engine.sources import nearest
+from kit.text import number
 
 
 def neighbours_frame(kv, words: list[str], sources: list[str], n: int = 5) -> pd.DataFrame:
     """Each word's n nearest vocabulary neighbours by cosine, and the source word most similar to it."""
     out = []
     for w in dict.fromkeys(words):
-        near = ", ".join(f"{x} ({c:.2f})" for x, c in nearest(kv, w, n))
+        near = ", ".join(f"{x} ({number(c, '.2f')})" for x, c in nearest(kv, w, n))
         row = {"word": w, "neighbours": near}
         if sources:
             sim = {src: float(kv.similarity(w, src)) for src in dict.fromkeys(sources)}

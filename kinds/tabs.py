@@ -12,7 +12,7 @@ from fits import banner
 from kinds import lines
 from kinds.heads import heads_view
 from kinds.tables import neighbours_frame
-from kit import state, views
+from kit import state, tables, views
 from kit.state import view_key
 from kit.text import t
 from kit.views import pick_word
@@ -121,10 +121,10 @@ def cross_notes(ctx, rows_q, rows_kv):
     with st.expander(t("neighbours_title")):
         words = list(dict.fromkeys(rows_q.tokens))
         table = neighbours(kv, s, words[:NEIGHBOURS], rows_kv.tokens)
-        st.dataframe(table, hide_index=True, width="stretch", column_config={
+        st.dataframe(tables.styled(table, {"cosine": ".2f"}), hide_index=True, width="stretch", column_config={
             "word": t("neighbours_word"), "neighbours": t("neighbours_near"),
             "closest_source": t("neighbours_source"),
-            "cosine": st.column_config.NumberColumn(t("neighbours_cosine"), format="%.2f")})
+            "cosine": st.column_config.NumberColumn(t("neighbours_cosine"))})
         if len(words) > NEIGHBOURS:
             st.caption(t("neighbours_first", n=NEIGHBOURS))
 

@@ -1,11 +1,18 @@
 """Arrays + labels -> DataFrames, or Arrow tables where a page sends them as they are (a heatmap's cells, the tables
 st.dataframe shows): the one bridge from the engine to pandas and Arrow."""
+from functools import partial
+from typing import TYPE_CHECKING
+
 import numpy as np
 import pandas as pd
 import pyarrow as pa
 
 from engine import attention
 from engine.relevance import degrees
+from kit.text import number
+
+if TYPE_CHECKING:
+    from pandas.io.formats.style import Styler
 
 
 def matrix_long(a: np.ndarray, rows: list[str], cols: list, *, mask: np.ndarray | None = None,
@@ -38,6 +45,14 @@ def matrix_table(a: np.ndarray, rows: list[str], cols: list, *, mask: np.ndarray
 def matrix_wide(a: np.ndarray, rows: list[str], cols: list) -> pd.DataFrame:  # [n, m]
     """The matrix with its row and column labels, as downloaded."""
     return pd.DataFrame(np.asarray(a), index=pd.Index(rows, name="word"), columns=cols)
+
+
+def styled(table: pd.DataFrame | pa.Table, formats: dict[str, str]) -> "Styler":
+    """The table as a page shows it: each column of `formats` written by its spec (".4f"; "" for a number already
+    written out) with the true minus sign, as the charts write numbers, while its values stay numbers (st.dataframe
+    sorts by them); other columns as they are."""
+    df = table.to_pandas() if isinstance(table, pa.Table) else table
+    return df.style.format({c: partial(number, spec=spec) for c, spec in formats.items()}, na_rep="")
 
 
 def dims(d: int) -> list[int]:

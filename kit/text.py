@@ -7,8 +7,13 @@ LANGS maps each code to its strings (STRINGS, every key of the English, the same
 
 The language is the run's context, as render's file names are: the entry sets it once per run from the visitor's
 Settings (use), and t() reads it, so no view, chart or table carries it. in_language() speaks another one for a while,
-on purpose; kept() carries the run's language to code that runs later in another thread (a fragment's own rerun)."""
+on purpose; kept() carries the run's language to code that runs later in another thread (a fragment's own rerun).
+
+Numbers are written as the charts write them (d3-format): a negative one with the true minus sign "−", never "-";
+one that rounds to zero without a sign; an exponent as it is ("4.2e-17")."""
+import numbers
 import re
+import string
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -29,12 +34,45 @@ class Language:
 MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|~<>$])")  # what markdown would read as formatting
 LANGS = {code: Language(catalogue.strings(code)) for code in CODES}  # code -> its strings; English first
 LANGUAGE: ContextVar[str] = ContextVar("language", default="en")  # this run's (use), else the default
+MINUS = "\u2212"  # the true minus sign, as d3-format writes it
+SIGN = re.compile(r"^([^\d.-]*)-(?=[\d.]|inf)")  # a formatted number's own "-", after any padding: not an exponent's
+NONZERO = re.compile(r"[1-9]|inf|nan")  # a digit that keeps a number off zero once it is rounded
+
+
+class Numbers(string.Formatter):
+    """str.format, with the numbers filled in written with the true minus sign (signed), other fields as they are."""
+
+    def format_field(self, value, format_spec: str) -> str:
+        """One {field}: signed() where it is a number, else as str.format writes it."""
+        text = super().format_field(value, format_spec)
+        return signed(text) if isinstance(value, numbers.Real) and not isinstance(value, bool) else text
+
+
+NUMBERS = Numbers()
 
 
 def t(key: str, /, **values) -> str:
     """The string `key` in the run's language (English for an unknown language), with {placeholders} filled in."""
     text = LANGS.get(LANGUAGE.get(), LANGS["en"]).STRINGS[key]
-    return text.format(**values) if values else text
+    if not any(isinstance(v, numbers.Real) and v < 0 for v in values.values()):
+        return text.format(**values)  # no sign to write: str.format's own speed
+    return NUMBERS.format(text, **values)
+
+
+def signed(text: str) -> str:
+    """A formatted number as the charts write it: "−" for its leading "-" ("-8.1792" -> "−8.1792"), no sign where it
+    rounds to zero ("-0.000" -> "0.000"); an exponent's "-" stays ("4.2e-17")."""
+    match = SIGN.match(text)
+    if match is None:
+        return text
+    rest = text[match.end():]
+    zero = NONZERO.search(re.split("[eE]", rest)[0]) is None
+    return match.group(1) + ("" if zero else MINUS) + rest
+
+
+def number(value, spec: str = "") -> str:
+    """`value` formatted by `spec` (".4f"), with the true minus sign: a number a view writes outside a text."""
+    return signed(format(value, spec))
 
 
 def use(lang: str) -> None:

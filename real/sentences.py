@@ -239,17 +239,20 @@ def heads_view(ctx, sentence: treebank.Sentence, enc: Encoded, att: Attention, s
     lines = head_lines_frame(labels, relations, head, pick, att.weights, names)
     titles = Titles(t("real_lines_title"), t("key_word"), t("query_word"), value, relation=t("real_relation"),
                     line=t("real_line_title"))
-    render.chart(head_lines, lines, titles=titles, line_names=[names[k] for k in LINE_KINDS],
-                 save=render.Save(csv=render.Csv("dl_real_lines", lambda: lines.to_csv(index=False))))
+    with st.container(key=render.WIDE):
+        render.chart(head_lines, lines, titles=titles, line_names=[names[k] for k in LINE_KINDS],
+                     save=render.Save(csv=render.Csv("dl_real_lines", lambda: lines.to_csv(index=False))))
     st.caption(t("real_lines_caption"))
     said = {"root": t("real_root"), "none": t("real_no_head"), "right": t("real_right"),
             "wrong": t("real_wrong")}
     table = heads_table(labels, relations, head, pick, att.weights, said)
-    st.dataframe(table, hide_index=True, width="stretch", height="content", column_config={
+    # head_weight comes written out ("—" where a word has no head): spec "" keeps its text, with the true minus sign
+    signed = tables.styled(table, {"head_weight": "", "top_weight": ".3f"})
+    st.dataframe(signed, hide_index=True, width="stretch", height="content", column_config={
         "word": t("word"), "relation": t("real_relation"), "head": t("real_col_head"),
         "head_weight": st.column_config.TextColumn(t("real_col_head_weight", value=value), alignment="right"),
         "top": t("real_col_top"),
-        "top_weight": st.column_config.NumberColumn(t("real_col_top_weight", value=value), format="%.3f"),
+        "top_weight": st.column_config.NumberColumn(t("real_col_top_weight", value=value)),
         "right": t("real_col_right")})
     views.download_table(table, t("file_real_heads"), key="real_heads")
 
@@ -321,7 +324,8 @@ def relations_view(ctx, known: Known, scored: Scored):
     st.caption(t("real_rel_caption"))
     share = st.column_config.NumberColumn(format="%.1f%%")  # shares in percent, as tables.shown gives them: 51.2%
     other = st.column_config.TextColumn(alignment="right")
-    st.dataframe(shown(table, tuple(rivals)), hide_index=True, width="stretch", height="content", column_config={
+    offsets = tables.styled(shown(table, tuple(rivals)), {"offset": ""})  # the offsets come written out: "+1"
+    st.dataframe(offsets, hide_index=True, width="stretch", height="content", column_config={
         "relation": t("real_relation"), "meaning": t("real_rel_meaning"),
         "count": st.column_config.NumberColumn(t("real_rel_count"), format="localized"),
         "head": {**share, "label": t("real_rel_head_share")}, "offset": t("real_rel_offset_col"),

@@ -5,6 +5,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from kit.text import signed
+
 MARKS = {True: "✓", False: "✗"}  # right and wrong, as a shape and not by colour alone
 NONE = "—"  # a figure a model does not have
 
@@ -96,7 +98,7 @@ def relation_bars_frame(table: pa.Table, series: list[str]) -> pd.DataFrame:
     n = len(df)
     label = (df["relation"] + " · " + df["meaning"]).tolist()
     head = [f"{a:.0%}" for a in df["head"]]
-    offset = [f"{a:.0%} ({o})" for a, o in zip(df["offset_accuracy"], df["offset"], strict=False)]
+    offset = [f"{a:.0%} ({signed(o)})" for a, o in zip(df["offset_accuracy"], df["offset"], strict=False)]
     return pd.DataFrame({
         "label": label * 2, "r": list(range(n)) * 2, "series": [series[0]] * n + [series[1]] * n,
         "s": [0] * n + [1] * n, "accuracy": pd.concat([df["head"], df["offset_accuracy"]], ignore_index=True),

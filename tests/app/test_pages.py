@@ -8,6 +8,7 @@ import pytest
 
 from engine.tokens import MAX_TOKENS
 from kit.charts import PICK
+from kit.text import number
 from lesson.settings import DEFAULTS, parse
 from tests.apptest_helpers import PAGES, RANDOM_LAYERS, chart_data, charts, messages, run_page
 from tests.engine.test_charts import units
@@ -284,7 +285,8 @@ def test_factor_contributions_add_up_to_z():
 
 def dots_shown(at) -> list[float]:
     """The dot products the page states, left column first."""
-    return [float(m) for m in re.findall(r"q·k = (-?[0-9.]+)", " ".join(m.value for m in at.markdown))]
+    said = " ".join(m.value for m in at.markdown)
+    return [float(m.replace("−", "-")) for m in re.findall(r"q·k = (−?[0-9.]+)", said)]  # the true minus sign
 
 
 @pytest.mark.parametrize("query", [{}, {"pair_rows": "embedding"}, {"sort": "size", "q_seed": "9"},
@@ -303,7 +305,7 @@ def test_dot_group_sums_equal_the_dot_product_shown(query):
         assert table["dimensions"].sum() == d == len(prod)
         assert prod["product"].sum() == pytest.approx(dot, abs=6e-5)
         assert prod["running"].iloc[-1] == pytest.approx(prod["product"].sum())
-        assert f"{dot:.4f}" in check.value
+        assert number(dot, ".4f") in check.value
         agree = table.loc[table["group"].str.contains(r"\(\+,\+\)|\(−,−\)"), "sum"]
         assert (agree >= 0).all() and (table["sum"].drop(agree.index) <= 0).all()
     if query.get("sort") == "size":

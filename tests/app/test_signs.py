@@ -8,7 +8,7 @@ from engine.attention import attend, positive_keys
 from engine.layers import preset
 from engine.pipeline import encode
 from engine.sources import load_glove
-from kit.text import in_language, plain, t
+from kit.text import in_language, number, plain, t
 from tests.apptest_helpers import run_page
 
 FACTOR, DOT, RELEVANCE = "pages/2_Factor_matrix.py", "pages/3_Dot_product.py", "pages/4_Relevance.py"
@@ -59,7 +59,7 @@ def test_a_number_added_to_a_row_moves_no_weight(c):
     np.testing.assert_allclose(table["shifted"], table["score"] + c)
     np.testing.assert_allclose(table["after"], table["before"], atol=1e-15)
     assert table["before"].sum() == pytest.approx(1.0) and list(table["key"])[:2] == ["the (1)", "black"]
-    assert f"Adding {c:+g} to every score of “milk” moves none of its weights" in markdown(at)
+    assert f"Adding {number(c, '+g')} to every score of “milk” moves none of its weights" in markdown(at)
     assert "The sign says whether a word is relevant at all" in " ".join(i.value for i in at.info)
 
 
