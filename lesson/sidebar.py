@@ -54,7 +54,7 @@ STYLE = ("[data-testid=stTextInputRootElement]:focus-within, [data-testid=stNumb
          "[data-baseweb=select]:focus-within, :is(button, a, [role=radio], [role=checkbox], [role=tab], "
          "[role=slider], summary):focus-visible { outline: 2px solid #a8303c; outline-offset: 2px; }"
          "[data-testid=stButtonGroup] > div { flex-wrap: wrap; row-gap: 4px; }"
-         ".stMarkdownEllipsis { white-space: normal; }"
+         "[data-testid=stMarkdownContainer].stMarkdownEllipsis p { white-space: normal; }"
          f".st-key-{render.WIDE} {{ overflow-x: auto; }}")
 
 
