@@ -112,6 +112,15 @@ def ratio(measured: float, reference: float) -> str:
     return f"{measured / reference:.2f}×"
 
 
+def spread(values: list, fmt) -> str:
+    """One value, or the mean of several with their range; '—' where a kind has no such figure."""
+    if any(v is None for v in values):
+        return "—"
+    if len(values) == 1:
+        return fmt(values[0])
+    return f"{fmt(statistics.fmean(values))} ({fmt(min(values))}–{fmt(max(values))})"
+
+
 def seconds(x: float) -> str:
     """A duration with a unit that keeps three significant digits."""
     return f"{x * 1e3:.1f} ms" if x < 1 else f"{x:.2f} s"

@@ -1,7 +1,8 @@
 """Writes data/head-glove.npz: the default W_Q, W_K, one attention head fitted on the treebank's training sentences
-(data/treebank.tsv) on the built-in GloVe 400k, so that no server fits it before its first page. Run
-`python data/make_head.py` (about 60 s of one core); tests/engine/test_treebank.py and `python -m bench.heads --refit`
-refit it and compare."""
+(data/treebank.tsv) together with the template corpus's training split (data/relevance.csv: plain sentences like the
+article's; its test split is never read) on the built-in GloVe 400k, so that no server fits it before its first page.
+Run `python data/make_head.py` (about 65 s of one core); tests/engine/test_treebank.py and
+`python -m bench.heads --refit` refit it and compare."""
 import sys
 from pathlib import Path
 

@@ -1,5 +1,6 @@
 """A corpus of sentences with graded relevances: load and check it, fit W_Q and W_K on it, measure held-out order."""
 import csv
+import functools
 import io
 import math
 from collections.abc import Callable
@@ -11,7 +12,7 @@ from gensim.models import KeyedVectors
 
 from engine.attention import score, score_grads
 from engine.errors import CodedError
-from engine.objective import SIGN_WEIGHT, objective
+from engine.objective import POSITIVE_SHARE, SIGN_WEIGHT, objective
 from engine.positional import WEIGHT, sinusoidal
 from engine.tokens import MAX_TOKENS, TooManyTokens, tokenize
 from engine.training import Fit, descend, flatten, initial_weights, target_problems, written_relevance
@@ -149,7 +150,13 @@ def load(path=None) -> list[Example]:
         raise CorpusError("not_utf8") from None
 
 
-def known(kv: KeyedVectors, examples: list[Example]) -> list[Example]:
+@functools.cache
+def built_in() -> tuple[Example, ...]:
+    """data/relevance.csv, read once per process (the examples are frozen)."""
+    return tuple(load())
+
+
+def known(kv: KeyedVectors, examples) -> list[Example]:
     """The examples whose every token the vectors know."""
     return [e for e in examples if all(t in kv.key_to_index for t in tokenize(e.sentence))]
 
@@ -193,12 +200,13 @@ def order_accuracy(kv: KeyedVectors, examples: list[Example], w_q, w_k, *, posit
     return accuracy(b, query_scores(b, w_q, w_k, cosine)[2])
 
 
-def loss_grads(b: Batch, w_q, w_k, cosine=False, decay=DEFAULT_DECAY,
-               sign_weight=SIGN_WEIGHT):  # -> loss, s [E, L], dW_Q, dW_K
+def loss_grads(b: Batch, w_q, w_k, cosine=False, decay=DEFAULT_DECAY, sign_weight=SIGN_WEIGHT,
+               positive_share=POSITIVE_SHARE):  # -> loss, s [E, L], dW_Q, dW_K
     """The one objective on each example's targeted keys (which word: its softmax against the normalised relevances;
-    whether at all: relevant keys above 0, those labelled 0 below), and an L2 pull towards 0."""
+    whether at all: relevant keys above 0, those labelled 0 below, the first weighing `positive_share` of the sign
+    term), and an L2 pull towards 0."""
     q, k, s = query_scores(b, w_q, w_k, cosine)
-    o = objective(s, b.mask, b.p, sign_weight)
+    o = objective(s, b.mask, b.p, sign_weight, positive_share)
     n, d = len(b.query), b.x.shape[-1]
     dq, dk = score_grads(q, k, o.grad[:, None, :], cosine=cosine)  # through d loss / d score [E, 1, L]
     x_q = b.x[np.arange(n), b.query]  # [E, d]

@@ -24,12 +24,14 @@ class Objective:
     grad: np.ndarray  # [r, n]  d loss / d score
 
 
-def objective(s, mask, p, sign_weight: float = SIGN_WEIGHT) -> Objective:  # [r, n] ×3
+def objective(s, mask, p, sign_weight: float = SIGN_WEIGHT,
+              positive_share: float = POSITIVE_SHARE) -> Objective:  # [r, n] ×3
     """The one objective, a mean over rows: which word (cross_entropy of the row's softmax against p) plus
-    sign_weight × whether at all (sign_loss: pairs with p > 0 above 0, the row's other masked-in pairs below 0).
-    Softmax ignores one number added to a whole row, so only the second term says where 0 lies."""
+    sign_weight × whether at all (sign_loss: pairs with p > 0 above 0, the row's other masked-in pairs below 0, the
+    first weighing `positive_share` of a row). Softmax ignores one number added to a whole row, so only the second
+    term says where 0 lies."""
     order, probs = cross_entropy(s, mask, p)
-    sign, g_sign = sign_loss(s, mask & (p > 0), mask & (p <= 0))
+    sign, g_sign = sign_loss(s, mask & (p > 0), mask & (p <= 0), positive_share)
     return Objective(order + sign_weight * sign, order, sign, probs, (probs - p) / len(s) + sign_weight * g_sign)
 
 
@@ -45,13 +47,14 @@ def cross_entropy(s, mask, p):  # [r, n] ×3 -> mean loss, probs [r, n]
     return float(loss), e / total
 
 
-def sign_loss(s, positive, negative):  # [r, n] scores, [r, n] bool ×2 -> mean loss, d loss / d s [r, n]
+def sign_loss(s, positive, negative,
+              positive_share: float = POSITIVE_SHARE):  # [r, n] scores, [r, n] bool ×2 -> mean loss, d loss / d s
     """Whether at all: mean over rows of a logistic loss, c·log(1 + e^(-s/c)) on each positive pair and
     c·log(1 + e^(s/c)) on each negative one (c = SIGN_SCALE). Within a row the positive pairs together weigh
-    POSITIVE_SHARE and the negative ones the rest (all of it when a row has one kind only), so a word's one head counts
-    about as much as all its other words."""
+    `positive_share` and the negative ones the rest (all of it when a row has one kind only), so a word's one head
+    counts about as much as all its other words."""
     n_pos, n_neg = positive.sum(axis=1, keepdims=True), negative.sum(axis=1, keepdims=True)
-    share = np.where(n_neg == 0, 1.0, np.where(n_pos == 0, 0.0, POSITIVE_SHARE))  # [r, 1]  the positives' part
+    share = np.where(n_neg == 0, 1.0, np.where(n_pos == 0, 0.0, positive_share))  # [r, 1]  the positives' part
     w = np.where(positive, share / np.maximum(n_pos, 1), np.where(negative, (1.0 - share) / np.maximum(n_neg, 1), 0.0))
     # each pair is one kind or none: one logistic term each, on s / c towards its side (the other cells may hold -inf)
     z = np.where(positive, -s, np.where(negative, s, 0.0)) / SIGN_SCALE

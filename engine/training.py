@@ -276,6 +276,7 @@ class Fit:
     stopped: bool  # the callback asked to stop early
     used: int  # training examples whose words the vectors all know
     skipped: int  # examples left out because the vectors lack one of their words
+    plain: int = 0  # plain sentences (the template corpus's training split) it also learned from, beside `used`
 
 
 def load_fit(path) -> Fit:

@@ -69,7 +69,9 @@ def describe(s: Layers, p: Provenance) -> str:
     if p.q in LEARNED and p.fit is not None and p.recipe is not None:
         r = p.recipe
         key = LEARNED_WEIGHTS["run"][p.data] if p.q == "run" else LEARNED_WEIGHTS[p.q]
-        said = t(key, train=p.train, test=p.test, acc=p.fit.test_accuracy[-1], steps=r.steps, lr=r.lr, seed=r.seed)
+        plain = t("weights_plain", n=p.fit.plain) if p.fit.plain else ""
+        said = t(key, train=p.train, test=p.test, acc=p.fit.test_accuracy[-1], steps=r.steps, lr=r.lr, seed=r.seed,
+                 plain=plain)
         if p.q == "run" and r.steps < s.run_steps:
             said += " " + t("weights_capped", asked=s.run_steps, max=r.steps)
         if p.fit.stopped:

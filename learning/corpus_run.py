@@ -95,8 +95,10 @@ def choose(ctx) -> Data | None:
                      horizontal=True, format_func=labels(CHOICES))
     if which == "treebank":
         ref = references(ctx.s, ctx.kv)
+        plain = treebank.plain_batch(ctx.kv, treebank.LIVE)
+        more = "" if plain is None else t("corpus_about_plain", n=len(plain.query), weight=treebank.LIVE.plain)
         st.markdown(t("corpus_about_treebank", train=ref.train, total=ref.total, test=ref.test,
-                      batch=treebank.LIVE.batch_words, offset=offset_name(ref.offset)))
+                      batch=treebank.LIVE.batch_words, offset=offset_name(ref.offset), plain=more))
         if not ref.train:
             st.error(error_text(corpus.CorpusError("no_known")))
             return None

@@ -9,7 +9,7 @@ import streamlit as st
 from gensim.models import KeyedVectors
 
 from classroom import panels
-from engine import minilm_files, minilm_treebank, treebank
+from engine import corpus, minilm_files, minilm_treebank, treebank
 from engine.attention import Attention, top_keys
 from engine.pipeline import Encoded, encode
 from engine.tokens import TooManyTokens, tokenize
@@ -46,6 +46,7 @@ class Known:
     offset: tuple[int, float]  # the best single offset and its accuracy
     offsets: dict[str, tuple[int, float]]  # per relation: its best offset and that offset's accuracy
     words: frozenset[str]  # every token of these sentences
+    plain: corpus.Batch | None  # the template corpus's held-out sentences it knows: plain ones, like the article's
 
 
 @dataclass(frozen=True)
@@ -55,6 +56,8 @@ class Scored:
     accuracy: float  # share of words with a head whose top key is that head
     words: int  # words with a head
     relations: dict[str, tuple[int, float]]  # per relation: words, accuracy
+    signs: tuple[float, float]  # share of words scoring their head above 0, of their other pairs below 0
+    plain: tuple[int, float, float] | None  # plain sentences: how many, relevant keys above 0, keys labelled 0 below
 
 
 def find_known(kv: KeyedVectors, position: float) -> Known | None:
@@ -63,16 +66,22 @@ def find_known(kv: KeyedVectors, position: float) -> Known | None:
     if not found:
         return None
     b = treebank.batch(kv, found, position)
+    plain = [e for e in corpus.known(kv, corpus.built_in()) if e.split == "test"]
     return Known(found, {s.sent_id: i for i, s in enumerate(found)}, b, treebank.best_offset(b),
-                 treebank.best_offsets(b), frozenset(w for s in found for w in s.tokens))
+                 treebank.best_offsets(b), frozenset(w for s in found for w in s.tokens),
+                 corpus.batch(kv, plain, position) if plain else None)
 
 
 def score_known(known: Known, w_q: np.ndarray, w_k: np.ndarray, own: bool) -> Scored:
-    """Each held-out word's top key under these weights, against its head."""
-    b = known.batch
-    picked = treebank.top_key(b, treebank.scores(b, w_q, w_k)[2], own)
+    """Each held-out word's top key under these weights, against its head; the signs of its scores, and on the plain
+    held-out sentences."""
+    b, plain = known.batch, known.plain
+    scores = treebank.scores(b, w_q, w_k)[2]
+    picked = treebank.top_key(b, scores, own)
     has = b.head >= 0
-    return Scored(float((picked == b.head)[has].mean()), int(has.sum()), treebank.by_relation(b, picked))
+    signs = None if plain is None else (len(plain.query), *corpus.signs(plain, corpus.query_scores(plain, w_q, w_k)[2]))
+    return Scored(float((picked == b.head)[has].mean()), int(has.sum()), treebank.by_relation(b, picked),
+                  treebank.signs(b, scores), signs)
 
 
 @st.cache_resource(show_spinner=False, max_entries=8)
@@ -308,19 +317,7 @@ def relations_view(ctx, known: Known, scored: Scored):
                     count=t("real_rel_count"))
     render.chart(relation_accuracy, bars, titles=titles, series=series,
                  save=render.Save(csv=render.Csv("dl_real_relation_bars", lambda: bars.to_csv(index=False))))
-    offset, offset_acc = known.offset
-    said = t("real_rel_said", words=scored.words, sentences=len(known.sentences), acc=scored.accuracy,
-             offset=offset, offset_acc=offset_acc)
-    rows = table.to_pydict()
-    gaps = [h - o for h, o in zip(rows["head"], rows["offset_accuracy"], strict=False)]  # one per relation shown
-    beats = sum(g > 0 for g in gaps)
-    if gaps and min(gaps) < 0:
-        r = gaps.index(min(gaps))
-        said += then() + t("real_rel_beats", beats=beats, n=len(gaps), rel=rows["relation"][r],
-                           head=rows["head"][r], off=rows["offset_accuracy"][r])
-    elif gaps and beats == len(gaps):
-        said += then() + t("real_rel_beats_all", n=len(gaps))
-    st.markdown(said)
+    st.markdown(relations_said(known, scored, table.to_pydict()))
     st.caption(t("real_rel_caption"))
     share = st.column_config.NumberColumn(format="%.1f%%")  # shares in percent, as tables.shown gives them: 51.2%
     other = st.column_config.TextColumn(alignment="right")
@@ -335,3 +332,23 @@ def relations_view(ctx, known: Known, scored: Scored):
         "bert": {**other, "label": t("real_rel_bert_share")}, "bert_head": t("real_rel_bert_relation")})
     st.caption(t("real_rel_others_caption", name=minilm_files.NAME, sentences=minilm_treebank.shipped().sentences))
     views.download_table(table, t("file_real_relations"), key="real_relations")
+
+
+def relations_said(known: Known, scored: Scored, rows: dict) -> str:
+    """What the relations show in words: the head against the best offset over all words and relation by relation,
+    and the signs on web text and on plain sentences."""
+    offset, offset_acc = known.offset
+    said = t("real_rel_said", words=scored.words, sentences=len(known.sentences), acc=scored.accuracy,
+             offset=offset, offset_acc=offset_acc) + then() + t("real_rel_signs", above=scored.signs[0],
+                                                                 below=scored.signs[1])
+    if scored.plain is not None:
+        said += then() + t("real_rel_plain", n=scored.plain[0], above=scored.plain[1], below=scored.plain[2])
+    gaps = [h - o for h, o in zip(rows["head"], rows["offset_accuracy"], strict=False)]  # one per relation shown
+    beats = sum(g > 0 for g in gaps)
+    if gaps and min(gaps) < 0:
+        r = gaps.index(min(gaps))
+        said += then() + t("real_rel_beats", beats=beats, n=len(gaps), rel=rows["relation"][r],
+                           head=rows["head"][r], off=rows["offset_accuracy"][r])
+    elif gaps and beats == len(gaps):
+        said += then() + t("real_rel_beats_all", n=len(gaps))
+    return said

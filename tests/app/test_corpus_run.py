@@ -145,7 +145,8 @@ def test_use_on_every_page_puts_the_recipe_in_the_url_and_a_fresh_session_rederi
     assert {"q_preset": "run", "k_preset": "run", "run_steps": "40", "run_seed": "3"}.items() <= \
         at.query_params.items()
     assert t("corpus_in_use") in " ".join(m.value for m in at.success)
-    banner = t("weights_run_treebank", train=2000, test=1255, acc=0.5, steps=40, lr=0.01, seed=3).split(" (")[0]
+    banner = t("weights_run_treebank", train=2000, test=1255, acc=0.5, steps=40, lr=0.01, seed=3,
+               plain="").split(" (")[0]
     assert any(m.value.startswith(banner) for m in at.markdown)
     ok(at.switch_page(PAGES[1]).run())
     here = factor_row(at)

@@ -1,11 +1,11 @@
 """Pages 3, 4 and 5 say how near parallel q and k are only as far as the angles shown allow: on the default head, q of
-“milk” points closer to k of “drank” than to any other key, but far from parallel; after training, the length
-decides."""
+“milk” points closer to k of “drank” than to any other key, but far from parallel; after training, the page says
+which of length and angle decided, as its table does."""
 import numpy as np
 import pandas as pd
 import pytest
 
-from engine.relevance import FAR
+from engine.relevance import FAR, decider
 from kit.text import in_language, t
 from kit.views import span
 from tests.apptest_helpers import run_page
@@ -68,10 +68,15 @@ def test_the_takeaway_gives_the_raw_angles(lang):
         assert t("relevance_takeaway", deg=deg[top], degs=span(deg, top, "{:.0f}°")) in said
 
 
+KEYS = {"angle": ("la_angle", "learn_came_angle"), "length": ("la_length", "learn_came_length"),
+        "both": ("la_both", "learn_came_both")}
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_learning_says_training_turns_vectors_and_what_decided(lang):
-    """Before training: directions only can only turn vectors. After training from the learned head the length
-    decides: “drank” is not the closest key, but the longest, and the numbers said are those of the table."""
+    """Before training: directions only can only turn vectors. After training from the learned head, the sentences
+    say which of length and angle put the keys in q·k's order, as the table's numbers decide it, with its angles and
+    lengths."""
     with in_language(lang):
         at = opened(LEARNING, lang)
         assert at.toggle(key="cosine").proto.help == t("learn_directions_help")
@@ -81,12 +86,14 @@ def test_learning_says_training_turns_vectors_and_what_decided(lang):
         table = length_angle_table(at)
         top, deg = first_and_others(table)
         lengths = table["k_len"].to_numpy()
-        assert table["word"][top] == "drank" and deg[top] > deg.min() and lengths[top] == lengths.max()
-        said = t("la_length", k="drank", len=lengths[top], lens=span(lengths, top, "{:.2f}"), deg=deg[top],
+        decides = decider(table["dot"].to_numpy(), lengths, table["cos"].to_numpy())
+        assert table["word"][top] == "drank" and decides in KEYS
+        head, verdict_key = KEYS[decides]
+        said = t(head, q="milk", k="drank", len=lengths[top], lens=span(lengths, top, "{:.2f}"), deg=deg[top],
                  degs=span(deg, top, "{:.0f}°"))
         assert decides_said(at).startswith(said)
         verdict = " ".join(m.value for m in at.success)
         rows = list(zip(table["word"], deg, lengths, strict=True))
         by_angle = t("list_sep").join(f"“{w}” {d:.0f}°" for w, d, _ in sorted(rows, key=lambda row: row[1]))
         by_length = t("list_sep").join(f"“{w}” {n:.2f}" for w, _, n in sorted(rows, key=lambda row: -row[2]))
-        assert t("learn_came_length", q="milk", angles=by_angle, lengths=by_length) in verdict
+        assert t(verdict_key, q="milk", angles=by_angle, lengths=by_length) in verdict

@@ -109,9 +109,11 @@ class TestTheBanner:
         head = load_fit(treebank.SHIPPED)
         sizes = {name: len(treebank.split(treebank.read(), name)) for name in ("train", "test")}
         with in_language(lang):
-            expected = t("weights_trained", train=sizes["train"], test=sizes["test"], acc=head.test_accuracy[-1])
+            plain = t("weights_plain", n=head.plain)
+            expected = t("weights_trained", train=sizes["train"], test=sizes["test"], acc=head.test_accuracy[-1],
+                         plain=plain)
         assert expected in [m.value for m in at.markdown]
-        assert "7,479" in expected and "1,255" in expected and "50%" in expected
+        assert "7,479" in expected and "1,255" in expected and "49%" in expected and f"{head.plain:,}" in expected
 
     @pytest.mark.parametrize("choice, key", [("random", "weights_random"), ("identity", "weights_identity_cut")])
     def test_one_click_switches_both_layers(self, choice, key):

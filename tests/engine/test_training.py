@@ -210,6 +210,9 @@ class TestOrder:
         relevant = (c * math.log1p(math.exp(1.0 / c)) + c * math.log1p(math.exp(2.0 / c))) / 2
         irrelevant = c * math.log1p(math.exp(-3.0 / c))
         assert both.sign == pytest.approx(POSITIVE_SHARE * relevant + (1 - POSITIVE_SHARE) * irrelevant)
+        leaning = objective(s, mask, p, SIGN_WEIGHT, positive_share=0.25)  # the irrelevant keys weigh the rest
+        assert leaning.sign == pytest.approx(0.25 * relevant + 0.75 * irrelevant)
+        assert leaning.order == both.order and leaning.grad[0, 0] > both.grad[0, 0] > 0
 
     def test_first_kept(self):
         assert first_kept(np.array([False, True, False, True, True])) == 3

@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine import treebank
+from engine import corpus, treebank
 from engine.attention import attend, one_key, score, top_keys
 from engine.corpus import CorpusError
 from engine.pipeline import encode
@@ -247,6 +247,20 @@ class TestFit:
         assert fit.stopped and fit.steps == 3 and len(fit.loss) == 4 and seen == [0, 1, 2, 3]
         assert not np.isnan(fit.test_accuracy[-1])  # measured where it stopped
 
+    def test_the_plain_sentences_add_their_weighted_objective(self, small):
+        """joint_grads: the treebank's loss and gradients plus Recipe.plain times the template corpus's objective (sign
+        term at plain_sign, relevant pairs weighing plain_share), with no pull towards 0 of its own."""
+        b = treebank.batch(small, CORPUS, WEIGHT)
+        plain = corpus.batch(small, [corpus.Example("the cat drank", "drank", {"cat": 1.0, "the": 0.0}, "train")])
+        w_q, w_k = initial_weights(small.vector_size, 3, 0, 1.0)[:2]
+        recipe = treebank.Recipe(plain=0.4, plain_sign=2.0, plain_share=0.3)
+        loss, s, g_q, g_k = treebank.joint_grads(b, plain, w_q, w_k, recipe)
+        alone, s_alone, a_q, a_k = treebank.loss_grads(b, w_q, w_k, recipe)
+        more, _, m_q, m_k = corpus.loss_grads(plain, w_q, w_k, decay=0.0, sign_weight=2.0, positive_share=0.3)
+        assert loss == pytest.approx(alone + 0.4 * more) and np.array_equal(s, s_alone)
+        assert np.allclose(g_q, a_q + 0.4 * m_q) and np.allclose(g_k, a_k + 0.4 * m_k)
+        assert treebank.joint_grads(b, None, w_q, w_k, recipe)[0] == alone
+
     def test_unknown_training_words_are_an_error(self, make_kv):
         with pytest.raises(CorpusError) as e:
             treebank.fit(make_kv({"the": [1.0, 0.0]}), CORPUS, self.RECIPE)
@@ -283,7 +297,7 @@ class TestShippedHead:
         top1 = treebank.accuracy(held, treebank.scores(held, shipped.w_q, shipped.w_k)[2])
         assert top1 == shipped.test_accuracy[-1]
         offset, baseline = treebank.best_offset(held)
-        assert offset == 1 and top1 >= 0.495 and top1 >= baseline + 0.12
+        assert offset == 1 and top1 >= 0.49 and top1 >= baseline + 0.12
         raw = treebank.batch(glove, treebank.split(sentences, "test"), 0.0)
         assert top1 >= treebank.accuracy(raw, score(raw.x, raw.x, cosine=True)) + 0.3
         randoms = [treebank.accuracy(held, treebank.scores(held, *initial_weights(50, 16, seed, 1.0)[:2])[2])
@@ -298,8 +312,9 @@ class TestShippedHead:
     def test_relevance_belongs_to_the_pair_not_the_key(self, glove, shipped, held):
         s = treebank.scores(held, shipped.w_q, shipped.w_k)[2]
         cut = [s[i, :m, :m] for i, m in enumerate(held.length)]
-        assert len(cut) >= 20 and np.mean([treebank.key_only_share(c) for c in cut]) <= 0.35
-        assert np.mean([treebank.key_only_share(treebank.row_centred(c)) for c in cut]) <= 0.35  # what softmax sees
+        assert len(cut) >= 20 and np.mean([treebank.key_only_share(c) for c in cut]) <= 0.30
+        # what softmax sees: 0.34 from web text alone, 0.36 with the plain sentences, whose verbs matter to every noun
+        assert np.mean([treebank.key_only_share(treebank.row_centred(c)) for c in cut]) <= 0.36
         e = encode(glove, ARTICLE, position=WEIGHT)
         assert one_key(top_keys(attend(e.x, e.x, shipped.w_q, shipped.w_k, np.eye(50), own=False))) is None
 
@@ -320,4 +335,15 @@ class TestShippedHead:
         heads = {"the (1)": "cat", "black": "cat", "cat": "drank", "the (5)": "milk", "milk": "drank"}
         assert all(s[at[word], at[head]] > 0 for word, head in heads.items())
         milk = s[at["milk"]]
-        assert milk[at["drank"]] > milk[at["cat"]] and milk[at["drank"]] > 0 > milk[at["black"]]
+        assert milk[at["drank"]] > milk[at["cat"]] > 0 > milk[at["black"]]
+
+    def test_the_sign_holds_on_plain_sentences_too(self, glove, shipped):
+        """On the template corpus's held-out sentences, plain ones like the article's (which no fit reads): relevant
+        keys above 0, keys labelled 0 below 0, labelled pairs in order; it learned from the corpus's training split."""
+        examples = corpus.known(glove, corpus.load())
+        held = corpus.batch(glove, [e for e in examples if e.split == "test"], WEIGHT)
+        s = corpus.query_scores(held, shipped.w_q, shipped.w_k)[2]
+        positive, negative = corpus.signs(held, s)
+        assert positive >= 0.88 and negative >= 0.80 and corpus.accuracy(held, s) >= 0.82
+        assert shipped.plain == sum(e.split == "train" for e in examples) > 0
+        assert ARTICLE in {e.sentence for e in examples if e.split == "test"}  # the article's sentence: never fitted

@@ -1,0 +1,63 @@
+"""How each kind of W_Q, W_K of bench/heads.py does on plain sentences, the kind a learner types after the article:
+the template corpus's held-out split (data/relevance.csv, the article's sentence among them), which no fit reads. Its
+labelled pairs in order, its relevant keys above 0 and those labelled 0 below 0, and how much of each sentence's
+scores one number per key explains."""
+import numpy as np
+
+from bench.common import spread
+from engine import corpus, treebank
+from engine.attention import score
+from engine.positional import WEIGHT
+from engine.tokens import tokenize
+from engine.training import Fit, initial_weights, load_fit
+
+# what the shipped head must reach on them: relevant keys above 0, keys labelled 0 below 0, labelled pairs in order
+POSITIVE, NEGATIVE, ORDER = 0.88, 0.80, 0.82
+RANDOM_SEEDS, D_K = 10, 16
+
+
+def held_out(kv) -> list[corpus.Example]:
+    """The template corpus's held-out examples whose words the vectors know."""
+    return [e for e in corpus.known(kv, corpus.load()) if e.split == "test"]
+
+
+def plain(kv, examples: list[corpus.Example], w_q=None, w_k=None) -> dict:
+    """A kind on plain held-out sentences (the template corpus's test split): labelled pairs in order, relevant keys
+    above 0, keys labelled 0 below 0, and the mean key-only share of each sentence's scores, as scored and
+    row-centred; without W_Q, W_K, τ·cos θ of the raw GloVe rows."""
+    b = corpus.batch(kv, examples, WEIGHT if w_q is not None else 0.0)
+    raw = w_q is None
+    w_q, w_k = (np.eye(kv.vector_size),) * 2 if raw else (w_q, w_k)
+    s = corpus.query_scores(b, w_q, w_k, cosine=raw)[2]
+    positive, negative = corpus.signs(b, s)
+    lengths = [len(tokenize(e.sentence)) for e in examples]
+    full = [score(x[:n] @ w_q, x[:n] @ w_k, cosine=raw) for x, n in zip(b.x, lengths, strict=True)]
+    return {"order": corpus.accuracy(b, s), "positive": positive, "negative": negative,
+            "share": float(np.mean([treebank.key_only_share(f) for f in full])),
+            "centred": float(np.mean([treebank.key_only_share(treebank.row_centred(f)) for f in full]))}
+
+
+def kinds(kv, live: Fit) -> dict[str, list[dict] | None]:
+    """Each kind of bench/heads.py that has scores, on the plain held-out sentences; None for those without."""
+    test = held_out(kv)
+    head, templates = load_fit(treebank.SHIPPED), load_fit(corpus.SHIPPED)
+    randoms = [initial_weights(kv.vector_size, D_K, seed, 1.0)[:2] for seed in range(RANDOM_SEEDS)]
+    return {"head": [plain(kv, test, head.w_q, head.w_k)], "offset": None, "cosine": [plain(kv, test)],
+            "random": [plain(kv, test, w_q, w_k) for w_q, w_k in randoms],
+            "templates": [plain(kv, test, templates.w_q, templates.w_k)], "live": [plain(kv, test, live.w_q, live.w_k)],
+            "gold": None}
+
+
+FIGURES = (("order", "{:.1%}".format), ("positive", "{:.1%}".format), ("negative", "{:.1%}".format),
+           ("share", "{:.2f}".format), ("centred", "{:.2f}".format))
+
+
+def table(found: dict[str, list[dict] | None], count: int, labels: dict[str, str]) -> str:
+    """The kinds on the plain held-out sentences as a Markdown table (`labels`: each kind's name)."""
+    lines = [f"| W_Q, W_K | {count} plain held-out sentences: labelled pairs in order | relevant keys q·k > 0 | keys "
+             "labelled 0 q·k < 0 | key-only share: scores · row-centred |", "|---|---:|---:|---:|---:|"]
+    for kind, runs in found.items():
+        got = {key: "—" if runs is None else spread([r[key] for r in runs], fmt) for key, fmt in FIGURES}
+        lines.append(f"| {labels[kind]} | {got['order']} | {got['positive']} | "
+                     f"{got['negative']} | {got['share']} · {got['centred']} |")
+    return "\n".join(lines)
