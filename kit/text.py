@@ -54,6 +54,8 @@ NUMBERS = Numbers()
 def t(key: str, /, **values) -> str:
     """The string `key` in the run's language (English for an unknown language), with {placeholders} filled in."""
     text = LANGS.get(LANGUAGE.get(), LANGS["en"]).STRINGS[key]
+    if not values:
+        return text  # as written: braces and all
     if not any(isinstance(v, numbers.Real) and v < 0 for v in values.values()):
         return text.format(**values)  # no sign to write: str.format's own speed
     return NUMBERS.format(text, **values)

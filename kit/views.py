@@ -272,7 +272,7 @@ def guess_first(q_row: np.ndarray, k_rows: np.ndarray, q: str, keys: list[str], 
         results[key] = (guess, guess[0] == keys[best])
     guess, right = results[key]
     said = t("predict_right" if right else "predict_wrong", guess=guess[0], k=keys[best])
-    deg = degrees(la.cos[best])
+    deg = float(degrees(la.cos[best]))
     reason = t(WHY[why], k=keys[best], q=q, cos=la.cos[best], deg=deg, len=la.k_len[best])
     reason += parallel_note(deg, la.cos[best], q, keys[best])
     if len(guess) > 1:

@@ -78,7 +78,7 @@ def draws_its_charts(page, script: str, lang: str) -> None:
         b.rerun(page, start.first.click)
         b.fits_ended(page)  # the fit's results arrive in a run of their own
         check_every_tab(page, script, f"{name}-after-{start.first.inner_text().strip().split()[-1]}")
-    assert page.dialogs == []
+    assert page.dialogs == [] and page.errors == []  # no console error, no address answered with an HTTP error
 
 
 def test_sidebar_links_reach_every_page(page, app_url):
