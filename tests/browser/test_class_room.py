@@ -122,6 +122,7 @@ def first_question(teacher, students: list) -> str:
     names = ("student-en-1440", "student-zh", "student-phone-390x844")
     for page, name in zip((*students, teacher), (*names, "teacher"), strict=True):
         shot(page, f"{name}-asking")
+        assert b.overflow(page) == [], name  # nothing past the window or out of its chart, phone and laptop alike
     teacher.get_by_role("button", name=said("en", "class_reveal")).click()
     for page, (_, lang, _) in zip(students, STUDENTS, strict=True):
         page.get_by_text(re.compile(re.escape(said(lang, "class_answer", order="“")[:-1]))).first.wait_for()
@@ -131,6 +132,7 @@ def first_question(teacher, students: list) -> str:
     revealed = students[0].locator("[data-testid=stMain]").inner_text()
     for page, name in zip((*students, teacher), (*names, "teacher"), strict=True):
         shot(page, f"{name}-revealed")
+        assert b.overflow(page) == [], name
     return revealed
 
 
