@@ -312,7 +312,7 @@ def run(quick: bool) -> list[Row]:
 
 def plain_rows(kv, live: Fit) -> list[Row]:
     """Rows for the plain held-out sentences (bench/plain.py) and the article's sentence."""
-    found = plain.kinds(kv, live)
+    found, count = plain.kinds(kv, live), len(corpus.known_split(kv, "test"))
     head, raw = found["head"][0], found["cosine"][0]
     e = encode(kv, ARTICLE, position=WEIGHT)
     shipped = load_fit(treebank.SHIPPED)
@@ -321,7 +321,7 @@ def plain_rows(kv, live: Fit) -> list[Row]:
     milk = dict(zip(e.labels, att.factor[e.labels.index("milk")], strict=True))
     article = (tops.items() >= ARTICLE_HEADS.items() and milk["drank"] > milk["cat"] > 0 > milk["black"])
     return [
-        Row("heads · plain sentences", f"the shipped head on the template corpus's {len(plain.held_out(kv))} held-out "
+        Row("heads · plain sentences", f"the shipped head on the template corpus's {count} held-out "
             "sentences (plain ones like the article's): relevant keys q·k > 0 · keys labelled 0 q·k < 0 · labelled "
             f"pairs in order; key-only share {head['share']:.2f} · row-centred {head['centred']:.2f}",
             f"{head['positive']:.1%} · {head['negative']:.1%} · {head['order']:.1%}",
@@ -349,7 +349,8 @@ def main():
     found = kinds(kv, sentences, live)
     print(kinds_table(found))
     labels = {kind: LABELS[kind].format(**runs[0]) for kind, runs in found.items()}
-    print(f"\n{plain.table(plain.kinds(kv, live), len(plain.held_out(kv)), labels)}")
+    count = len(corpus.known_split(kv, "test"))
+    print(f"\n{plain.table(plain.kinds(kv, live), count, labels)}")
     dev_top1 = treebank.accuracy(*scored(kv, sentences, head, "dev"))
     print(f"\nThe shipped head on the dev sentences: {dev_top1:.1%}. On “{ARTICLE}”: {article_picks(kv, head)}.")
     print(f"Live recipe: {wall:.1f} s wall, {cpu:.1f} s CPU (held-out accuracy every step).\n")

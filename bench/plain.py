@@ -16,11 +16,6 @@ POSITIVE, NEGATIVE, ORDER = 0.88, 0.80, 0.82
 RANDOM_SEEDS, D_K = 10, 16
 
 
-def held_out(kv) -> list[corpus.Example]:
-    """The template corpus's held-out examples whose words the vectors know."""
-    return [e for e in corpus.known(kv, corpus.load()) if e.split == "test"]
-
-
 def plain(kv, examples: list[corpus.Example], w_q=None, w_k=None) -> dict:
     """A kind on plain held-out sentences (the template corpus's test split): labelled pairs in order, relevant keys
     above 0, keys labelled 0 below 0, and the mean key-only share of each sentence's scores, as scored and
@@ -39,7 +34,7 @@ def plain(kv, examples: list[corpus.Example], w_q=None, w_k=None) -> dict:
 
 def kinds(kv, live: Fit) -> dict[str, list[dict] | None]:
     """Each kind of bench/heads.py that has scores, on the plain held-out sentences; None for those without."""
-    test = held_out(kv)
+    test = corpus.known_split(kv, "test")
     head, templates = load_fit(treebank.SHIPPED), load_fit(corpus.SHIPPED)
     randoms = [initial_weights(kv.vector_size, D_K, seed, 1.0)[:2] for seed in range(RANDOM_SEEDS)]
     return {"head": [plain(kv, test, head.w_q, head.w_k)], "offset": None, "cosine": [plain(kv, test)],

@@ -156,6 +156,11 @@ def built_in() -> tuple[Example, ...]:
     return tuple(load())
 
 
+def known_split(kv: KeyedVectors, split: str) -> list[Example]:
+    """The built-in corpus's examples of one split ("train" or "test") whose every word kv knows."""
+    return [e for e in known(kv, built_in()) if e.split == split]
+
+
 def known(kv: KeyedVectors, examples) -> list[Example]:
     """The examples whose every token the vectors know."""
     return [e for e in examples if all(t in kv.key_to_index for t in tokenize(e.sentence))]

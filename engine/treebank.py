@@ -224,7 +224,7 @@ class Recipe:
 
 def plain_batch(kv: KeyedVectors, recipe: Recipe) -> corpus.Batch | None:
     """The template corpus's training split (its held-out one never) as one batch, where the recipe weighs it."""
-    train = [e for e in corpus.known(kv, corpus.built_in()) if e.split == "train"] if recipe.plain else []
+    train = corpus.known_split(kv, "train") if recipe.plain else []
     return corpus.batch(kv, train, recipe.position) if train else None
 
 

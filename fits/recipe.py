@@ -147,15 +147,9 @@ def shipped_fit(path) -> Fit:
     return load_fit(path)
 
 
-@st.cache_resource(show_spinner=False)
-def templates() -> list[corpus.Example]:
-    """The template corpus, read once per server."""
-    return corpus.load()
-
-
 def examples(data: str) -> list:
     """What a fit on `data` learns from: the treebank's sentences or the template examples, all splits."""
-    return treebank.built_in() if data == "treebank" else templates()
+    return treebank.built_in() if data == "treebank" else corpus.built_in()
 
 
 @functools.cache
@@ -168,7 +162,7 @@ def sizes(data: str) -> dict[str, int]:
         return {"train": len(train), "test": len(test), "words": words(train),
                 "live_words": words(train[:treebank.LIVE.sentences]),
                 "held_out": len(test) * max(len(s.tokens) for s in test)}
-    found = templates()
+    found = corpus.built_in()
     return {name: sum(e.split == name for e in found) for name in corpus.SPLITS} | {
         "words": corpus.words(found), "held_out": sum(len(tokenize(e.sentence)) for e in found if e.split == "test")}
 

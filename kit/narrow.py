@@ -11,11 +11,18 @@ import altair as alt
 
 LATIN_PX, WIDE_PX = 7, 16  # a Latin and a Chinese character of Streamlit's bold chart title (measured in Chromium)
 LINE_PX = 300  # a line's width on the narrowest screen: a 360 px phone's chart box less its padding
+PHONE_BOX = 600  # pixels: a chart box narrower than this is a phone's
 ROOM = 160  # pixels of a chart's box beside its title's line: Vega cuts a title at the plot's width, not the box's
 PARTS = ("layer", "vconcat", "hconcat", "concat")
 # where a title may break: after a space or a dash, and between two wide (Chinese) characters, never before a
 # closing mark or after an opening one
 BREAKS = re.compile(r"(?<=\s)(?![—–])|(?<=[—–])|(?<=[\u3000-\u9fff\uff00-\uffef])(?=[^\s，。：；、）」』”’)\]])")
+
+
+def on_narrow(narrow: str, wide: str, below: float = PHONE_BOX) -> str:
+    """A Vega expression: `narrow` where the chart's box is narrower than `below` pixels, else `wide` (also in a saved
+    file, which has no box)."""
+    return f"containerSize()[0] > 0 && containerSize()[0] < {below:.0f} ? {narrow} : {wide}"
 
 
 def columns(most: int, px: int) -> alt.ExprRef:
@@ -53,7 +60,7 @@ def fitted(text: str) -> str | dict:
     if text_px(text) <= LINE_PX:
         return text
     one, many = json.dumps(text, ensure_ascii=False), json.dumps(balanced(text), ensure_ascii=False)
-    return {"expr": f"containerSize()[0] > 0 && containerSize()[0] < {text_px(text) + ROOM:.0f} ? {many} : {one}"}
+    return {"expr": on_narrow(many, one, text_px(text) + ROOM)}
 
 
 def fit_titles(spec: dict) -> dict:

@@ -95,8 +95,8 @@ def choose(ctx) -> Data | None:
                      horizontal=True, format_func=labels(CHOICES))
     if which == "treebank":
         ref = references(ctx.s, ctx.kv)
-        plain = treebank.plain_batch(ctx.kv, treebank.LIVE)
-        more = "" if plain is None else t("corpus_about_plain", n=len(plain.query), weight=treebank.LIVE.plain)
+        plain = len(corpus.known_split(ctx.kv, "train")) if treebank.LIVE.plain else 0
+        more = t("corpus_about_plain", n=plain, weight=treebank.LIVE.plain) if plain else ""
         st.markdown(t("corpus_about_treebank", train=ref.train, total=ref.total, test=ref.test,
                       batch=treebank.LIVE.batch_words, offset=offset_name(ref.offset), plain=more))
         if not ref.train:
@@ -106,7 +106,7 @@ def choose(ctx) -> Data | None:
         return Data(which, treebank.built_in(), queue.reads(min(ref.words, treebank.LIVE.batch_words), test),
                     ref.words + test, test)
     if which == "templates":
-        found = recipe.templates()
+        found = corpus.built_in()
     else:
         found = uploaded()
         if found is None:

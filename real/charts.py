@@ -23,7 +23,7 @@ from kit.charts import (
     when,
     word_column,
 )
-from kit.narrow import columns
+from kit.narrow import columns, on_narrow
 
 LINE_KINDS = ("gold", "right", "wrong")  # a word's line to its head, and to its top key when right or wrong
 LINE_COLOURS = ["#555555", AGREE["++"], DISAGREE["-+"]]  # grey, then the blue and red of agree and disagree
@@ -98,7 +98,7 @@ def _right_marks(line_title: str, y_title: str, y: alt.Scale, rows: int) -> alt.
 RELATION_STEP = 36  # pixels a relation: its two bars
 # a relation's label, "det · a determiner → its noun (the → cat)", as its name alone ("det") in a box too narrow for
 # both the words and the bars; the tooltip keeps the words
-SHORT_RELATION = "containerSize()[0] > 0 && containerSize()[0] < 600 ? split(datum.label, ' · ')[0] : datum.label"
+SHORT_RELATION = on_narrow("split(datum.label, ' · ')[0]", "datum.label")
 SERIES_COLOURS = [HEAD_COLOURS[0], GREY]  # the head as in the line view, the baseline grey
 
 

@@ -66,7 +66,7 @@ def find_known(kv: KeyedVectors, position: float) -> Known | None:
     if not found:
         return None
     b = treebank.batch(kv, found, position)
-    plain = [e for e in corpus.known(kv, corpus.built_in()) if e.split == "test"]
+    plain = corpus.known_split(kv, "test")
     return Known(found, {s.sent_id: i for i, s in enumerate(found)}, b, treebank.best_offset(b),
                  treebank.best_offsets(b), frozenset(w for s in found for w in s.tokens),
                  corpus.batch(kv, plain, position) if plain else None)

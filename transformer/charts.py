@@ -3,12 +3,13 @@ import altair as alt
 import pandas as pd
 
 from kit.charts import PICK, WIDTH, Titles, builder, fit_width, sequential, when
+from kit.narrow import on_narrow
 
 GRID_HEIGHT = 600  # pixels for 6 layers: a head's box about 100 pixels high, as wide as a twelfth of the page
 NAME_SIZE = 11
 # a head's name in its box: "L3-H2", or "H2" where twelve boxes share a phone's width (its row is its layer, from 1 at
 # the top, as the page says; the tooltip and the heads' list name it whole)
-SHORT_NAME = "containerSize()[0] > 0 && containerSize()[0] < 600 ? replace(datum.head, /^L[0-9]+-/, '') : datum.head"
+SHORT_NAME = on_narrow("replace(datum.head, /^L[0-9]+-/, '')", "datum.head")
 # Each mark as it comes: no description for a screen reader (on a canvas none reaches a mark; the chart keeps its
 # accessible name) and no check that its numbers are valid (they always are), both an expression per cell that Vega
 # interprets on every redraw under the site's policy
