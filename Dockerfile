@@ -30,8 +30,11 @@ RUN useradd --uid 1000 --gid 0 --home-dir /home/app --create-home app \
     && mkdir -p /home/app/classes \
     && chown -R 1000:0 /home/app var \
     && chmod -R g=u /home/app var
+# FORWARDED_ALLOW_IPS: the peers whose X-Forwarded-For the server believes, none here (uvicorn's own default is
+# 127.0.0.1); behind a proxy, name its address there and in CLASS_TRUSTED_PROXIES, as deploy/compose.yaml does.
 ENV HOME=/home/app \
-    CLASS_DATA=/home/app/classes
+    CLASS_DATA=/home/app/classes \
+    FORWARDED_ALLOW_IPS=""
 COPY . .
 USER 1000
 

@@ -1,10 +1,10 @@
 """Class mode attacked by scripts: the five attacks of issue 46 replayed with bare websocket and HTTP clients, on
 127.0.0.1 only, each on servers of its own (bench/class_tab.py's tabs, bench/class_flood.py's floods).
 
-- fill: a script on one address opens FAKES tabs on a class's link, OPENING at a time for at most FILL_S; each loads
-  the page's pixel (a new seat each: the script keeps no cookie) and joins; then a real student on another address
-  joins. Budget: no more fakes than the class takes from one address a minute (admission.JOINS_FROM_ONE), and the
-  real student in.
+- fill: the teacher raises the cap out of the way; a script on three addresses (FILLERS) opens tabs on the class's link,
+  OPENING at a time for FILL_S, each loading the page's pixel (a new seat each: the script keeps no cookie) and joining;
+  then a real student on another address joins, and the teacher removes the busiest minute's joins with one button.
+  Budget: at most FILL_MOST seated (admission.py's bucket), the real student in, the minute's joins all removed.
 - votes: VOTERS fakes joined from the script's address answer every 2 s (30 a minute each) for VOTE_S while a real
   student on another address answers 5 times; then a tab with one fake's student cookie but a seat of its own answers.
   Budget: the real student never refused, every answer in the database from the seat that joined, the replay refused.
@@ -19,31 +19,36 @@
   STOP_S while each student answers and a newcomer joins, then resumed. Budget: everyone told within 3 s, every answer
   counted after, the reveal reaches every student.
 
-Tabs carry X-Forwarded-For (SCRIPT or SCHOOL) as a trusted proxy on 127.0.0.1 sends it (CLASS_TRUSTED_PROXIES).
-python -m bench.class_attack [fill] [votes] [holds] [unknown] [stopped]   (no name: every attack)
+Tabs carry X-Forwarded-For (SCRIPT, FILLERS or SCHOOL) as a trusted proxy on 127.0.0.1 sends it (CLASS_TRUSTED_PROXIES).
+Issue 59's attacks run here too: bench/class_crowd.py (answers, reveal, busy), bench/class_edges.py (spoof, files).
+python -m bench.class_attack [fill] [votes] [holds] [unknown] [stopped] [answers] [reveal] [busy] [spoof] [files]
 """
 import asyncio
 import contextlib
+import importlib
 import math
+import re
 import resource
 import sys
 import tempfile
 import time
-from pathlib import Path
+from collections.abc import Callable
 
 import psutil
 import sqlalchemy as sa
 
 from bench import class_flood as flood
-from bench.capacity import wait_health, warm
+from bench.capacity import warm
+from bench.class_door import BUSY, remove_busiest_minute, seen_at_the_door, set_cap
 from bench.class_tab import CODE, JOIN, NICKNAME, OPENING, PICK, REVEAL, STEP_TIMEOUT_S, Tab, ask
 from bench.classroom import HOME, replicas
-from bench.common import Row, Server, free_port, seconds
-from classroom import admission, watch
+from bench.common import Row, Server, seconds
+from classroom import admission, classes, watch
 from harness import postgres
 
 SCRIPT, SCHOOL = "198.51.100.7", "203.0.113.9"  # the script's address and a real student's, as a proxy names them
-FAKES, FILL_S, VOTERS, VOTE_S = 300, 60.0, 80, 20.0
+FAKES, FILL_S, FILL_MOST, VOTERS, VOTE_S = 2000, 75.0, 90, 80, 20.0
+FILLERS = (SCRIPT, "192.0.2.44", "198.51.100.90")  # the fill's addresses: a phone, a home line, a VPN
 HOLDS, IDLE, SOFT = 2000, 1100, 1024
 STUDENTS, STOP_S, TOLD_S = 6, 60.0, 3.0
 TRUSTED = {"CLASS_TRUSTED_PROXIES": "127.0.0.1"}
@@ -95,26 +100,42 @@ def one_server(env: dict[str, str]):
 
 
 async def fill(url: str) -> dict:
-    """The fill attack on one class; the real student after it."""
+    """The fill attack, the cap out of the way first; a real student after it; the busiest minute's joins removed."""
     teacher, code = await ask(url, "teacher")
+    door = seen_at_the_door(teacher)
+    cap = await set_cap(teacher, door, admission.MAX_CAP)
     start = time.monotonic()
-    said = await all_join([tab(url, code, SCRIPT, f"fake-{i}") for i in range(FAKES)], code, start + FILL_S, True)
+    tabs = [tab(url, code, FILLERS[i % len(FILLERS)], f"fake-{i}") for i in range(FAKES)]
+    said = await all_join(tabs, code, start + FILL_S, True)
     elapsed = time.monotonic() - start
-    real = tab(url, code, SCHOOL, "real")
-    real_said = (await all_join([real], code, math.inf, True))[0]
+    real: list[str] = []
+    while len(real) < 3 and (not real or real[-1].startswith(BUSY)):  # told to wait: waits as told, tries again
+        await asyncio.sleep(int(re.findall(r"\d+", real[-1])[0]) + 0.5 if real else 0)
+        real += await all_join([tab(url, code, SCHOOL, f"real-{len(real)}")], code, math.inf, True)
+    removal = await remove_busiest_minute(teacher, door)
     await teacher.close()
-    refused = {s: said.count(s) for s in set(said) if s != "in"}
-    return {"in": said.count("in"), "refused": refused, "elapsed_s": elapsed, "real": real_said}
+    refused = {s: said.count(s) for s in set(said) if s not in ("in", "not started")}
+    return {"in": said.count("in"), "tried": FAKES - said.count("not started"), "refused": refused,
+            "elapsed_s": elapsed, "real": real, "cap": cap, **removal}
 
 
 def fill_row(v: dict) -> Row:
-    allowed = admission.JOINS_FROM_ONE * max(1, math.ceil(v["elapsed_s"] / admission.JOIN_WINDOW_S))
-    return Row("class attack · fill", f"{FAKES} scripted joins from one address, a new seat each ({OPENING} at a "
-               "time, within 60 s); then a real student from another address", f"{v['in']} fakes in, "
-               f"{FAKES - v['in']} refused, in {v['elapsed_s']:.0f} s; real student: {v['real']}",
-               "before: 500 of 500 in 29.3 s, then every real student refused", "—",
-               f"≤ {allowed} fakes ({admission.JOINS_FROM_ONE} a minute), real student in",
-               v["in"] <= allowed and v["real"] == "in", v)
+    busy = sum(n for s, n in v["refused"].items() if s.startswith(BUSY))
+    real = " → ".join(re.sub(r"^.*?(\d+).*$", r"busy, wait \1 s", s) if s.startswith(BUSY) else s for s in v["real"])
+    others = "".join(f", {n} {s!r}" for s, n in v["refused"].items() if not s.startswith(BUSY))
+    filled = (classes.CAP - admission.JOIN_BURST) / admission.JOIN_RATE  # the default cap, at the bucket's pace
+    return Row("class attack · fill", f"the teacher raises the cap out of the way (to {v['cap']:.0f}; the default cap "
+               f"of {classes.CAP} would be full after about {filled:.0f} s, the teacher told so with a button that "
+               f"lets {admission.CAP_STEP} more in); scripted tabs join from three addresses (a phone, a home line, a "
+               f"VPN), a new seat each, {OPENING} at a time for {FILL_S:g} s; then a real student from another "
+               f"address; then the teacher removes everyone who joined in the busiest minute with one button",
+               f"{v['in']} fakes seated of {v['tried']} tries in {v['elapsed_s']:.0f} s ({busy} told busy{others}); "
+               f"real student: {real}; the teacher removed {v['removed']} who joined at "
+               f"{v['minute']} ({v['counted']} counted), {v['after']} of {v['before']} students left",
+               "before: 500 of 500 seats in about 55 s from three addresses", "—",
+               f"≤ {FILL_MOST} seated in {FILL_S:g} s, the real student in, the minute's joins removed in one action",
+               v["in"] <= FILL_MOST and v["real"][-1] == "in" and v["removed"] == v["counted"] > 0
+               and v["after"] == v["before"] - v["removed"], v)
 
 
 async def votes(url: str, database: str) -> dict:
@@ -188,22 +209,6 @@ def votes_row(v: dict) -> Row:
                not refused and v["seated"] == v["answers"] and v["replay"] != "sent", v)
 
 
-@contextlib.contextmanager
-def nginx_in_front(backends: list[Server]):
-    """nginx with deploy/nginx/nginx.conf in front of the backends: its URL, its pid and its log."""
-    from deploy import proxy
-
-    with tempfile.TemporaryDirectory() as workdir:
-        port = free_port()
-        proc = proxy.start(Path(workdir), [b.url.removeprefix("http://") for b in backends], f"127.0.0.1:{port}")
-        try:
-            wait_health(f"http://127.0.0.1:{port}")
-            yield f"http://127.0.0.1:{port}", proc.pid, Path(workdir) / "nginx.log"
-        finally:
-            proc.terminate()
-            proc.wait(10)
-
-
 async def held_flood(url: str, pids: list[int], idle: int = 0) -> dict:
     """HOLDS questions on a live class's stage (and `idle` idle sockets) while a bystander edits and visitors come."""
     import httpx2
@@ -237,7 +242,7 @@ def holds_rows() -> list[Row]:
     """The held flood through nginx (two replicas, PostgreSQL) and directly at a soft limit of 1,024."""
     rows = []
     with postgres.cluster() as (pg, _), replicas(2, {"CLASS_DATABASE_URL": pg, **TRUSTED}) as backends, \
-            nginx_in_front(backends) as (front, proxy_pid, log):
+            flood.nginx_in_front(backends) as (front, proxy_pid, log):
         v = asyncio.run(held_flood(front, [b.proc.pid for b in backends] + [proxy_pid]))
         v["complaints"] = log.read_text().count("worker_connections are not enough")
         v["before"] = "before: 8 of 22 refused, 101,000 connections closed unanswered"
@@ -365,16 +370,26 @@ def run_one(name: str) -> list[Row]:
 
 
 ATTACKS = ("fill", "votes", "holds", "unknown", "stopped")
+MORE = ("bench.class_crowd", "bench.class_edges")  # issue 59's attacks, each module with its ATTACKS and run_one
+
+
+def every() -> dict[str, Callable[[str], list[Row]]]:
+    """Every attack's name -> the run_one that runs it: this module's, then MORE's."""
+    found = dict.fromkeys(ATTACKS, run_one)
+    for module in map(importlib.import_module, MORE):
+        found |= dict.fromkeys(module.ATTACKS, module.run_one)
+    return found
 
 
 def run(quick: bool) -> list[Row]:
-    """Every attack (python -m bench runs them; --quick skips them: about 8 minutes)."""
+    """Every attack (python -m bench runs them; --quick skips them: about 15 minutes)."""
     if quick:
-        return [Row("class attacks", "the five attacks on class mode", "skipped in --quick")]
-    return [row for name in ATTACKS for row in run_one(name)]
+        return [Row("class attacks", "the ten attacks on class mode", "skipped in --quick")]
+    return [row for name, one in every().items() for row in one(name)]
 
 
 if __name__ == "__main__":
     from bench.common import table
 
-    print(table([row for name in (sys.argv[1:] or ATTACKS) for row in run_one(name)]))
+    attacks = every()
+    print(table([row for name in (sys.argv[1:] or attacks) for row in attacks[name](name)]))

@@ -5,13 +5,15 @@ the home page and new visitors opening their websockets see meanwhile."""
 import asyncio
 import contextlib
 import random
+import tempfile
 import time
 from collections import Counter
+from pathlib import Path
 
 import psutil
 
-from bench.capacity import Student, open_all
-from bench.common import cpu_seconds, median
+from bench.capacity import Student, open_all, wait_health
+from bench.common import Server, cpu_seconds, free_port, median
 from classroom.questions import ALPHABET
 
 SCRIPT_HOST = "127.0.0.2"  # every 127.x address is this machine's loopback
@@ -126,3 +128,19 @@ def open_files(pid: int) -> tuple[int, int]:
     """(soft, hard) open-files limit of a running process."""
     found = psutil.Process(pid).rlimit(psutil.RLIMIT_NOFILE)
     return found[0], found[1]
+
+
+@contextlib.contextmanager
+def nginx_in_front(backends: list[Server]):
+    """nginx with deploy/nginx/nginx.conf in front of the backends: its URL, its pid and its log."""
+    from deploy import proxy
+
+    with tempfile.TemporaryDirectory() as workdir:
+        port = free_port()
+        proc = proxy.start(Path(workdir), [b.url.removeprefix("http://") for b in backends], f"127.0.0.1:{port}")
+        try:
+            wait_health(f"http://127.0.0.1:{port}")
+            yield f"http://127.0.0.1:{port}", proc.pid, Path(workdir) / "nginx.log"
+        finally:
+            proc.terminate()
+            proc.wait(10)

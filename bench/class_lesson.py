@@ -1,20 +1,44 @@
-"""A lesson for bench/classroom.py: classes opened on a site, their students answering and the teachers revealing, and
-what is measured of it (latencies by the database's order of answers, CPU over stretches)."""
+"""A lesson for bench/classroom.py: classes opened on a site, their students joining as students do under the class's
+limits, answering, and the teachers revealing, and what is measured of it (how long the joins took, latencies by the
+database's order of answers, CPU over stretches)."""
 import asyncio
 import contextlib
+import math
 import random
+import re
 import time
 from dataclasses import asdict, dataclass, field
 
 import psutil
 import sqlalchemy as sa
+from streamlit.proto.WidgetStates_pb2 import WidgetState
 
-from bench.class_tab import OPEN_PHASE_S, PHASE_TIMEOUT_S, PICK, REVEAL, Tab, answer, ask, each, join, progress
+from bench.class_door import BUSY, drawn_again, seen_at_the_door, set_cap
+from bench.class_tab import (
+    CODE,
+    JOIN,
+    NICKNAME,
+    OPEN_PHASE_S,
+    OPENING,
+    PHASE_TIMEOUT_S,
+    PICK,
+    REVEAL,
+    STEP_TIMEOUT_S,
+    Tab,
+    answer,
+    ask,
+    each,
+    progress,
+)
 from bench.common import busy_seconds, cpu_seconds, seconds
-from classroom import classes
+from classroom import admission, classes
+from classroom.classes import CAP
+from kit.text import t
 
 REVEAL_WINDOW_S, SETTLE_S = 3.0, 2.0
 LATENCY_BUDGET_S, OUTSIDER_BUDGET = 2.0, 1.10
+CAP_REACHED = t("class_cap_reached", cap=0).split("0")[0]  # what the teacher of a class at its cap is told
+TOO_MANY, MINUTE_S = t("err_class_rate_limited", seconds=60), 60.0  # a seat's own limit on tries: "wait a minute"
 
 
 @dataclass
@@ -98,8 +122,33 @@ class Stretch:
 
 
 @dataclass
+class Joins:
+    """How a lesson's students got in: the first press of Join, the last student in, the refusals waited out ("busy",
+    and too many tries from one browser), the cap the teachers set (None: the default) and when a student still
+    refused gives up (time.monotonic())."""
+    deadline: float = math.inf
+    first: float = math.inf
+    last: float = -math.inf
+    joined: int = 0
+    busy: int = 0
+    too_many: int = 0
+    cap: int | None = None
+
+    def took(self) -> float | None:
+        """Seconds from the first press of Join to the last student in (None: nobody got in)."""
+        return self.last - self.first if self.joined else None
+
+    def summary(self) -> str:
+        took = self.took()
+        cap = f"the teacher raised the cap to {self.cap} at the door; " if self.cap else ""
+        return (f"{cap}{self.joined} students in, the last {'—' if took is None else seconds(took)} after the first "
+                f"join (refusals waited out: {self.busy} “busy”, {self.too_many} too many tries from one browser)")
+
+
+@dataclass
 class Lesson:
-    """What one lesson (classes asked, answered, revealed) measured."""
+    """What one lesson (classes asked, joined, answered, revealed) measured."""
+    joins: Joins = field(default_factory=Joins)
     answers: list[float] = field(default_factory=list)
     reveals: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
@@ -114,7 +163,8 @@ class Lesson:
                 and quantile(self.reveals, 0.95) <= LATENCY_BUDGET_S)
 
     def values(self) -> dict:
-        return {"answer_s": self.answers, "reveal_s": self.reveals, "errors": self.errors[:30],
+        return {"joins": asdict(self.joins), "join_s": self.joins.took(), "answer_s": self.answers,
+                "reveal_s": self.reveals, "errors": self.errors[:30],
                 "error_count": len(self.errors), "asking": asdict(self.asking), "revealed": asdict(self.revealed),
                 "split": self.split, "tabs": self.tabs, "during": self.during}
 
@@ -184,24 +234,79 @@ def own_cpu() -> float:
 
 
 async def open_classes(site: Site, classes: int, per_class: int, out: "Lesson") -> list["Klass"]:
-    """`classes` teachers ask and `per_class` students each join, 8 tabs opening at a time for at most OPEN_PHASE_S;
-    tabs go round the site's addresses."""
+    """`classes` teachers ask, 8 tabs opening at a time for at most OPEN_PHASE_S, each raising the cap first when its
+    class is larger than the default (make_room); then `per_class` students each join (enter). Tabs go round the site's
+    addresses."""
     klasses: list[Klass] = []
     deadline, bases = time.monotonic() + OPEN_PHASE_S, site.bases
 
     async def start(i: int):
         teacher, code = await ask(bases[i % len(bases)], f"teacher{i}")
         klasses.append(Klass(teacher, code))
+        if per_class > CAP:
+            out.joins.cap = await make_room(teacher, per_class)
 
     out.errors += await each(range(classes), start, deadline=deadline)
     for n, k in enumerate(klasses):
         k.students += [Tab(bases[(j * len(klasses) + n) % len(bases)], "Class", f"room={k.code}", f"c{n}s{j}")
                        for j in range(per_class)]
-    codes = {s.name: k.code for k in klasses for s in k.students}
-    out.errors += await each([s for k in klasses for s in k.students], lambda s: join(s, codes[s.name], s.name),
-                             deadline=deadline)
+    codes, gate = {s.name: k.code for k in klasses for s in k.students}, asyncio.Semaphore(OPENING)
+    students = [s for k in klasses for s in k.students]
+    out.joins.deadline = time.monotonic() + OPEN_PHASE_S + per_class / admission.JOIN_RATE  # the bucket's pace
+    out.errors += await each(students, lambda s: enter(s, codes[s.name], out.joins, gate), limit=len(students))
     out.tabs, out.split = sum(1 + len(k.students) for k in klasses), split(klasses)
     return klasses
+
+
+async def make_room(teacher: Tab, size: int) -> int:
+    """The teacher types the class's size as its cap at the door, as the frontend does (bench/class_door.py), before
+    any student joins, then folds the door away, so that the lesson's runs of the panel read no more than before: the
+    cap the panel showed. Through the door rather than in the database, so that it is what a teacher does."""
+    door = seen_at_the_door(teacher)
+    cap = await set_cap(teacher, door, size)
+    teacher.states.pop(door["ids"][t("class_cap")], None)  # no longer drawn: the frontend drops its value
+    await drawn_again(teacher, WidgetState(id=door["ids"][t("class_door")], bool_value=False))
+    return int(cap)
+
+
+async def enter(student: Tab, code: str, joins: Joins, gate: asyncio.Semaphore) -> None:
+    """The student opens the class's link and joins, OPENING tabs at a time; told to wait ("busy" for some seconds, or
+    a minute after too many tries), it waits as told (outside the gate) and tries again, as a student would, until
+    joins.deadline."""
+    async with gate:
+        if time.monotonic() > joins.deadline:
+            raise RuntimeError("not started within the time allowed")
+        await student.open()
+    while (wait := await knock(student, code, joins, gate)) is not None:
+        if time.monotonic() + wait > joins.deadline:
+            raise TimeoutError(f"told to wait {wait:g} s more at the end of the joins")
+        await asyncio.sleep(wait)
+
+
+async def knock(student: Tab, code: str, joins: Joins, gate: asyncio.Semaphore) -> float | None:
+    """Press Join with the class's code and the tab's name as nickname: None once in, else the seconds a refusal said
+    to wait ("busy", or too many tries: refusals the student waits out, not errors); RuntimeError for any other."""
+    async with gate:
+        for label, value in ((CODE, code), (NICKNAME, student.name)):
+            student.set(label, value)
+        seen, runs = len(student.errors), student.runs
+        joins.first = min(joins.first, time.perf_counter())
+        await student.press(JOIN)
+        await student.until(lambda: student.runs > runs and (PICK in student.widgets or len(student.errors) > seen),
+                            STEP_TIMEOUT_S, "panel after join")
+    if PICK in student.widgets:
+        student.states.clear()  # the form is gone; the frontend drops the values of widgets no longer shown
+        joins.joined, joins.last = joins.joined + 1, max(joins.last, time.perf_counter())
+        return None
+    said = student.errors[seen].split(": ", 1)[-1]
+    del student.errors[seen:]  # said once: as a refusal waited out, or as the error raised
+    if said.startswith(BUSY):
+        joins.busy += 1
+        return int(re.findall(r"\d+", said)[0])
+    if said == TOO_MANY:  # the browser's own limit on joins (classroom/limiter.py), told without a number
+        joins.too_many += 1
+        return MINUTE_S
+    raise RuntimeError(f"refused: {said}")
 
 
 async def lesson(site: Site, classes: int, per_class: int, window: float, during=None) -> Lesson:
@@ -238,7 +343,8 @@ async def tally(klasses: list["Klass"], engine: sa.Engine, out: Lesson) -> None:
         out.answers += got
         out.errors += errors
         out.reveals += [s.revealed_at - k.revealed_at for s in k.students if s.revealed_at and k.revealed_at]
-    out.errors += [e for k in klasses for tab in [k.teacher, *k.students] for e in tab.errors]
+    out.errors += [e for k in klasses for tab in [k.teacher, *k.students] for e in tab.errors
+                   if not e.split(": ", 1)[-1].startswith(CAP_REACHED)]  # a class its cap's size: told so, rightly
 
 
 def split(klasses: list[Klass]) -> dict[str, int]:

@@ -151,17 +151,20 @@ class Tab:
         self.watched.add(fragment)
         self.watches[fragment] = {"trigger": TRIGGER.format(component.id), "url": urllib.parse.urljoin(
             self.base + "/", data["url"]), "shown": data["stage"], "retry": data["retry"] / 1000,
-            "asked": old.get("asked") if old.get("shown") == data["stage"] else None}
+            "backoff": data["backoff"] / 1000, "asked": old.get("asked") if old.get("shown") == data["stage"] else None}
         if data["every"]:
             raise RuntimeError(f"{self.name}: a watch with a timer, which no tab here asks for")
         if fragment not in self.watchers:
             self.watchers[fragment] = asyncio.create_task(self.looking(fragment, data["stage"]))
 
     async def looking(self, fragment: str, seen: str) -> None:
-        """The watch's questions, one at a time, each with the stage last seen; the fragment's rerun with the trigger
-        when an answer is not what the panel shows (once per stage). A failed question is asked again `retry` later."""
+        """The watch's questions as its JavaScript asks them (classroom/watch.py JS): one at a time, each with the stage
+        last seen; the fragment's rerun with the trigger when an answer is not what the panel shows (once per stage);
+        after a failed question, a wait of `retry` doubled with each failure up to `backoff`, and after an answer with
+        a Retry-After that long (each wait give or take half)."""
         if self.http is None:
             self.http = httpx2.AsyncClient(timeout=watch.HOLD_S + STEP_TIMEOUT_S)
+        misses = 0
         while not self.closed and fragment in self.watches:
             w = self.watches[fragment]
             try:
@@ -169,15 +172,19 @@ class Tab:
                                              headers=self.headers() or None)
             except httpx2.HTTPError:
                 answer = None
+            later = int(answer.headers.get("retry-after", "0")) if answer is not None else 0
             if answer is None or answer.status_code != 200:
-                await asyncio.sleep(w["retry"])
+                misses += 1
+                await asyncio.sleep(spread(max(later, min(w["retry"] * 2 ** (misses - 1), w["backoff"]))))
                 continue
-            self.replies, seen = self.replies + 1, answer.text
+            self.replies, seen, misses = self.replies + 1, answer.text, 0
             w = self.watches.get(fragment)
             if w is not None and seen != w["shown"] and seen != w["asked"]:
                 w["asked"] = seen
                 value = json.dumps([{"event": "moved", "value": seen}])
                 await self.send(fragment=fragment, extra=WidgetState(id=w["trigger"], json_trigger_value=value))
+            if later:
+                await asyncio.sleep(spread(later))
 
     def stop_watches(self, fragments: set[str] | None = None) -> None:
         """Stop the watches of these fragments (None: all)."""
@@ -269,6 +276,11 @@ class Tab:
         if self.reader is not None:
             with contextlib.suppress(asyncio.CancelledError, TimeoutError):
                 await asyncio.wait_for(self.reader, 5)
+
+
+def spread(seconds: float) -> float:
+    """A wait give or take half, as the watch's JavaScript spreads its waits."""
+    return seconds * random.uniform(0.5, 1.5)
 
 
 async def ask(base: str, name: str) -> tuple[Tab, str]:

@@ -14,6 +14,11 @@ session switches to the class page, whose code element holds the link with the c
 /Class?room=CODE, submits the join form with a nickname of its own, and picks a word in the radio of the live panel
 (a fragment rerun with the radio's value). The nickname ties each answer in the database to the tab that gave it.
 
+- Joins: the students of a class join at once, all from 127.0.0.1 (classroom/admission.py's limits: a bucket of 40
+  at once then 0.6 a second per class, 40 a minute from one address); a teacher whose class is larger than the
+  default cap (classes.CAP) first types its size as the cap at the door (class_lesson.make_room); a student told
+  "busy" waits the seconds it was told (a minute when told it tried too often) and tries again, until every student
+  is in: the last in, seconds after the first press of Join.
 - Answer → teacher: from sending a student's answer until the teacher's panel (rerun by its watch when the count moved)
   shows an "Answered this question" count that includes it. Answers are ranked by the time the server took them
   (the answers table's `at`): the k-th is included in the first count ≥ k that arrives after it was sent.
@@ -137,8 +142,8 @@ def nginx(backends: list[Server]) -> Iterator[tuple[str, int]]:
 # --- the rows --------------------------------------------------------------------------------------------------
 
 def lesson_row(figure: str, how: str, result: Lesson) -> Row:
-    measured = (f"answer → teacher {p50_p95(result.answers)}; reveal → students {p50_p95(result.reveals)}; "
-                f"{len(result.errors)} errors")
+    measured = (f"{result.joins.summary()}; answer → teacher {p50_p95(result.answers)}; reveal → students "
+                f"{p50_p95(result.reveals)}; {len(result.errors)} errors")
     return Row(figure, f"{how}; tabs per process {'/'.join(str(v) for v in result.split.values())}; {result.where()}",
                measured, "—", "—", f"p95 ≤ {LATENCY_BUDGET_S:g} s each", result.ok(), result.values())
 
@@ -218,7 +223,8 @@ def replicated(quick: bool) -> list[Row]:
                 progress(f"one class of {crowd} on 3 replicas")
                 rows.append(lesson_row(
                     f"class · {crowd} students, 3 replicas", f"one teacher asks on page 2 (predict=1), {crowd} "
-                    f"students join through nginx and answer at random within {plan['answer_s']:g} s, then the "
+                    f"students join through nginx (told to wait, each waits as told and tries again) and answer at "
+                    f"random within {plan['answer_s']:g} s, then the "
                     "teacher reveals; every panel's watch waits on its class's stage, as the browser's does; "
                     "PostgreSQL 15 on the same machine", asyncio.run(lesson(site, 1, crowd, plan["answer_s"]))))
             progress(f"{plan['classes']} classes on 3 replicas")

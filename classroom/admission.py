@@ -1,16 +1,23 @@
 """Who and what comes in, in SQL: students into a class, classes into the database.
 
-A class is defended per class, where a script cannot spread out: it takes at most JOINS_FROM_ONE joins a minute from
-one address and JOINS_IN_ALL from all of them (a whole class behind one school address gets in within a minute), at
-most SEAT_JOINS students from one browser (its seat, classroom/seat.py), none while its teacher has closed joining,
-and no more than its cap, which its teacher sees reached and can raise; the teacher can remove a student, whose seat
-cannot join the class again. The rates are counted in the database, so every replica sees the same. Addresses are
-stored only keyed (origin), never as they are.
+A class is defended per class, where a script cannot spread out. Its teacher's cap bounds how many are in: CAP (60, a
+class of 30 with room for latecomers and second devices) until the teacher changes it, raised CAP_STEP at a time in one
+click when it is reached. Its joins from every address together go through a token bucket kept in the class's row (every
+replica counts the same): JOIN_BURST at once, then JOIN_RATE a second. The figures: a class of 30, even of 40, arriving
+together all get in at once; latecomers trickle in at 36 a minute, which fills the burst again within 67 s, so a second
+group of 30 a minute later gets in at once too; and a script joining without pause, from any number of addresses, seats
+at most 40 + 0.6 × 75 = 85 students in 75 s and 36 a minute after its burst, which the teacher sees per minute and
+removes in one action (joins_by_minute, remove_joined_between). One address takes at most JOINS_FROM_ONE joins a minute:
+the burst, so a whole class behind one school address still gets in at once, while a script on one address leaves the
+bucket's refill to the other addresses (against several addresses it is the bucket that holds). A browser (its seat,
+classroom/seat.py) joins at most SEAT_JOINS times, nobody joins while the teacher has closed joining, and a student the
+teacher removed cannot join again from that seat. Addresses are stored only keyed (origin), never as they are.
 
 The database holds at most MAX_LIVE classes: opening one more first closes the oldest idle ones (nobody acted in them
 for IDLE_S, their teacher's panel closed), and is refused when none is idle."""
 import hashlib
 import hmac
+import math
 import secrets
 from dataclasses import dataclass
 
@@ -21,9 +28,11 @@ from classroom.classes import CLASSES, STUDENTS, Opened, Question, digest, live,
 from classroom.questions import nickname_checked
 from engine.errors import ClassError
 
-JOINS_FROM_ONE, JOINS_IN_ALL, JOIN_WINDOW_S = 240, 600, 60.0
+JOIN_BURST, JOIN_RATE = 40, 0.6  # a class's joins from every address: 40 at once, then 0.6 a second (36 a minute)
+JOINS_FROM_ONE, JOIN_WINDOW_S = 40, 60.0  # joins a class takes from one address in any 60 s
 SEAT_JOINS = 3  # students one browser may be in one class: it left, or its tab lost its cookie, and joined again
-MAX_CAP = 2000
+MAX_CAP, CAP_STEP = 2000, 30  # the most a teacher may set; what one click on a full class's button adds
+JOIN_MINUTES = 10  # the minutes of joins the teacher's panel counts, the current one last
 MAX_LIVE, IDLE_S = 1000, 15 * 60.0
 
 
@@ -52,12 +61,32 @@ def join(engine: sa.Engine, code: str, nickname: str | None, *, now: float, seat
             raise ClassError("ended")
         if row.locked:
             raise ClassError("locked")
+        take_token(conn, code, now)  # the first write: on SQLite, from here on no other join interleaves
         admissible(conn, code, digest(seat), origin, now)
         if classes.headcount(conn, code) >= row.cap:
-            raise ClassError("full")
+            raise ClassError("full")  # the transaction rolls back: the token is not spent
         conn.execute(sa.insert(STUDENTS).values(token_hash=digest(token), class_code=code, nickname=name, joined=now,
                                                 seat=digest(seat), origin=origin))
     return token
+
+
+def take_token(conn: sa.Connection, code: str, now: float) -> None:
+    """Take a token from the class's join bucket, else ClassError('busy') with the seconds until one is back. The
+    bucket is kept as the time it is full again (join_full): each join puts it 1 / JOIN_RATE later, from now at the
+    earliest, and no further than JOIN_BURST of them ahead of now. The update decides in the database, so two joins
+    at once cannot both take the last token."""
+    full = sa.case((CLASSES.c.join_full > now, CLASSES.c.join_full), else_=sa.literal(now, sa.Double)) + 1 / JOIN_RATE
+    ahead = JOIN_BURST / JOIN_RATE  # how far ahead of now a full burst puts it
+    taken = conn.execute(sa.update(CLASSES).where(CLASSES.c.code == code, full <= now + ahead + 0.001)  # rounding
+                         .values(join_full=full))
+    if taken.rowcount != 1:
+        later = conn.execute(sa.select(full).where(CLASSES.c.code == code)).scalar_one()
+        raise busy(later - now - ahead)
+
+
+def busy(wait: float) -> ClassError:
+    """ClassError('busy') telling the student how many seconds to wait (at least 2)."""
+    return ClassError("busy", seconds=max(2, math.ceil(wait)))
 
 
 def admissible(conn: sa.Connection, code: str, seat_hash: str, origin: str, now: float) -> None:
@@ -69,11 +98,10 @@ def admissible(conn: sa.Connection, code: str, seat_hash: str, origin: str, now:
         raise ClassError("removed")
     if len(seated) >= SEAT_JOINS:
         raise ClassError("rejoined", limit=SEAT_JOINS)
-    same = sa.func.coalesce(sa.func.sum(sa.case((STUDENTS.c.origin == origin, 1), else_=0)), 0)
-    recent = conn.execute(sa.select(sa.func.count(), same).where(
-        STUDENTS.c.class_code == code, STUDENTS.c.joined > now - JOIN_WINDOW_S)).one()
-    if recent[0] >= JOINS_IN_ALL or recent[1] >= JOINS_FROM_ONE:
-        raise ClassError("busy")
+    recent, oldest = conn.execute(sa.select(sa.func.count(), sa.func.min(STUDENTS.c.joined)).where(
+        STUDENTS.c.class_code == code, STUDENTS.c.origin == origin, STUDENTS.c.joined > now - JOIN_WINDOW_S)).one()
+    if recent >= JOINS_FROM_ONE:
+        raise busy(oldest + JOIN_WINDOW_S - now)
 
 
 def roster(engine: sa.Engine, code: str, teacher_key: str, *, now: float) -> list[Student]:
@@ -96,11 +124,43 @@ def remove(engine: sa.Engine, code: str, teacher_key: str, numbers: list[int], *
             STUDENTS.c.class_code == code).order_by(STUDENTS.c.joined, STUDENTS.c.token_hash)).all()
         chosen = set(numbers)
         gone = [r.token_hash for n, r in enumerate(rows, 1) if n in chosen and r.removed is None]
-        if gone:
-            conn.execute(sa.delete(classes.ANSWERS).where(classes.ANSWERS.c.token_hash.in_(gone)))
-            conn.execute(sa.update(STUDENTS).where(STUDENTS.c.token_hash.in_(gone)).values(removed=now))
-            conn.execute(sa.update(CLASSES).where(CLASSES.c.code == code).values(updated=now))
-    return len(gone)
+        return removed(conn, code, STUDENTS.c.token_hash.in_(gone), now) if gone else 0
+
+
+def remove_joined_between(engine: sa.Engine, code: str, teacher_key: str, start: float, end: float, *,
+                          now: float) -> int:
+    """Remove, as remove does, every student of the class who joined from `start` until before `end` (a minute of
+    joins_by_minute): how many."""
+    code = normal_code(code)
+    with engine.begin() as conn:
+        teacher(conn, code, teacher_key, now)
+        return removed(conn, code, sa.and_(STUDENTS.c.joined >= start, STUDENTS.c.joined < end), now)
+
+
+def removed(conn: sa.Connection, code: str, which: sa.ColumnElement[bool], now: float) -> int:
+    """Remove the class's students `which` selects and the teacher has not removed yet: how many."""
+    chosen = (STUDENTS.c.class_code == code, STUDENTS.c.removed.is_(None), which)
+    conn.execute(sa.delete(classes.ANSWERS).where(
+        classes.ANSWERS.c.token_hash.in_(sa.select(STUDENTS.c.token_hash).where(*chosen))))
+    gone = conn.execute(sa.update(STUDENTS).where(*chosen).values(removed=now)).rowcount
+    if gone:
+        conn.execute(sa.update(CLASSES).where(CLASSES.c.code == code).values(updated=now))
+    return gone
+
+
+def joins_by_minute(engine: sa.Engine, code: str, teacher_key: str, *, now: float,
+                    minutes: int = JOIN_MINUTES) -> list[tuple[float, int]]:
+    """The students still in the class who joined in each of the last `minutes` minutes of the clock (the current one
+    last): each minute's start and its count."""
+    code = normal_code(code)
+    first = (now // 60 - (minutes - 1)) * 60
+    starts = [first + 60 * i for i in range(minutes)]
+    counts = [sa.func.count(sa.case((sa.and_(STUDENTS.c.joined >= s, STUDENTS.c.joined < s + 60), 1))) for s in starts]
+    with engine.connect() as conn:
+        teacher(conn, code, teacher_key, now)
+        found = conn.execute(sa.select(*counts).where(STUDENTS.c.class_code == code, STUDENTS.c.removed.is_(None),
+                                                      STUDENTS.c.joined >= first)).one()
+    return list(zip(starts, found, strict=True))
 
 
 def set_cap(engine: sa.Engine, code: str, teacher_key: str, cap: object, *, now: float) -> None:
@@ -108,6 +168,12 @@ def set_cap(engine: sa.Engine, code: str, teacher_key: str, cap: object, *, now:
     if type(cap) is not int or not 1 <= cap <= MAX_CAP:
         raise ClassError("bad_cap", limit=MAX_CAP)
     teacher_sets(engine, code, teacher_key, now, cap=cap)
+
+
+def raise_cap(engine: sa.Engine, code: str, teacher_key: str, *, now: float) -> None:
+    """Take CAP_STEP more students than the cap the class has now (MAX_CAP at most): a full class's one click."""
+    more = sa.case((CLASSES.c.cap < MAX_CAP - CAP_STEP, CLASSES.c.cap + CAP_STEP), else_=MAX_CAP)
+    teacher_sets(engine, code, teacher_key, now, cap=more)
 
 
 def set_locked(engine: sa.Engine, code: str, teacher_key: str, locked: bool, *, now: float) -> None:

@@ -21,22 +21,18 @@ from classroom.questions import (
     ALPHABET,
     CODE_LENGTH,
     MAX_NICKNAME,
-    MAX_ORDERED,
-    MAX_WORD,
     Question,
     checked,
-    is_order,
     normal_code,
-    plain,
 )
 from engine.errors import ClassError
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 CODE_TRIES = 10
 SECRET_BYTES = 24  # teacher keys and student tokens: 192 bits
 TTL_S = 12 * 3600
 MAX_SECRET, MAX_QUESTIONS = 100, 200
-CAP = 500  # students a class takes until its teacher raises (or lowers) it: admission.py
+CAP = 60  # students a class takes until its teacher raises (or lowers) it: near a real class (admission.py)
 UPSERTS: dict[str, Callable[..., Any]] = {"sqlite": sqlite.insert, "postgresql": postgresql.insert}
 LOCK_KEY = 7_411_730_001  # a PostgreSQL advisory lock: replicas starting together create the tables in turn
 
@@ -51,6 +47,7 @@ CLASSES = Table(
     Column("updated", Double, nullable=False),
     Column("cap", Integer, nullable=False, server_default=str(CAP)),  # version 2: the teacher's cap on students
     Column("locked", Integer, nullable=False, server_default="0"),  # version 2: 1 while the teacher closed joining
+    Column("join_full", Double, nullable=False, server_default="0"),  # version 4: when its join bucket is full again
 )
 
 
@@ -138,17 +135,22 @@ def to_v1(conn: sa.Connection) -> None:
     METADATA.create_all(conn, tables=[CLASSES, QUESTIONS, STUDENTS, ANSWERS], checkfirst=True)
 
 
-def to_v2(conn: sa.Connection) -> None:
+def to_v2(conn: sa.Connection, columns: tuple | None = None) -> None:
     """Version 2: a class's cap and lock; a student's seat, keyed address and removal. A database made at version 1
-    gets the columns (a fresh one has them from to_v1)."""
-    for table, names in ((CLASSES, ("cap", "locked")), (STUDENTS, ("seat", "origin", "removed"))):
+    gets the columns (a fresh one has them from to_v1); given `columns`, a later version's (to_v4)."""
+    for table, names in columns or ((CLASSES, ("cap", "locked")), (STUDENTS, ("seat", "origin", "removed"))):
         there = {c["name"] for c in sa.inspect(conn).get_columns(table.name)}
         for name in (n for n in names if n not in there):
             spec = CreateColumn(table.c[name]).compile(dialect=conn.dialect)
             conn.execute(sa.text(f"ALTER TABLE {table.name} ADD COLUMN {spec}"))
 
 
-UPGRADES = (to_v1, to_v2, given.to_v3)  # UPGRADES[v] takes a database from version v to v + 1
+def to_v4(conn: sa.Connection) -> None:
+    """Version 4: a class's bucket of joins (admission.py); a class made before it starts with its bucket full."""
+    to_v2(conn, ((CLASSES, ("join_full",)),))
+
+
+UPGRADES = (to_v1, to_v2, given.to_v3, to_v4)  # UPGRADES[v] takes a database from version v to v + 1
 
 
 def secret(engine: sa.Engine, proposed: str) -> str:
@@ -170,7 +172,7 @@ def start(engine: sa.Engine, question: Question, *, now: float, ttl: float = TTL
             with engine.begin() as conn:
                 conn.execute(sa.insert(CLASSES).values(
                     code=code, teacher_hash=digest(key), created=now, expires=now + ttl, status="asking",
-                    question_no=1, question=question.to_json(), updated=now))
+                    question_no=1, question=question.to_json(), updated=now, cap=CAP))  # not an older default
                 conn.execute(sa.insert(QUESTIONS).values(class_code=code, question_no=1, question=question.to_json(),
                                                       asked=now))
             return Opened(code, key)
@@ -228,40 +230,6 @@ def asking(row: sa.Row, question_no: object) -> None:
         raise ClassError("stale_question", current=row.question_no)
     if row.status != "asking":
         raise ClassError("not_asking")
-
-
-def answer(engine: sa.Engine, code: str, token: str, question_no: int, words: list[str], *, now: float,
-           seat: str | None = None) -> None:
-    """Record a student's order of keys for the current question, or change it, while the class is asking; given a
-    seat, only from the seat the student joined from."""
-    code = normal_code(code)
-    if not (isinstance(words, list | tuple) and len(words) <= MAX_ORDERED and all(plain(w, MAX_WORD) for w in words)):
-        raise ClassError("bad_answer")
-    with engine.begin() as conn:
-        row = live(conn, code, now)
-        asking(row, question_no)
-        token_hash = student(conn, code, token, seat)
-        q = Question.from_json(row.question)
-        if not is_order(words, q.keys, q.ordered):
-            raise ClassError("bad_answer")
-        values = {"class_code": code, "question_no": question_no, "token_hash": token_hash,
-                  "words": json.dumps(list(words), ensure_ascii=False), "at": now}
-        if not upsert_answer(conn, values):  # the teacher revealed or moved on since the row was read
-            asking(live(conn, code, now), question_no)
-            raise ClassError("not_asking")
-        given.log(conn, values)
-
-
-def upsert_answer(conn: sa.Connection, values: dict[str, Any]) -> bool:
-    """Insert or replace an answer in one statement, only while its class asks its question; False if it did not."""
-    open_now = sa.exists().where(CLASSES.c.code == values["class_code"], CLASSES.c.status == "asking",
-                              CLASSES.c.question_no == values["question_no"], CLASSES.c.expires > values["at"])
-    row = sa.select(*(sa.literal(v, ANSWERS.c[k].type) for k, v in values.items())).where(open_now)
-    stmt = UPSERTS[conn.dialect.name](ANSWERS).from_select(list(values), row)
-    stmt = stmt.on_conflict_do_update(index_elements=list(ANSWERS.primary_key),
-                                      set_={"words": stmt.excluded.words, "at": stmt.excluded.at})
-    kept = {"preserve_rowcount": True}  # SQLAlchemy keeps an INSERT's rowcount only when asked
-    return conn.execute(stmt, execution_options=kept).rowcount > 0
 
 
 def reveal(engine: sa.Engine, code: str, teacher_key: str, *, now: float) -> None:

@@ -1,8 +1,8 @@
 """The client's address, as class mode's limits key it: the peer of the connection, or, when that peer is a proxy the
 operator named in CLASS_TRUSTED_PROXIES (addresses or networks, comma-separated: deploy/compose.yaml names its
 nginx's address, deploy/local.sh 127.0.0.1), the address that proxy says it saw in X-Forwarded-For. A header from
-anyone else is not read: a script could name any address in it. (The server's uvicorn itself already takes the header
-from a peer in FORWARDED_ALLOW_IPS, 127.0.0.1 by default, as the peer's address.)
+anyone else is not read: a script could name any address in it. (The server's uvicorn itself takes the header from a
+peer in FORWARDED_ALLOW_IPS as the peer's address; unset, from these same proxies alone: server/forwarded.py.)
 
 An IPv6 client is keyed by its /64 network: one machine is given a whole /64 and can take any address in it."""
 import functools

@@ -1,9 +1,12 @@
 """Which of the watch route's questions are held (classroom/watch.py), so that holding cannot be turned against the
 server: a code no live class has is answered at once (no watch, no task, no read of its own: the live classes' codes
-are read at most every REFRESH_S, whatever the number of codes asked for); at most HELD_PER_ADDRESS questions are held
-for one client address and HELD_PER_PROCESS in all, the rest answered at once with LATER, after which the browser's
-watch waits before it asks again; and the teacher's stage (the counts) goes only to the browser holding the class's
-teacher key. Everything here runs on the server's event loop."""
+are read at most every REFRESH_S, whatever the number of codes asked for); at most HELD_PER_SEAT questions are held for
+one browser (its seat cookie, classroom/seat.py; the browsers without one share one allowance per address),
+HELD_PER_ADDRESS for one client address and HELD_PER_PROCESS in all. A question over them is answered at once with
+the class's stage and a Retry-After of LATER_S, so that its watch asks again a moment later: a browser over the
+allowance sees a change within about LATER_S, and one classmate holding many questions cannot use up the address's
+allowance of the rest of the room, who each hold their own. The teacher's stage (the counts) goes only to the
+browser holding the class's teacher key. Everything here runs on the server's event loop."""
 import asyncio
 import hmac
 import time
@@ -12,13 +15,18 @@ from collections import Counter
 from classroom import classes, seat, store
 
 REFRESH_S = 0.5
-HELD_PER_ADDRESS, HELD_PER_PROCESS = 400, 4000  # a class of 200 behind one address holds one question a tab
-LATER, LATER_S, UNKNOWN_S = "later", 5, 30  # the answer to a question not held; Retry-After for it, for an unknown code
-SOON_S = 1  # Retry-After when the live classes were read too recently to tell
+# a browser opens 6 connections to a site at most (HTTP/1.1): one held question for each tab of the class it shows;
+# a class of 200 behind one address holds one question a tab
+HELD_PER_SEAT, HELD_PER_ADDRESS, HELD_PER_PROCESS = 6, 400, 4000
+LATER_S, UNKNOWN_S = 1, 30  # Retry-After for a question not held (answered with the stage), for an unknown code
+DOWN_S = 5  # Retry-After while the database does not answer
+LATER = "later"  # the answer when the live classes were read too recently to tell (ask again after SOON_S)
+SOON_S = 1
 _teachers: dict[str, str] = {}  # the live classes' codes -> their teacher key's hash, as last read
 _read = [float("-inf")]  # time.monotonic() when the last read ended
 _reading: list[asyncio.Task] = []  # the last read, on the loop it runs on
 _held: Counter[str] = Counter()  # client address -> questions held now
+_seated: Counter[tuple[str, str]] = Counter()  # (client address, seat or "" for none) -> questions held now
 _holding = [0]
 
 
@@ -58,21 +66,38 @@ def teaches(code: str, cookies: dict[str, str]) -> bool:
     return bool(kept and stored and kept[0] == code and hmac.compare_digest(stored, classes.digest(kept[1])))
 
 
-def hold(address: str) -> bool:
-    """Count one more question held for `address`, if it and the process are within their limits; False when not."""
-    if _held[address] >= HELD_PER_ADDRESS or _holding[0] >= HELD_PER_PROCESS:
+async def seat_of(cookies: dict[str, str]) -> str:
+    """The browser's seat as its signed cookie says ("" without one, or while the database holding the site's key
+    does not answer)."""
+    cookie = cookies.get(seat.COOKIES["seat"])
+    if not cookie:
+        return ""
+    try:
+        key = store.secret_now() or await asyncio.to_thread(store.secret)
+    except store.Unavailable:
+        return ""
+    return seat.verified(key, cookie) or ""
+
+
+def hold(address: str, browser: str = "") -> bool:
+    """Count one more question held for the seat `browser` at `address`, if it, the address and the process are within
+    their limits; False when not."""
+    if (_seated[address, browser] >= HELD_PER_SEAT or _held[address] >= HELD_PER_ADDRESS
+            or _holding[0] >= HELD_PER_PROCESS):
         return False
+    _seated[address, browser] += 1
     _held[address] += 1
     _holding[0] += 1
     return True
 
 
-def let_go(address: str) -> None:
-    """A question held for `address` was answered."""
+def let_go(address: str, browser: str = "") -> None:
+    """A question held for the seat `browser` at `address` was answered."""
     _holding[0] -= 1
-    _held[address] -= 1
-    if _held[address] <= 0:
-        del _held[address]
+    for counter, key in ((_held, address), (_seated, (address, browser))):
+        counter[key] -= 1
+        if counter[key] <= 0:
+            del counter[key]
 
 
 def forget_teachers() -> None:

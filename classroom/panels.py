@@ -14,7 +14,7 @@ from urllib.parse import urlencode
 import segno
 import streamlit as st
 
-from classroom import admission, board, classes, door, seat, store, tables, visitor, watch
+from classroom import admission, answering, board, classes, door, seat, store, tables, visitor, watch
 from classroom.charts import room_bars
 from classroom.questions import Question
 from classroom.settings import Room
@@ -76,14 +76,14 @@ def keeper() -> None:
 FAILED = object()  # what attempt returns when the call did not happen
 
 
-def attempt(fn, *args, who: str = "", student: str = "", **kwargs):
-    """store.call(fn, ...), for an action `who` ("join", "start", "answer") once the session's seat and limits allow
-    it (visitor.admitted); FAILED after saying in a sentence what went wrong (a person's mistake, too many tries, or
-    a database that did not answer)."""
+def attempt(fn, *args, who: str = "", student: str = "", via=store.call, **kwargs):
+    """via(fn, ...) (store.call, or store.write for an answer), for an action `who` ("join", "start", "answer") once
+    the session's seat and limits allow it (visitor.admitted); FAILED after saying in a sentence what went wrong (a
+    person's mistake, too many tries, or a database that did not answer)."""
     try:
         if who:
             kwargs |= visitor.admitted(who, student)
-        return store.call(fn, *args, **kwargs)
+        return via(fn, *args, **kwargs)
     except ClassError as e:
         st.warning(error_text(e))
     except store.Unavailable:
@@ -226,9 +226,9 @@ def looked(code: str, question_no: int, status: str | None = None) -> classes.Ro
     """The class's room for a live panel, None after saying why there is none (and watching for that to change).
     When the class has moved on from the question (and, given one, the status) the page around the panel was drawn
     for, or ended, the whole page is drawn again: its question and buttons."""
-    room = attempt(store.shared_room, code)
+    teacher = "key" in role()
+    room = attempt(classes.room if teacher else store.shared_room, code)  # the teacher's counts as they are now
     if room is FAILED:
-        teacher = "key" in role()
         watch.watch(base_url(), code, teacher, watch.current(code, teacher))  # read again: which failure
         return None
     moved_on = room.question_no != question_no or room.status != (status or room.status)
@@ -369,11 +369,11 @@ def choose(me: dict, room: classes.Room, sent: tuple[str, ...] | None):
     if pressed and not words:
         st.warning(t("class_pick_first") if q.ordered == 1 else t("class_order_first", m=q.ordered))
     if (pressed or room.question_no in unsent(me)) and words and tuple(words) != sent:
-        if attempt(classes.answer, me["code"], me["token"], room.question_no, words, who="answer",
-                   student=me["token"]) is FAILED:
+        if attempt(answering.recorded, me["code"], me["token"], room.question_no, words, who="answer",
+                   student=me["token"], via=store.write) is FAILED:
             return
         sent = me["sent"][room.question_no] = tuple(words)
-        store.forget(me["code"])  # the teacher's count on this process shows it at its next look
+        store.counted(me["code"])  # the teacher's count shows it within watch.COUNT_S
     unsent(me).pop(room.question_no, None)
     st.caption(t("class_sent", answer=plain(" > ".join(sent))) if sent else t("class_not_sent"))
 
@@ -386,10 +386,10 @@ def unsent(me: dict) -> dict[int, tuple[str, ...]]:
 
 
 def held_back(me: dict) -> None:
-    """Keep what the student has picked for each question until choose() has sent it."""
-    for key, picked in list(st.session_state.items()):
-        if str(key).startswith(PICK) and str(key)[len(PICK):].isdigit() and picked:
-            unsent(me)[int(str(key)[len(PICK):])] = (picked,) if isinstance(picked, str) else tuple(picked)
+    """Keep what the student picked for each question drawn (sent_of read it) until choose() has sent it."""
+    for number in list(me.get("sent", ())):
+        if picked := st.session_state.get(f"{PICK}{number}"):
+            unsent(me)[number] = (picked,) if isinstance(picked, str) else tuple(picked)
 
 
 def leave_button():

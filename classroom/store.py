@@ -15,6 +15,12 @@ is not run; one that started finishes when the database answers again (a student
 panel sends it again anyway). The connection's own timeouts and libpq's keepalives free the workers on a network
 that drops. Every database failure becomes Unavailable, which the class panel says in a sentence.
 
+Students' answers are the writes a class makes most (30 students answering within a few seconds, a script's seats at
+their allowance): `write` queues them for one writer thread, which writes every answer waiting in one transaction,
+so that a crowd of answers costs the database a few short transactions instead of one each, and SQLite (in WAL mode,
+one writer) never makes a script thread queue for its lock. The caller still waits for its own answer's outcome
+within DEADLINE_S.
+
 A SQLite file deleted under a running server is made again, with its tables, on the next query."""
 import functools
 import os
@@ -29,21 +35,27 @@ import sqlalchemy as sa
 import streamlit as st
 
 from classroom import classes
+from engine.errors import ClassError
 
 ROOT = Path(__file__).resolve().parents[1]
 NAME = "classes"  # st.connection's name, and its secrets section [connections.classes]
 TIMEOUT_S = 2  # a connection, a statement or a wait for a pooled connection takes at most this long
 DEADLINE_S, PAUSE_S, WORKERS = 2.0, 1.0, 8  # a caller waits at most DEADLINE_S (a student's tab: ≤ 3 s in all)
+BATCH = 500  # answers written in one transaction at most
 HANDOVER_S = 0.25  # what a busy process may take to hand a queued query to a worker: a query running for the
 # caller's whole wait but this started that much after it was queued
 SWEEP_S = 60.0  # expired classes are deleted at most this often per process
 ROOM_S = 0.5  # a class's room, as its students see it, is read at most this often per process
 _swept = [0.0]
-_sweeping, _remaking, _starting = threading.Lock(), threading.Lock(), threading.Lock()
+_sweeping, _remaking, _starting, _making = threading.Lock(), threading.Lock(), threading.Lock(), threading.Lock()
 _paused = [0.0]  # time.monotonic() until which calls fail at once (a deadline was missed)
 _running: dict[str, float] = {}  # a worker's name -> time.monotonic() when its current query started
 _jobs: queue.SimpleQueue = queue.SimpleQueue()
+_writes: queue.SimpleQueue = queue.SimpleQueue()  # the writer's jobs (write)
 _workers: list[threading.Thread] = []
+_engines: dict[str, sa.Engine] = {}  # the database's URL -> its engine, its tables made (ready)
+ROOMS: dict[tuple[str, str], tuple[float, classes.Room]] = {}  # (URL, code) -> (time.monotonic() read, room)
+ROOMS_KEPT = 10_000  # rooms kept before those past ROOM_S are dropped
 _secrets: dict[str, str] = {}  # the database's URL -> its key for signing seats (classes.secret), once read
 
 
@@ -89,13 +101,32 @@ def connect_args(address: str) -> dict:
     return {"timeout": TIMEOUT_S} if address.startswith("sqlite") else {}
 
 
-@st.cache_resource(show_spinner=False)
 def ready(address: str) -> sa.Engine:
-    """st.connection's engine for `address`, with the schema created; cached only once it is."""
-    found = st.connection(NAME, type="sql", url=address, pool_pre_ping=True, pool_timeout=TIMEOUT_S,
-                          connect_args=connect_args(address)).engine
+    """st.connection's engine for `address`, with the schema created; kept only once it is (a dictionary, not
+    st.cache_resource: every class query asks, and hashing its argument each time cost more than the look-up)."""
+    if address not in _engines:
+        with _making:
+            if address not in _engines:
+                _engines[address] = made(address)
+    return _engines[address]
+
+
+def made(address: str) -> sa.Engine:
+    """st.connection's engine for `address`, its schema created."""
+    found = st.connection(NAME, type="sql", url=address, pool_timeout=TIMEOUT_S, connect_args=connect_args(address),
+                          pool_pre_ping=not address.startswith("sqlite")).engine  # a file has no connection to lose
+    if found.dialect.name == "sqlite":
+        sa.event.listen(found, "connect", wal)
+        found.dispose()  # a connection made before the listener would not be in WAL mode
     classes.create(found)
     return found
+
+
+def wal(connection, _record) -> None:
+    """A SQLite connection in WAL mode: readers do not wait for the writer, and a commit does not sync the file each
+    time (only a checkpoint does; a power cut may lose the last answers, never the file)."""
+    connection.execute("PRAGMA journal_mode=WAL")
+    connection.execute("PRAGMA synchronous=NORMAL")
 
 
 def remade(db: sa.Engine) -> None:
@@ -108,6 +139,8 @@ def remade(db: sa.Engine) -> None:
             return
         Path(db.url.database).parent.mkdir(parents=True, exist_ok=True)
         db.dispose()  # pooled connections still write to the deleted file
+        for stale in ("-wal", "-shm"):  # the old file's log would be played into the new one
+            Path(db.url.database + stale).unlink(missing_ok=True)
         classes.create(db)
         if str(db.url) in _secrets:
             classes.secret(db, _secrets[str(db.url)])
@@ -116,10 +149,21 @@ def remade(db: sa.Engine) -> None:
 def call(fn, *args, **kwargs):
     """fn(engine, *args, now=..., **kwargs) in a worker, expired classes swept first now and then: its result within
     DEADLINE_S, else Unavailable (also when the database fails). A ClassError (a person's mistake) passes through."""
+    return waited(_jobs, fn, args, kwargs)
+
+
+def write(fn, *args, **kwargs):
+    """fn(connection, *args, now=..., **kwargs) by the writer, in one transaction with the other writes waiting: its
+    result within DEADLINE_S, else Unavailable; a ClassError passes through (the others are written)."""
+    return waited(_writes, fn, args, kwargs)
+
+
+def waited(jobs: queue.SimpleQueue, fn, args: tuple, kwargs: dict):
+    """The result of a job put in `jobs`, within DEADLINE_S (call and write)."""
     if time.monotonic() < _paused[0]:
         raise Unavailable("the class database missed its deadline a moment ago")
     job: Future = Future()
-    _jobs.put((job, time.monotonic() + DEADLINE_S, fn, args, kwargs, time.time()))
+    jobs.put((job, time.monotonic() + DEADLINE_S, fn, args, kwargs, time.time()))
     started()
     try:
         return job.result(timeout=DEADLINE_S)
@@ -140,10 +184,13 @@ def stuck() -> bool:
 def started() -> None:
     """The workers, started once per process: daemon threads, so that a query stuck on a stopped database does not
     keep the process from exiting."""
-    if len(_workers) < WORKERS:
+    if len(_workers) <= WORKERS:
         with _starting:
             while len(_workers) < WORKERS:
                 _workers.append(threading.Thread(target=work, name=f"class-db-{len(_workers)}", daemon=True))
+                _workers[-1].start()
+            if len(_workers) == WORKERS:
+                _workers.append(threading.Thread(target=writer, name="class-db-writer", daemon=True))
                 _workers[-1].start()
 
 
@@ -163,6 +210,47 @@ def work() -> None:
             job.set_exception(e)
         finally:
             del _running[threading.current_thread().name]
+
+
+def writer() -> None:
+    """The writer: every job waiting, up to BATCH, written in one transaction."""
+    while True:
+        batch = [_writes.get()]
+        while len(batch) < BATCH and not _writes.empty():
+            batch.append(_writes.get())
+        batch = [b for b in batch if b[0].set_running_or_notify_cancel()]
+        late = [b for b in batch if time.monotonic() > b[1]]
+        for job, *_ in late:
+            job.set_exception(Unavailable("the caller stopped waiting"))
+        if len(late) < len(batch):
+            _running[threading.current_thread().name] = time.monotonic()
+            try:
+                written([b for b in batch if b not in late])
+            finally:
+                del _running[threading.current_thread().name]
+
+
+def written(batch: list) -> None:
+    """Each job of the batch run on one transaction: its result once that is committed, its ClassError at once, and
+    Unavailable for all when the database fails."""
+    done: list[tuple[Future, object]] = []
+    try:
+        db = engine()
+        sweep(db, batch[0][5])
+        with db.begin() as conn:
+            for job, _, fn, args, kwargs, now in batch:
+                try:
+                    done.append((job, fn(conn, *args, now=now, **kwargs)))
+                except (ClassError, ValueError, TypeError) as e:  # checked before anything is written: others go on
+                    job.set_exception(e)
+    except Exception as e:  # the database failed (or the batch could not be written): no job waits for nothing
+        failed = e if isinstance(e, Unavailable) else Unavailable(str(e)[:200])
+        for job, *_ in batch:
+            if not job.done():
+                job.set_exception(failed)
+        return
+    for job, result in done:
+        job.set_result(result)
 
 
 def within(fn, args, kwargs, now: float):
@@ -207,13 +295,14 @@ def shared_room(db: sa.Engine, code: str, *, now: float) -> classes.Room:
     """classes.room as the students' panels see it: read at most once every ROOM_S per process for each class,
     however many of its students look (one read a class, not one a tab); a failure is not kept. The teacher's panel
     reads classes.room itself, and the teacher's changes are seen here at once in this process (forget), within
-    ROOM_S in the others."""
-    return kept_room(url(), code, _db=db)
-
-
-@st.cache_data(ttl=ROOM_S, max_entries=10_000, show_spinner=False)
-def kept_room(address: str, code: str, _db: sa.Engine) -> classes.Room:
-    return classes.room(_db, code, now=time.time())
+    ROOM_S in the others. Kept in ROOMS (a Room is frozen: every look shares it, with no copy to make)."""
+    key, found = (url(), code), ROOMS.get((url(), code))
+    if found is None or time.monotonic() - found[0] >= ROOM_S:
+        if len(ROOMS) >= ROOMS_KEPT:
+            for old in [k for k, (at, _) in list(ROOMS.items()) if time.monotonic() - at >= ROOM_S]:
+                ROOMS.pop(old, None)
+        found = ROOMS[key] = (time.monotonic(), classes.room(db, code, now=now))
+    return found[1]
 
 
 FORGOTTEN: list = []  # what else hears that a class changed on this process: watch.py wakes its watchers
@@ -221,6 +310,16 @@ FORGOTTEN: list = []  # what else hears that a class changed on this process: wa
 
 def forget(code: str) -> None:
     """The next look at `code`'s room in this process reads the database (someone here changed the class)."""
-    kept_room.clear(url(), code, _db=None)
+    ROOMS.pop((url(), code), None)
     for hear in FORGOTTEN:
+        hear(code)
+
+
+COUNTED: list = []  # what hears that an answer was given on this process: watch.py reads the counts again soon
+
+
+def counted(code: str) -> None:
+    """Someone here answered in class `code`: its counts are read again within a moment (watch.py), not at once, so
+    that a room answering together costs a read now and then, not one an answer."""
+    for hear in COUNTED:
         hear(code)

@@ -30,10 +30,12 @@ from starlette.routing import Route
 
 from classroom import classes, clients, holds, seat, store
 from engine.errors import ClassError
+from server import files
 
 ROUTE = "/_class/stage"
 HOLD_S = 20.0  # a question is answered after this long even if nothing changed (proxies keep 60 s)
 FOLLOW_S = 1.0  # a watched class is read again this often, to see changes made on other replicas
+COUNT_S = 0.25  # an answer given on this process is in the teacher's counts this much later (with every other)
 RETRY_S, BACKOFF_S = 1.0, 30.0  # after a failed question the watcher asks again this much later, doubled up to
 EVERY_S = 1.0  # a live chart the teacher shows before the reveal is redrawn this often
 BEAT_S, GONE_S = 10.0, 60.0  # the teacher's panel says it is open this often; unseen this long, the teacher is away
@@ -126,6 +128,7 @@ class Watched:
     stages: tuple[str, str] | None = None
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     poked: asyncio.Event = field(default_factory=asyncio.Event)
+    soon: asyncio.TimerHandle | None = None  # the poke an answer asked for (counted), COUNT_S after the first
     waiting: int = 0
 
 
@@ -139,6 +142,9 @@ async def follow(code: str, watched: Watched) -> None:
     try:
         while watched.waiting > 0:
             watched.poked.clear()  # before reading: a change made during the read is read again
+            if watched.soon is not None:
+                watched.soon.cancel()
+                watched.soon = None
             now = stages(await asyncio.to_thread(read, code), time.time())
             if now != watched.stages:
                 watched.stages = now
@@ -160,28 +166,56 @@ def poke(code: str) -> None:
             watched.loop.call_soon_threadsafe(watched.poked.set)
 
 
+def counted(code: str) -> None:
+    """Someone answered in class `code` on this process (store.counted): its watch reads it COUNT_S from the first
+    answer since its last read, however many come meanwhile."""
+    watched = _watched.get(code)
+    if watched is not None:
+        with contextlib.suppress(RuntimeError):
+            watched.loop.call_soon_threadsafe(later, watched)
+
+
+def later(watched: Watched) -> None:
+    """A poke COUNT_S from now, unless one is due already (on the watch's loop)."""
+    if watched.soon is None:
+        watched.soon = watched.loop.call_later(COUNT_S, watched.poked.set)
+
+
 store.FORGOTTEN.append(poke)
+store.COUNTED.append(counted)
 
 
 async def stage_of(request: Request) -> PlainTextResponse:
     """ROUTE: the stage of the class named by ?c= (its teacher's with ?as=teacher and the teacher's key in the
-    cookies) once it is not ?shown= any more, or after HOLD_S; at once for a code no live class has, and for a
-    question over the limits of holds.py."""
+    cookies) once it is not ?shown= any more, or after HOLD_S; at once for a code no live class has, for a stage
+    this process knows to be another already (before any limit is counted: a change reaches every screen), and for a
+    question over the limits of holds.py or while the process is short of open files (server/files.py), with a
+    Retry-After."""
     code = seat.code_of(request.query_params.get("c", "")[:32])
     found = "unknown" if code is None else await holds.look(code)
     if found == "unknown":
         return said(UNKNOWN, later=holds.UNKNOWN_S)
     if found != "live":
         return said(holds.LATER if found == "later" else DOWN, status=429 if found == "later" else 200,
-                    later=holds.SOON_S if found == "later" else holds.LATER_S)
+                    later=holds.SOON_S if found == "later" else holds.DOWN_S)
     teacher = request.query_params.get("as") == "teacher" and holds.teaches(code, dict(request.cookies))
+    shown, now = request.query_params.get("shown", "")[:64], known(code, teacher)
+    if now is not None and now != shown:  # delivered before any allowance is counted
+        return said(now)
     address = clients.address(request.client.host if request.client else None, request.headers.get("x-forwarded-for"))
-    if not holds.hold(address):
-        return said(holds.LATER, status=429, later=holds.LATER_S)
+    browser = await holds.seat_of(dict(request.cookies))
+    if files.short() or not holds.hold(address, browser):  # the stage as it is, and ask again in a moment
+        return said(now or await asyncio.to_thread(current, code, teacher), later=holds.LATER_S)
     try:
-        return said(await changed_from(code, teacher, request.query_params.get("shown", "")[:64]))
+        return said(await changed_from(code, teacher, shown))
     finally:
-        holds.let_go(address)
+        holds.let_go(address, browser)
+
+
+def known(code: str, teacher: bool) -> str | None:
+    """Class `code`'s stage for the teacher or a student as its watch on this process last read it (None: unwatched)."""
+    watched = _watched.get(code)
+    return watched.stages[teacher] if watched is not None and watched.stages is not None else None
 
 
 def said(text: str, status: int = 200, later: int = 0) -> PlainTextResponse:

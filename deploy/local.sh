@@ -3,7 +3,8 @@
 #   deploy/local.sh [N]     (default N: one per CPU core; PORT=8080 and NGINX=nginx from the environment)
 # Runs in the foreground; Ctrl-C stops nginx and every process it started. Needs nginx on the PATH (or in
 # /usr/sbin) and the project's Python environment active (or .venv next to this folder). The processes read the
-# client's address from nginx's X-Forwarded-For (CLASS_TRUSTED_PROXIES): class mode's limits are per address.
+# client's address from nginx's X-Forwarded-For (CLASS_TRUSTED_PROXIES, and the server's own FORWARDED_ALLOW_IPS):
+# class mode's limits are per address.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n=${1:-$(nproc 2>/dev/null || echo 2)}
@@ -30,8 +31,8 @@ echo "listen $port;" > "$run/listen.conf"
 for ((i = 0; i < n; i++)); do
   backend=$((first_backend + i))
   echo "server 127.0.0.1:$backend;" >> "$run/upstreams.conf"
-  CLASS_TRUSTED_PROXIES=127.0.0.1 "$python" -m streamlit run dashboard.py --server.port "$backend" --server.address 127.0.0.1 \
-    --server.headless true > "$run/streamlit-$backend.log" 2>&1 &
+  CLASS_TRUSTED_PROXIES=127.0.0.1 FORWARDED_ALLOW_IPS=127.0.0.1 "$python" -m streamlit run dashboard.py \
+    --server.port "$backend" --server.address 127.0.0.1 --server.headless true > "$run/streamlit-$backend.log" 2>&1 &
   pids+=($!)
 done
 

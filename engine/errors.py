@@ -36,8 +36,9 @@ class ClassError(CodedError):
     # bad_code: not 8 characters of the code alphabet; rate_limited: too many tries, wait a minute; bad_question: a
     # question field out of its limits; db_version: the database was made by a newer version of the app;
     # full: the class has as many students as its teacher's cap (the teacher is told, not the student);
-    # too_many_questions: the class has asked as many as it may; locked: the teacher closed joining; busy: the class
-    # took as many joins this minute as it takes (from this address, or from all); removed: the teacher removed this
+    # too_many_questions: the class has asked as many as it may; locked: the teacher closed joining; busy: the class's
+    # bucket of joins from all addresses is empty (40 at once, then 0.6 a second: classroom/admission.py), or it took
+    # 40 joins from this address in the last minute: `seconds` says how long to wait; removed: the teacher removed this
     # student (or this browser); rejoined: this browser has joined the class as often as one may; bad_cap: a cap out
     # of its range; too_many_classes: the database holds as many live classes as it may, none idle; no_seat: the
     # browser has no seat (classroom/seat.py) yet.

@@ -2,7 +2,8 @@
 so the slow parts load while the first visitor's browser is still loading Streamlit's frontend (importing dashboard.py
 starts nothing); when the server is told to stop, what the app asked to be told first (on_stop). What the warm-up
 prepares and what a stop releases are the app's, handed in: the server knows no page. At its start the process also
-takes all the open files it is allowed (more_files): every visitor's websocket and every held request is one."""
+takes all the open files it is allowed (more_files): every visitor's websocket and every held request is one; it says
+what they hold, and keeps answering when they run short (server/files.py)."""
 import asyncio
 import contextlib
 import functools
@@ -16,26 +17,31 @@ from collections.abc import Callable
 log = logging.getLogger(__name__)
 
 
-def of(prepare: Callable[[], None], stopping: Callable[[], None]):
-    """The lifespan st.App runs: at the server's start it notes the event loop (the memory ledger's sweeper ends
-    sessions on it), has a stop call stopping() on that loop first, and starts warm_up(prepare); nothing to undo at
-    its end."""
+def of(prepare: Callable[[], None], stopping: Callable[[], None], class_cap: int = 0):
+    """The lifespan st.App runs: at the server's start it takes the open files it may and says what they hold against
+    a class of `class_cap` students (files.keep, whose checks end with the server), notes the event loop (the memory
+    ledger's sweeper ends sessions on it), has a stop call stopping() on that loop first, and starts
+    warm_up(prepare)."""
     @contextlib.asynccontextmanager
     async def lifespan(app):
-        from server import ledger
+        from server import files, ledger
 
-        more_files()
         loop = asyncio.get_running_loop()
+        checks = files.keep(loop, *more_files(), class_cap)
         ledger.server_loop[:] = [loop]
         on_stop(lambda: loop.call_soon_threadsafe(stopping))
         start_warm_up(prepare)
-        yield
+        try:
+            yield
+        finally:
+            checks.cancel()
     return lifespan
 
 
 def more_files() -> tuple[int, int]:
     """Raise this process's soft limit on open files to its hard limit: the soft one is often 1,024, which 1,000 idle
-    connections reach, and then accept() fails for every new visitor. (soft, hard) as they are after."""
+    connections reach (where the hard one is as low, server/files.py keeps the server answering). (soft, hard) as
+    they are after."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     wanted = hard if hard != resource.RLIM_INFINITY else 2**20  # Linux takes no more than fs.nr_open, 2**20 by default
     if soft < wanted:

@@ -1,5 +1,6 @@
-"""Who may join a class, in AppTest: the teacher closes joining, removes students and raises the cap on the live
-panel; a student is told to ask their teacher, never the cap; a session whose browser has no seat joins nothing."""
+"""Who may join a class, in AppTest: the teacher closes joining, removes students (one by one, or everyone who joined
+in a minute) and raises the cap on the live panel, or a full class's in one click; a student is told to ask their
+teacher, never the cap; a session whose browser has no seat joins nothing."""
 import time
 
 import pytest
@@ -64,6 +65,50 @@ def test_a_full_class_tells_the_teacher_its_cap_and_the_student_only_to_ask_and_
     teacher.number_input(key=door.CAP).set_value(2).run()
     join(code, "Bo")
     assert metrics(teacher.run())[t("class_joined")] == "2" and t("class_cap_reached", cap=2) in messages(teacher)
+
+
+def test_a_full_class_s_teacher_lets_more_in_with_one_click():
+    teacher = teach()
+    code = code_of(teacher)
+    opened(teacher).number_input(key=door.CAP).set_value(1).run()
+    assert button_or_none(teacher, "class_cap_raise") is None  # not full: no button
+    join(code, "Ana")
+    teacher.run()
+    assert t("class_cap_reached", cap=1) in messages(teacher)
+    button_or_none(teacher, "class_cap_raise").click().run()
+    assert t("class_cap_reached", cap=1) not in messages(teacher) and button_or_none(teacher, "class_cap_raise") is None
+    assert opened(teacher).number_input(key=door.CAP).value == 1 + admission.CAP_STEP  # the input says the new cap
+    join(code, "Bo")
+    assert metrics(teacher.run())[t("class_joined")] == "2"
+
+
+def button_or_none(at, key: str):
+    """The full class's button that takes CAP_STEP more students, None when the panel shows none."""
+    return next((b for b in at.button if b.label == t(key, n=admission.CAP_STEP)), None)
+
+
+def test_the_teacher_sees_joins_by_minute_and_removes_everyone_who_joined_in_the_minute_picked():
+    teacher = teach()
+    code = code_of(teacher)
+    jars = {"Ana": {}, "Bo": {}}  # their browsers: their cookies
+    for name, jar in jars.items():
+        assert "_class" in try_to_join(code, name, jar).session_state
+    key = teacher.session_state["_class"]["key"]
+    students = admission.roster(store_engine(), code, key, now=time.time())
+    minute = students[0].joined // 60 * 60  # Ana's (Bo's too, unless the clock's minute turned between them)
+    gone = [s.nickname for s in students if minute <= s.joined < minute + 60]
+    chooser = opened(teacher).radio(key=door.MINUTE)
+    assert door.clock(minute) in chooser.options and chooser.value is None
+    assert button(teacher, "class_remove_minute").disabled
+    chooser.set_value(minute).run()
+    button(teacher, "class_remove_minute").click().run()
+    assert t("class_removed", n=len(gone)) in [s.value for s in teacher.success]
+    assert metrics(teacher)[t("class_joined")] == str(2 - len(gone))
+    assert [r.value for r in teacher.radio if r.key == door.MINUTE] == ([] if len(gone) == 2 else [None])
+    if len(gone) == 2:  # nobody left who joined lately
+        assert t("class_joins_none", minutes=admission.JOIN_MINUTES) in [c.value for c in teacher.caption]
+    for name in gone:  # their browsers cannot come back
+        assert t("err_class_removed") in messages(try_to_join(code, f"{name} again", jars[name]))
 
 
 def test_the_teacher_removes_a_student_whose_answer_stops_counting_and_who_cannot_come_back():

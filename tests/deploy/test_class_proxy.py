@@ -1,8 +1,9 @@
 """Class mode's limits in the hosted setup: deploy/nginx/nginx.conf in front of a `streamlit run dashboard.py` started
 under the common soft limit of 1,024 open files, with CLASS_TRUSTED_PROXIES naming nginx. A script on one address
-holding more class questions than its share is answered 429 at once by nginx, while a visitor on another address
-still opens its websocket and is answered by the app (which tells the two addresses apart from nginx's
-X-Forwarded-For); compose gives every replica the open files it needs."""
+holding more class questions than its share is answered at once (429 by nginx, or with the stage by the app), one
+browser's questions past its own share are answered 429 by nginx while another browser on the address is held, and
+a visitor on another address still opens its websocket and is answered by the app (which tells the two addresses
+apart from nginx's X-Forwarded-For); compose gives every replica the open files it needs."""
 import asyncio
 import os
 import resource
@@ -16,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from classroom import classes
+from classroom import classes, holds, seat
 from deploy import proxy as nginx
 from tests import browser_helpers as b
 from tests.deploy.test_deploy import DEPLOY, ROOT, Visitor, answers_ok, require_nginx, stop, until
@@ -70,10 +71,13 @@ def stage_of(url: str) -> str | None:
         return None
 
 
-async def ask(port: int, path: str, source: str) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
-    """A GET of `path` sent from the address `source` on a connection of its own, not yet answered."""
+async def ask(port: int, path: str, source: str, cookie: str = "") -> tuple[asyncio.StreamReader,
+                                                                            asyncio.StreamWriter]:
+    """A GET of `path` sent from the address `source` (with a Cookie header, given one) on a connection of its own,
+    not yet answered."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0))
-    writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n".encode())
+    cookies = f"Cookie: {cookie}\r\n" if cookie else ""
+    writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n{cookies}Connection: close\r\n\r\n".encode())
     await writer.drain()
     return reader, writer
 
@@ -83,26 +87,43 @@ async def status(reader: asyncio.StreamReader) -> int:
     return int((await reader.readline()).split()[1])
 
 
+async def held(port: int, path: str, source: str, n: int, cookie: str = "") -> tuple[list[int], list]:
+    """n questions sent together: (the statuses of those answered within 10 s, the connections of all of them)."""
+    asked = await asyncio.gather(*(ask(port, path, source, cookie) for _ in range(n)))
+    pending = {asyncio.ensure_future(status(reader)) for reader, _ in asked}
+    answered: list[int] = []
+    end = time.monotonic() + 10  # within the route's 20 s hold, a held question is not answered
+    while pending and time.monotonic() < end:
+        done, pending = await asyncio.wait(pending, timeout=1, return_when=asyncio.FIRST_COMPLETED)
+        answered += [task.result() for task in done]
+    for task in pending:
+        task.cancel()
+    return answered, asked
+
+
 async def flood(url: str, path: str, visitor_path: str) -> tuple[list[int], int, list[str]]:
     """ASKED questions from SCRIPT held open; once every one not held is answered, a visitor's question from VISITOR
     and its websocket's session: (the statuses answered to the script, the visitor's status, its session's messages)."""
     port = int(url.rsplit(":", 1)[1])
-    asked = await asyncio.gather(*(ask(port, path, SCRIPT) for _ in range(ASKED)))
-    pending = {asyncio.ensure_future(status(reader)) for reader, _ in asked}
-    refused: list[int] = []
-    end = time.monotonic() + 15  # within the route's 20 s hold, a held question is not answered
-    while len(refused) < ASKED - HELD and pending and time.monotonic() < end:
-        done, pending = await asyncio.wait(pending, timeout=1, return_when=asyncio.FIRST_COMPLETED)
-        refused += [task.result() for task in done]
+    answered, asked = await held(port, path, SCRIPT, ASKED)
     reader, writer = await ask(port, visitor_path, VISITOR)
     visitor_s = await asyncio.wait_for(status(reader), 30)
     writer.close()
     session = await asyncio.to_thread(Visitor(url).session)
-    for task in pending:
-        task.cancel()
-    for _, held in asked:
-        held.close()
-    return refused, visitor_s, session
+    for _, connection in asked:
+        connection.close()
+    return answered, visitor_s, session
+
+
+async def browsers(url: str, path: str, cookies: tuple[str, str]) -> tuple[list[int], list[int]]:
+    """Twenty questions from one browser, then three from another on the same address: the statuses each was
+    answered within 10 s (the rest are held)."""
+    port = int(url.rsplit(":", 1)[1])
+    first, asked = await held(port, path, SCRIPT, 20, cookies[0])
+    second, more = await held(port, path, SCRIPT, 3, cookies[1])
+    for _, connection in asked + more:
+        connection.close()
+    return first, second
 
 
 def test_the_server_takes_every_open_file_its_hard_limit_allows(site):
@@ -112,17 +133,32 @@ def test_the_server_takes_every_open_file_its_hard_limit_allows(site):
     assert soft == hard and int(soft) > SOFT, limits
 
 
-def test_holds_from_one_address_past_its_share_are_refused_at_once_and_a_visitor_from_another_still_comes_in(site):
+def test_holds_from_one_address_past_its_share_are_answered_at_once_and_a_visitor_from_another_still_comes_in(site):
     url, _, made, workdir = site
     code = classes.start(made, QUESTION, now=time.time()).code  # its stage holds for a minute (no teacher seen)
     stage = until(lambda: stage_of(f"{url}/_class/stage?c={code}"))  # once a read of the live classes has found it
     with ThreadPoolExecutor(1) as thread:  # a thread of its own: Playwright's sync API may hold this one's loop
-        refused, visitor_s, session = thread.submit(asyncio.run, flood(
+        answered, visitor_s, session = thread.submit(asyncio.run, flood(
             url, f"/_class/stage?c={code}&shown={stage}", f"/_class/stage?c={code}&shown=another")).result()
-    assert refused == [429] * (ASKED - HELD)  # nginx's limit_conn, at once; the other HELD are held
+    # nginx's limit_conn answers 429 past HELD at once; the app holds a browser without a seat no more than
+    # HELD_PER_SEAT and answers the rest at once with the stage (and a Retry-After)
+    assert len(answered) == ASKED - holds.HELD_PER_SEAT and set(answered) <= {200, 429}
     assert visitor_s == 200  # the app keys its own hold limit by the address nginx saw, not by nginx's
     assert "new_session" in session and "script_finished" in session
     assert "worker_connections are not enough" not in (workdir / "nginx.log").read_text()
+
+
+def test_one_browser_holding_its_share_leaves_the_address_s_to_another_browser_there(site):
+    url, _, made, _ = site
+    code = classes.start(made, QUESTION, now=time.time()).code
+    stage = until(lambda: stage_of(f"{url}/_class/stage?c={code}"))
+    key = classes.secret(made, "a key the server may not have stored yet")
+    cookies = tuple(f"{seat.COOKIES['seat']}={seat.sign(key, name)}" for name in ("classmate", "student"))
+    with ThreadPoolExecutor(1) as thread:
+        first, second = thread.submit(asyncio.run, browsers(
+            url, f"/_class/stage?c={code}&shown={stage}", cookies)).result()
+    assert sorted(first) == [429] * (20 - holds.HELD_PER_SEAT)  # nginx's limit per browser, at once
+    assert second == []  # the other browser's questions are held, as its share allows
 
 
 def test_compose_gives_every_replica_and_nginx_the_open_files_they_need_and_names_the_trusted_proxy():

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 import sqlalchemy as sa
 
-from classroom import classes, given, tables
+from classroom import answering, classes, given, tables
 from classroom.classes import ANSWERS, META, Question
 from tests.engine.test_class_questions import good
 from tests.engine.test_classroom import MILK, T0, join, refused
@@ -52,9 +52,9 @@ def test_a_question_stored_before_questions_had_a_sentence_is_read_without_one()
 def test_every_answer_given_is_a_row_with_its_time_and_the_question_s_sentence_and_right_answer(db):
     opened = classes.start(db, TOLD, now=T0)
     ana, bo = join(db, opened.code, "Ana", now=T0), join(db, opened.code, "Bo", now=T0 + 1)
-    classes.answer(db, opened.code, ana, 1, ["cat"], now=T0 + 5)
-    classes.answer(db, opened.code, bo, 1, ["milk"], now=T0 + 6)
-    classes.answer(db, opened.code, ana, 1, ["milk"], now=T0 + 7.5)  # changed: two rows, the live count one
+    answering.answer(db, opened.code, ana, 1, ["cat"], now=T0 + 5)
+    answering.answer(db, opened.code, bo, 1, ["milk"], now=T0 + 6)
+    answering.answer(db, opened.code, ana, 1, ["milk"], now=T0 + 7.5)  # changed: two rows, the live count one
     assert classes.room(db, opened.code, now=T0 + 8).answered == 2
     rows = classes.answers(db, opened.code, opened.teacher_key, now=T0 + 9)
     assert [(r["nickname"], r["answer"], r["right"], r["seconds_since_class_opened"]) for r in rows] == [
@@ -67,10 +67,10 @@ def test_every_answer_given_is_a_row_with_its_time_and_the_question_s_sentence_a
 def test_the_csv_names_its_time_utc_and_counts_seconds_from_the_class_and_from_the_question_answered(db):
     opened = classes.start(db, MILK, now=T0)
     ana = join(db, opened.code, "Ana", now=T0 + 1)
-    classes.answer(db, opened.code, ana, 1, ["cat"], now=T0 + 4)
+    answering.answer(db, opened.code, ana, 1, ["cat"], now=T0 + 4)
     classes.reveal(db, opened.code, opened.teacher_key, now=T0 + 20)
     classes.advance(db, opened.code, opened.teacher_key, TOLD, now=T0 + 60)  # asked a minute after the class opened
-    classes.answer(db, opened.code, ana, 2, ["milk"], now=T0 + 72.5)
+    answering.answer(db, opened.code, ana, 2, ["milk"], now=T0 + 72.5)
     written = tables.class_answers(classes.answers(db, opened.code, opened.teacher_key, now=T0 + 80)).to_csv(
         index=False)
     assert written.splitlines()[0] == ("question_no,sentence,query,right_answer,student,nickname,answer,right,"
@@ -94,8 +94,9 @@ def test_a_database_of_version_2_is_upgraded_with_its_answers_kept_in_the_log(en
     assert "class_given" not in sa.inspect(engine).get_table_names()
     classes.create(engine)
     with engine.connect() as conn:
-        assert conn.execute(sa.select(META.c.value).where(META.c.key == "schema_version")).scalar_one() == "3"
-    classes.answer(engine, opened.code, ana, 1, ["drank"], now=T0 + 4)
+        version = conn.execute(sa.select(META.c.value).where(META.c.key == "schema_version")).scalar_one()
+    assert version == str(classes.SCHEMA_VERSION)
+    answering.answer(engine, opened.code, ana, 1, ["drank"], now=T0 + 4)
     rows = classes.answers(engine, opened.code, opened.teacher_key, now=T0 + 5)
     assert [(r["nickname"], r["answer"], r["seconds_since_question"]) for r in rows] == [
         ("Ana", "cat", 3.0), ("Ana", "drank", 4.0)]

@@ -6,7 +6,7 @@ from collections import OrderedDict
 
 import pytest
 
-from classroom import classes
+from classroom import answering, classes
 from classroom.classes import Question
 from classroom.limiter import ANSWERS_PER_STUDENT, Limiter
 from tests.engine.test_classroom import MILK, T0, join, refused
@@ -20,7 +20,7 @@ def test_a_session_answering_ten_thousand_times_is_stopped(db):
     for i in range(10_000):  # 10,000 tries in 10 seconds
         now, words = T0 + i / 1000, [MILK.keys[i % len(MILK.keys)]]
         if limiter.allow("session-1", now):
-            classes.answer(db, opened.code, token, 1, words, now=now)
+            answering.answer(db, opened.code, token, 1, words, now=now)
             kept.append(words)
     assert len(kept) == ANSWERS_PER_STUDENT[0] == 30
     assert classes.mine(db, opened.code, token, now=T0 + 10) == tuple(kept[-1])
@@ -89,7 +89,7 @@ def test_nicknames_are_stripped_and_may_be_twenty_characters_of_any_script(db):
     names = ("  " + "ü" * 20 + "\n", "小明", "👩‍🏫 Ms. Li", "", None)
     tokens = [join(db, opened.code, name, now=T0 + i) for i, name in enumerate(names)]
     for token in tokens:
-        classes.answer(db, opened.code, token, 1, ["cat"], now=T0 + 9)
+        answering.answer(db, opened.code, token, 1, ["cat"], now=T0 + 9)
     listed = classes.answers(db, opened.code, opened.teacher_key, now=T0 + 10)
     assert [row["nickname"] for row in sorted(listed, key=lambda row: row["student"])] == [
         "ü" * 20, "小明", "👩‍🏫 Ms. Li", None, None]

@@ -12,7 +12,7 @@ from dataclasses import replace
 import pytest
 import sqlalchemy as sa
 
-from classroom import admission, classes
+from classroom import admission, answering, classes
 from classroom.classes import ANSWERS, CLASSES, META, QUESTIONS, STUDENTS, Question
 from classroom.given import GIVEN
 from classroom.questions import ALPHABET, normal_code
@@ -59,11 +59,11 @@ def test_creating_the_schema_twice_keeps_the_classes_and_records_the_version(eng
     classes.create(engine)
     assert set(TABLES) <= set(sa.inspect(engine).get_table_names())
     with engine.connect() as conn:
-        assert conn.execute(sa.select(META.c.key, META.c.value)).all() == [("schema_version", "3")]
+        assert conn.execute(sa.select(META.c.key, META.c.value)).all() == [("schema_version", "4")]
     assert classes.room(engine, opened.code, now=T0 + 1).question == MILK
 
 
-@pytest.mark.parametrize("stored", ["4", "99", "one", ""])
+@pytest.mark.parametrize("stored", ["5", "99", "one", ""])
 def test_a_database_of_a_newer_or_unknown_version_is_refused(engine, stored):
     classes.create(engine)
     with engine.begin() as conn:
@@ -116,26 +116,26 @@ def test_a_class_from_its_first_question_to_the_csv(db):
     told = replace(ORDER, sentence=("the", "black", "cat", "drank", "the", "milk"), position=6)
     opened = classes.start(db, MILK, now=T0)
     ana, bo, cy = (join(db, opened.code, name, now=T0 + i) for i, name in enumerate(("  Ana  ", None, "")))
-    classes.answer(db, opened.code, ana, 1, ["cat"], now=T0 + 10)
-    classes.answer(db, opened.code, ana, 1, ["drank"], now=T0 + 12)  # changed before the reveal
-    classes.answer(db, opened.code, bo, 1, ("black",), now=T0 + 15)
+    answering.answer(db, opened.code, ana, 1, ["cat"], now=T0 + 10)
+    answering.answer(db, opened.code, ana, 1, ["drank"], now=T0 + 12)  # changed before the reveal
+    answering.answer(db, opened.code, bo, 1, ("black",), now=T0 + 15)
     assert classes.mine(db, opened.code, ana, now=T0 + 16) == ("drank",)
     assert classes.mine(db, opened.code, cy, now=T0 + 16) is None
     room = classes.room(db, opened.code, now=T0 + 16)
     assert (room.status, room.question_no, room.joined, room.answered, room.right) == ("asking", 1, 3, 2, 1)
     assert room.first == (0, 1, 0, 1, 0)  # the, black, cat, drank, milk
     classes.reveal(db, opened.code, opened.teacher_key, now=T0 + 20)
-    refused("not_asking", classes.answer, db, opened.code, cy, 1, ["milk"], now=T0 + 21)
+    refused("not_asking", answering.answer, db, opened.code, cy, 1, ["milk"], now=T0 + 21)
     assert classes.room(db, opened.code, now=T0 + 21).status == "revealed"
     assert classes.advance(db, opened.code, opened.teacher_key, told, now=T0 + 30) == 2
-    refused("stale_question", classes.answer, db, opened.code, cy, 1, ["milk"], now=T0 + 31)
+    refused("stale_question", answering.answer, db, opened.code, cy, 1, ["milk"], now=T0 + 31)
     assert classes.mine(db, opened.code, ana, now=T0 + 31) is None
-    classes.answer(db, opened.code, ana, 2, ["drank", "cat", "black"], now=T0 + 40)
-    classes.answer(db, opened.code, cy, 2, ["drank", "black", "cat"], now=T0 + 45.5)
+    answering.answer(db, opened.code, ana, 2, ["drank", "cat", "black"], now=T0 + 40)
+    answering.answer(db, opened.code, cy, 2, ["drank", "black", "cat"], now=T0 + 45.5)
     room = classes.room(db, opened.code, now=T0 + 46)
     assert (room.status, room.question, room.answered, room.first, room.right) == ("asking", told, 2, (0, 0, 2), 1)
     classes.end(db, opened.code, opened.teacher_key, now=T0 + 50)
-    refused("ended", classes.answer, db, opened.code, bo, 2, ["cat", "drank", "black"], now=T0 + 51)
+    refused("ended", answering.answer, db, opened.code, bo, 2, ["cat", "drank", "black"], now=T0 + 51)
     refused("ended", join, db, opened.code, "Late", now=T0 + 51)
     refused("ended", classes.reveal, db, opened.code, opened.teacher_key, now=T0 + 51)
     refused("ended", classes.advance, db, opened.code, opened.teacher_key, MILK, now=T0 + 51)
@@ -162,7 +162,7 @@ def test_a_class_from_its_first_question_to_the_csv(db):
 def test_an_answer_must_be_the_asked_number_of_distinct_keys(db, question, words):
     opened = classes.start(db, question, now=T0)
     token = join(db, opened.code, None, now=T0)
-    refused("bad_answer", classes.answer, db, opened.code, token, 1, words, now=T0 + 1)
+    refused("bad_answer", answering.answer, db, opened.code, token, 1, words, now=T0 + 1)
     assert classes.room(db, opened.code, now=T0 + 1).answered == 0
 
 
@@ -170,7 +170,7 @@ def test_an_answer_must_be_the_asked_number_of_distinct_keys(db, question, words
 def test_an_answer_to_another_question_than_the_current_is_refused(db, number):
     opened = classes.start(db, MILK, now=T0)
     token = join(db, opened.code, None, now=T0)
-    assert refused("stale_question", classes.answer, db, opened.code, token, number, ["cat"], now=T0).values == {
+    assert refused("stale_question", answering.answer, db, opened.code, token, number, ["cat"], now=T0).values == {
         "current": 1}
 
 
@@ -178,7 +178,7 @@ def test_a_forged_teacher_key_is_refused(db):
     opened = classes.start(db, MILK, now=T0)
     other = classes.start(db, MILK, now=T0)
     token = join(db, opened.code, None, now=T0)
-    classes.answer(db, opened.code, token, 1, ["cat"], now=T0)
+    answering.answer(db, opened.code, token, 1, ["cat"], now=T0)
     for forged in (other.teacher_key, opened.teacher_key[:-1], opened.teacher_key + "x", token, "", None, "é" * 30,
                    opened.teacher_key.upper(), hashlib.sha256(opened.teacher_key.encode()).hexdigest()):
         refused("not_teacher", classes.reveal, db, opened.code, forged, now=T0)
@@ -194,13 +194,13 @@ def test_a_token_writes_only_its_own_row(db):
     other = classes.start(db, MILK, now=T0)
     ana, bo = (join(db, opened.code, name, now=T0) for name in ("Ana", "Bo"))
     stranger = join(db, other.code, "Cy", now=T0)
-    classes.answer(db, opened.code, bo, 1, ["cat"], now=T0)
+    answering.answer(db, opened.code, bo, 1, ["cat"], now=T0)
     forged = (stranger, opened.teacher_key, ana[:-1] + ("A" if ana[-1] != "A" else "B"), "", None,
               hashlib.sha256(bo.encode()).hexdigest(), "x" * 10_000)
     for token in forged:
-        refused("not_student", classes.answer, db, opened.code, token, 1, ["drank"], now=T0)
+        refused("not_student", answering.answer, db, opened.code, token, 1, ["drank"], now=T0)
         refused("not_student", classes.mine, db, opened.code, token, now=T0)
-    classes.answer(db, opened.code, ana, 1, ["drank"], now=T0 + 1)
+    answering.answer(db, opened.code, ana, 1, ["drank"], now=T0 + 1)
     assert classes.mine(db, opened.code, bo, now=T0 + 1) == ("cat",)
     assert classes.mine(db, opened.code, ana, now=T0 + 1) == ("drank",)
     assert classes.room(db, opened.code, now=T0 + 1).first == (0, 0, 1, 1, 0)
@@ -215,13 +215,13 @@ def test_an_answer_is_not_written_once_the_class_stops_asking(db):
     values = {"class_code": opened.code, "question_no": 1, "token_hash": classes.digest(token),
               "words": json.dumps(["cat"]), "at": T0}
     with db.begin() as conn:
-        assert classes.upsert_answer(conn, values) is False
-        assert classes.upsert_answer(conn, {**values, "question_no": 2}) is False
+        assert answering.upsert_answer(conn, values) is False
+        assert answering.upsert_answer(conn, {**values, "question_no": 2}) is False
     classes.advance(db, opened.code, opened.teacher_key, ORDER, now=T0)
     with db.begin() as conn:
-        assert classes.upsert_answer(conn, {**values, "question_no": 2, "at": T0 + 1}) is True
-        assert classes.upsert_answer(conn, {**values, "question_no": 2, "at": T0 + 2}) is True  # replaces it
-        assert classes.upsert_answer(conn, {**values, "question_no": 2, "at": T0 + 12 * 3600}) is False  # expired
+        assert answering.upsert_answer(conn, {**values, "question_no": 2, "at": T0 + 1}) is True
+        assert answering.upsert_answer(conn, {**values, "question_no": 2, "at": T0 + 2}) is True  # replaces it
+        assert answering.upsert_answer(conn, {**values, "question_no": 2, "at": T0 + 12 * 3600}) is False  # expired
     assert rows(db, ANSWERS, opened.code) == 1
 
 
@@ -233,8 +233,8 @@ def test_injected_sql_is_kept_as_plain_data_and_the_tables_survive(db):
         refused("bad_code", classes.room, db, code, now=T0)
     tokens = [join(db, opened.code, text[:20], now=T0) for text in INJECTIONS]
     for token, i in zip(tokens, range(len(INJECTIONS)), strict=True):
-        classes.answer(db, opened.code, token, 1, [INJECTIONS[i % 6], INJECTIONS[(i + 1) % 6]], now=T0 + i)
-        refused("bad_answer", classes.answer, db, opened.code, token, 1, [INJECTIONS[6], INJECTIONS[7]], now=T0)
+        answering.answer(db, opened.code, token, 1, [INJECTIONS[i % 6], INJECTIONS[(i + 1) % 6]], now=T0 + i)
+        refused("bad_answer", answering.answer, db, opened.code, token, 1, [INJECTIONS[6], INJECTIONS[7]], now=T0)
     room = classes.room(db, opened.code, now=T0 + 9)
     assert room.question == hostile and room.joined == room.answered == len(INJECTIONS)
     assert room.first == (2, 2, 1, 1, 1, 1)
@@ -250,7 +250,7 @@ def test_an_expired_class_is_refused_and_swept_with_its_students_and_answers(db)
     kept = classes.start(db, MILK, now=T0, ttl=1000)
     tokens = {code: join(db, code, "Ana", now=T0) for code in (opened.code, ended.code, kept.code)}
     for code, token in tokens.items():
-        classes.answer(db, code, token, 1, ["cat"], now=T0 + 1)
+        answering.answer(db, code, token, 1, ["cat"], now=T0 + 1)
     token = tokens[opened.code]
     classes.end(db, ended.code, ended.teacher_key, now=T0 + 2)
     assert classes.sweep(db, now=T0 + 99.9) == 0
@@ -258,7 +258,7 @@ def test_an_expired_class_is_refused_and_swept_with_its_students_and_answers(db)
         lambda: classes.room(db, opened.code, now=T0 + 100),
         lambda: join(db, opened.code, None, now=T0 + 100),
         lambda: classes.mine(db, opened.code, token, now=T0 + 100),
-        lambda: classes.answer(db, opened.code, token, 1, ["cat"], now=T0 + 100),
+        lambda: answering.answer(db, opened.code, token, 1, ["cat"], now=T0 + 100),
         lambda: classes.reveal(db, opened.code, opened.teacher_key, now=T0 + 100),
         lambda: classes.advance(db, opened.code, opened.teacher_key, ORDER, now=T0 + 100),
         lambda: classes.end(db, opened.code, opened.teacher_key, now=T0 + 100),
@@ -276,7 +276,7 @@ def test_an_expired_class_is_refused_and_swept_with_its_students_and_answers(db)
 
 def test_deleting_a_class_cascades_to_its_rows_in_the_database_itself(db):
     opened = classes.start(db, MILK, now=T0)
-    classes.answer(db, opened.code, join(db, opened.code, None, now=T0), 1, ["cat"], now=T0)
+    answering.answer(db, opened.code, join(db, opened.code, None, now=T0), 1, ["cat"], now=T0)
     with db.begin() as conn:
         if conn.dialect.name == "sqlite":  # SQLite enforces foreign keys only when asked, per connection
             conn.exec_driver_sql("PRAGMA foreign_keys = ON")
@@ -289,7 +289,7 @@ def test_a_class_survives_a_restart(db_url):
     classes.create(first)
     opened = classes.start(first, MILK, now=T0)
     token = join(first, opened.code, "Ana", now=T0)
-    classes.answer(first, opened.code, token, 1, ["drank"], now=T0 + 1)
+    answering.answer(first, opened.code, token, 1, ["drank"], now=T0 + 1)
     first.dispose()
     again = sa.create_engine(db_url)
     classes.create(again)
@@ -310,7 +310,7 @@ def test_many_students_answering_at_once_are_all_counted(db):
         barrier.wait()
         try:
             for word in ("the", "cat", MILK.keys[i % 5]):
-                classes.answer(db, opened.code, token, 1, [word], now=T0 + 1)
+                answering.answer(db, opened.code, token, 1, [word], now=T0 + 1)
         except Exception as e:  # noqa: BLE001 - reported below with the thread's number
             failures.append((i, e))
     threads = [threading.Thread(target=answers_three_times, args=pair) for pair in enumerate(tokens)]

@@ -1,0 +1,225 @@
+"""Class mode under a crowd inside its allowances (bench/class_attack.py runs these with the other attacks):
+
+- answers: BOTS scripted tabs joined (classes of CLASS_OF, from one address) each answer as often as their allowance
+  lets them (limiter.ANSWERS_PER_STUDENT) while a bystander edits the home page's sentence and an honest student
+  answers 5 times. Budget: the bystander's edit ≤ 1.3× its idle figure, no honest answer refused.
+- reveal: nginx in front of one process, so that every tab is the school's one address: 30 honest students and a
+  classmate who then holds as many watch questions as the address's allowance (holds.HELD_PER_ADDRESS) with its
+  own seat, each asked again as soon as it is answered (a second later when refused); once every student's question
+  has been asked again (after watch.HOLD_S), the teacher reveals. Budget: the reveal reaches 30 of 30 within
+  2 s.
+- busy: BOTS students on SQLite answer at the same moment while BURNERS processes keep the 2-core machine at a load
+  of 4 or more. Budget: no answer refused.
+
+python -m bench.class_crowd [answers] [reveal] [busy]   (no name: all three)
+"""
+import asyncio
+import contextlib
+import math
+import multiprocessing
+import os
+import sys
+import tempfile
+import time
+from collections import Counter
+
+import httpx2
+
+from bench import class_flood as flood
+from bench.capacity import Student
+from bench.class_attack import SCHOOL, SCRIPT, TRUSTED, all_join, one_server, tab, try_join
+from bench.class_tab import PICK, REVEAL, STEP_TIMEOUT_S, Tab, ask
+from bench.classroom import replicas
+from bench.common import Row, median, seconds
+from classroom import holds, limiter, watch
+
+BOTS, CLASS_OF, HONEST = 80, 30, 30
+EDITS, ANSWERS = 20, 15  # the bystander's edits and the honest student's answers, idle and again among the bots
+EVERY_S = limiter.ANSWERS_PER_STUDENT[1] / limiter.ANSWERS_PER_STUDENT[0]  # a bot's answers, at its allowance
+BURNERS, LOAD = 5, 4.0
+
+
+async def seated(url: str, n: int, address: str, prefix: str) -> tuple[list[Tab], list[Tab], list[str]]:
+    """n students joined from `address` into classes of at most CLASS_OF, each opened by a teacher of its own: the
+    teachers, the students who got in, and the classes' codes."""
+    teachers, students, codes = [], [], []
+    for start in range(0, n, CLASS_OF):
+        teacher, code = await ask(url, f"{prefix}-teacher-{start}")
+        tabs = [tab(url, code, address, f"{prefix}-{i}") for i in range(start, min(n, start + CLASS_OF))]
+        said = await all_join(tabs, code, math.inf, False)
+        teachers.append(teacher)
+        codes.append(code)
+        students += [t for t, s in zip(tabs, said, strict=True) if s == "in"]
+    return teachers, students, codes
+
+
+async def honest_answers(student: Tab, times: int, gap: float, wait: float = 10.0) -> tuple[list[str], list[float]]:
+    """The honest student answers `times` times, `gap` seconds apart: "sent" or the sentence each was refused with,
+    and the seconds from each press of Send to the panel saying it was sent."""
+    outcomes, took = [], []
+    for i in range(times):
+        seen, student.sent_at, student.acked_at = len(student.errors), time.perf_counter(), None
+        await student.answer_with(student.options[PICK][(i + 1) % 2])
+        try:
+            await student.until(lambda n=seen: student.acked_at is not None or len(student.errors) > n, wait, "answer")
+            outcomes.append("sent" if len(student.errors) == seen else student.errors[-1].split(": ", 1)[-1])
+            took += [student.acked_at - student.sent_at] if student.acked_at is not None else []
+        except TimeoutError:
+            outcomes.append(f"no answer within {wait:g} s")
+        await asyncio.sleep(gap)
+    return outcomes, took
+
+
+async def voting(bot: Tab, stop: asyncio.Event) -> int:
+    """A bot's answers, one every EVERY_S, each changing its last, until stopped: how many it sent."""
+    sent = 0
+    await asyncio.sleep(EVERY_S * (hash(bot.name) % 100) / 100)  # bots do not all press at once
+    while not stop.is_set():
+        await bot.answer_with(bot.options[PICK][sent % 2])
+        sent += 1
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), EVERY_S)
+    return sent
+
+
+async def answers(url: str) -> dict:
+    """The bystander's edits idle, then while BOTS bots answer at their allowance and an honest student answers."""
+    teachers, bots, codes = await seated(url, BOTS, SCRIPT, "bot")
+    real = tab(url, codes[0], SCHOOL, "real")
+    assert await try_join(real, codes[0]) == "in", real.errors
+    bystander = Student(url, seed=77)
+    await bystander.open()
+    await flood.edits(bystander, 2)
+    idle = await flood.edits(bystander, EDITS)
+    _, idle_took = await honest_answers(real, ANSWERS, 0.5)
+    stop = asyncio.Event()
+    voters = [asyncio.create_task(voting(b, stop)) for b in bots]
+    await asyncio.sleep(2 * EVERY_S)  # every bot is answering
+    busy, (outcomes, took) = await asyncio.gather(flood.edits(bystander, EDITS), honest_answers(real, ANSWERS, 0.5))
+    stop.set()
+    sent = sum(await asyncio.gather(*voters))
+    errors = [e for b in bots for e in b.errors][:3]
+    await asyncio.gather(bystander.close(), real.close(), *(t.close() for t in teachers + bots))
+    return {"bots": len(bots), "idle_edit_s": idle, "edit_s": busy, "real": outcomes, "bot_answers": sent,
+            "idle_answer_s": median(idle_took), "answer_s": median(took), "bot_errors": errors}
+
+
+def answers_row(v: dict) -> Row:
+    ratio, refused = v["edit_s"] / v["idle_edit_s"], [o for o in v["real"] if o != "sent"]
+    answer_ratio, said = v["answer_s"] / v["idle_answer_s"], f" ({refused[0]})" if refused else ""
+    return Row("class attack · bots at their allowance", f"{v['bots']} bots joined from one address, each answering "
+               f"every {EVERY_S:g} s; a bystander edits the home page's sentence; an honest student answers "
+               f"{ANSWERS} times", f"edit {seconds(v['edit_s'])} against {seconds(v['idle_edit_s'])} idle; honest "
+               f"answer {seconds(v['answer_s'])} against {seconds(v['idle_answer_s'])} ({answer_ratio:.2f}×), refused "
+               f"{len(refused)} of {ANSWERS}{said}; {v['bot_answers']} bot answers", v.get("before", "—"),
+               f"{ratio:.2f}×", "edit and honest answer ≤ 1.3× idle, no honest answer refused",
+               ratio <= 1.3 and answer_ratio <= 1.3 and not refused, v)
+
+
+async def holding(classmate: Tab, url: str, code: str, stop: asyncio.Event) -> dict[int, int]:
+    """The classmate's HELD_PER_ADDRESS questions on the class's stage, with its cookies, each asked again as soon as
+    it is answered, with the stage it was answered (it follows the class): the statuses it was answered."""
+    statuses: Counter[int] = Counter()
+    limits = httpx2.Limits(max_connections=None, max_keepalive_connections=None)
+    async with httpx2.AsyncClient(timeout=60, limits=limits, headers=classmate.headers()) as client:
+        shown = (await client.get(f"{url}/_class/stage?c={code}")).text
+
+        async def one() -> None:
+            seen = shown
+            while not stop.is_set():
+                with contextlib.suppress(httpx2.HTTPError):
+                    answer = await client.get(f"{url}/_class/stage?c={code}&shown={seen}")
+                    statuses[answer.status_code] += 1
+                    if answer.status_code != 200:  # refused: as the watch does, a moment later
+                        await asyncio.sleep(watch.RETRY_S)
+                    seen = answer.text if answer.status_code == 200 else seen
+        await asyncio.gather(*(one() for _ in range(holds.HELD_PER_ADDRESS)))
+    return dict(statuses)
+
+
+async def reveal(url: str) -> dict:
+    """HONEST students and a classmate holding the address's allowance, all through nginx; the teacher reveals."""
+    teacher, code = await ask(url, "teacher")
+    students = [Tab(url, "Class", f"room={code}", f"student-{i}") for i in range(HONEST + 1)]
+    said = await all_join(students, code, math.inf, False)
+    assert said == ["in"] * len(students), said
+    classmate, students = students[0], students[1:]
+    stop = asyncio.Event()
+    held = asyncio.create_task(holding(classmate, url, code, stop))
+    await asyncio.sleep(watch.HOLD_S + 5.0)  # every student's question was asked again since the classmate began
+    await teacher.until(lambda: REVEAL in teacher.widgets, STEP_TIMEOUT_S, "the reveal button")
+    pressed = await teacher.press(REVEAL)
+    reached = await asyncio.gather(*(s.until(lambda s=s: s.revealed_at is not None, 60, "the reveal")
+                                     for s in students), return_exceptions=True)
+    stop.set()
+    after = [s.revealed_at - pressed if s.revealed_at is not None else math.inf for s in students]
+    statuses = await held
+    await asyncio.gather(teacher.close(), classmate.close(), *(s.close() for s in students))
+    return {"after_s": after, "reached": sum(r is None for r in reached), "classmate": statuses}
+
+
+def reveal_row(v: dict) -> Row:
+    within = sum(s <= 2.0 for s in v["after_s"])
+    worst = max(v["after_s"])
+    return Row("class attack · a classmate at the allowance", f"through nginx (one address): {HONEST} students and a "
+               f"classmate holding {holds.HELD_PER_ADDRESS} watch questions that follow the stage; the teacher "
+               f"reveals", f"reveal reached {within} of {HONEST} within 2 s (slowest {seconds(worst)}); the "
+               f"classmate's questions answered {v['classmate']}", "before: 9 of 30 screens 20–50 s late or never",
+               "—", "30 of 30 within 2 s", within == HONEST, v)
+
+
+def burn(until: float) -> None:
+    """Keep one core busy until `until` (time.time())."""
+    while time.time() < until:
+        sum(i * i for i in range(10_000))
+
+
+async def busy(url: str) -> dict:
+    """BOTS students on SQLite answer at the same moment while BURNERS processes load the machine."""
+    teachers, students, _ = await seated(url, BOTS, SCHOOL, "student")
+    burners = [multiprocessing.Process(target=burn, args=(time.time() + 90,)) for _ in range(BURNERS)]
+    for p in burners:
+        p.start()
+    try:
+        await asyncio.sleep(30.0)  # the load average follows
+        load = os.getloadavg()[0]
+        outcomes = await asyncio.gather(*(honest_answers(s, 1, 0.0, 60.0) for s in students))
+        load = max(load, os.getloadavg()[0])
+    finally:
+        for p in burners:
+            p.terminate()
+    await asyncio.gather(*(t.close() for t in teachers + students))
+    said, took = [o[0][0] for o in outcomes], [t for o in outcomes for t in o[1]]
+    return {"students": len(students), "load": load, "refused": [s for s in said if s != "sent"],
+            "slowest_s": max(took, default=math.inf), "median_s": median(took) if took else math.inf}
+
+
+def busy_row(v: dict) -> Row:
+    refused = v["refused"]
+    return Row("class attack · SQLite on a busy host", f"{v['students']} students answer at once on SQLite while "
+               f"{BURNERS} processes keep the 2 cores busy", f"load {v['load']:.1f}; {len(refused)} of "
+               f"{v['students']} refused" + (f" ({refused[0]})" if refused else "") + f"; each told “sent” within "
+               f"{seconds(v['slowest_s'])} (median {seconds(v['median_s'])})", "before: at load ~11, 6–34% told "
+               "“database not answering”", "—", f"load ≥ {LOAD:g}, none refused", v["load"] >= LOAD and not refused,
+               v)
+
+
+def run_one(name: str) -> list[Row]:
+    """One attack on servers of its own: its rows."""
+    if name == "answers":
+        with one_server({}) as (server, _):
+            return [answers_row(asyncio.run(answers(server.url)))]
+    if name == "reveal":
+        with tempfile.TemporaryDirectory() as folder, replicas(1, {"CLASS_DATA": folder, **TRUSTED}) as backends, \
+                flood.nginx_in_front(backends) as (front, *_):
+            return [reveal_row(asyncio.run(reveal(front)))]
+    with one_server({}) as (server, _):
+        return [busy_row(asyncio.run(busy(server.url)))]
+
+
+ATTACKS = ("answers", "reveal", "busy")
+
+if __name__ == "__main__":
+    from bench.common import table
+
+    print(table([row for name in (sys.argv[1:] or ATTACKS) for row in run_one(name)]))
