@@ -1,15 +1,17 @@
 """Class mode under a crowd inside its allowances (bench/class_attack.py runs these with the other attacks):
 
 - answers: BOTS scripted tabs joined (classes of CLASS_OF, from one address) each answer as often as their allowance
-  lets them (limiter.ANSWERS_PER_STUDENT) while a bystander edits the home page's sentence and an honest student
-  answers 5 times. Budget: the bystander's edit ≤ 1.3× its idle figure, no honest answer refused.
+  lets them (limiter.ANSWERS_PER_STUDENT), in ROUNDS stretches that alternate with stretches where they are still;
+  in each, a bystander edits the home page's sentence and an honest student answers every EVERY_S. Budget: the
+  bystander's edit and the honest student's answer ≤ 1.3× their figures with the bots still, no honest answer
+  refused.
 - reveal: nginx in front of one process, so that every tab is the school's one address: 30 honest students and a
   classmate who then holds as many watch questions as the address's allowance (holds.HELD_PER_ADDRESS) with its
   own seat, each asked again as soon as it is answered (a second later when refused); once every student's question
   has been asked again (after watch.HOLD_S), the teacher reveals. Budget: the reveal reaches 30 of 30 within
   2 s.
-- busy: BOTS students on SQLite answer at the same moment while BURNERS processes keep the 2-core machine at a load
-  of 4 or more. Budget: no answer refused.
+- busy: BOTS students on SQLite answer at the same moment once BURNERS processes have brought the 2-core machine's
+  load average to LOAD or more. Budget: no answer refused.
 
 python -m bench.class_crowd [answers] [reveal] [busy]   (no name: all three)
 """
@@ -34,7 +36,8 @@ from bench.common import Row, median, seconds
 from classroom import holds, limiter, watch
 
 BOTS, CLASS_OF, HONEST = 80, 30, 30
-EDITS, ANSWERS = 20, 15  # the bystander's edits and the honest student's answers, idle and again among the bots
+EDITS, ANSWERS, ROUNDS = 36, 24, 3  # the bystander's edits and the honest student's answers, idle and among the
+# bots, in ROUNDS of each
 EVERY_S = limiter.ANSWERS_PER_STUDENT[1] / limiter.ANSWERS_PER_STUDENT[0]  # a bot's answers, at its allowance
 BURNERS, LOAD = 5, 4.0
 
@@ -70,11 +73,12 @@ async def honest_answers(student: Tab, times: int, gap: float, wait: float = 10.
     return outcomes, took
 
 
-async def voting(bot: Tab, stop: asyncio.Event) -> int:
-    """A bot's answers, one every EVERY_S, each changing its last, until stopped: how many it sent."""
+async def voting(bot: Tab, going: asyncio.Event, stop: asyncio.Event) -> int:
+    """A bot's answers, one every EVERY_S while `going` is set, each changing its last, until stopped: how many."""
     sent = 0
     await asyncio.sleep(EVERY_S * (hash(bot.name) % 100) / 100)  # bots do not all press at once
     while not stop.is_set():
+        await going.wait()
         await bot.answer_with(bot.options[PICK][sent % 2])
         sent += 1
         with contextlib.suppress(TimeoutError):
@@ -82,36 +86,52 @@ async def voting(bot: Tab, stop: asyncio.Event) -> int:
     return sent
 
 
+async def phase(bystander: Student, real: Tab) -> tuple[list[float], list[float], list[str]]:
+    """The bystander's edits and the honest student's answers at the same time: their seconds, and the answers' fate."""
+    before = len(bystander.latencies)
+    _, (outcomes, took) = await asyncio.gather(flood.edits(bystander, EDITS // ROUNDS),
+                                               honest_answers(real, ANSWERS // ROUNDS, EVERY_S))
+    return bystander.latencies[before:], took, outcomes
+
+
 async def answers(url: str) -> dict:
-    """The bystander's edits idle, then while BOTS bots answer at their allowance and an honest student answers."""
+    """ROUNDS times: the bystander's edits and an honest student's answers with the bots still, then while BOTS bots
+    answer at their allowance (rounds alternate, so that a drift of the machine weighs on both alike)."""
     teachers, bots, codes = await seated(url, BOTS, SCRIPT, "bot")
     real = tab(url, codes[0], SCHOOL, "real")
     assert await try_join(real, codes[0]) == "in", real.errors
     bystander = Student(url, seed=77)
     await bystander.open()
     await flood.edits(bystander, 2)
-    idle = await flood.edits(bystander, EDITS)
-    _, idle_took = await honest_answers(real, ANSWERS, 0.5)
-    stop = asyncio.Event()
-    voters = [asyncio.create_task(voting(b, stop)) for b in bots]
-    await asyncio.sleep(2 * EVERY_S)  # every bot is answering
-    busy, (outcomes, took) = await asyncio.gather(flood.edits(bystander, EDITS), honest_answers(real, ANSWERS, 0.5))
+    going, stop, seen = asyncio.Event(), asyncio.Event(), {True: ([], [], []), False: ([], [], [])}
+    voters = [asyncio.create_task(voting(b, going, stop)) for b in bots]
+    for busy in (False, True) * ROUNDS:
+        if busy:
+            going.set()
+        else:
+            going.clear()
+        await asyncio.sleep(2 * EVERY_S)  # every bot is answering, or every answer sent is done
+        for kept, found in zip(seen[busy], await phase(bystander, real), strict=True):
+            kept += found
     stop.set()
+    going.set()
     sent = sum(await asyncio.gather(*voters))
     errors = [e for b in bots for e in b.errors][:3]
     await asyncio.gather(bystander.close(), real.close(), *(t.close() for t in teachers + bots))
-    return {"bots": len(bots), "idle_edit_s": idle, "edit_s": busy, "real": outcomes, "bot_answers": sent,
-            "idle_answer_s": median(idle_took), "answer_s": median(took), "bot_errors": errors}
+    return {"bots": len(bots), "idle_edit_s": median(seen[False][0]), "edit_s": median(seen[True][0]),
+            "real": seen[False][2] + seen[True][2], "bot_answers": sent, "idle_answer_s": median(seen[False][1]),
+            "answer_s": median(seen[True][1]), "bot_errors": errors}
 
 
 def answers_row(v: dict) -> Row:
     ratio, refused = v["edit_s"] / v["idle_edit_s"], [o for o in v["real"] if o != "sent"]
     answer_ratio, said = v["answer_s"] / v["idle_answer_s"], f" ({refused[0]})" if refused else ""
     return Row("class attack · bots at their allowance", f"{v['bots']} bots joined from one address, each answering "
-               f"every {EVERY_S:g} s; a bystander edits the home page's sentence; an honest student answers "
-               f"{ANSWERS} times", f"edit {seconds(v['edit_s'])} against {seconds(v['idle_edit_s'])} idle; honest "
+               f"every {EVERY_S:g} s; a bystander edits the home page's sentence and an honest student answers "
+               f"every {EVERY_S:g} s, in {ROUNDS} rounds without and {ROUNDS} with the bots",
+               f"edit {seconds(v['edit_s'])} against {seconds(v['idle_edit_s'])} idle; honest "
                f"answer {seconds(v['answer_s'])} against {seconds(v['idle_answer_s'])} ({answer_ratio:.2f}×), refused "
-               f"{len(refused)} of {ANSWERS}{said}; {v['bot_answers']} bot answers", v.get("before", "—"),
+               f"{len(refused)} of {len(v['real'])}{said}; {v['bot_answers']} bot answers", v.get("before", "—"),
                f"{ratio:.2f}×", "edit and honest answer ≤ 1.3× idle, no honest answer refused",
                ratio <= 1.3 and answer_ratio <= 1.3 and not refused, v)
 
@@ -177,11 +197,13 @@ def burn(until: float) -> None:
 async def busy(url: str) -> dict:
     """BOTS students on SQLite answer at the same moment while BURNERS processes load the machine."""
     teachers, students, _ = await seated(url, BOTS, SCHOOL, "student")
-    burners = [multiprocessing.Process(target=burn, args=(time.time() + 90,)) for _ in range(BURNERS)]
+    burners = [multiprocessing.Process(target=burn, args=(time.time() + 300,)) for _ in range(BURNERS)]
     for p in burners:
         p.start()
     try:
-        await asyncio.sleep(30.0)  # the load average follows
+        end = time.monotonic() + 180
+        while os.getloadavg()[0] < LOAD + 0.5 and time.monotonic() < end:  # the load average follows within minutes
+            await asyncio.sleep(5.0)
         load = os.getloadavg()[0]
         outcomes = await asyncio.gather(*(honest_answers(s, 1, 0.0, 60.0) for s in students))
         load = max(load, os.getloadavg()[0])

@@ -148,7 +148,12 @@ def remade(db: sa.Engine) -> None:
 
 def call(fn, *args, **kwargs):
     """fn(engine, *args, now=..., **kwargs) in a worker, expired classes swept first now and then: its result within
-    DEADLINE_S, else Unavailable (also when the database fails). A ClassError (a person's mistake) passes through."""
+    DEADLINE_S, else Unavailable (also when the database fails). A ClassError (a person's mistake) passes through.
+    A room shared_room read less than ROOM_S ago is handed back at once, in the caller's thread: a busy process's
+    threads wait for each other's turn on the interpreter, and a look that needs no database should not."""
+    found = ROOMS.get((url(), args[0])) if fn is shared_room and args else None
+    if found is not None and time.monotonic() - found[0] < ROOM_S and time.monotonic() >= _paused[0]:
+        return found[1]
     return waited(_jobs, fn, args, kwargs)
 
 
@@ -312,14 +317,4 @@ def forget(code: str) -> None:
     """The next look at `code`'s room in this process reads the database (someone here changed the class)."""
     ROOMS.pop((url(), code), None)
     for hear in FORGOTTEN:
-        hear(code)
-
-
-COUNTED: list = []  # what hears that an answer was given on this process: watch.py reads the counts again soon
-
-
-def counted(code: str) -> None:
-    """Someone here answered in class `code`: its counts are read again within a moment (watch.py), not at once, so
-    that a room answering together costs a read now and then, not one an answer."""
-    for hear in COUNTED:
         hear(code)
