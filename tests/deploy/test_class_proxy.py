@@ -87,8 +87,10 @@ async def status(reader: asyncio.StreamReader) -> int:
     return int((await reader.readline()).split()[1])
 
 
-async def held(port: int, path: str, source: str, n: int, cookie: str = "") -> tuple[list[int], list]:
-    """n questions sent together: (the statuses of those answered within 10 s, the connections of all of them)."""
+async def held(port: int, path: str, source: str, n: int, cookie: str = "", expected: int = 0) -> tuple[list[int],
+                                                                                                  list]:
+    """n questions sent together: (the statuses of those answered within 10 s, or within a second of the `expected`
+    number answered, and the connections of all of them)."""
     asked = await asyncio.gather(*(ask(port, path, source, cookie) for _ in range(n)))
     pending = {asyncio.ensure_future(status(reader)) for reader, _ in asked}
     answered: list[int] = []
@@ -96,6 +98,8 @@ async def held(port: int, path: str, source: str, n: int, cookie: str = "") -> t
     while pending and time.monotonic() < end:
         done, pending = await asyncio.wait(pending, timeout=1, return_when=asyncio.FIRST_COMPLETED)
         answered += [task.result() for task in done]
+        if len(answered) >= expected and not done:  # a second with nothing more answered: the rest are held
+            break
     for task in pending:
         task.cancel()
     return answered, asked
@@ -105,7 +109,7 @@ async def flood(url: str, path: str, visitor_path: str) -> tuple[list[int], int,
     """ASKED questions from SCRIPT held open; once every one not held is answered, a visitor's question from VISITOR
     and its websocket's session: (the statuses answered to the script, the visitor's status, its session's messages)."""
     port = int(url.rsplit(":", 1)[1])
-    answered, asked = await held(port, path, SCRIPT, ASKED)
+    answered, asked = await held(port, path, SCRIPT, ASKED, expected=ASKED - holds.HELD_PER_SEAT)
     reader, writer = await ask(port, visitor_path, VISITOR)
     visitor_s = await asyncio.wait_for(status(reader), 30)
     writer.close()
@@ -119,7 +123,7 @@ async def browsers(url: str, path: str, cookies: tuple[str, str]) -> tuple[list[
     """Twenty questions from one browser, then three from another on the same address: the statuses each was
     answered within 10 s (the rest are held)."""
     port = int(url.rsplit(":", 1)[1])
-    first, asked = await held(port, path, SCRIPT, 20, cookies[0])
+    first, asked = await held(port, path, SCRIPT, 20, cookies[0], expected=20 - holds.HELD_PER_SEAT)
     second, more = await held(port, path, SCRIPT, 3, cookies[1])
     for _, connection in asked + more:
         connection.close()
