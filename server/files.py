@@ -120,7 +120,7 @@ def resume(loop: asyncio.AbstractEventLoop) -> None:
     """The listening sockets set aside accept again, once more than FLOOR descriptors are free (those the server has
     closed meanwhile, as it stops, are let go)."""
     left = free()
-    if room.paused and left is not None and left > FLOOR:
+    if room.paused and (left is None or left > FLOOR):  # None: nothing counted, nothing held back
         for fd, (sock, handler) in list(room.paused.items()):
             if sock.fileno() == fd:
                 loop.add_reader(fd, *handler)
@@ -200,7 +200,12 @@ async def checking(loop: asyncio.AbstractEventLoop) -> None:
     """check() every CHECK_S, or when woken but not within AGAIN_S of the last, for as long as the server runs."""
     room.woken = woken = asyncio.Event()
     while True:
-        check(loop)
+        try:
+            check(loop)
+        except Exception:  # a count that failed in an unforeseen way holds nothing back (free() None) until the next
+            log.exception("Counting open files failed")
+            room.free, room.taken = None, 0
+            resume(loop)
         await asyncio.sleep(AGAIN_S)
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(CHECK_S - AGAIN_S):

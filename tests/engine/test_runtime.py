@@ -55,3 +55,20 @@ def test_a_session_s_peer_is_its_client_s_remote_address(monkeypatch):
     assert runtime.peer() == "192.0.2.7"
     monkeypatch.setattr(scriptrunner, "get_script_run_ctx", in_session("t"))
     assert runtime.peer() is None  # its client has gone
+
+
+def test_the_server_internals_forwarded_and_files_replace_are_where_they_replace_them():
+    """server/forwarded.py swaps the middleware uvicorn's Config wraps the app in, server/files.py the method asyncio's
+    selector loops call for a listening socket with connections waiting: an upgrade that moves either fails here."""
+    import asyncio.selector_events
+
+    import uvicorn.config
+    from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
+
+    assert uvicorn.config.ProxyHeadersMiddleware is ProxyHeadersMiddleware or issubclass(
+        uvicorn.config.ProxyHeadersMiddleware, ProxyHeadersMiddleware)
+    assert "ProxyHeadersMiddleware(" in inspect.getsource(uvicorn.config.Config.load)
+    assert "trusted_hosts" in inspect.signature(ProxyHeadersMiddleware).parameters
+    accept = asyncio.selector_events.BaseSelectorEventLoop._accept_connection
+    assert "self._accept_connection" in inspect.getsource(asyncio.selector_events.BaseSelectorEventLoop._start_serving)
+    assert list(inspect.signature(accept).parameters)[:3] == ["self", "protocol_factory", "sock"]
