@@ -34,8 +34,11 @@ def test_a_teacher_and_three_students_answer_and_the_reveal_reaches_every_studen
         for page, urls in asked.items():
             page.on("request", lambda r, urls=urls: watch.ROUTE in r.url and urls.append(r.url))
         pages[0].wait_for_timeout(3000)
-        # the class stands still after the reveal: each watch holds one question (a timer would have asked 3 times)
-        assert max(len(urls) for urls in asked.values()) <= 1, asked
+        # the class stands still after the reveal: each student's watch holds one question (a timer would have asked 3
+        # times); the teacher's may ask twice, when the window takes in its panel's beat (due every BEAT_S, a slow
+        # machine's screenshots can bring it there): its stage says the beat is due, and again once it is done
+        assert max(len(urls) for page, urls in asked.items() if page is not pages[0]) <= 1, asked
+        assert len(asked[pages[0]]) <= 2, asked
     finally:
         for page in pages:
             b.leave(page)
