@@ -372,7 +372,8 @@ def choose(me: dict, room: classes.Room, sent: tuple[str, ...] | None):
         if attempt(answering.recorded, me["code"], me["token"], room.question_no, words, who="answer",
                    student=me["token"], via=store.write) is FAILED:
             return
-        sent = me["sent"][room.question_no] = tuple(words)  # in the teacher's counts within watch.FOLLOW_S
+        sent = me["sent"][room.question_no] = tuple(words)
+        store.counted(me["code"])  # the teacher's count shows it within watch.COUNT_S
     unsent(me).pop(room.question_no, None)
     st.caption(t("class_sent", answer=plain(" > ".join(sent))) if sent else t("class_not_sent"))
 

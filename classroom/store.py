@@ -318,3 +318,13 @@ def forget(code: str) -> None:
     ROOMS.pop((url(), code), None)
     for hear in FORGOTTEN:
         hear(code)
+
+
+COUNTED: list = []  # what hears that an answer was given on this process: watch.py reads the counts again soon
+
+
+def counted(code: str) -> None:
+    """Someone here answered in class `code`: its counts are read again within a moment (watch.py), not at once, so
+    that a room answering together costs a read now and then, not one an answer."""
+    for hear in COUNTED:
+        hear(code)

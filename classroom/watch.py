@@ -4,10 +4,8 @@ browser asks ROUTE with the stage it last saw; the server holds the question unt
 costs its server almost nothing, and the people typing on the same process do not wait behind it.
 
 On each process, one task per watched class reads its room while anyone waits on it (store.shared_room, shared
-with the panels), and wakes the waiting questions when a stage changed: at once when the teacher changed the class on
-this process (store.forget), else within FOLLOW_S, the time another replica's change takes to be seen. Answers are
-among the latter wherever they are given: a room answering together reruns its teacher's panel once a FOLLOW_S, not
-once an answer.
+with the panels), and wakes the waiting questions when a stage changed: at once when the class changed on this process
+(store.forget), else within FOLLOW_S, the time another replica's change takes to be seen.
 
 The stage says only what the panel would show differently: the question and its status for everyone, whether the
 teacher is still there for a student, the counts for the teacher (never how the room answered, which a student could
@@ -36,7 +34,8 @@ from server import files
 
 ROUTE = "/_class/stage"
 HOLD_S = 20.0  # a question is answered after this long even if nothing changed (proxies keep 60 s)
-FOLLOW_S = 1.0  # a watched class is read again this often: changes made on other replicas, and the answers
+FOLLOW_S = 1.0  # a watched class is read again this often, to see changes made on other replicas
+COUNT_S = 0.25  # an answer given on this process is in the teacher's counts this much later (with every other)
 RETRY_S, BACKOFF_S = 1.0, 30.0  # after a failed question the watcher asks again this much later, doubled up to
 EVERY_S = 1.0  # a live chart the teacher shows before the reveal is redrawn this often
 BEAT_S, GONE_S = 10.0, 60.0  # the teacher's panel says it is open this often; unseen this long, the teacher is away
@@ -129,6 +128,7 @@ class Watched:
     stages: tuple[str, str] | None = None
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     poked: asyncio.Event = field(default_factory=asyncio.Event)
+    soon: asyncio.TimerHandle | None = None  # the poke an answer asked for (counted), COUNT_S after the first
     waiting: int = 0
 
 
@@ -142,6 +142,9 @@ async def follow(code: str, watched: Watched) -> None:
     try:
         while watched.waiting > 0:
             watched.poked.clear()  # before reading: a change made during the read is read again
+            if watched.soon is not None:
+                watched.soon.cancel()
+                watched.soon = None
             now = stages(await asyncio.to_thread(read, code), time.time())
             if now != watched.stages:
                 watched.stages = now
@@ -163,7 +166,23 @@ def poke(code: str) -> None:
             watched.loop.call_soon_threadsafe(watched.poked.set)
 
 
+def counted(code: str) -> None:
+    """Someone answered in class `code` on this process (store.counted): its watch reads it COUNT_S from the first
+    answer since its last read, however many come meanwhile."""
+    watched = _watched.get(code)
+    if watched is not None:
+        with contextlib.suppress(RuntimeError):
+            watched.loop.call_soon_threadsafe(later, watched)
+
+
+def later(watched: Watched) -> None:
+    """A poke COUNT_S from now, unless one is due already (on the watch's loop)."""
+    if watched.soon is None:
+        watched.soon = watched.loop.call_later(COUNT_S, watched.poked.set)
+
+
 store.FORGOTTEN.append(poke)
+store.COUNTED.append(counted)
 
 
 async def stage_of(request: Request) -> PlainTextResponse:
