@@ -18,13 +18,13 @@ import resource
 import sys
 import tempfile
 import time
-import urllib.request
 
 from bench import class_flood as flood
 from bench.capacity import HOME, warm
 from bench.class_tab import ask
 from bench.common import Row, Server, seconds
 from classroom import holds
+from harness.health import health_s
 
 SPOOFED, WAIT_S = 2000, 5.0  # questions; how long an answer counts as "at once" (a hold lasts 20 s)
 FIRST = ipaddress.ip_address("198.18.0.0")  # a range kept for benchmarks: addresses that are nobody's
@@ -107,16 +107,6 @@ def spoof_rows() -> list[Row]:
             return [spoof_row(asyncio.run(spoof(server.url)))]
         finally:
             server.stop()
-
-
-def health_s(url: str) -> float:
-    """The seconds the health check took to answer ok (inf if it did not within 10 s)."""
-    start = time.monotonic()
-    try:
-        with urllib.request.urlopen(f"{url}/_stcore/health", timeout=10) as answer:
-            return time.monotonic() - start if answer.read() == b"ok" else float("inf")
-    except OSError:
-        return float("inf")
 
 
 async def websocket(port: int) -> tuple[str, float]:

@@ -8,8 +8,6 @@ import os
 import resource
 import subprocess
 import sys
-import time
-import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -17,6 +15,7 @@ from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 from websockets.typing import Origin, Subprotocol
 
+from harness.health import health_s
 from tests import browser_helpers as b
 from tests.deploy.test_deploy import ROOT, answers_ok, stop, until
 
@@ -45,16 +44,6 @@ def server(request, tmp_path_factory):
     answered = until(lambda: proc.poll() is not None or answers_ok(f"{url}/_stcore/health"))
     assert answered and proc.poll() is None, (data / "server.log").read_text()[-2000:]
     return url, data / "server.log"
-
-
-def health_s(url: str) -> float:
-    """The seconds the health check took to answer ok (inf if it did not within 10 s)."""
-    start = time.monotonic()
-    try:
-        with urllib.request.urlopen(f"{url}/_stcore/health", timeout=10) as answer:
-            return time.monotonic() - start if answer.read() == b"ok" else float("inf")
-    except OSError:
-        return float("inf")
 
 
 def websocket(url: str) -> tuple[int, str, str]:
