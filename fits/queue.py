@@ -19,7 +19,7 @@ from engine.corpus import CorpusError
 from engine.errors import CodedError
 from server import ledger, runtime
 
-# One unit of work is about 0.26 ns of one core on the machine of the README's figures: FIT_WORK is about 10 s of
+# One unit of work is about 0.26 ns of one core on the machine of bench/README.md's figures: FIT_WORK is about 10 s of
 # CPU, STEP_WORK about 0.3 s, so that Stop ends a fit within half a second
 FIT_WORK = 40_000_000_000
 STEP_WORK = 1_200_000_000
@@ -64,7 +64,7 @@ lock = threading.Condition()
 line: list[Job] = []  # the queue, first in line first
 running: Job | None = None  # the fit with the turn: computing, or ended and held for its page
 worker: threading.Thread | None = None
-pages: weakref.WeakSet = weakref.WeakSet()  # the script threads drawing a page (page.context adds each)
+pages: weakref.WeakSet = weakref.WeakSet()  # the script threads drawing a page (the frame adds each: drawing())
 turn: weakref.WeakSet = weakref.WeakSet()  # the script threads drawing the results of the fit with the turn
 
 

@@ -9,7 +9,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @dataclass(frozen=True)
 class Page:
-    """One page: its script, its words, and what the frame opens it with (frame.open)."""
+    """One page: its script, its words, and what the frame opens it with (frame.context)."""
 
     path: str  # the script from the repository root; its file name gives the URL path (/Factor_matrix)
     name: str  # what links and other code call the page by; chart and download file names
