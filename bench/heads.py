@@ -1,13 +1,14 @@
 """How often each kind of W_Q, W_K points a word at its grammatical head on the treebank's held-out sentences, how
-much of its scores one number per key explains, per relation next to the best BERT-base heads (Clark et al. 2019),
-and how long the fits take.
+much of its scores one number per key explains, per relation next to the heads that specialise (data/heads-glove.npz:
+a row per head, the oracle, the best of them per relation) and the best BERT-base heads (Clark et al. 2019), and how
+long the fits take.
 
 Run: python -m bench.heads [--refit] (prints Markdown tables; bench/README.md quotes them). With the real transformer's
 files (python -m engine.minilm_files fetch), the tables add its best head per relation. --refit also runs
 data/make_head.py into a temporary file and exits non-zero unless it equals data/head-glove.npz. python -m bench
 includes its rows (the refit in the full run only)."""
-import importlib.util
 import os
+import runpy
 import sys
 import tempfile
 import time
@@ -19,7 +20,7 @@ from threadpoolctl import threadpool_limits
 
 from bench import plain
 from bench.common import ROOT, Row, seconds, spread
-from engine import corpus, minilm, minilm_files, minilm_treebank, treebank
+from engine import corpus, minilm, minilm_files, minilm_treebank, plain_trees, specialists, treebank
 from engine.attention import attend, score
 from engine.pipeline import encode
 from engine.positional import WEIGHT
@@ -145,31 +146,55 @@ def kinds_table(found: dict[str, list[dict]]) -> str:
     return "\n".join(lines)
 
 
-def relations(b: treebank.Batch, s: np.ndarray) -> list[dict]:  # s [B, L, L]
+def relations(b: treebank.Batch, s: np.ndarray, found: specialists.Found) -> list[dict]:  # s [B, L, L]
     """All words and each relation of RELATIONS: words, the head's accuracy and sign shares, the relation's best fixed
-    offset."""
+    offset, each specialist head's accuracy and the best of them (for all words: any head right)."""
     head, offsets = treebank.by_relation(b, treebank.top_key(b, s)), treebank.best_offsets(b)
     offsets["all"], head["all"] = treebank.best_offset(b), (int((b.head >= 0).sum()), treebank.accuracy(b, s))
     words = {r: (b.head >= 0) & ((b.relation == r) | (r == "all")) for r in ("all", *RELATIONS)}
+    heads = {r: shares for r, (_, shares) in found.relations.items()} | {"all": found.overall}
+    best = found.best | {"all": (None, found.oracle)}
     return [dict(relation=r, words=head[r][0], head=head[r][1], offset=offsets[r][0], baseline=offsets[r][1],
-                 signs=treebank.signs(b, s, words[r])) for r in ("all", *RELATIONS)]
+                 signs=treebank.signs(b, s, words[r]), heads=heads[r], best=best[r]) for r in ("all", *RELATIONS)]
 
 
-def relations_table(rows: list[dict], real: dict | None = None) -> str:
-    """The per-relation rows as a Markdown table, with the real transformer's best head (from real_heads) and Clark et
-    al.'s figures where a relation has a counterpart."""
-    lines = ["| UD relation | words | this head | its head pair q·k > 0 | its other pairs q·k < 0 | "
-             f"best fixed offset | {minilm_files.NAME} best head | BERT-base best head (their relation) | "
-             "their best fixed offset |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+def relations_table(rows: list[dict], names: tuple[str, ...], real: dict | None = None) -> str:
+    """The per-relation rows as a Markdown table: the single head, each of the heads `names` and the best of them, the
+    real transformer's best head (from real_heads) and Clark et al.'s figures where a relation has a counterpart."""
+    lines = ["| UD relation | words | this head | its head pair q·k > 0 | its other pairs q·k < 0 | best fixed offset "
+             f"| {' | '.join(f'{n} head' for n in names)} | best of the heads (all: any head right) | "
+             f"{minilm_files.NAME} best head | BERT-base best head (their relation) | their best fixed offset |",
+             "|---|---:|---:|---:|---:|---:|" + "---:|" * (len(names) + 4)]
     for r in rows:
         theirs = CLARK.get(r["relation"])
         bert = f"{theirs[1]:.1f}% ({theirs[0]}) | {theirs[2]:.1f}% ({theirs[3]:+d})" if theirs else "— | —"
         mini = real["best"].get(r["relation"]) if real else None
         above, below = r["signs"]
+        which = "" if r["best"][0] is None else f" ({names[r['best'][0]]})"
         lines.append(f"| {r['relation']} | {r['words']:,} | {r['head']:.1%} | {above:.1%} | {below:.1%} | "
-                     f"{r['baseline']:.1%} ({r['offset']:+d}) | {f'{mini[1]:.1%} ({mini[0]})' if mini else '—'} | "
-                     f"{bert} |")
+                     f"{r['baseline']:.1%} ({r['offset']:+d}) | {' | '.join(f'{v:.1%}' for v in r['heads'])} | "
+                     f"{r['best'][1]:.1%}{which} | "
+                     f"{f'{mini[1]:.1%} ({mini[0]})' if mini else '—'} | {bert} |")
+    return "\n".join(lines)
+
+
+def specialists_table(kv, heads: specialists.Heads, found: specialists.Found) -> str:
+    """A row per head: its family found by it and by the best other head, its signs on web text and on plain sentences
+    (the template corpus's held-out ones as trees), and where it sends each word of the article's sentence."""
+    plain_batch = treebank.batch(kv, plain_trees.trees(corpus.known_split(kv, "test")), WEIGHT)
+    plain_found = specialists.found(plain_batch, heads)
+    e = encode(kv, ARTICLE, position=WEIGHT)
+    picks = specialists.sentence_picks(specialists.head_scores(heads, e.x))
+    lines = ["| head: relations taught | its family found | best other head on it | web text: head pair q·k > 0 · "
+             f"other pairs < 0 | plain sentences: the same | “{ARTICLE}”: each word's pick |",
+             "|---|---:|---:|---:|---:|---|"]
+    for h, name in enumerate(heads.names):
+        row = found.families[h]
+        other = max((f for f in range(len(row)) if f != h), key=lambda f: row[f])
+        plain_signs = " · ".join("—" if np.isnan(v) else f"{v:.1%}" for v in plain_found.signs[h])
+        lines.append(f"| {name}: {', '.join(heads.families[h])} | {row[h]:.1%} | {row[other]:.1%} "
+                     f"({heads.names[other]}) | {found.signs[h][0]:.1%} · {found.signs[h][1]:.1%} | {plain_signs} | "
+                     f"{', '.join(f'{q} → {e.labels[j]}' for q, j in zip(e.labels, picks[h], strict=True))} |")
     return "\n".join(lines)
 
 
@@ -231,14 +256,6 @@ def timed_fit(kv, sentences, recipe: treebank.Recipe) -> tuple[Fit, float, float
     return fit, time.perf_counter() - wall, time.process_time() - cpu
 
 
-def script(name: str):
-    """A script of data/ as a module."""
-    spec = importlib.util.spec_from_file_location(name, ROOT / "data" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def differences(a: Fit, b: Fit) -> list[str]:
     """The fields where two fits differ beyond rtol 1e-7, atol 1e-9 (NaN equals NaN)."""
     return [f.name for f in fields(Fit)
@@ -251,7 +268,7 @@ def refit() -> tuple[float, float, list[str]]:
     with tempfile.TemporaryDirectory() as folder:
         out = Path(folder) / "head-glove.npz"
         wall, cpu = time.perf_counter(), time.process_time()
-        script("make_head").main(out)
+        runpy.run_path(str(ROOT / "data" / "make_head.py"))["main"](out)
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
         return wall, cpu, differences(load_fit(out), load_fit(treebank.SHIPPED))
 
@@ -356,8 +373,14 @@ def main():
     print(f"Live recipe: {wall:.1f} s wall, {cpu:.1f} s CPU (held-out accuracy every step).\n")
     test = treebank.split(sentences, "test")
     real = real_heads(test)
-    print(relations_table(relations(b, s), real))
+    heads = specialists.load()
+    found_heads = specialists.found(b, heads)
+    print(relations_table(relations(b, s, found_heads), heads.names, real))
     print(f"\n{real_line(real, len(test))}")
+    print(f"\nHeads that specialise (data/heads-glove.npz, data/make_heads.py: {specialists.Recipe().steps:,} steps; "
+          "engine/specialists.py says which relations each head is taught and why); some head is right (the oracle) "
+          f"for {found_heads.oracle:.1%} of the held-out words with a head:\n")
+    print(specialists_table(kv, heads, found_heads))
     print("\nUD subtypes count with their relation (nsubj:pass in nsubj, aux:pass in aux, compound:prt in compound, "
           "obl:unmarked in obl), except nmod:poss. Offsets tried: ±1 to ±5. BERT-base: Clark et al. (2019), Table 1, "
           "WSJ in Stanford Dependencies, a different head picked for each relation; a reference, not a like-for-like "

@@ -10,12 +10,13 @@ from pathlib import Path
 import numpy as np
 from gensim.models import KeyedVectors
 
-from engine.attention import score, score_grads
+from engine.attention import score
 from engine.errors import CodedError
-from engine.objective import POSITIVE_SHARE, SIGN_WEIGHT, objective
-from engine.positional import WEIGHT, sinusoidal
+from engine.fit import Fit, asked, embedded, initial_weights, knows, run, sign_shares, through_scores
+from engine.objective import POSITIVE_SHARE, SIGN_WEIGHT
+from engine.positional import WEIGHT
+from engine.targets import target_problems, written_relevance
 from engine.tokens import MAX_TOKENS, TooManyTokens, tokenize
-from engine.training import Fit, descend, flatten, initial_weights, target_problems, written_relevance
 
 BUILT_IN = Path(__file__).resolve().parent.parent / "data" / "relevance.csv"
 SHIPPED = BUILT_IN.with_name("templates-glove.npz")  # the default fit on GloVe 400k, as data/make_templates.py wrote it
@@ -28,7 +29,7 @@ MAX_STEPS = 2000
 DEFAULT_LR = 0.03
 DEFAULT_DECAY = 1e-2  # L2 pull towards 0: keeps the weights from memorising the training words
 
-# What can be wrong with a corpus, by code; ui/text's catalogues say each one (err_corpus_<code>).
+# What can be wrong with a corpus, by code; learning/texts.toml says each one (err_corpus_<code>).
 CODES = (
     "columns", "header", "empty", "too_big", "too_many", "not_utf8", "no_sentence", "long_sentence",
     "query_missing", "query_twice", "target_format", "target_word", "target_query", "target_twice", "target_value",
@@ -163,19 +164,17 @@ def known_split(kv: KeyedVectors, split: str) -> list[Example]:
 
 def known(kv: KeyedVectors, examples) -> list[Example]:
     """The examples whose every token the vectors know."""
-    return [e for e in examples if all(t in kv.key_to_index for t in tokenize(e.sentence))]
+    return [e for e in examples if knows(kv, tokenize(e.sentence))]
 
 
 def batch(kv: KeyedVectors, examples: list[Example], position: float = WEIGHT) -> Batch:
     """Examples (all of whose words kv knows) as padded arrays."""
     tokens = [tokenize(e.sentence) for e in examples]
-    n, length, d = len(examples), max(map(len, tokens)), kv.vector_size
-    x = np.zeros((n, length, d))
-    target, mask = np.zeros((n, length)), np.zeros((n, length), dtype=bool)
-    query = np.array([ts.index(e.query) for e, ts in zip(examples, tokens, strict=False)], dtype=np.intp)
-    pe = position * sinusoidal(length, d)
-    for i, (e, ts) in enumerate(zip(examples, tokens, strict=False)):
-        x[i, :len(ts)] = kv.vectors[[kv.key_to_index[t] for t in ts]] + pe[:len(ts)]
+    x = embedded(kv, tokens, position)
+    query = np.array([ts.index(e.query) for e, ts in zip(examples, tokens, strict=True)], dtype=np.intp)
+    target = np.zeros(x.shape[:2])
+    mask = np.zeros(x.shape[:2], dtype=bool)
+    for i, (e, ts) in enumerate(zip(examples, tokens, strict=True)):
         for j, t in enumerate(ts):
             if t in e.targets:
                 mask[i, j], target[i, j] = True, e.targets[t]
@@ -185,9 +184,14 @@ def batch(kv: KeyedVectors, examples: list[Example], position: float = WEIGHT) -
     return Batch(x, query, mask, target, p, (which, more, less))
 
 
+def queries(b: Batch) -> np.ndarray:  # -> [E, 1, d]
+    """Each example's query row."""
+    return b.x[np.arange(len(b.query)), b.query][:, None, :]
+
+
 def query_scores(b: Batch, w_q, w_k, cosine=False):  # -> q [E, 1, d_k], k [E, L, d_k], s [E, L]
     """Each example's query row against every word of its sentence, through the one scoring function."""
-    q = b.x[np.arange(len(b.query)), b.query][:, None, :] @ w_q
+    q = queries(b) @ w_q
     k = b.x @ w_k
     return q, k, score(q, k, cosine=cosine)[:, 0, :]
 
@@ -210,54 +214,46 @@ def loss_grads(b: Batch, w_q, w_k, cosine=False, decay=DEFAULT_DECAY, sign_weigh
     """The one objective on each example's targeted keys (which word: its softmax against the normalised relevances;
     whether at all: relevant keys above 0, those labelled 0 below, the first weighing `positive_share` of the sign
     term), and an L2 pull towards 0."""
-    q, k, s = query_scores(b, w_q, w_k, cosine)
-    o = objective(s, b.mask, b.p, sign_weight, positive_share)
-    n, d = len(b.query), b.x.shape[-1]
-    dq, dk = score_grads(q, k, o.grad[:, None, :], cosine=cosine)  # through d loss / d score [E, 1, L]
-    x_q = b.x[np.arange(n), b.query]  # [E, d]
-    loss = o.loss + decay / 2 * float((w_q**2).sum() + (w_k**2).sum())
-    return loss, s, x_q.T @ dq[:, 0, :] + decay * w_q, b.x.reshape(-1, d).T @ dk.reshape(-1, dk.shape[-1]) + decay * w_k
+    every = np.ones((len(b.query), 1), dtype=bool)  # [E, 1]  each example's one query row
+
+    def loss_of(s):  # [E, 1, L]
+        return asked(s, every, b.mask, b.p, sign_weight, positive_share)
+
+    loss, s, g_q, g_k = through_scores(queries(b), b.x, w_q, w_k, loss_of, decay, cosine)
+    return loss, s[:, 0, :], g_q, g_k
 
 
 def signs(b: Batch, s: np.ndarray) -> tuple[float, float]:  # s [E, L]
     """Share of the relevant pairs (relevance above 0) scored above 0, and of the irrelevant ones (0) scored below."""
-    relevant = b.mask & (b.target > 0)
-    irrelevant = b.mask & (b.target <= 0)
-    share = [float(np.mean(part)) if part.size else math.nan for part in (s[relevant] > 0, s[irrelevant] < 0)]
-    return share[0], share[1]
+    return sign_shares(s, b.mask & (b.target > 0), b.mask & (b.target <= 0))
 
 
 def fit(kv: KeyedVectors, examples: list[Example], *, d_k=16, steps=DEFAULT_STEPS, lr=DEFAULT_LR, seed=0,
         position=WEIGHT, cosine=False, decay=DEFAULT_DECAY, sign_weight=SIGN_WEIGHT,
         callback: Callable[..., bool | None] | None = None) -> Fit:
     """Full-batch Adam on the one objective over the training examples from seeded random W_Q, W_K; deterministic for
-    a seed."""
-    # callback(step, loss, train accuracy, held-out accuracy, held-out sign shares ×2) returning False stops early.
+    a seed. callback(step, loss, train accuracy, held-out accuracy, held-out sign shares ×2) returning False stops."""
     usable = known(kv, examples)
     train, test = ([e for e in usable if e.split == s] for s in SPLITS)
     if not train:
         raise CorpusError("no_known")
-    tb, hb = batch(kv, train, position), batch(kv, test, position) if test else None
-    d, d_k = kv.vector_size, min(d_k, kv.vector_size)
-    params = dict(zip(("w_q", "w_k"), initial_weights(d, d_k, seed, 1.0), strict=False))
-    theta = flatten(params, ["w_q", "w_k"])
-    w_q, w_k = params["w_q"], params["w_k"]  # views into theta
-    curves = np.full((5, steps + 1), np.nan)  # loss, training accuracy, held-out accuracy and sign shares
+    grads = functools.partial(batch_grads, cosine=cosine, decay=decay, sign_weight=sign_weight)
+    held = functools.partial(held_out, batch(kv, test, position), cosine=cosine) if test else None
+    w_q, w_k = initial_weights(kv.vector_size, min(d_k, kv.vector_size), seed, 1.0)[:2]
+    done = run(w_q, w_k, [batch(kv, train, position)], grads, held, steps=steps, lr=lr, seed=seed, callback=callback)
+    return done.fit(len(usable), len(examples) - len(usable))
 
-    def evaluate(step: int) -> np.ndarray | None:
-        loss, s, g_q, g_k = loss_grads(tb, w_q, w_k, cosine, decay, sign_weight)
-        curves[:2, step] = loss, accuracy(tb, s)
-        if hb:
-            held = query_scores(hb, w_q, w_k, cosine)[2]
-            curves[2:, step] = accuracy(hb, held), *signs(hb, held)
-        if callback is not None and callback(step, *curves[:, step]) is False:
-            return None
-        return np.concatenate([g_q.ravel(), g_k.ravel()])
 
-    done, stopped = descend(theta, evaluate, steps=steps, lr=lr)
-    loss, train_accuracy, test_accuracy, test_positive, test_negative = curves[:, :done + 1]
-    return Fit(w_q.copy(), w_k.copy(), loss, train_accuracy, test_accuracy, test_positive, test_negative, done, stopped,
-               len(usable), len(examples) - len(usable))
+def batch_grads(b: Batch, w_q, w_k, **objective) -> tuple[float, float, np.ndarray, np.ndarray]:
+    """The loss, the pairs in order and the gradients on a training batch: one step of fit."""
+    loss, s, g_q, g_k = loss_grads(b, w_q, w_k, **objective)
+    return loss, accuracy(b, s), g_q, g_k
+
+
+def held_out(b: Batch, w_q, w_k, cosine=False) -> tuple[float, float, float]:
+    """The pairs in order and the two sign shares of W_Q, W_K on held-out examples."""
+    s = query_scores(b, w_q, w_k, cosine)[2]
+    return accuracy(b, s), *signs(b, s)
 
 
 def words(examples: list[Example]) -> int:

@@ -1,16 +1,23 @@
-"""Learn query/key weights (and embeddings) so chosen word pairs reach target relevances."""
+"""Learn query/key weights (and embeddings) so chosen word pairs of one sentence reach target relevances: page 5's
+live run, through the one loop of engine/fit.py on targets that engine/targets.py checked."""
 import math
-from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass, fields
+from collections.abc import Callable, Collection
+from dataclasses import dataclass
 from numbers import Integral, Real
 from typing import Any
 
 import numpy as np
 
 from engine.attention import score, score_grads, softmax_rows
-from engine.layers import preset
+from engine.fit import Fit as Fit  # re-exported: the fits' own file, where the pages and data scripts find it
+from engine.fit import descend, flatten, initial_weights
+from engine.fit import load_fit as load_fit
+from engine.fit import save_fit as save_fit
 from engine.objective import SIGN_WEIGHT, Objective, objective, order_holds, sign_holds
 from engine.positional import sinusoidal
+from engine.targets import Goal, make_goal
+from engine.targets import target_problems as target_problems  # re-exported for page 5's table
+from engine.targets import written_relevance as written_relevance
 
 PARAMETERS = ("w_q", "w_k", "w_v", "x")
 DEFAULT_LEARN = ("w_q", "w_k")
@@ -20,18 +27,6 @@ DEFAULT_POSITIONAL = True  # the dashboard feeds the layers GloVe + positional e
 MAX_STEPS = 5000
 MAX_LR = 10.0
 SNAPSHOTS = 51  # evenly spaced steps kept for scrubbing, first and last included
-BETA1, BETA2, EPS = 0.9, 0.999, 1e-8
-
-
-@dataclass(frozen=True)
-class Goal:
-    """Targets grouped by query row: which keys each row compares and the distribution it aims for."""
-
-    rows: np.ndarray  # [r]  distinct query positions, ascending
-    mask: np.ndarray  # [r, n]  True on the row's targeted keys
-    p: np.ndarray  # [r, n]  targets normalised to sum to 1 per row, 0 off the mask
-    pair_row: np.ndarray  # [t]  row index (into rows) of each target pair
-    pair_key: np.ndarray  # [t]  key position of each target pair
 
 
 @dataclass(frozen=True)
@@ -64,106 +59,10 @@ class History:
     k: np.ndarray  # [m, n, d_k]
 
 
-def target_problems(triples, high: float = math.inf) -> list[tuple[str, dict]]:  # t (query, key, relevance)
-    """The one check of targets: why (query, key, relevance) triples cannot all be targets, as (code, values) in their
-    order. A triple's pair may be a 'duplicate' of an earlier usable triple `first` (not checked where its query or key
-    is None: a word not found); then its relevance may be 'missing' (None), 'not_number' (or not finite), 'negative'
-    or 'above' `high`. Each of these names its triple `i`. Only when none is found (and no word is None): 'empty'
-    without triples, or 'all_zero' for each `query` whose relevances are all 0."""
-    problems: list[tuple[str, dict]] = []
-    seen: dict = {}
-    for i, (query, key, value) in enumerate(triples):
-        pair = None if query is None or key is None else (query, key)
-        if pair in seen:
-            problems.append(("duplicate", {"i": i, "first": seen[pair]}))
-        wrong = relevance_problem(value, high)
-        if wrong is not None:
-            problems.append((wrong, {"i": i}))
-        elif pair is not None:
-            seen.setdefault(pair, i)
-    if problems or any(query is None or key is None for query, key, _ in triples):
-        return problems
-    if not triples:
-        return [("empty", {})]
-    queries = dict.fromkeys(query for query, _, _ in triples)
-    return [("all_zero", {"query": q}) for q in queries if all(v == 0 for p, _, v in triples if p == q)]
-
-
-def relevance_problem(value, high: float) -> str | None:
-    """Why `value` is no relevance from 0 to `high` (target_problems' codes), if it is not."""
-    if value is None:
-        return "missing"
-    if not isinstance(value, Real) or not math.isfinite(value):
-        return "not_number"
-    if float(value) < 0:
-        return "negative"
-    return "above" if float(value) > high else None
-
-
-def written_relevance(text: str) -> float | None:
-    """A relevance as written, for target_problems: None when blank, NaN when it is no number."""
-    if not text.strip():
-        return None
-    try:
-        return float(text)
-    except ValueError:
-        return math.nan
-
-
-GOAL_ERRORS = {  # target_problems' codes, as make_goal says them
-    "empty": "Add at least one target: a (query word, key word, relevance) triple.",
-    "missing": "Target {i} has relevance {value!r}; use a finite number such as 1, 0.5 or 0.",
-    "not_number": "Target {i} has relevance {value!r}; use a finite number such as 1, 0.5 or 0.",
-    "negative": "Target {i} has relevance {value}; relevances cannot be negative. Use 0 for 'not relevant'.",
-    "duplicate": "The pair (query word {query}, key word {key}) has more than one target; give each pair one target.",
-    "all_zero": "Every target of query word {query} is 0; give at least one of its key words a relevance above 0.",
-}
-
-
-def make_goal(targets: Sequence[tuple[int, int, float]], n: int) -> Goal:  # t triples, n words
-    """Validate (query, key, target) triples and group them by query row."""
-    triples = list(targets)
-    errors = (position_error(i, triple, n) for i, triple in enumerate(triples, 1))
-    end, error = next(((i, e) for i, e in enumerate(errors) if e is not None), (len(triples), None))
-    problems = target_problems(triples[:end])  # the triples before the first one that names no word
-    if problems and (error is None or "i" in problems[0][1]):
-        raise goal_error(problems, triples)
-    if error is not None:
-        raise error
-    queries, keys = (np.array([t[j] for t in triples], dtype=np.intp) for j in (0, 1))
-    rows, pair_row = np.unique(queries, return_inverse=True)
-    mask = np.zeros((len(rows), n), dtype=bool)
-    mask[pair_row, keys] = True
-    p = np.zeros((len(rows), n))
-    p[pair_row, keys] = [t[2] for t in triples]
-    return Goal(rows, mask, p / p.sum(axis=1, keepdims=True), pair_row, keys)
-
-
-def position_error(i: int, triple, n: int) -> ValueError | None:
-    """Why target i is not (query position, key position, relevance) in a sentence of n words, if it is not."""
-    if len(triple) != 3:
-        return ValueError(f"Target {i} should be (query word, key word, relevance), got {tuple(triple)}.")
-    for position in triple[:2]:
-        if not isinstance(position, Integral) or isinstance(position, bool):
-            return ValueError(f"Target {i} names word position {position!r}; positions are whole numbers.")
-        if not 0 <= int(position) < n:
-            return ValueError(f"Target {i} names word position {position}, but the sentence has {n} words "
-                              f"(positions 0 to {n - 1}).")
-    return None
-
-
-def goal_error(problems: list[tuple[str, dict]], triples: list) -> ValueError:
-    """The first of target_problems' problems as make_goal says it (for 'all_zero', the lowest such query row)."""
-    code, where = problems[0]
-    if code == "all_zero":
-        return ValueError(GOAL_ERRORS[code].format(query=min(w["query"] for _, w in problems)))
-    query, key, value = triples[where["i"]] if "i" in where else (None, None, None)
-    return ValueError(GOAL_ERRORS[code].format(i=where.get("i", 0) + 1, query=query, key=key, value=value))
-
-
 def forward(x, w_q, w_k, goal: Goal, cosine=False, sign_weight: float = SIGN_WEIGHT):  # -> q, k [n, d_k], s [r, n], o
     """Scores of the targeted rows ([n, d] rows through [d, d_k] weights) and the objective on them."""
-    q, k = x @ w_q, x @ w_k
+    q = x @ w_q
+    k = x @ w_k
     s = score(q[goal.rows], k, cosine=cosine)
     return q, k, s, objective(s, goal.mask, goal.p, sign_weight)
 
@@ -190,12 +89,6 @@ def first_kept(holds: np.ndarray) -> int | None:  # [s+1] bool -> step
         return None
     broken = np.flatnonzero(~holds)
     return int(broken[-1] + 1) if len(broken) else 0
-
-
-def initial_weights(d: int, d_k: int, seed: int, scale: float) -> tuple[np.ndarray, ...]:  # -> 3 × [d, d_k]
-    """W_Q, W_K, W_V from the 'random' preset, each with its own seed drawn from `seed`."""
-    seeds = np.random.default_rng(seed).integers(0, 2**63, size=3)
-    return tuple(preset("random", d, d_k, seed=int(s), scale=scale) for s in seeds)
 
 
 def positional_rows(positional, n: int, d: int) -> np.ndarray:  # -> [n, d]
@@ -236,60 +129,6 @@ def starting_weights(d: int, d_k, seed: int, scale: float, given) -> list[np.nda
     if not all(np.isfinite(w).all() for w in (w_q, w_k, w_v)):
         raise ValueError("The starting weights contain NaN or infinity; use finite numbers and a finite scale.")
     return [w_q, w_k, w_v]
-
-
-def adam_step(theta, g, m, v, lr: float, step: int) -> None:  # [p] each, updated in place
-    """One Adam update (β1 = 0.9, β2 = 0.999), bias corrections folded into the step size and epsilon."""
-    m += (1 - BETA1) * (g - m)
-    v += (1 - BETA2) * (g * g - v)
-    correction = math.sqrt(1 - BETA2**step)
-    theta -= lr * correction / (1 - BETA1**step) * m / (np.sqrt(v) + EPS * correction)
-
-
-def descend(theta, evaluate: Callable[[int], np.ndarray | None], *, steps: int, lr: float,
-            anneal: bool = False) -> tuple[int, bool]:
-    """The one training loop: evaluate(step) measures the parameters theta ([p], updated in place) and returns the
-    gradient, or None to stop; Adam then takes step `step + 1`, with `anneal` at a step size that falls linearly to 0
-    over the second half (minibatches then settle). Returns the steps run and whether it was stopped."""
-    m, v = np.zeros_like(theta), np.zeros_like(theta)
-    for step in range(steps + 1):
-        g = evaluate(step)
-        if g is None:
-            return step, True
-        if step < steps:
-            adam_step(theta, g, m, v, lr * min(1.0, 2 * (1 - step / steps)) if anneal else lr, step + 1)
-    return steps, False
-
-
-@dataclass(frozen=True)
-class Fit:
-    """W_Q and W_K fitted on a corpus, with the curves of the run."""
-
-    w_q: np.ndarray  # [d, d_k]
-    w_k: np.ndarray  # [d, d_k]
-    loss: np.ndarray  # [steps+1]  training loss (of the step's minibatch, where there are minibatches)
-    train_accuracy: np.ndarray  # [steps+1]  accuracy on the training sentences (or the step's minibatch)
-    test_accuracy: np.ndarray  # [steps+1]  accuracy on the held-out sentences (NaN at steps not measured)
-    test_positive: np.ndarray  # [steps+1]  share of the held-out relevant pairs (a word and its head) scored above 0
-    test_negative: np.ndarray  # [steps+1]  share of the held-out other pairs scored below 0
-    steps: int  # updates actually run
-    stopped: bool  # the callback asked to stop early
-    used: int  # training examples whose words the vectors all know
-    skipped: int  # examples left out because the vectors lack one of their words
-    plain: int = 0  # plain sentences (the template corpus's training split) it also learned from, beside `used`
-
-
-def load_fit(path) -> Fit:
-    """A Fit saved with numpy.savez (the scripts in data/); plain arrays only, never a pickle."""
-    with np.load(path, allow_pickle=False) as saved:
-        values = {name: saved[name] for name in saved.files}
-    return Fit(**{name: v.item() if v.ndim == 0 else v for name, v in values.items()})
-
-
-def save_fit(fit: Fit, path) -> None:
-    """The fit's fields as plain arrays (load_fit reads them back)."""
-    arrays: dict[str, Any] = {f.name: np.asarray(getattr(fit, f.name)) for f in fields(fit)}  # Any: numpy's stub
-    np.savez_compressed(path, **arrays)  # would otherwise match a str key to its allow_pickle: bool
 
 
 def train(x, targets, *, learn=DEFAULT_LEARN, lr=DEFAULT_LR, steps=DEFAULT_STEPS, seed=0, d_k=None,
@@ -360,16 +199,6 @@ def snapshot(snaps: dict, step: int, params: dict, q, k) -> None:
     for name, value in (("steps", step), ("x", params["x"].copy()), ("w_q", params["w_q"].copy()),
                         ("w_k", params["w_k"].copy()), ("q", q), ("k", k)):
         snaps[name].append(value)
-
-
-def flatten(params: dict, names: list[str]) -> np.ndarray:  # -> [p]
-    """One flat vector holding the named parameters, which become reshaped views into it (Adam updates it in place)."""
-    theta = np.concatenate([params[name].ravel() for name in names]) if names else np.empty(0)
-    start = 0
-    for name in names:
-        params[name] = theta[start:start + params[name].size].reshape(params[name].shape)
-        start += params[name].size
-    return theta
 
 
 def history(targets, learn, pe, goal: Goal, terms, row_scores, snaps: dict, w_v, stopped: bool,

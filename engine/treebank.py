@@ -9,11 +9,11 @@ import numpy as np
 from gensim.models import KeyedVectors
 
 from engine import corpus
-from engine.attention import score, score_grads
+from engine.attention import score
 from engine.corpus import CorpusError
-from engine.objective import PAIR_WEIGHT, SIGN_WEIGHT, key_only, objective
-from engine.positional import WEIGHT, sinusoidal
-from engine.training import Fit, descend, flatten, initial_weights
+from engine.fit import Fit, asked, embedded, initial_weights, knows, run, sign_shares, through_scores
+from engine.objective import PAIR_WEIGHT, POSITIVE_SHARE, SIGN_WEIGHT, key_only
+from engine.positional import WEIGHT
 
 BUILT_IN = Path(__file__).resolve().parent.parent / "data" / "treebank.tsv"
 # the plain sentences' part of the default head's objective (Recipe): its weight, its sign term's, and what the
@@ -90,13 +90,12 @@ class Batch:
 
 def batch(kv: KeyedVectors, sentences: list[Sentence], position: float) -> Batch:
     """Sentences (all of whose words kv knows) as padded arrays."""
-    n, longest, d = len(sentences), max(len(s.tokens) for s in sentences), kv.vector_size
-    x, keys = np.zeros((n, longest, d)), np.zeros((n, longest), dtype=bool)
-    head, relation = np.full((n, longest), -1), np.full((n, longest), "", dtype=object)
-    pe = position * sinusoidal(longest, d)
+    x = embedded(kv, [s.tokens for s in sentences], position)
+    keys = np.zeros(x.shape[:2], dtype=bool)
+    head = np.full(x.shape[:2], -1)
+    relation = np.full(x.shape[:2], "", dtype=object)
     for b, s in enumerate(sentences):
         m = len(s.tokens)
-        x[b, :m] = kv.vectors[[kv.key_to_index[w] for w in s.tokens]] + pe[:m]
         keys[b, :m] = True
         relation[b, :m] = [short(r) for r in s.relations]
         head[b, :m] = gold(s)
@@ -123,7 +122,8 @@ def containing(sentences: list[Sentence], words: list[str]) -> list[Sentence]:
 
 def scores(b: Batch, w_q, w_k):  # [d, d_k] ×2 -> q, k [B, L, d_k], s [B, L, L]
     """Every word's query against every word's key, through the one scoring function."""
-    q, k = b.x @ w_q, b.x @ w_k
+    q = b.x @ w_q
+    k = b.x @ w_k
     return q, k, score(q, k)
 
 
@@ -188,16 +188,14 @@ def row_centred(s: np.ndarray) -> np.ndarray:  # [..., n] -> [..., n]
 def signs(b: Batch, s: np.ndarray, words: np.ndarray | None = None) -> tuple[float, float]:  # s [B, L, L]
     """Share of the words with a head (or of `words`, a [B, L] mask of them) whose score with their head is above 0,
     and share of their other pairs (the other words of the sentence) scored below 0."""
-    words = b.head >= 0 if words is None else words
-    head, others = pairs(b, s, words)
-    return float((head[words] > 0).mean()), float((s[others] < 0).mean())
+    return sign_shares(s, *pairs(b, b.head >= 0 if words is None else words))
 
 
-def pairs(b: Batch, s: np.ndarray, words: np.ndarray):  # s [B, L, L], words [B, L] -> [B, L], [B, L, L]
-    """Each word's score with its head, and which cells are the other pairs of the `words` (the other words of their
+def pairs(b: Batch, words: np.ndarray) -> tuple[np.ndarray, np.ndarray]:  # words [B, L] -> [B, L, L] ×2
+    """Which cells are the `words`' pairs with their head, and which their other pairs (the other words of their
     sentence)."""
-    head = np.take_along_axis(s, np.maximum(b.head, 0)[..., None], axis=-1)[..., 0]
-    return head, visible(b) & words[..., None] & (np.arange(s.shape[-1]) != b.head[..., None])
+    at_head = np.arange(b.keys.shape[1]) == b.head[..., None]
+    return words[..., None] & at_head, visible(b) & words[..., None] & ~at_head
 
 
 @dataclass(frozen=True)
@@ -243,19 +241,24 @@ def joint_grads(b: Batch, plain: corpus.Batch | None, w_q, w_k, recipe: Recipe):
 def loss_grads(b: Batch, w_q, w_k, recipe: Recipe):  # -> loss, s [B, L, L], dW_Q, dW_K
     """The one objective on every word with a head (which word, over the other words of its sentence; whether at all:
     its head above 0, the others below), the sentence's key-only part, and an L2 pull towards 0."""
-    q, k, s = scores(b, w_q, w_k)
     has = b.head >= 0
-    rows, mask = s[has], np.broadcast_to(visible(b), s.shape)[has]  # [R, L] ×2
-    p = np.zeros_like(rows)
-    p[np.arange(len(rows)), b.head[has]] = 1.0
-    o = objective(rows, mask, p, recipe.sign)
-    pair, g = key_only(s, b.keys)
-    g *= recipe.pair
-    g[has] += o.grad
-    dq, dk = score_grads(q, k, g)
-    x = b.x.reshape(-1, b.x.shape[-1])
-    loss = o.loss + recipe.pair * pair + recipe.decay / 2 * float((w_q**2).sum() + (w_k**2).sum())
-    return loss, s, x.T @ dq.reshape(len(x), -1) + recipe.decay * w_q, x.T @ dk.reshape(len(x), -1) + recipe.decay * w_k
+
+    def loss_of(s):  # [B, L, L]
+        pair, g = key_only(s, b.keys)
+        g *= recipe.pair
+        loss, g = asked(s, has, *head_rows(b, has), recipe.sign, POSITIVE_SHARE, g)
+        return loss + recipe.pair * pair, g
+
+    return through_scores(b.x, b.x, w_q, w_k, loss_of, recipe.decay)
+
+
+def head_rows(b: Batch, words: np.ndarray) -> tuple[np.ndarray, np.ndarray]:  # words [B, L] -> [R, L] ×2
+    """For each of the `words` (R of them), the keys it compares (the other words of its sentence) and what its softmax
+    aims for: all on its head."""
+    mask = visible(b)[words]
+    p = np.zeros(mask.shape)
+    p[np.arange(len(p)), b.head[words]] = 1.0
+    return mask, p
 
 
 LIVE = Recipe(steps=300, sentences=2000)  # page 5's run: a subset, held-out accuracy every step, a few seconds
@@ -279,7 +282,7 @@ def minibatches(kv: KeyedVectors, sentences: list[Sentence], position: float, wo
 
 def known(kv: KeyedVectors, sentences: list[Sentence]) -> list[Sentence]:
     """The sentences whose every token the vectors know."""
-    return [s for s in sentences if all(t in kv.key_to_index for t in s.tokens)]
+    return [s for s in sentences if knows(kv, s.tokens)]
 
 
 def split(sentences: list[Sentence], name: str) -> list[Sentence]:
@@ -294,38 +297,23 @@ def fit(kv: KeyedVectors, sentences: list[Sentence], recipe: Recipe = Recipe(), 
     Deterministic for a recipe. callback(step, loss, batch accuracy, held-out accuracy, held-out share of heads above 0,
     of other pairs below 0; NaN where not measured) returning False stops early."""
     usable = known(kv, sentences)
-    train, test = split(usable, "train")[:recipe.sentences], split(usable, "test")
+    train = split(usable, "train")[:recipe.sentences]
+    test = split(usable, "test")
     if not train:
         raise CorpusError("no_known")
-    batches = minibatches(kv, train, recipe.position, recipe.batch_words)
-    held = minibatches(kv, test, recipe.position, recipe.batch_words) if test else None  # little padding
     plain = plain_batch(kv, recipe)
-    d, d_k = kv.vector_size, min(recipe.d_k, kv.vector_size)
-    params = dict(zip(("w_q", "w_k"), initial_weights(d, d_k, recipe.seed, 1.0), strict=False))
-    theta = flatten(params, ["w_q", "w_k"])
-    w_q, w_k = params["w_q"], params["w_k"]  # views into theta
-    rng = np.random.default_rng(recipe.seed)
-    order: list[int] = []  # the minibatches' order in this pass
-    curves = np.full((5, recipe.steps + 1), np.nan)  # loss, batch accuracy, held-out accuracy and signs
+    grads = functools.partial(batch_grads, plain=plain, recipe=recipe)
+    held = functools.partial(measured, minibatches(kv, test, recipe.position, recipe.batch_words)) if test else None
+    w_q, w_k = initial_weights(kv.vector_size, min(recipe.d_k, kv.vector_size), recipe.seed, 1.0)[:2]
+    done = run(w_q, w_k, minibatches(kv, train, recipe.position, recipe.batch_words), grads, held, steps=recipe.steps,
+               lr=recipe.lr, seed=recipe.seed, anneal=True, every=every, callback=callback)
+    return done.fit(len(train), len(sentences) - len(usable), 0 if plain is None else len(plain.query))
 
-    def evaluate(step: int) -> np.ndarray | None:
-        if step % len(batches) == 0:
-            order[:] = rng.permutation(len(batches))
-        b = batches[order[step % len(batches)]]
-        loss, s, g_q, g_k = joint_grads(b, plain, w_q, w_k, recipe)
-        curves[:2, step] = loss, accuracy(b, s)
-        if held is not None and (step % every == 0 or step == recipe.steps):
-            curves[2:, step] = measured(held, w_q, w_k)
-        if callback is not None and callback(step, *curves[:, step]) is False:
-            return None
-        return np.concatenate([g_q.ravel(), g_k.ravel()])
 
-    done, stopped = descend(theta, evaluate, steps=recipe.steps, lr=recipe.lr, anneal=True)
-    if held is not None and np.isnan(curves[2, done]):
-        curves[2:, done] = measured(held, w_q, w_k)
-    loss, train_accuracy, test_accuracy, test_positive, test_negative = curves[:, :done + 1]
-    return Fit(w_q.copy(), w_k.copy(), loss, train_accuracy, test_accuracy, test_positive, test_negative, done, stopped,
-               len(train), len(sentences) - len(usable), 0 if plain is None else len(plain.query))
+def batch_grads(b: Batch, w_q, w_k, plain: corpus.Batch | None, recipe: Recipe):  # -> loss, accuracy, dW_Q, dW_K
+    """The loss, the top-1 accuracy and the gradients on a minibatch: one step of fit."""
+    loss, s, g_q, g_k = joint_grads(b, plain, w_q, w_k, recipe)
+    return loss, accuracy(b, s), g_q, g_k
 
 
 def measured(batches: list[Batch], w_q, w_k) -> tuple[float, float, float]:
@@ -335,10 +323,10 @@ def measured(batches: list[Batch], w_q, w_k) -> tuple[float, float, float]:
     return float(right / words), float(above / words), float(below / others)
 
 
-def counts(b: Batch, s: np.ndarray) -> np.ndarray:  # s [B, L, L] -> [5]
-    """Words whose top key is their head, words with a head, those scoring it above 0, their other pairs scored below 0,
-    and their other pairs."""
-    has = b.head >= 0
-    head, others = pairs(b, s, has)
-    return np.array([((top_key(b, s) == b.head) & has).sum(), has.sum(), ((head > 0) & has).sum(),
+def counts(b: Batch, s: np.ndarray, words: np.ndarray | None = None) -> np.ndarray:  # s [B, L, L], words [B, L] -> [5]
+    """Of the words with a head (or of `words`, a [B, L] mask of them): those whose top key is their head, all of them,
+    those scoring it above 0, their other pairs scored below 0, and their other pairs."""
+    words = b.head >= 0 if words is None else words
+    head, others = pairs(b, words)
+    return np.array([((top_key(b, s) == b.head) & words).sum(), words.sum(), (head & (s > 0)).sum(),
                      (others & (s < 0)).sum(), others.sum()])

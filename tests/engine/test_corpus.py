@@ -6,11 +6,11 @@ import pytest
 
 from engine import corpus
 from engine.attention import attend
+from engine.fit import load_fit
 from engine.layers import preset
 from engine.pipeline import encode
 from engine.positional import WEIGHT
 from engine.tokens import tokenize
-from engine.training import load_fit
 from engine.treebank import key_only_share, row_centred
 from tests.apptest_helpers import data_script, said
 

@@ -1,4 +1,5 @@
-"""The learning engine: analytic gradients, Adam towards target relevances on real GloVe, clear errors."""
+"""The learning engine: analytic gradients, Adam towards target relevances on real GloVe, the one target check, clear
+errors."""
 import dataclasses
 import math
 
@@ -7,13 +8,15 @@ import pytest
 
 from engine import corpus, treebank
 from engine.attention import attend
+from engine.fit import load_fit
 from engine.layers import PRESETS, preset
 from engine.objective import POSITIVE_SHARE, SIGN_SCALE, SIGN_WEIGHT, objective, order_holds, sign_holds
 from engine.pipeline import encode
 from engine.positional import WEIGHT, sinusoidal
 from engine.sources import load_glove
+from engine.targets import make_goal, target_problems, written_relevance
 from engine.tokens import embed, tokenize
-from engine.training import MAX_STEPS, SNAPSHOTS, backward, first_kept, forward, load_fit, make_goal, train
+from engine.training import MAX_STEPS, SNAPSHOTS, backward, first_kept, forward, train
 
 # (sentence, query word, [(key word, target relevance), ...]); every key list is ordered high -> low
 SENTENCES = [
@@ -308,13 +311,11 @@ def test_bad_input_raises_a_clear_error(kwargs, message):
     ([("milk", "drank", 0.0), ("milk", "cat", 0.0)], math.inf, [("all_zero", {"query": "milk"})]),  # words
 ])
 def test_one_target_check_names_every_problem_in_order(triples, high, problems):
-    from engine.training import target_problems
     assert target_problems(triples, high) == problems
 
 
 @pytest.mark.parametrize("text, value", [("1", 1.0), (" 0.5 ", 0.5), ("", None), ("  ", None), ("-2", -2.0)])
 def test_a_written_relevance_is_a_number_or_none(text, value):
-    from engine.training import written_relevance
     assert written_relevance(text) == value
     assert math.isnan(written_relevance("high"))
 

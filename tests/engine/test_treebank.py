@@ -10,10 +10,10 @@ import pytest
 from engine import corpus, treebank
 from engine.attention import attend, one_key, score, top_keys
 from engine.corpus import CorpusError
+from engine.fit import Fit, initial_weights, load_fit
 from engine.pipeline import encode
 from engine.positional import WEIGHT
 from engine.tokens import tokenize
-from engine.training import Fit, initial_weights, load_fit
 from engine.treebank import Sentence
 from tests.apptest_helpers import data_script
 
