@@ -1,8 +1,8 @@
 """Page 3's views: one (query, key) pair, dimension by dimension, and its four sign groups."""
 import streamlit as st
 
-from dot.charts import alignment_bars, with_alignment_domains
-from dot.tables import alignment_frame, group_table
+from dot.charts import alignment_bars, sign_strips, with_alignment_domains
+from dot.tables import alignment_frame, group_table, signs_table
 from kit import charts, render, tables
 from kit.text import plain, t, then
 
@@ -21,6 +21,14 @@ def pair_products(pairs: list, q: str, keys: list[str], *, by_size: bool, fields
         csv = render.Csv(f"dl_products_{field}", lambda df=products: df.to_csv(index=False))
         render.chart(alignment_bars, shown, titles=titles, group_names=group_names(), where=where,
                      save=render.Save(csv=csv))
+
+
+def signs_view(q_row, key_rows: list, q: str, keys: list[str]):  # [d], 2 × [d]
+    """The signs of q and of both keys, dimension by dimension: the query's strip between the two keys', so that each
+    key's signs sit next to it."""
+    (k1, k2), (row1, row2) = keys, key_rows
+    render.chart(sign_strips, signs_table([row1, q_row, row2], [f"k₁ · {k1}", f"q · {q}", f"k₂ · {k2}"]),
+                 titles=charts.Titles(t("signs_title"), t("dim"), t("vector"), t("value")))
 
 
 def pair_summary(pair, q: str, k: str, *, note: str, source: str, sign: str):

@@ -34,15 +34,16 @@ def quoted(words) -> str:
     return t("list_sep").join(f"“{w}”" for w in words)
 
 
-def section(ctx):
+def section(ctx, part):
     """Targets, what learns, where training starts, Train, and the last run's results (those of a run that has just
-    ended drawn in its turn)."""
-    LIVE.section(lambda ended: parts(ctx, failed=ended.error if ended is not None else None))
+    ended drawn in its turn), drawn by part(draw, "query") so that the word they follow runs them again alone (the
+    page's frame.part)."""
+    LIVE.section(lambda ended: parts(ctx, part, failed=ended.error if ended is not None else None))
 
 
-def parts(ctx, failed: Exception | None):
-    """The section's parts, top to bottom; `failed`: why the run that has just ended failed (no room for it, or
-    numbers grown too large), if it did."""
+def parts(ctx, part, failed: Exception | None):
+    """The section's parts, top to bottom, the results drawn by `part`; `failed`: why the run that has just ended
+    failed (no room for it, or numbers grown too large), if it did."""
     ss = st.session_state
     triples, problems = targets_editor(ctx)
     learn = controls(ctx)
@@ -58,7 +59,7 @@ def parts(ctx, failed: Exception | None):
     elif LIVE.result in ss:
         if problems or not learn:
             st.caption(t("learn_kept_result"))
-        show_result(ss[LIVE.result], config)
+        part(lambda _: show_result(ss[LIVE.result], config), "query")
     else:
         st.info(t("learn_not_trained"))
 

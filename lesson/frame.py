@@ -1,9 +1,11 @@
 """The frame every page opens with, made by the entry (lesson/app.py) once per run and read by the page with current():
 the sidebar, the page's title and intro, the vectors, the layers and the banner that says what they are, the save menu,
-and the sentence through the layers (context)."""
-from collections.abc import Mapping
+and the sentence through the layers (context). A page's own controls and what they change sit in its part, which they
+run again alone (part): the frame stays as drawn."""
+from collections.abc import Callable, Mapping
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
+from typing import Any, TypeVar
 
 import numpy as np
 import streamlit as st
@@ -13,7 +15,7 @@ from engine.attention import Attention
 from engine.pipeline import Encoded
 from engine.tokens import tokenize
 from fits import banner, queue, weights
-from kit import render, state, views
+from kit import render, state, text, views
 from kit.text import t
 from lesson import pages, sidebar
 from lesson.pages import Page
@@ -36,6 +38,8 @@ class Context:
     enc: Encoded | None  # None for a page that encodes its own sentences
     att: Attention | None
     pages: Mapping[str, Page]
+    page: Page  # the page this Context opens
+    nav: Any  # the sidebar's place for the links to every page (sidebar.links)
 
     @property
     def d_k(self) -> int:
@@ -44,6 +48,25 @@ class Context:
 
 
 RUN: ContextVar[Context] = ContextVar("context")  # this run's, set by the entry before the page runs
+T = TypeVar("T")
+ATTENTION = ("scaled", "softmax", "own")  # the settings that decide how the sentence's attention is computed
+
+
+@dataclass
+class Links:
+    """The sidebar's place for the page links this run (sidebar.menu made it), and whether they were drawn: by the
+    page's part, which draws them again on its own runs, else at the run's end (finish)."""
+    nav: Any
+    drawn: bool = False
+
+
+LINKS: ContextVar[Links | None] = ContextVar("links", default=None)
+
+
+@dataclass
+class Run:
+    """One part's runs: the page's run, then its own (`page` False)."""
+    page: bool = True
 
 
 def current() -> Context:
@@ -57,11 +80,13 @@ def context(p: Page, s: Settings) -> Context:
     layers; the run stops here, with a sentence saying why, when there is nothing to show. The page's `sentence` names
     the Settings field to encode (None: the page encodes its own, and the sidebar's sentence box is the field `box`)."""
     box = p.sentence or p.box
+    LINKS.set(None)
     queue.drawing()
     render.PAUSE.set(queue.give_way)  # each chart a fit's or a model run's turn draws lets others' pages go first
     if not p.step:
         return lobby(p, s)
-    drawn = sidebar.render(s, box, state.linked(s), challenge=p.challenge)
+    nav, drawn = sidebar.render(s, box, challenge=p.challenge)
+    LINKS.set(Links(nav))
     kv, source = chosen.vectors(s, drawn)
     st.title(t(p.title))
     sidebar.sentence_here(s, box)
@@ -72,7 +97,7 @@ def context(p: Page, s: Settings) -> Context:
     render.name_files(p.name, getattr(s, box), render.save_menu() if p.step else None)  # charts to save
     named = {q.name: q for q in pages.PAGES}
     if p.sentence is None:
-        return Context(s, kv, source, w, provenance, None, None, named)
+        return Context(s, kv, source, w, provenance, None, None, named, p, nav)
     enc = rows.sentence_rows(kv, getattr(s, p.sentence), s.position)
     if enc is not None and len(enc.tokens) < p.min_words:
         st.info(t("need_two_words"))
@@ -80,14 +105,77 @@ def context(p: Page, s: Settings) -> Context:
     if enc is None:
         st.stop()
     att = views.self_attention(enc.x, w, s)
-    return Context(s, kv, source, w, provenance, enc, att, named)
+    return Context(s, kv, source, w, provenance, enc, att, named, p, nav)
 
 
 def lobby(p: Page, s: Settings) -> Context:
     """The opening of a page outside the story (the class page): the sidebar's menu, the title and intro, and nothing
     of the story (no vectors, weights or sentence: its Context holds none)."""
-    sidebar.lobby(s, state.linked(s))
+    nav = sidebar.lobby(s)
+    LINKS.set(Links(nav))
     st.title(t(p.title))
     st.markdown(t(p.intro))
     render.name_files(p.name, "")
-    return Context(s, None, "", {}, None, None, None, {q.name: q for q in pages.PAGES})  # type: ignore[arg-type]
+    return Context(s, None, "", {}, None, None, None, {q.name: q for q in pages.PAGES}, p, nav)  # type: ignore[arg-type]
+
+
+def finish() -> None:
+    """The run's end, however it ends (the page done, stopped or failed): the page links, unless a part drew them."""
+    made = LINKS.get()
+    if made is not None and not made.drawn:
+        sidebar.links(made.nav, st.session_state["_settings"])
+
+
+def part(draw: Callable[[Context], T], *local: str) -> T:
+    """draw(ctx) as the part of the page that its own controls run again alone (a fragment): the Settings fields
+    `local`, and the widgets that are no setting (a guess, a head clicked on a chart). The entry, the sidebar, the
+    banner and the rest of the page stay as drawn; the address bar and the page links follow. A change to any other
+    setting runs the whole page. While the save menu is open, the part runs with the page: the menu lists its charts.
+    Returns what draw returned in the page's run."""
+    ctx = current()
+    made = LINKS.get()
+    if made is not None:
+        made.drawn = True
+    if render.FILES.get().menu is not None:
+        try:
+            return draw(ctx)
+        finally:
+            sidebar.links(ctx.nav, st.session_state["_settings"])
+    run = Run()
+    try:
+        return alone(draw, ctx, local, run)
+    finally:
+        run.page = False  # the part's own runs find it so
+
+
+@st.fragment
+def alone(draw: Callable[[Context], T], ctx: Context, local: tuple[str, ...], run: Run) -> T:
+    """draw(ctx), then the page links with the settings it leaves (a tab opened), in a fragment; on the fragment's own
+    runs with the Context again. A page that stops in its part (a guess not made yet) has nothing after it: the
+    fragment's own run that stops leaves nothing of the page's drawn below it."""
+    if not run.page:
+        ctx = again(ctx, local)
+    place = ctx.nav.empty()  # the links' place, reserved before draw may stop the run
+    try:
+        return draw(ctx)
+    finally:
+        sidebar.links(place.container(), st.session_state["_settings"])
+
+
+def again(ctx: Context, local: tuple[str, ...]) -> Context:
+    """The page run's Context `ctx` for a run of its part alone, which starts in a thread of its own: the Settings the
+    widgets hold now (the whole page runs again when one not `local` changed), in their language, written into the
+    address bar, with the sentence's attention computed again when how it is computed changed."""
+    s = sidebar.current()
+    text.use(s.lang)
+    if any(getattr(s, f.name) != getattr(ctx.s, f.name) for f in fields(s) if f.name not in local):
+        st.rerun(scope="app")
+    state.write_url(s)
+    queue.drawing()
+    render.PAUSE.set(queue.give_way)
+    render.name_files(ctx.page.name, getattr(s, ctx.page.sentence or ctx.page.box))
+    same = all(getattr(s, name) == getattr(ctx.s, name) for name in ATTENTION)
+    att = ctx.att if ctx.enc is None or same else views.self_attention(ctx.enc.x, ctx.w, s)
+    now = replace(ctx, s=s, att=att)
+    RUN.set(now)
+    return now

@@ -9,22 +9,26 @@ from kit.state import view_key
 from kit.text import t
 from lesson import downloads, frame
 
-ctx = frame.current()
-s, att, rows = ctx.s, ctx.att, ctx.enc.labels
 
-c1, c2, c3, c4 = st.columns([1, 1.4, 1, 2])
-c1.toggle(t("scaled"), key="scaled")
-c2.toggle(t("softmax"), key="softmax")
-c3.toggle(t("predict"), key="predict", help=t("predict_help"))
-q = views.pick_word("query", t("query"), rows, rows[-1], where=c4)
-i = rows.index(q)
-seen = [j for j in range(len(rows)) if att.mask[i, j]]  # the keys query i may look at
-ask = panels.asker(s, "factor", ctx.pages, ctx.enc.tokens, i)  # the class sees the sentence with the question
-if s.predict and not views.guess_first(att.q[i], att.k[seen], q, [rows[j] for j in seen],
-                                      key=view_key("factor", s, q), ask=ask):
-    st.stop()
-views.attention_view(att, rows, rows, q, softmax=s.softmax, scaled=s.scaled,
-                     own_note=banner.own_note(ctx.provenance))
-shift.view(att, i, q, rows, scaled=s.scaled)
-swap.views.section(ctx)
-downloads.menu(ctx, "factor")
+def factor(ctx: frame.Context):
+    """The query word's row of the factor matrix and its weights, as the switches say."""
+    s, att, rows = ctx.s, ctx.att, ctx.enc.labels
+    c1, c2, c3, c4 = st.columns([1, 1.4, 1, 2])
+    c1.toggle(t("scaled"), key="scaled")
+    c2.toggle(t("softmax"), key="softmax")
+    c3.toggle(t("predict"), key="predict", help=t("predict_help"))
+    q = views.pick_word("query", t("query"), rows, rows[-1], where=c4)
+    i = rows.index(q)
+    seen = [j for j in range(len(rows)) if att.mask[i, j]]  # the keys query i may look at
+    ask = panels.asker(s, "factor", ctx.pages, ctx.enc.tokens, i)  # the class sees the sentence with the question
+    if s.predict and not views.guess_first(att.q[i], att.k[seen], q, [rows[j] for j in seen],
+                                          key=view_key("factor", s, q), ask=ask):
+        st.stop()
+    views.attention_view(att, rows, rows, q, softmax=s.softmax, scaled=s.scaled,
+                         own_note=banner.own_note(ctx.provenance))
+    shift.view(att, i, q, rows, scaled=s.scaled)
+    swap.views.section(ctx)
+    downloads.menu(ctx, "factor")  # in the part: it shows what the part shows, and goes while a guess is due
+
+
+frame.part(factor, "query", "scaled", "softmax")

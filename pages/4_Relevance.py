@@ -8,38 +8,37 @@ from kit.text import t
 from lesson import downloads, frame
 from relevance import measures
 
-ctx = frame.current()
-s, enc, att, rows = ctx.s, ctx.enc, ctx.att, ctx.enc.labels
 
-c1, c2, c3, c4 = st.columns([1, 2, 1, 1])
-q = views.pick_word("query", t("query"), rows, "milk" if "milk" in rows else rows[-1], where=c1)
-c3.toggle(t("scaled"), key="scaled")
-c4.toggle(t("predict"), key="predict", help=t("predict_help"))
-i = rows.index(q)
-others = [j for j in range(len(rows)) if j != i]
-keys = [rows[j] for j in others]
-ask = panels.asker(s, "relevance", ctx.pages, enc.tokens, i)  # the class sees the sentence with the question
-if s.predict and not views.guess_first(att.q[i], att.k[others], q, keys, key=state.view_key("relevance", s, q),
-                                      ordered=views.ORDERED, ask=ask):
-    st.stop()
-c2.text_input(t("expected"), key="expected", max_chars=200)  # after the guess: the expectation is a hint
-story = enc.tokens == frame.STORY_TOKENS
-views.aside(t("relevance_story") if story and q == "milk" else None)
-scores = raw_scores(enc.embedding, i, others) | {"qk": att.scores[i, others]}  # the vectors' own rows, then Q·K
-names = {"dot": t("measure_dot", source=ctx.source), "cosine": t("measure_cosine", source=ctx.source),
-         "qk": t("measure_qk_scaled" if s.scaled else "measure_qk")}
-measures.bars(scores, names, keys, ctx.source, scaled=s.scaled)
-views.aside(views.row_below(scores["qk"], q, keys[int(scores["qk"].argmax())]))
+def relevance(ctx: frame.Context):
+    """The query word's relevance to every other word, measured three ways, and the learner's expected order."""
+    s, enc, att, rows = ctx.s, ctx.enc, ctx.att, ctx.enc.labels
+    c1, c2, c3, c4 = st.columns([1, 2, 1, 1])
+    q = views.pick_word("query", t("query"), rows, "milk" if "milk" in rows else rows[-1], where=c1)
+    c3.toggle(t("scaled"), key="scaled")
+    c4.toggle(t("predict"), key="predict", help=t("predict_help"))
+    i = rows.index(q)
+    others = [j for j in range(len(rows)) if j != i]
+    keys = [rows[j] for j in others]
+    ask = panels.asker(s, "relevance", ctx.pages, enc.tokens, i)  # the class sees the sentence with the question
+    if s.predict and not views.guess_first(att.q[i], att.k[others], q, keys, key=state.view_key("relevance", s, q),
+                                          ordered=views.ORDERED, ask=ask):
+        st.stop()
+    c2.text_input(t("expected"), key="expected", max_chars=200)  # after the guess: the expectation is a hint
+    story = enc.tokens == frame.STORY_TOKENS
+    views.aside(t("relevance_story") if story and q == "milk" else None)
+    scores = raw_scores(enc.embedding, i, others) | {"qk": att.scores[i, others]}  # the vectors' own rows, then Q·K
+    names = measures.measure_names(ctx.source, scaled=s.scaled)
+    measures.bars(scores, names, keys, ctx.source, scaled=s.scaled)
+    views.aside(views.row_below(scores["qk"], q, keys[int(scores["qk"].argmax())]))
+    order = measures.expected_order(s.expected, enc.tokens, rows, q)
+    if order is not None:
+        measures.verdicts(scores, names, keys, order)
+    measures.ranking(scores, names, keys, q, scaled=s.scaled)
+    views.length_angle_view(att.q[i], att.k[others], q, keys)
+    swap.views.section(ctx)
+    glove_story = story and q == "milk" and ctx.source == t("short_glove")
+    measures.takeaway_view(scores["cosine"], keys, att, rows, story=glove_story)
+    downloads.menu(ctx, "relevance")  # in the part: it shows what the part shows, and goes while a guess is due
 
-order = measures.expected_order(s.expected, enc.tokens, rows, q)
-if order is not None:
-    measures.verdicts(scores, names, keys, order)
-measures.ranking(scores, names, keys, q, scaled=s.scaled)
-views.length_angle_view(att.q[i], att.k[others], q, keys)
-swap.views.section(ctx)
 
-st.subheader(t("takeaway_title"))
-glove_story = story and q == "milk" and ctx.source == t("short_glove")
-st.markdown(measures.takeaway(scores["cosine"], keys, story=glove_story))
-measures.partners(att, rows)
-downloads.menu(ctx, "relevance")
+frame.part(relevance, "query", "scaled", "expected")

@@ -21,5 +21,12 @@ with right:
     if tgt is None and not s.target_sentence.strip():
         st.info(t("empty_target"))
 
-tabs.tabs(ctx, src, tgt, tabs.heads_choice(ctx))
-downloads.menu(ctx, "kinds")
+
+
+def kinds(now: frame.Context):
+    """The switches, the heads and the three tabs, the open one drawn; the view in code."""
+    tabs.tabs(now, src, tgt, tabs.heads_choice(now))
+    downloads.menu(now, "kinds")
+
+
+frame.part(kinds, "scaled", "softmax", "heads", "tab", "causal", *tabs.FIELD.values())

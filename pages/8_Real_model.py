@@ -14,8 +14,8 @@ known, scored = sentences.held_out(ctx)
 chosen = views.sentence(ctx, known)
 with runs.reading(m, str(minilm_files.folder()), chosen.enc.tokens) as seen:
     views.pieces_view(seen, chosen)
-    head = views.grid_view(ctx, seen, chosen)
-    tabs.tabs(ctx, seen, chosen, head, scored)
+    frame.part(lambda now: tabs.tabs(now, seen, chosen, views.grid_view(now, seen, chosen), scored),
+               "model_head", "model_word", "model_view")
 shown = replace(ctx, s=replace(ctx.s, sentence=" ".join(chosen.enc.tokens)), enc=chosen.enc, att=chosen.att)
 downloads.menu(shown, "transformer")
 st.caption(t("model_reproduce_note"))

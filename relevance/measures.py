@@ -23,6 +23,13 @@ def partners(att: Attention, labels: list[str]):
         t("relevance_pairs_differ") if same is None else t("relevance_pairs_same", k=plain(labels[same]))))
 
 
+def takeaway_view(cosine: np.ndarray, keys: list[str], att: Attention, labels: list[str], *, story: bool):  # [n]
+    """What to take away (takeaway), then which word each word attends to most (partners)."""
+    st.subheader(t("takeaway_title"))
+    st.markdown(takeaway(cosine, keys, story=story))
+    partners(att, labels)
+
+
 def takeaway(cosine: np.ndarray, keys: list[str], *, story: bool) -> str:  # [n] raw cos θ of the query and each key
     """What to take away: on the story sentence with GloVe, how much closer “milk” points to “drank” than to the other
     words, in degrees; elsewhere what pretrained vectors carry in general."""
@@ -30,6 +37,12 @@ def takeaway(cosine: np.ndarray, keys: list[str], *, story: bool) -> str:  # [n]
     if not story or int(np.argmin(deg)) != keys.index("drank"):  # other vectors may put another word closest
         return t("relevance_takeaway_other")
     return t("relevance_takeaway", deg=deg[keys.index("drank")], degs=span(deg, keys.index("drank"), "{:.0f}°"))
+
+
+def measure_names(source: str, *, scaled: bool) -> dict[str, str]:
+    """The three measures' names: the vectors' own dot product and cosine, and Q·K (scaled or not)."""
+    return {"dot": t("measure_dot", source=source), "cosine": t("measure_cosine", source=source),
+            "qk": t("measure_qk_scaled" if scaled else "measure_qk")}
 
 
 def bars(scores: dict[str, np.ndarray], names: dict[str, str], keys: list[str], source: str, *, scaled: bool):
