@@ -14,8 +14,5 @@ text.use(settings.lang)  # once per run, before the first text
 st.set_page_config(page_title=t("app_title"), page_icon="🔍", layout="wide")
 routes = {st.Page(p.script, title=t(p.nav), default=p is pages.PAGES[0]): p for p in pages.PAGES}
 chosen = st.navigation(list(routes), position="hidden")  # the sidebar draws its own links (lesson/sidebar.py)
-try:
-    frame.RUN.set(frame.context(routes[chosen], settings))
-    chosen.run()
-finally:
-    frame.finish()
+frame.RUN.set(frame.context(routes[chosen], settings))
+chosen.run()

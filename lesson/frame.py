@@ -5,7 +5,7 @@ run again alone (part): the frame stays as drawn."""
 from collections.abc import Callable, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass, fields, replace
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import numpy as np
 import streamlit as st
@@ -39,7 +39,6 @@ class Context:
     att: Attention | None
     pages: Mapping[str, Page]
     page: Page  # the page this Context opens
-    nav: Any  # the sidebar's place for the links to every page (sidebar.links)
 
     @property
     def d_k(self) -> int:
@@ -50,17 +49,6 @@ class Context:
 RUN: ContextVar[Context] = ContextVar("context")  # this run's, set by the entry before the page runs
 T = TypeVar("T")
 ATTENTION = ("scaled", "softmax", "own")  # the settings that decide how the sentence's attention is computed
-
-
-@dataclass
-class Links:
-    """The sidebar's place for the page links this run (sidebar.menu made it), and whether they were drawn: by the
-    page's part, which draws them again on its own runs, else at the run's end (finish)."""
-    nav: Any
-    drawn: bool = False
-
-
-LINKS: ContextVar[Links | None] = ContextVar("links", default=None)
 
 
 @dataclass
@@ -80,13 +68,11 @@ def context(p: Page, s: Settings) -> Context:
     layers; the run stops here, with a sentence saying why, when there is nothing to show. The page's `sentence` names
     the Settings field to encode (None: the page encodes its own, and the sidebar's sentence box is the field `box`)."""
     box = p.sentence or p.box
-    LINKS.set(None)
     queue.drawing()
     render.PAUSE.set(queue.give_way)  # each chart a fit's or a model run's turn draws lets others' pages go first
     if not p.step:
         return lobby(p, s)
-    nav, drawn = sidebar.render(s, box, challenge=p.challenge)
-    LINKS.set(Links(nav))
+    drawn = sidebar.render(s, box, challenge=p.challenge)
     kv, source = chosen.vectors(s, drawn)
     st.title(t(p.title))
     sidebar.sentence_here(s, box)
@@ -97,7 +83,7 @@ def context(p: Page, s: Settings) -> Context:
     render.name_files(p.name, getattr(s, box), render.save_menu() if p.step else None)  # charts to save
     named = {q.name: q for q in pages.PAGES}
     if p.sentence is None:
-        return Context(s, kv, source, w, provenance, None, None, named, p, nav)
+        return Context(s, kv, source, w, provenance, None, None, named, p)
     enc = rows.sentence_rows(kv, getattr(s, p.sentence), s.position)
     if enc is not None and len(enc.tokens) < p.min_words:
         st.info(t("need_two_words"))
@@ -105,42 +91,28 @@ def context(p: Page, s: Settings) -> Context:
     if enc is None:
         st.stop()
     att = views.self_attention(enc.x, w, s)
-    return Context(s, kv, source, w, provenance, enc, att, named, p, nav)
+    return Context(s, kv, source, w, provenance, enc, att, named, p)
 
 
 def lobby(p: Page, s: Settings) -> Context:
     """The opening of a page outside the story (the class page): the sidebar's menu, the title and intro, and nothing
     of the story (no vectors, weights or sentence: its Context holds none)."""
-    nav = sidebar.lobby(s)
-    LINKS.set(Links(nav))
+    sidebar.lobby(s)
     st.title(t(p.title))
     st.markdown(t(p.intro))
     render.name_files(p.name, "")
-    return Context(s, None, "", {}, None, None, None, {q.name: q for q in pages.PAGES}, p, nav)  # type: ignore[arg-type]
-
-
-def finish() -> None:
-    """The run's end, however it ends (the page done, stopped or failed): the page links, unless a part drew them."""
-    made = LINKS.get()
-    if made is not None and not made.drawn:
-        sidebar.links(made.nav, st.session_state["_settings"])
+    return Context(s, None, "", {}, None, None, None, {q.name: q for q in pages.PAGES}, p)  # type: ignore[arg-type]
 
 
 def part(draw: Callable[[Context], T], *local: str) -> T:
     """draw(ctx) as the part of the page that its own controls run again alone (a fragment): the Settings fields
-    `local`, and the widgets that are no setting (a guess, a head clicked on a chart). The entry, the sidebar, the
-    banner and the rest of the page stay as drawn; the address bar and the page links follow. A change to any other
-    setting runs the whole page. While the save menu is open, the part runs with the page: the menu lists its charts.
-    Returns what draw returned in the page's run."""
+    `local`, and the widgets that are no setting (a guess, a head clicked on a chart). The entry, the sidebar (its page
+    links too, until the page runs again), the banner and the rest of the page stay as drawn; the address bar follows.
+    A change to any other setting runs the whole page. While the save menu is open, the part runs with the page: the
+    menu lists its charts. Returns what draw returned in the page's run."""
     ctx = current()
-    made = LINKS.get()
-    if made is not None:
-        made.drawn = True
     if render.FILES.get().menu is not None:
-        try:
-            return draw(ctx)
-        finally:
-            sidebar.links(ctx.nav, st.session_state["_settings"])
+        return draw(ctx)
     run = Run()
     try:
         return alone(draw, ctx, local, run)
@@ -150,16 +122,12 @@ def part(draw: Callable[[Context], T], *local: str) -> T:
 
 @st.fragment
 def alone(draw: Callable[[Context], T], ctx: Context, local: tuple[str, ...], run: Run) -> T:
-    """draw(ctx), then the page links with the settings it leaves (a tab opened), in a fragment; on the fragment's own
-    runs with the Context again. A page that stops in its part (a guess not made yet) has nothing after it: the
-    fragment's own run that stops leaves nothing of the page's drawn below it."""
+    """draw(ctx) in a fragment; on the fragment's own runs with the Context again. A page that stops in its part (a
+    guess not made yet) has nothing after it: the fragment's own run that stops leaves nothing of the page's drawn
+    below it."""
     if not run.page:
         ctx = again(ctx, local)
-    place = ctx.nav.empty()  # the links' place, reserved before draw may stop the run
-    try:
-        return draw(ctx)
-    finally:
-        sidebar.links(place.container(), st.session_state["_settings"])
+    return draw(ctx)
 
 
 def again(ctx: Context, local: tuple[str, ...]) -> Context:

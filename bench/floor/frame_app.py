@@ -17,4 +17,3 @@ st.navigation([st.Page(p.script, title=t(p.nav), default=p is pages.PAGES[0]) fo
               position="hidden")  # the menu's links name these pages; this script draws the page itself
 ctx = frame.context(pages.page("learn"), settings)
 views.matrix(ctx.enc.x, ctx.enc.labels, tables.dims(ctx.kv.vector_size), Titles(t("x_m"), t("dim")), name="x")
-frame.finish()
