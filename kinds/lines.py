@@ -11,18 +11,19 @@ MAX_LINES = 8192  # lines a browser redraws at once on hover without a lag: two 
 
 
 def line_view(att: Attention, q_labels: list[str], k_labels: list[str], *, softmax: bool, key: str,
-              heads: list[str] | None = None, where=st):
+              heads: list[str] | None = None, title: str | None = None, where=st):
     """Lines from every query word to every key word it sees, as opaque as the weight, one colour per head, beside
     each head's weights heatmap, with how to read them; hovering a word isolates its lines. `heads` names the heads
     of a multi-head `att` (weights [h, n_q, n_k]; 'Head 1', … unless given); the first heads are drawn, as many as
-    have a colour and MAX_LINES lines. `key` tells this view's CSV button from others on the page."""
+    have a colour and MAX_LINES lines. `key` tells this view's CSV button from others on the page; `title` names the
+    chart ('Attention as lines…' unless given)."""
     weights = att.weights if att.weights.ndim == 3 else att.weights[None]
     names = heads or [t("lines_head", h=h + 1) for h in range(len(weights))]
     shown = max(1, min(len(weights), len(charts.HEAD_COLOURS), MAX_LINES // weights[0].size))
     frame = attention_lines_frame(weights[:shown], q_labels, k_labels, att.mask, names[:shown],
                                          softmax=softmax)
-    titles = charts.Titles(t("lines_title"), t("key_word"), t("query_word"), t("weight" if softmax else "score"),
-                           head=t("lines_head_title"))
+    value = t("weight" if softmax else "score")
+    titles = charts.Titles(title or t("lines_title"), t("key_word"), t("query_word"), value, head=t("lines_head_title"))
     render.chart(attention_lines, frame, titles=titles, weights=softmax, where=where,
                  save=render.Save(csv=render.Csv(f"dl_{key}lines", lambda: frame.to_csv(index=False))))
     where.caption(caption(len(weights), shown, masked=not att.mask.all(), softmax=softmax))

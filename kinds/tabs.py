@@ -9,7 +9,7 @@ from gensim.models import KeyedVectors
 from classroom import panels
 from engine.attention import attend, later_share
 from fits import banner
-from kinds import lines
+from kinds import learned, lines
 from kinds.heads import heads_view
 from kinds.tables import neighbours_frame
 from kit import state, tables, views
@@ -130,13 +130,19 @@ def cross_notes(ctx, rows_q, rows_kv):
 
 
 def heads_block(multi, q_labels: list[str], k_labels: list[str], q: str, heads: int, ctx, prefix: str):
-    """Several heads, or a sentence on what one head means."""
+    """Several heads: on the encoder, the four heads learned from real sentences or slices of the one head's columns
+    (the choice is a setting); elsewhere the slices, or a sentence on what one head means."""
     d_k = ctx.w["w_q"].shape[1]
     st.subheader(t("heads_title"))
+    if prefix == PREFIX["enc"] and learned.learned_block(ctx):
+        return
+    if prefix != PREFIX["enc"]:
+        st.caption(t("kinds_learned_elsewhere"))
     if heads == 1:
         st.caption(t("heads_one", d=d_k))
     else:
         st.markdown(t("heads_intro", h=heads, d=d_k // heads))
+        st.caption(t("kinds_slices_note"))
         heads_view(multi, q_labels, k_labels, q, softmax=ctx.s.softmax, prefix=prefix)
 
 

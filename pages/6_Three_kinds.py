@@ -29,4 +29,4 @@ def kinds(now: frame.Context):
     downloads.menu(now, "kinds")
 
 
-frame.part(kinds, "scaled", "softmax", "heads", "tab", "causal", *tabs.FIELD.values())
+frame.part(kinds, "scaled", "softmax", "heads", "tab", "causal", "enc_heads", *tabs.FIELD.values())

@@ -4,7 +4,7 @@ import streamlit as st
 
 from kit.text import t
 from lesson import downloads, frame
-from real import sentences
+from real import relations, sentences
 
 
 def sentence_view(ctx: frame.Context) -> frame.Context:
@@ -26,5 +26,5 @@ def sentence_view(ctx: frame.Context) -> frame.Context:
 ctx = frame.current()
 known, scored = sentences.held_out(ctx)
 shown = frame.part(sentence_view, "real", "real_find", "real_query", "real_key", "scaled", "softmax")
-sentences.relations_view(ctx, known, scored)
+relations.relations_view(ctx, known, scored)
 downloads.menu(shown, "real")

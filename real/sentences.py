@@ -1,5 +1,6 @@
 """Page 7: held-out treebank sentences. The one shown (at random, or found by a word), each word's head next to the
-word the attention weights most, one key word seen from every query, and every held-out sentence per relation."""
+word the attention weights most, and one key word seen from every query (every held-out sentence per relation:
+real/relations.py)."""
 import hashlib
 import weakref
 from dataclasses import dataclass, replace
@@ -9,7 +10,7 @@ import streamlit as st
 from gensim.models import KeyedVectors
 
 from classroom import panels
-from engine import corpus, minilm_files, minilm_treebank, treebank
+from engine import corpus, treebank
 from engine.attention import Attention, top_keys
 from engine.pipeline import Encoded, encode
 from engine.tokens import TooManyTokens, tokenize
@@ -18,8 +19,8 @@ from kit.charts import Titles, relevance_bars
 from kit.state import view_key
 from kit.text import error_text, plain, t, then
 from kit.views import code, pick_word
-from real.charts import LINE_KINDS, head_lines, relation_accuracy
-from real.tables import head_lines_frame, heads_table, relation_bars_frame, relations_table, shown
+from real.charts import LINE_KINDS, head_lines
+from real.tables import head_lines_frame, heads_table
 from vectors import chosen
 from vectors.rows import missing_item
 
@@ -295,60 +296,3 @@ def same_key(ctx, sentence: treebank.Sentence, enc: Encoded, att: Attention):
     else:
         said += then() + t("real_key_no_deps", k=plain(k))
     st.markdown(said)
-
-
-def others() -> dict[str, dict[str, tuple[str, float]]]:
-    """Beside these weights: the real transformer's best head per relation on the held-out sentences (its label and
-    share), and Clark et al.'s best BERT-base head (their relation's name and share)."""
-    shipped = minilm_treebank.shipped()
-    return {"minilm": {r: shipped.best(r) for r in RELATIONS if r in shipped.words},
-            "bert": {r: (theirs, share / 100) for r, (theirs, share, _, _) in minilm_treebank.BERT_BASE.items()}}
-
-
-def relations_view(ctx, known: Known, scored: Scored):
-    """Every held-out sentence, relation by relation: the current head against the best fixed offset for each."""
-    st.subheader(t("real_rel_title"))
-    series = [t("real_rel_head"), t("real_rel_offset")]
-    rivals = others()
-    table = relations_table(list(RELATIONS), scored.relations, known.offsets,
-                             {r: t(RELATION_NAMES[r]) for r in RELATIONS}, rivals)
-    bars = relation_bars_frame(table, series)
-    titles = Titles(t("real_rel_chart"), t("real_rel_x"), t("real_relation"), series=t("real_rel_series"),
-                    count=t("real_rel_count"))
-    render.chart(relation_accuracy, bars, titles=titles, series=series,
-                 save=render.Save(csv=render.Csv("dl_real_relation_bars", lambda: bars.to_csv(index=False))))
-    st.markdown(relations_said(known, scored, table.to_pydict()))
-    st.caption(t("real_rel_caption"))
-    share = st.column_config.NumberColumn(format="%.1f%%")  # shares in percent, as tables.shown gives them: 51.2%
-    other = st.column_config.TextColumn(alignment="right")
-    offsets = tables.styled(shown(table, tuple(rivals)), {"offset": ""})  # the offsets come written out: "+1"
-    st.dataframe(offsets, hide_index=True, width="stretch", height="content", column_config={
-        "relation": t("real_relation"), "meaning": t("real_rel_meaning"),
-        "count": st.column_config.NumberColumn(t("real_rel_count"), format="localized"),
-        "head": {**share, "label": t("real_rel_head_share")}, "offset": t("real_rel_offset_col"),
-        "offset_accuracy": {**share, "label": t("real_rel_offset_share")},
-        "minilm": {**other, "label": t("real_rel_minilm_share", name=minilm_files.NAME)},
-        "minilm_head": t("real_rel_minilm_head"),
-        "bert": {**other, "label": t("real_rel_bert_share")}, "bert_head": t("real_rel_bert_relation")})
-    st.caption(t("real_rel_others_caption", name=minilm_files.NAME, sentences=minilm_treebank.shipped().sentences))
-    views.download_table(table, t("file_real_relations"), key="real_relations")
-
-
-def relations_said(known: Known, scored: Scored, rows: dict) -> str:
-    """What the relations show in words: the head against the best offset over all words and relation by relation,
-    and the signs on web text and on plain sentences."""
-    offset, offset_acc = known.offset
-    said = t("real_rel_said", words=scored.words, sentences=len(known.sentences), acc=scored.accuracy,
-             offset=offset, offset_acc=offset_acc) + then() + t("real_rel_signs", above=scored.signs[0],
-                                                                 below=scored.signs[1])
-    if scored.plain is not None:
-        said += then() + t("real_rel_plain", n=scored.plain[0], above=scored.plain[1], below=scored.plain[2])
-    gaps = [h - o for h, o in zip(rows["head"], rows["offset_accuracy"], strict=False)]  # one per relation shown
-    beats = sum(g > 0 for g in gaps)
-    if gaps and min(gaps) < 0:
-        r = gaps.index(min(gaps))
-        said += then() + t("real_rel_beats", beats=beats, n=len(gaps), rel=rows["relation"][r],
-                           head=rows["head"][r], off=rows["offset_accuracy"][r])
-    elif gaps and beats == len(gaps):
-        said += then() + t("real_rel_beats_all", n=len(gaps))
-    return said

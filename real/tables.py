@@ -58,13 +58,17 @@ def heads_table(labels: list[str], relations: list[str], head: np.ndarray, pick:
 
 
 Others = dict[str, dict[str, tuple[str, float]]]  # name -> relation -> (what it is, its share)
+Learned = tuple[tuple[str, ...], list[str], dict[str, tuple[int, np.ndarray]]]  # heads' names, shown names, shares
 
 
 def relations_table(relations: list[str], head: dict[str, tuple[int, float]], offsets: dict[str, tuple[int, float]],
-                    meanings: dict[str, str], others: Others | None = None) -> pa.Table:
+                    meanings: dict[str, str], others: Others | None = None, learned: Learned | None = None) -> pa.Table:
     """One row per relation that occurs: how many words have it, the share the head gets right, the best fixed
-    offset for it and the share that offset gets right; then for each of `others` (name -> relation -> (what it is,
-    its share)) its share as column <name> and what it is as <name>_head, empty where it has no figure."""
+    offset for it and the share that offset gets right; with `learned` (several heads' names, the names shown, and per
+    relation its words and each head's share [H]), each head's share as column heads_<name>, the best of them as
+    heads_best and its shown name as heads_best_head (the first on a tie); then for each of `others` (name ->
+    relation -> (what it is, its share)) its share as column <name> and what it is as <name>_head, empty where it has
+    no figure."""
     shown = [r for r in relations if r in head]
     columns = {"relation": pa.array(shown, pa.string()),
                "meaning": pa.array([meanings[r] for r in shown], pa.string()),
@@ -72,16 +76,34 @@ def relations_table(relations: list[str], head: dict[str, tuple[int, float]], of
                "head": pa.array([head[r][1] for r in shown], pa.float64()),
                "offset": pa.array([f"{offsets[r][0]:+d}" for r in shown], pa.string()),
                "offset_accuracy": pa.array([offsets[r][1] for r in shown], pa.float64())}
+    if learned is not None:
+        columns |= learned_columns(shown, *learned)
     for name, figures in (others or {}).items():
         columns[name] = pa.array([figures[r][1] if r in figures else None for r in shown], pa.float64())
         columns[f"{name}_head"] = pa.array([figures[r][0] if r in figures else None for r in shown], pa.string())
     return pa.table(columns)
 
 
+def learned_columns(relations: list[str], names: tuple[str, ...], shown: list[str],
+                    shares: dict[str, tuple[int, np.ndarray]]) -> dict[str, pa.Array]:
+    """relations_table's columns of several heads: each head's share per relation, the best of them and its name."""
+    rows = np.array([shares[r][1] for r in relations], dtype=np.float64).reshape(len(relations), len(names))
+    best = rows.argmax(axis=1) if len(relations) else np.zeros(0, dtype=int)  # the first on a tie
+    columns = {f"heads_{name}": pa.array(rows[:, h], pa.float64()) for h, name in enumerate(names)}
+    return columns | {"heads_best": pa.array(rows[np.arange(len(relations)), best], pa.float64()),
+                      "heads_best_head": pa.array([shown[h] for h in best], pa.string())}
+
+
+def percent_columns(table: pa.Table) -> list[str]:
+    """The columns of relations_table that hold shares as fractions, the page shows in percent."""
+    learned = [n for n in table.column_names if n.startswith("heads_") and not n.endswith("_head")]
+    return ["head", "offset_accuracy", *learned]
+
+
 def shown(table: pa.Table, others: tuple[str, ...]) -> pa.Table:
-    """relations_table as the page shows it: its shares in percent (51.2), and each of `others`' share and head written
-    out ("81.3%", "L3-H9"), "—" where it has no figure for a relation."""
-    for name in ("head", "offset_accuracy"):
+    """relations_table as the page shows it: its shares in percent (51.2), several heads' too, and each of `others`'
+    share and head written out ("81.3%", "L3-H9"), "—" where it has no figure for a relation."""
+    for name in percent_columns(table):
         table = table.set_column(table.schema.get_field_index(name), name, pc.multiply(table[name], 100.0))
     for name in others:
         written = [NONE if v is None else f"{v:.1%}" for v in table[name].to_pylist()]

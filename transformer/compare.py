@@ -1,6 +1,7 @@
 """Page 8's numbers said in sentences: how much attention the real model's heads park on [CLS] and [SEP], on this
 sentence and for the word followed; and over every held-out sentence, where its heads beat our one head, where the two
-are level and where ours is ahead (data/minilm-heads.csv against the weights in use)."""
+are level and where ours is ahead (data/minilm-heads.csv against the weights in use), and where page 6's four learned
+heads now match its best heads and where not."""
 import numpy as np
 import streamlit as st
 
@@ -8,7 +9,7 @@ from engine import minilm_files, minilm_treebank
 from kit import render, tables, views
 from kit.charts import Titles, heatmap
 from kit.text import plain, t, then
-from real import sentences
+from real import learned, sentences
 from transformer.model import Seen
 from transformer.settings import HEADS, LAYERS, NAMES
 from transformer.views import head_names, pick_head
@@ -79,8 +80,27 @@ def compare_view(ctx, scored: sentences.Scored, head: tuple[int, int]):
         said += then() + t("model_compare_level", items=items(level))
     said += then() + (t("model_compare_ahead", items=items(ahead)) if ahead else t("model_compare_never_ahead"))
     st.markdown(said)
+    st.markdown(learned_said(ctx, learned.measured(ctx), shipped))
     st.markdown(specialty(shipped, head))
     st.caption(t("model_compare_caption"))
+
+
+def learned_said(ctx, heads: learned.Measured | None, shipped: minilm_treebank.Measured) -> str:
+    """Page 6's learned heads, the best of them per relation as the real model's best head is, against that head:
+    where they are now ahead of it, level (within LEVEL) and still behind (the largest gap first), and why."""
+    if heads is None:
+        return t("model_compare_learned_none")
+    best = heads.found.best
+    rows = [(r, *shipped.best(r), best[r][1]) for r in sentences.RELATIONS if r in shipped.words and r in best]
+    ahead = sorted((x for x in rows if x[3] - x[2] >= LEVEL), key=lambda x: x[2] - x[3])
+    level = [x for x in rows if abs(x[3] - x[2]) < LEVEL]
+    behind = sorted((x for x in rows if x[2] - x[3] >= LEVEL), key=lambda x: x[3] - x[2])
+    said = t("model_compare_learned", n=len(heads.names), oracle=heads.found.oracle, total=len(rows))
+    for key, group in (("model_compare_learned_ahead", ahead), ("model_compare_learned_level", level),
+                       ("model_compare_learned_behind", behind)):
+        if group:
+            said += then() + t(key, n=len(group), items=items(group))
+    return said + then() + t("model_compare_learned_why" if behind else "model_compare_learned_all", source=ctx.source)
 
 
 def items(rows: list[tuple[str, str, float, float]]) -> str:

@@ -12,6 +12,7 @@ from tests.apptest_helpers import RANDOM_LAYERS, charts, csv_keys, messages, ope
 
 PAGE = "pages/6_Three_kinds.py"
 ENC, DEC, CROSS = range(3)  # tab order on the page
+SLICES = {"enc_heads": "slices"}  # the encoder's heads as slices of the one head (its default: the learned heads)
 
 
 # --- the page ---
@@ -68,7 +69,7 @@ class TestPage:
                                                    "Encoder–decoder attention"]
         src, tgt = ["the", "ball", "is", "blue"], ["la", "bola", "es", "azul"]
         for tab, (rows, cols) in zip((ENC, DEC, CROSS), ((src, src), (tgt, tgt), (tgt, src)), strict=False):
-            factor, weights, bars, contrib, z, lines = tab_charts(at, tab)
+            factor, weights, bars, contrib, z, lines = tab_charts(at, tab)[:6]  # the encoder's learned heads after
             assert len(at.success) == 1  # the open kind's sum check
             assert not any(at.tabs[other].children for other in range(3) if other != tab)  # hidden tabs: not built
             assert grid(factor).shape == grid(weights).shape == (len(rows), len(cols))
@@ -123,8 +124,8 @@ class TestPage:
         assert grid(tab_charts(at, DEC)[1]).iloc[0, 0] == pytest.approx(1.0)  # "la" sees only itself either way
         assert at.toggle(key="causal").label == t("causal") and "itself" not in t("causal")
 
-    def test_heads_switch_draws_one_grid_per_kind_and_changes_z(self, default_page):
-        at = default_page
+    def test_heads_switch_draws_one_grid_per_kind_and_changes_z(self):
+        at = run_page(PAGE, SLICES)
         assert all(len(tab_charts(at, tab)) == 5 for tab in range(3))  # the line view is closed
         open_lines(at)
         assert all(len(tab_charts(at, tab)) == 6 for tab in range(3))  # the attention view, then the line view
@@ -158,7 +159,7 @@ class TestPage:
         assert "3 heads cannot split d_k = 16" in messages(at)
         assert at.selectbox(key="heads").value == 1
         assert at.selectbox(key="heads").options == ["1", "2", "4", "8", "16"]
-        at = run_page(PAGE, {"heads": "4", **RANDOM_LAYERS})  # d_k 6: nothing to fit
+        at = run_page(PAGE, {"heads": "4", **RANDOM_LAYERS, **SLICES})  # d_k 6: nothing to fit
         assert len(tab_charts(open_layers(at), ENC)) == 5 + 4 + 1
         at.sidebar.number_input(key="d_k").set_value(6).run()
         no_errors(at)
@@ -183,7 +184,7 @@ class TestPage:
                              "target_sentence": " ".join(target.split()[:n_t])})
         no_errors(open_lines(at))
         for tab, (rows, cols) in zip((ENC, DEC, CROSS), ((n_s, n_s), (n_t, n_t), (n_t, n_s)), strict=False):
-            factor, weights, bars, contrib, z, lines = tab_charts(at, tab)
+            factor, weights, bars, contrib, z, lines = tab_charts(at, tab)[:6]
             assert not at.error and len(at.success) == 1
             assert grid(factor).shape == (rows, cols) and len(bars) == cols and z["row"].nunique() == rows
             assert len(lines) == (~weights["masked"]).sum()  # a line per pair seen, up to 64 words
@@ -194,14 +195,14 @@ class TestPage:
         at = run_page(PAGE, {field: " ".join(["blue"] * 65)})
         no_errors(at)
         assert "65 tokens" in messages(at) and "at most 64" in messages(at)
-        assert len(tab_charts(at, kept)) == 5
+        assert len(tab_charts(at, kept)) == 5 + (kept == ENC)  # the encoder's learned heads
         assert len(tab_charts(at, CROSS)) == 0 and "needs" in messages(at)
 
     def test_unknown_target_word_gets_suggestions_and_the_rest_renders(self):
         at = run_page(PAGE, {"target_sentence": "La bolaa es azul"})
         no_errors(at)
         assert "“bolaa” (did you mean" in messages(at) and "“bola”" in messages(at)
-        assert all(len(tab_charts(at, tab)) == 5 and len(at.success) == 1 for tab in (ENC, DEC, CROSS))
+        assert all(len(tab_charts(at, tab)) == 5 + (tab == ENC) and len(at.success) == 1 for tab in (ENC, DEC, CROSS))
         assert list(grid(tab_charts(at, CROSS)[0]).index) == ["la", "es", "azul"]
 
     def test_typing_a_target_sentence_redraws_decoder_and_cross(self):
@@ -216,7 +217,7 @@ class TestPage:
         for target in ("", "qqqzx"):
             at = run_page(PAGE, {"target_sentence": target})
             no_errors(at)
-            assert len(tab_charts(at, ENC)) == 5 and not tab_charts(at, DEC) and not tab_charts(at, CROSS)
+            assert len(tab_charts(at, ENC)) == 6 and not tab_charts(at, DEC) and not tab_charts(at, CROSS)
 
     def test_neighbours_table_lists_the_target_words(self, default_page):
         table = open_tab(default_page, CROSS).tabs[CROSS].dataframe[0].value
@@ -293,3 +294,4 @@ def test_the_glove_note_computes_its_numbers_and_names_its_source(glove):
         in note and "In GloVe" in note
     other = open_tab(run_page(PAGE, {"source": "upload"}), CROSS)  # another source: GloVe's story is not told
     assert not [m for m in other.info if m.value.startswith("**About the Spanish words.**")]
+

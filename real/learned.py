@@ -1,0 +1,74 @@
+"""Page 6's four learned heads (engine/specialists.py) on every held-out sentence, for pages 7 and 8: each head's share
+per relation, the best of them, and the share some head gets right. The heads read only the GloVe rows they were fitted
+on, at their own position weight, whatever weights the sidebar chose."""
+from dataclasses import dataclass
+
+import streamlit as st
+
+from engine import specialists
+from kinds.learned import POSITION, SHORT, applies
+from kit.text import t, then
+from real import sentences
+from real.tables import Learned
+from vectors import chosen
+
+
+@dataclass(frozen=True)
+class Measured:
+    """The learned heads on the held-out sentences the vectors know."""
+
+    found: specialists.Found
+    names: tuple[str, ...]  # [H]  the heads' short names ("modifiers", ...)
+
+
+@st.cache_resource(show_spinner=False, max_entries=4)
+def shared_measured(_kv, source: tuple) -> Measured | None:
+    """The learned heads on the held-out sentences these vectors know, once per server (`source` names the vectors)."""
+    known = sentences.shared_known(_kv, source, POSITION)
+    if known is None:
+        return None
+    heads = specialists.load()
+    return Measured(specialists.found(known.batch, heads), heads.names)
+
+
+def measured(ctx) -> Measured | None:
+    """The learned heads on every held-out sentence; None where the vectors are not the GloVe they read."""
+    if not applies(ctx.s, ctx.kv):
+        return None
+    with st.spinner(t("real_learned_scoring")):
+        return shared_measured(ctx.kv, chosen.source_of(ctx.s, ctx.kv))
+
+
+def columns(m: Measured | None) -> Learned | None:
+    """What relations_table needs of the heads: their names, their names shown, their shares per relation."""
+    return None if m is None else (m.names, [t(SHORT[n]) for n in m.names], m.found.relations)
+
+
+def column_config(m: Measured | None, share: dict) -> dict:
+    """The table's column labels for the heads' columns."""
+    if m is None:
+        return {}
+    heads = {f"heads_{n}": {**share, "label": t("real_rel_learned_share", head=t(SHORT[n]))} for n in m.names}
+    return heads | {"heads_best": {**share, "label": t("real_rel_learned_best")},
+                    "heads_best_head": t("real_rel_learned_best_head")}
+
+
+def caption(m: Measured) -> str:
+    """What the heads' columns are."""
+    return t("real_rel_learned_caption", n=len(m.names), d_k=specialists.load().w_q.shape[2])
+
+
+def said(m: Measured | None, scored: sentences.Scored, rows: dict) -> str:
+    """What the heads' columns show, in words: some head right, the best of them against these weights and against
+    the best offset, relation by relation (rows: relations_table's columns)."""
+    if m is None:
+        return t("real_rel_learned_none")
+    pairs = list(zip(rows["relation"], rows["heads_best"], rows["heads_best_head"], rows["head"],
+                     rows["offset_accuracy"], strict=True))
+    said = t("real_rel_learned_said", n=len(m.names), oracle=m.found.oracle, acc=scored.accuracy)
+    ahead = [p for p in pairs if p[1] > p[3]]
+    if ahead:
+        r, best, head, ours, _ = max(ahead, key=lambda p: p[1] - p[3])
+        said += then() + t("real_rel_learned_beats", beats=len(ahead), total=len(pairs), rel=r, best=best, head=head,
+                           ours=ours, offset=sum(p[1] > p[4] for p in pairs))
+    return said
