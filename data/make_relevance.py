@@ -5,9 +5,13 @@ Every content word (noun, verb, adjective, adverb) belongs to one split: held-ou
 words, so a held-out score shows what the weights learned about kinds of words, not about these words.
 """
 import csv
+import sys
 from pathlib import Path
 
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from engine.plain_trees import TEMPLATES  # noqa: E402
 
 OUT = Path(__file__).with_name("relevance.csv")
 SEED = 0
@@ -65,24 +69,9 @@ PLACES = ["bed", "chair", "table", "river", "lake", "garden", "park", "road", "h
 PREPOSITIONS = ["on", "in", "under", "near", "behind", "beside", "by", "at", "across", "into", "over", "through"]
 DETERMINERS = ["the", "a", "this", "that", "his", "her"]
 
-# Template: the sentence's slots in order, the query slot, and each other slot's relevance to it.
-# Slots: D determiner, S subject, aS its adjective, V verb, O object, aO its adjective, M adverb,
-# I intransitive verb, P preposition, L place, aL its adjective. Written relevances follow one grammar:
-# a noun's verb first, then its own adjective, then the other noun; another noun's adjective and
-# determiners 0.
-TEMPLATES = [
-    ("D aS S V D O", "O", {"V": 1, "S": 0.5, "aS": 0, "D": 0}),
-    ("D S V D aO O", "O", {"V": 1, "aO": 0.6, "S": 0.3, "D": 0}),
-    ("D aS S V D aO O", "O", {"V": 1, "aO": 0.6, "S": 0.3, "aS": 0, "D": 0}),
-    ("D aS S V D aO O", "S", {"V": 1, "aS": 0.6, "O": 0.3, "aO": 0, "D": 0}),
-    ("D aS S V D O", "V", {"O": 1, "S": 0.7, "aS": 0.1, "D": 0}),
-    ("D S M V D O", "O", {"V": 1, "S": 0.5, "M": 0, "D": 0}),
-    ("D aS S M V D O", "V", {"O": 1, "S": 0.7, "M": 0.2, "aS": 0.1, "D": 0}),
-    ("D S I P D L", "L", {"P": 1, "I": 0.6, "S": 0.3, "D": 0}),
-    ("D S I P D L", "P", {"L": 1, "I": 0.4, "S": 0.1, "D": 0}),
-    ("D aS S I P D aL L", "L", {"P": 1, "aL": 0.6, "I": 0.5, "S": 0.2, "aS": 0, "D": 0}),
-    ("D aS S I P D L", "S", {"I": 1, "aS": 0.6, "L": 0.2, "P": 0, "D": 0}),
-]
+# The templates (engine/plain_trees.py, which also reads their rows as trees): each sentence's slots, the query slot
+# and the relevance written for each other slot, following one grammar: a noun's verb first, then its own
+# adjective, then the other noun; another noun's adjective and determiners 0.
 
 
 def held_out_words(rng: np.random.Generator) -> set[str]:

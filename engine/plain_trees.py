@@ -4,7 +4,8 @@ from engine import corpus
 from engine.tokens import tokenize
 from engine.treebank import Sentence
 
-# data/make_relevance.py's templates: the slots in order, the query slot and the relevance written for each other slot
+# the templates data/make_relevance.py writes its rows from: the slots in order, the query slot and the relevance
+# written for each other slot
 # (D determiner, S subject, aS its adjective, V verb, O object, aO its adjective, M adverb, I intransitive verb,
 # P preposition, L place, aL its adjective); a row's template is the one whose relevances it holds
 TEMPLATES = (

@@ -1,10 +1,5 @@
 """The template corpus's plain sentences as trees: each row its template's tree, the article's as marked by hand."""
 from engine import corpus, plain_trees, treebank
-from tests.apptest_helpers import data_script
-
-
-def test_the_templates_are_the_generators():
-    assert plain_trees.TEMPLATES == tuple(data_script("make_relevance").TEMPLATES)
 
 
 def test_every_row_of_the_corpus_has_one_template():
