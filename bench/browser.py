@@ -344,12 +344,7 @@ def edit_rows(measured: list[tuple]) -> list[Row]:
                         f"≤ {BUDGET_INTERACTION:g}× hello" + (f", ≤ {BUDGET_FLOOR}× the frame" if floor else ""),
                         m <= BUDGET_INTERACTION * h and (not floor or m <= BUDGET_FLOOR * floor),
                         {"page_s": times, "hello_s": hello_times, "charts": n, "frame_s": floor}))
-    if ratios:
-        middle = median(ratios)
-        rows.append(Row("interaction · median over pages", f"the median of the {len(ratios)} pages' ratios above",
-                        f"{middle:.2f}×", "hello app 1×", f"{middle:.2f}×", f"≤ {BUDGET_MEDIAN}× hello",
-                        middle <= BUDGET_MEDIAN, {"ratios": ratios}))
-    return rows
+    return rows + median_row("interaction · median over pages", "pages", ratios, BUDGET_MEDIAN)
 
 
 def control_rows(own: list[tuple]) -> list[Row]:
@@ -365,12 +360,16 @@ def control_rows(own: list[tuple]) -> list[Row]:
                         f"median of {len(times)}", seconds(m), f"hello app {seconds(h)}", ratio(m, h),
                         f"≤ {BUDGET_CONTROL:g}× hello", m <= BUDGET_CONTROL * h,
                         {"page_s": times, "hello_s": hello_times, "charts": n}))
-    if ratios:
-        middle = median(ratios)
-        rows.append(Row("control · median over controls", f"the median of the {len(ratios)} controls' ratios above",
-                        f"{middle:.2f}×", "hello app 1×", f"{middle:.2f}×", f"≤ {BUDGET_CONTROLS}× hello",
-                        middle <= BUDGET_CONTROLS, {"ratios": ratios}))
-    return rows
+    return rows + median_row("control · median over controls", "controls", ratios, BUDGET_CONTROLS)
+
+
+def median_row(figure: str, what: str, ratios: list[float], budget: float) -> list[Row]:
+    """The median of the rows' ratios to the hello app against `budget`; none without ratios."""
+    if not ratios:
+        return []
+    middle = median(ratios)
+    return [Row(figure, f"the median of the {len(ratios)} {what}' ratios above", f"{middle:.2f}×", "hello app 1×",
+                f"{middle:.2f}×", f"≤ {budget}× hello", middle <= budget, {"ratios": ratios})]
 
 
 if __name__ == "__main__":
