@@ -260,13 +260,14 @@ class Interaction:
         self.page.context.close()
 
 
-def interaction(browser, hello: Interaction, label: str, url: str, runs: int) -> tuple:
-    """(label, page times, hello times, charts, control) of `runs` uses of the page's control at `url`, each followed by
-    one of the hello app's; no times, and why, for a page that could not be measured."""
+def interaction(browser, hello: Interaction, label: str, url: str, runs: int, opened=Interaction) -> tuple:
+    """(label, page times, hello times, charts, control) of `runs` uses of the control of opened(browser, url) (the
+    page at `url` and its sentence edit, unless told otherwise), each followed by one of the hello app's; no times, and
+    why, for a page that could not be measured."""
     from playwright.sync_api import Error as PlaywrightError
 
     try:
-        page = Interaction(browser, url)
+        page = opened(browser, url)
     except PlaywrightError as e:  # e.g. a page with neither a chart nor a button: report it, go on
         return label, [], [], 0, f"not measured: {str(e).splitlines()[0]}"
     times = {hello: [], page: []}

@@ -1,10 +1,11 @@
 """A page's own controls for bench.browser: each one runs its page's part alone (lesson/frame.py, part), and is timed as
 the sentence edit is, from the change to the redrawn charts (the charts it changes learnt in an untimed rehearsal),
 used back and forth between two choices, each use followed by one of the hello app's edits."""
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bench.browser import Interaction, ready, settle
+from bench.browser import Interaction, interaction, ready, settle
 
 # a guess is given once per view: a sentence of many words gives views enough to time
 GUESSED = ("black", "cat", "drank", "warm", "milk", "slowly", "in", "kitchen")
@@ -140,23 +141,14 @@ class Control(Interaction):
 
 
 def measured(browser, hello: Interaction, url: str, runs: int, controls=CONTROLS) -> list[tuple]:
-    """(label, page times, hello times, charts, control) of each control on the dashboard at `url`, `runs` uses each,
-    each followed by one of the hello app's edits; no times, and why, for a control that could not be used."""
-    from playwright.sync_api import Error as PlaywrightError
+    """bench.browser.interaction's (label, page times, hello times, charts, control) of each control on the dashboard
+    at `url`, `runs` uses each, each followed by one of the hello app's edits."""
+    return [interaction(browser, hello, control.label, url, runs, functools.partial(rehearsed, control=control))
+            for control in controls]
 
-    out = []
-    for control in controls:
-        try:
-            page = Control(browser, url, control)
-            page.rehearse()
-        except PlaywrightError as e:
-            out.append((control.label, [], [], 0, f"not measured: {e}"))
-            continue
-        times: dict = {hello: [], page: []}
-        for _ in range(runs):
-            for x in times:
-                times[x].append(x.once())
-        page.close()
-        out.append((control.label, times[page], times[hello], page.charts, control.label))
-    return out
 
+def rehearsed(browser, url: str, control: PageControl) -> Control:
+    """The control's page open, its control used twice untimed."""
+    page = Control(browser, url, control)
+    page.rehearse()
+    return page
