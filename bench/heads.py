@@ -22,10 +22,10 @@ from bench import plain
 from bench.common import ROOT, Row, seconds, spread
 from engine import corpus, minilm, minilm_files, minilm_treebank, plain_trees, specialists, treebank
 from engine.attention import attend, score
+from engine.fit import Fit, initial_weights, load_fit
 from engine.pipeline import encode
 from engine.positional import WEIGHT
 from engine.sources import load_glove
-from engine.training import Fit, initial_weights, load_fit
 
 ARTICLE = "The black cat drank the milk"
 ARTICLE_TREE = treebank.ARTICLE

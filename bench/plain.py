@@ -7,9 +7,9 @@ import numpy as np
 from bench.common import spread
 from engine import corpus, treebank
 from engine.attention import score
+from engine.fit import Fit, initial_weights, load_fit
 from engine.positional import WEIGHT
 from engine.tokens import tokenize
-from engine.training import Fit, initial_weights, load_fit
 
 # what the shipped head must reach on them: relevant keys above 0, keys labelled 0 below 0, labelled pairs in order
 POSITIVE, NEGATIVE, ORDER = 0.88, 0.80, 0.82

@@ -10,8 +10,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from threadpoolctl import threadpool_limits  # noqa: E402
 
 from engine import treebank  # noqa: E402
+from engine.fit import save_fit  # noqa: E402
 from engine.sources import load_glove  # noqa: E402
-from engine.training import save_fit  # noqa: E402
 
 EVERY = 250  # held-out accuracy every this many steps: the curve, without measuring all 6,000
 

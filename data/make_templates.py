@@ -7,8 +7,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from engine import corpus  # noqa: E402
+from engine.fit import save_fit  # noqa: E402
 from engine.sources import load_glove  # noqa: E402
-from engine.training import save_fit  # noqa: E402
 
 
 def main(out: Path = corpus.SHIPPED):

@@ -9,15 +9,10 @@ from typing import Any
 import numpy as np
 
 from engine.attention import score, score_grads, softmax_rows
-from engine.fit import Fit as Fit  # re-exported: the fits' own file, where the pages and data scripts find it
 from engine.fit import descend, flatten, initial_weights
-from engine.fit import load_fit as load_fit
-from engine.fit import save_fit as save_fit
 from engine.objective import SIGN_WEIGHT, Objective, objective, order_holds, sign_holds
 from engine.positional import sinusoidal
 from engine.targets import Goal, make_goal
-from engine.targets import target_problems as target_problems  # re-exported for page 5's table
-from engine.targets import written_relevance as written_relevance
 
 PARAMETERS = ("w_q", "w_k", "w_v", "x")
 DEFAULT_LEARN = ("w_q", "w_k")

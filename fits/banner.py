@@ -5,7 +5,7 @@ from dataclasses import dataclass, replace
 import streamlit as st
 
 from engine import treebank
-from engine.training import Fit
+from engine.fit import Fit
 from fits import queue, waiting
 from fits.recipe import DEFAULTS, FitRecipe, sizes
 from fits.settings import LEARNED, PRESET_NAMES, Layers

@@ -7,7 +7,7 @@ from collections.abc import Callable
 import streamlit as st
 from gensim.models import KeyedVectors
 
-from engine.training import Fit
+from engine.fit import Fit
 from server import ledger
 
 FITTED: dict[tuple, Fit] = {}  # fits on built-in vectors by (source, recipe), the last FITS_KEPT made

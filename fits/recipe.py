@@ -12,8 +12,8 @@ import streamlit as st
 from gensim.models import KeyedVectors
 
 from engine import corpus, treebank
+from engine.fit import Fit, load_fit
 from engine.tokens import tokenize
-from engine.training import Fit, load_fit
 from fits import kept, queue
 from fits.settings import LEARNED, Layers
 from vectors.chosen import BUILT_IN, Source

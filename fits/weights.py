@@ -6,8 +6,8 @@ import streamlit as st
 from gensim.models import KeyedVectors
 
 from engine import corpus
+from engine.fit import Fit
 from engine.layers import preset
-from engine.training import Fit
 from fits import banner, kept, queue, recipe, waiting
 from fits.recipe import DEFAULTS, Plan
 from fits.settings import Layers

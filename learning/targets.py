@@ -4,7 +4,7 @@ import re
 
 import pandas as pd
 
-from engine.training import target_problems, written_relevance
+from engine.targets import target_problems, written_relevance
 
 COLUMNS = ["query", "key", "target"]
 EMPTY = "?"  # an empty cell in the text, so a half-filled row survives the trip through the URL
@@ -55,7 +55,7 @@ def find_word(name: str, tokens: list[str], labels: list[str]) -> list[str]:
 
 def resolve(table: pd.DataFrame, tokens: list[str], labels: list[str]):
     """(query, key, target) triples by row position, and the problems as (text key, values) for the learner: each row's
-    words, then engine.training.target_problems' check of the rows."""
+    words, then engine.targets.target_problems' check of the rows."""
     rows: list[tuple[int, int | None, int | None, str]] = []  # (number, query, key, written target) of each row
     problems: list[tuple[str, dict]] = []
     for number, (_, row) in enumerate(table.iterrows(), 1):

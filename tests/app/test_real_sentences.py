@@ -9,9 +9,9 @@ import pytest
 
 from engine import minilm_treebank, treebank
 from engine.attention import attend, top_keys
+from engine.fit import load_fit
 from engine.pipeline import encode
 from engine.positional import WEIGHT
-from engine.training import load_fit
 from kit.text import in_language, t
 from real import sentences
 from real.settings import held_out_ids

@@ -8,9 +8,9 @@ import pytest
 
 from engine import corpus, treebank
 from engine.attention import attend
+from engine.fit import load_fit
 from engine.pipeline import encode
 from engine.relevance import length_angle
-from engine.training import load_fit
 from kit.text import in_language, plain, t
 from lesson.settings import DEFAULTS
 from tests.apptest_helpers import PAGES, RANDOM_LAYERS, chart_data, charts, messages, open_layers, run_page, titled

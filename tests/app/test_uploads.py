@@ -144,7 +144,7 @@ def test_the_page_says_why_a_file_was_turned_away_at_the_door(budget, monkeypatc
 
 
 def test_a_kept_result_counts_in_the_ledger_until_its_session_ends(budget, monkeypatch):
-    from engine.training import Fit
+    from engine.fit import Fit
     monkeypatch.setattr(ledger, "reconnect_s", lambda: 60.0)
     fit = Fit(np.zeros((50, 16)), np.zeros((50, 16)), *[np.zeros(3)] * 5, 2, False, 10, 0)
     ledger.keep_result("s", "corpus", fit)

@@ -5,7 +5,7 @@ from dataclasses import fields
 import numpy as np
 import pytest
 
-from engine import corpus, fit, targets, training, treebank
+from engine import corpus, fit, treebank
 from engine.objective import objective
 from engine.positional import WEIGHT, sinusoidal
 
@@ -78,14 +78,6 @@ def test_a_fit_file_round_trips(tmp_path, small):
     again = fit.load_fit(tmp_path / "fit.npz")
     for f in fields(fit.Fit):
         np.testing.assert_array_equal(getattr(again, f.name), getattr(made, f.name))
-
-
-def test_the_live_run_keeps_the_names_other_modules_import():
-    """engine.training still offers what the pages, fits and data scripts import from it; they are the core's own."""
-    assert (training.Fit, training.load_fit, training.save_fit) == (fit.Fit, fit.load_fit, fit.save_fit)
-    assert (training.initial_weights, training.make_goal) == (fit.initial_weights, targets.make_goal)
-    assert (training.target_problems, training.written_relevance) == (targets.target_problems,
-                                                                      targets.written_relevance)
 
 
 def test_both_corpora_go_through_the_one_objective_gradient(small):
