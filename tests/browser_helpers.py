@@ -27,10 +27,11 @@ SHOTS = ROOT / "screenshots"
 TIMEOUT_MS = 90_000  # every wait is for a condition; this only bounds one on a loaded machine
 BAD_NUMBER = re.compile(r"\bNaN\b|Infinity|∞")
 VEGA_LOG = ("WARN", "ERROR")  # how Vega and Vega-Lite start what they log to the console
-STILL = """async e => {
+STILL = """async e => {  // five frames alike, or 10 s; a frame every 50 ms at the least (a hidden page draws none)
   let last = '', same = 0;
-  while (same < 5) {
-    await new Promise(r => requestAnimationFrame(r));
+  const end = performance.now() + 10000;
+  while (same < 5 && performance.now() < end) {
+    await new Promise(r => { requestAnimationFrame(r); setTimeout(r, 50); });
     const r = e.getBoundingClientRect(), now = `${r.top},${r.height}`;
     same = now === last ? same + 1 : 0; last = now;
   }
