@@ -10,6 +10,7 @@ from fits.settings import LEARNED
 from kinds import tabs
 from kit.text import t
 from lesson.frame import Context
+from lesson.pages import Page
 from lesson.settings import Settings
 from vectors import chosen
 
@@ -52,15 +53,16 @@ def layer(ctx: Context, name: str) -> dict:
     return out
 
 
-def title(s: Settings, name: str) -> str:
-    """The page's title, and page 6's open tab."""
-    page = t("app_title" if name == "home" else f"{name}_title")
-    return f"{page} · {t(tabs.LABELS[s.tab])}" if name == "kinds" else page
+def title(s: Settings, page: Page) -> str:
+    """The page's title (its entry's key), and the open tab of a page of tabs (page 6)."""
+    said = t(page.title)
+    return f"{said} · {t(tabs.LABELS[s.tab])}" if page.tabs else said
 
 
-def menu(ctx: Context, name: str):
-    """The view as a Python script and as a Jupyter notebook, in a menu built only while open (closed, it is one
-    element of every rerun), each file written only when clicked."""
+def menu(ctx: Context):
+    """The view of the page the Context opens (ctx.page) as a Python script and as a Jupyter notebook, named after the
+    page's entry, in a menu built only while open (closed, it is one element of every rerun), each file written only
+    when clicked."""
     ss = st.session_state
     menu = st.popover(t("reproduce_menu"), icon=":material/code:", help=t("reproduce_menu_help"),
                       key="_reproducing", on_change="rerun")
@@ -68,7 +70,8 @@ def menu(ctx: Context, name: str):
         return
     # page 6 may switch its open tab or fall back to one head during this run, after the context was made
     s = replace(ctx.s, tab=ss.get("tab", ctx.s.tab), heads=ss.get("heads", ctx.s.heads))
-    r = view_recipe(replace(ctx, s=s)) | {"title": title(s, name)}
+    name = ctx.page.name
+    r = view_recipe(replace(ctx, s=s)) | {"title": title(s, ctx.page)}
     menu.caption(t("reproduce_caption"))
     menu.download_button(t("reproduce_script"), lambda: reproduce.script(r), file_name=f"attention-{name}.py",
                          mime="text/x-python", key="dl_reproduce_script", on_click="ignore", icon=":material/code:",

@@ -1,5 +1,7 @@
 """The dashboard's pages, in menu order: each page's script (in pages/, named from the repository root), its name and
-how the frame opens it. A page is its script, its feature's folder and one line here."""
+how the frame opens it. A page is its script, its feature's folder and one line here: that entry is the page's one
+identity, whence its text keys, its chart and download file names and its place in every menu (the sidebar, home's
+links) come; nothing orders pages by their file names."""
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +23,7 @@ class Page:
     min_words: int = 1  # fewer words than this: the page says so and stops
     challenge: bool = False  # the page can hide its answer until the learner guesses (its challenge link)
     step: bool = True  # a step of the story, drawing charts of the sentence (the class page is not)
+    tabs: bool = False  # the page shows one of its tabs at a time (page 6): its downloads' title names the open one
 
     @property
     def script(self) -> str:
@@ -30,7 +33,8 @@ class Page:
 
     @property
     def url_path(self) -> str:
-        """The URL path Streamlit derives from the script's file name ('' for the first page, the default)."""
+        """The URL path Streamlit derives from the script's file name, its number of any length and the underscore
+        after it dropped (pages/10_New_page.py: New_page); '' for the first page, the default."""
         return "" if self is PAGES[0] else re.sub(r"^\d+_", "", Path(self.path).stem)
 
 
@@ -43,7 +47,7 @@ PAGES = (
          challenge=True),
     Page("pages/5_Learning.py", "learn", "nav_learn", "learn_title", "learn_intro"),
     Page("pages/6_Three_kinds.py", "kinds", "nav_kinds", "kinds_title", "kinds_intro", sentence=None,
-         challenge=True),
+         challenge=True, tabs=True),
     Page("pages/7_Real_sentences.py", "real", "nav_real", "real_title", "real_intro", sentence=None, box="sentence",
          challenge=True),
     Page("pages/8_Real_model.py", "transformer", "nav_transformer", "transformer_title", "transformer_intro",

@@ -28,7 +28,7 @@ def factor(ctx: frame.Context):
                          own_note=banner.own_note(ctx.provenance))
     shift.view(att, i, q, rows, scaled=s.scaled)
     swap.views.section(ctx)
-    downloads.menu(ctx, "factor")  # in the part: it shows what the part shows, and goes while a guess is due
+    downloads.menu(ctx)  # in the part: it shows what the part shows, and goes while a guess is due
 
 
 frame.part(factor, "query", "scaled", "softmax")

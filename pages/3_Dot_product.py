@@ -35,7 +35,7 @@ def dot(ctx: frame.Context):
             pair_summary(pair, q, k, note="dot_note" if s.pair_rows == "qk" else "dot_note_embedding",
                          source=ctx.source, sign=pair_sign(pair.dot, q, k, top=rows[others[0]], best=dots[others[0]]))
     views.length_angle_view(q_rows[i], key_rows, q, keys)
-    downloads.menu(ctx, "dot")
+    downloads.menu(ctx)
 
 
 frame.part(dot, "query", "pair_rows", "sort", "key", "key2")

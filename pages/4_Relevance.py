@@ -38,7 +38,7 @@ def relevance(ctx: frame.Context):
     swap.views.section(ctx)
     glove_story = story and q == "milk" and ctx.source == t("short_glove")
     measures.takeaway_view(scores["cosine"], keys, att, rows, story=glove_story)
-    downloads.menu(ctx, "relevance")  # in the part: it shows what the part shows, and goes while a guess is due
+    downloads.menu(ctx)  # in the part: it shows what the part shows, and goes while a guess is due
 
 
 frame.part(relevance, "query", "scaled", "expected")

@@ -4,4 +4,4 @@ from lesson import downloads, frame
 ctx = frame.current()
 live.section(ctx, frame.part)
 corpus_run.section(ctx)
-downloads.menu(ctx, "learn")
+downloads.menu(ctx)

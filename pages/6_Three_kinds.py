@@ -26,7 +26,7 @@ with right:
 def kinds(now: frame.Context):
     """The switches, the heads and the three tabs, the open one drawn; the view in code."""
     tabs.tabs(now, src, tgt, tabs.heads_choice(now))
-    downloads.menu(now, "kinds")
+    downloads.menu(now)
 
 
 frame.part(kinds, "scaled", "softmax", "heads", "tab", "causal", "enc_heads", *tabs.FIELD.values())

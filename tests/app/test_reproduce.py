@@ -49,7 +49,7 @@ def files(monkeypatch):
 
     def with_downloads(p, s):
         ctx = context(p, s)
-        downloads.menu(ctx, p.name)
+        downloads.menu(ctx)
         return ctx
 
     def opened(path):
