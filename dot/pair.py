@@ -1,12 +1,11 @@
 """Page 3's views: one (query, key) pair, dimension by dimension, and its four sign groups."""
 import streamlit as st
 
-from dot.charts import alignment_bars, sign_strips, with_alignment_domains
-from dot.tables import alignment_frame, group_table, signs_table
+from dot.charts import sign_strips
+from dot.tables import group_table, signs_table
 from kit import charts, render, tables
+from kit.products import alignment_bars, alignment_frame, group_names, with_alignment_domains
 from kit.text import plain, t, then
-
-GROUPS = {"++": "group_++", "--": "group_--", "+-": "group_+-", "-+": "group_-+"}  # engine.alignment.GROUPS' names
 
 
 def pair_products(pairs: list, q: str, keys: list[str], *, by_size: bool, fields: list[str], wheres: list):
@@ -41,11 +40,6 @@ def pair_summary(pair, q: str, k: str, *, note: str, source: str, sign: str):
         "group": t("group"), "dimensions": t("dimensions"), "sum": st.column_config.NumberColumn(t("group_sum"))})
     st.success(t("group_check", total=float(sum(pair.sums.values())), dot=pair.dot))
     st.caption(t(note, q=q, k=k, source=source))
-
-
-def group_names() -> dict[str, str]:
-    """The four sign groups' names."""
-    return {g: t(GROUPS[g]) for g in GROUPS}
 
 
 def pair_sign(dot: float, q: str, k: str, *, top: str, best: float) -> str:

@@ -1,23 +1,9 @@
-"""Page 3's tables: a pair's products with their running sum, sign strips, and the sums per sign group."""
+"""Page 3's tables: sign strips, and the sums per sign group (a pair's products are kit/products.py's)."""
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 
 from engine.alignment import PairAlignment
 from kit.tables import dims
-
-
-def alignment_frame(pair: PairAlignment, by_size: bool = False) -> pd.DataFrame:
-    """Per-dimension products with sign group, in dimension order or largest |product| first; running sum in that
-    order."""
-    order = np.argsort(-np.abs(pair.products), kind="stable") if by_size else np.arange(len(pair.products))
-    return pd.DataFrame({
-        "dim": np.asarray(dims(len(pair.products)))[order],
-        "rank": np.arange(1, len(order) + 1),
-        "product": pair.products[order],
-        "group": pair.groups[order],
-        "running": np.cumsum(pair.products[order]),
-    })
 
 
 def signs_table(rows: np.ndarray, labels: list[str]) -> pa.Table:  # [m, d], [m]

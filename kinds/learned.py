@@ -10,26 +10,16 @@ import streamlit as st
 from engine import specialists
 from engine.attention import Attention, attend
 from engine.pipeline import encode
+from heldout.heads import POSITION, SHORT, applies
 from kinds import lines
 from kit import render
 from kit.text import labels, plain, t
-from vectors import chosen
 
 CHOICES = {"learned": "kinds_heads_learned", "slices": "kinds_heads_slices"}  # the encoder's heads (text keys)
-SHORT = {"modifiers": "kinds_head_modifiers", "subject": "kinds_head_subject", "object": "kinds_head_object",
-         "conjunct": "kinds_head_conjunct"}  # each head's name in a legend, a sentence or a column (text keys)
 WHAT = {"modifiers": "kinds_head_what_modifiers", "subject": "kinds_head_what_subject",
         "object": "kinds_head_what_object", "conjunct": "kinds_head_what_conjunct"}  # what each head learned
-GLOVE = ("glove", "glove50k")  # the vectors the heads were fitted on (the first 50,000 words have the same rows)
 ARTICLE = "The black cat drank the milk"
 ARTICLE_PAIRS = (("milk", "drank"), ("black", "cat"), ("cat", "drank"))  # query word, the word it belongs to
-POSITION = specialists.Recipe().position  # the weight of the positions in the rows the heads were fitted on
-
-
-def applies(s, kv) -> bool:
-    """Whether the learned heads can read these vectors: only the GloVe rows they were fitted on."""
-    source = chosen.source_of(s, kv)
-    return source.name in GLOVE and source.dims == specialists.load().w_q.shape[1]
 
 
 def names() -> list[str]:

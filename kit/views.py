@@ -106,6 +106,12 @@ def download_table(table: pd.DataFrame | pa.Table, name: str, *, key: str, where
                           file_name=f"{name}.csv", mime="text/csv", key=f"dl_{key}", on_click="ignore")
 
 
+def side_by_side(words: int, widths: int | list[float] = 2) -> tuple:
+    """Two places for two charts over `words` words: columns side by side while their labels stay readable
+    (SIDE_BY_SIDE), else one above the other."""
+    return tuple(st.columns(widths)) if words <= SIDE_BY_SIDE else (st.container(), st.container())
+
+
 def own_hidden(mask: np.ndarray) -> bool:  # [n_q, n_k]
     """Whether a square mask hides the words' own cells (attend's own=False)."""
     return mask.shape[0] == mask.shape[1] > 1 and not np.diagonal(mask).any()
@@ -127,7 +133,7 @@ def attention_view(att: Attention, q_labels: list[str], k_labels: list[str], q: 
     Settings.<query_field>), what hidden own cells mean with the weights in use (`own_note`), the query word `q`'s
     weights and contributions, the sum check, Z."""
     mask = None if att.mask.all() else att.mask
-    left, right = st.columns(2) if len(k_labels) <= SIDE_BY_SIDE else (st.container(), st.container())
+    left, right = side_by_side(len(k_labels))
     weights_title = t("weights_m_soft" if softmax else "weights_m_raw")
     for where, name, a, title, value in ((left, "factor", att.factor, t("factor_m"), t("qk_raw")),
                                          (right, "weights", att.weights, weights_title,
@@ -177,7 +183,7 @@ def on_pick(chart_key: str, field: str):
 
 def contribution_view(att: Attention, i: int, q: str, k_labels: list[str], *, softmax: bool):
     """Query row i's weight on each key, each value row's weighted contribution, and the check that they add up."""
-    left, right = st.columns([2, 3]) if len(k_labels) <= SIDE_BY_SIDE else (st.container(), st.container())
+    left, right = side_by_side(len(k_labels), [2, 3])
     heading, contributed = t("chosen_weights", q=q), t("contrib_title", q=q)
     left.markdown(f"**{plain(heading)}**")  # the word stays out of the spec: see charts
     render.chart(weight_bars, tables.weights_frame(att.weights[i], k_labels, att.mask[i]),

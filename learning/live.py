@@ -3,9 +3,6 @@ the order they reach comes from the angle between q and k or from the lengths.""
 import numpy as np
 import streamlit as st
 
-from dot.charts import alignment_bars
-from dot.pair import group_names
-from dot.tables import alignment_frame
 from engine import corpus, objective, training
 from engine.alignment import pair_alignment
 from engine.attention import attend
@@ -14,6 +11,7 @@ from engine.relevance import degrees, length_angle, order_by
 from fits import jobs, queue, waiting
 from kit import render, tables, views
 from kit.charts import Titles, relevance_bars
+from kit.products import alignment_bars, alignment_frame, group_names
 from kit.text import error_text, labels, number, plain, t
 from kit.views import pick_word
 from learning import targets

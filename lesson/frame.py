@@ -15,7 +15,7 @@ from engine.attention import Attention
 from engine.pipeline import Encoded
 from engine.tokens import tokenize
 from fits import banner, queue, weights
-from kit import render, state, text, views
+from kit import render, state, tables, text, views
 from kit.text import t
 from lesson import pages, sidebar
 from lesson.pages import Page
@@ -44,6 +44,16 @@ class Context:
     def d_k(self) -> int:
         """The layers' width: the d_k asked for, at most the vectors' dimensions."""
         return self.provenance.d_k
+
+    @property
+    def dims(self) -> list[str]:
+        """The labels of the vectors' dimensions: the columns of the rows, the rows of the layers."""
+        return tables.dims(self.kv.vector_size)
+
+    @property
+    def out_dims(self) -> list[str]:
+        """The labels of the layers' output dimensions: the columns of Q, K, V and Z."""
+        return tables.dims(self.w["w_q"].shape[1])
 
 
 RUN: ContextVar[Context] = ContextVar("context")  # this run's, set by the entry before the page runs

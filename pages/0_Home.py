@@ -1,27 +1,27 @@
 import streamlit as st
 
 from fits import banner
-from kit import state, tables, views
+from kit import state, views
 from kit.charts import Titles
 from kit.text import t
 from lesson import downloads, frame, pages
 
 ctx = frame.current()
-s, enc, att = ctx.s, ctx.enc, ctx.att
+s, enc, att, rows = ctx.s, ctx.enc, ctx.att, ctx.enc.labels
 st.caption(t("home_read"))
-rows, dims, out = enc.labels, tables.dims(ctx.kv.vector_size), tables.dims(att.q.shape[1])
-links, go = state.linked(s), ":material/arrow_forward:"  # page links carry the view
+links = state.linked(s)  # page links carry the view
+go = ":material/arrow_forward:"
 
 left, right = st.columns(2)
 with left:
     st.subheader(t("home_step_rows"))
-    views.matrix(enc.x, rows, dims, Titles(t("x_m" if s.position else "x_m_nopos"), t("dim")), name="x")
+    views.matrix(enc.x, rows, ctx.dims, Titles(t("x_m" if s.position else "x_m_nopos"), t("dim")), name="x")
     st.page_link(pages.page("words").script, label=t("home_go"), icon=go, query_params=links)
 with right:
     st.subheader(t("home_step_qk"))
-    views.matrix(att.q, rows, out, Titles(t("q_m"), t("dim")), name="Q")
-    views.matrix(att.k, rows, out, Titles(t("k_m"), t("dim")), name="K")
-left, right = st.columns(2) if len(rows) <= views.SIDE_BY_SIDE else (st.container(), st.container())
+    views.matrix(att.q, rows, ctx.out_dims, Titles(t("q_m"), t("dim")), name="Q")
+    views.matrix(att.k, rows, ctx.out_dims, Titles(t("k_m"), t("dim")), name="K")
+left, right = views.side_by_side(len(rows))
 with left:
     st.subheader(t("home_step_factor"))
     marks = views.Marks(None if att.mask.all() else att.mask)
@@ -36,9 +36,9 @@ with left:
     st.page_link(pages.page("factor").script, label=t("home_go"), icon=go, query_params=links)
 with right:
     st.subheader(t("home_step_z"))
-    views.matrix(att.z, rows, out, Titles(t("z_m"), t("dim")), name="Z")
+    views.matrix(att.z, rows, ctx.out_dims, Titles(t("z_m"), t("dim")), name="Z")
 
-downloads.menu(ctx, "home")
+downloads.menu(ctx)
 st.subheader(t("home_more"))
 more = st.container(horizontal=True)
 for p in pages.others("home", "words", "factor"):  # the pages linked above are not listed again

@@ -1,6 +1,6 @@
 import streamlit as st
 
-from kit import tables, views
+from kit import views
 from kit.charts import Titles
 from kit.text import t
 from lesson import downloads, frame
@@ -8,7 +8,7 @@ from rows import lengths
 
 ctx = frame.current()
 s, enc, att, w = ctx.s, ctx.enc, ctx.att, ctx.w
-rows, dims, out = enc.labels, tables.dims(ctx.kv.vector_size), tables.dims(att.q.shape[1])
+rows, dims, out = enc.labels, ctx.dims, ctx.out_dims
 st.markdown(f"**{t('tokens')}:** " + " · ".join(views.code(tok) for tok in enc.tokens))
 
 views.matrix(enc.embedding, rows, dims, Titles(t("embedding", source=ctx.source), t("dim")), name="embedding")
@@ -27,4 +27,4 @@ for col, name in zip(st.columns(3), ("W_Q", "W_K", "W_V"), strict=False):
 st.caption(t("rows_note"))
 for a, name, key in ((att.q, "Q", "q_m"), (att.k, "K", "k_m"), (att.v, "V", "v_m")):
     views.matrix(a, rows, out, Titles(t(key), t("dim")), name=name)
-downloads.menu(ctx, "words")
+downloads.menu(ctx)

@@ -2,9 +2,10 @@ from dataclasses import replace
 
 import streamlit as st
 
+from heldout import sentences
 from kit.text import t
 from lesson import downloads, frame
-from real import relations, sentences
+from real import relations, views
 
 
 def sentence_view(ctx: frame.Context) -> frame.Context:
@@ -17,9 +18,9 @@ def sentence_view(ctx: frame.Context) -> frame.Context:
     c1.toggle(t("scaled"), key="scaled")
     c2.toggle(t("softmax"), key="softmax")
     c3.toggle(t("predict"), key="predict", help=t("predict_help"))
-    if not s.predict or sentences.guessed(ctx, sentence, enc, att):
-        sentences.heads_view(ctx, sentence, enc, att, scored)
-        sentences.same_key(ctx, sentence, enc, att)
+    if not s.predict or views.guessed(ctx, sentence, enc, att):
+        views.heads_view(ctx, sentence, enc, att, scored)
+        views.same_key(ctx, sentence, enc, att)
     return replace(ctx, s=replace(s, sentence=" ".join(sentence.tokens)), enc=enc, att=att)
 
 
@@ -27,4 +28,4 @@ ctx = frame.current()
 known, scored = sentences.held_out(ctx)
 shown = frame.part(sentence_view, "real", "real_find", "real_query", "real_key", "scaled", "softmax")
 relations.relations_view(ctx, known, scored)
-downloads.menu(shown, "real")
+downloads.menu(shown)

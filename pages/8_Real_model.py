@@ -3,9 +3,9 @@ from dataclasses import replace
 import streamlit as st
 
 from engine import minilm_files
+from heldout import sentences
 from kit.text import t
 from lesson import downloads, frame
-from real import sentences
 from transformer import model, runs, tabs, views
 
 ctx = frame.current()
@@ -17,5 +17,5 @@ with runs.reading(m, str(minilm_files.folder()), chosen.enc.tokens) as seen:
     frame.part(lambda now: tabs.tabs(now, seen, chosen, views.grid_view(now, seen, chosen), scored),
                "model_head", "model_word", "model_view")
 shown = replace(ctx, s=replace(ctx.s, sentence=" ".join(chosen.enc.tokens)), enc=chosen.enc, att=chosen.att)
-downloads.menu(shown, "transformer")
+downloads.menu(shown)
 st.caption(t("model_reproduce_note"))

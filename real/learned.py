@@ -1,42 +1,9 @@
-"""Page 6's four learned heads (engine/specialists.py) on every held-out sentence, for pages 7 and 8: each head's share
-per relation, the best of them, and the share some head gets right. The heads read only the GloVe rows they were fitted
-on, at their own position weight, whatever weights the sidebar chose."""
-from dataclasses import dataclass
-
-import streamlit as st
-
+"""Page 7's table columns for page 6's four learned heads (heldout/heads.py): names, labels, caption, in words."""
 from engine import specialists
-from kinds.learned import POSITION, SHORT, applies
+from heldout.heads import SHORT, Measured
+from heldout.sentences import Scored
 from kit.text import t, then
-from real import sentences
 from real.tables import Learned
-from vectors import chosen
-
-
-@dataclass(frozen=True)
-class Measured:
-    """The learned heads on the held-out sentences the vectors know."""
-
-    found: specialists.Found
-    names: tuple[str, ...]  # [H]  the heads' short names ("modifiers", ...)
-
-
-@st.cache_resource(show_spinner=False, max_entries=4)
-def shared_measured(_kv, source: tuple) -> Measured | None:
-    """The learned heads on the held-out sentences these vectors know, once per server (`source` names the vectors)."""
-    known = sentences.shared_known(_kv, source, POSITION)
-    if known is None:
-        return None
-    heads = specialists.load()
-    return Measured(specialists.found(known.batch, heads), heads.names)
-
-
-def measured(ctx) -> Measured | None:
-    """The learned heads on every held-out sentence; None where the vectors are not the GloVe they read."""
-    if not applies(ctx.s, ctx.kv):
-        return None
-    with st.spinner(t("real_learned_scoring")):
-        return shared_measured(ctx.kv, chosen.source_of(ctx.s, ctx.kv))
 
 
 def columns(m: Measured | None) -> Learned | None:
@@ -58,7 +25,7 @@ def caption(m: Measured) -> str:
     return t("real_rel_learned_caption", n=len(m.names), d_k=specialists.load().w_q.shape[2])
 
 
-def said(m: Measured | None, scored: sentences.Scored, rows: dict) -> str:
+def said(m: Measured | None, scored: Scored, rows: dict) -> str:
     """What the heads' columns show, in words: some head right, the best of them against these weights and against
     the best offset, relation by relation (rows: relations_table's columns)."""
     if m is None:

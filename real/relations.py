@@ -3,12 +3,13 @@ page 6's four learned heads and the best of them, the real transformer's best he
 import streamlit as st
 
 from engine import minilm_files, minilm_treebank
+from heldout.heads import Measured, measured
+from heldout.sentences import RELATION_NAMES, RELATIONS, Known, Scored
 from kit import render, tables, views
 from kit.charts import Titles
 from kit.text import t, then
 from real import learned
 from real.charts import relation_accuracy
-from real.sentences import RELATION_NAMES, RELATIONS, Known, Scored
 from real.tables import relation_bars_frame, relations_table, shown
 
 
@@ -25,7 +26,7 @@ def relations_view(ctx, known: Known, scored: Scored):
     table beside them of page 6's learned heads, the real transformer's best head and BERT-base's."""
     st.subheader(t("real_rel_title"))
     series = [t("real_rel_head"), t("real_rel_offset")]
-    rivals, heads = others(), learned.measured(ctx)
+    rivals, heads = others(), measured(ctx)
     table = relations_table(list(RELATIONS), scored.relations, known.offsets,
                             {r: t(RELATION_NAMES[r]) for r in RELATIONS}, rivals, learned.columns(heads))
     bars = relation_bars_frame(table, series)
@@ -45,7 +46,7 @@ def relations_view(ctx, known: Known, scored: Scored):
     views.download_table(table, t("file_real_relations"), key="real_relations")
 
 
-def column_config(heads: learned.Measured | None) -> dict:
+def column_config(heads: Measured | None) -> dict:
     """The relations table's column labels and formats."""
     share = st.column_config.NumberColumn(format="%.1f%%")  # shares in percent, as tables.shown gives them: 51.2%
     other = st.column_config.TextColumn(alignment="right")

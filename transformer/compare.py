@@ -6,10 +6,11 @@ import numpy as np
 import streamlit as st
 
 from engine import minilm_files, minilm_treebank
+from heldout import sentences
+from heldout.heads import Measured, measured
 from kit import render, tables, views
 from kit.charts import Titles, heatmap
 from kit.text import plain, t, then
-from real import learned, sentences
 from transformer.model import Seen
 from transformer.settings import HEADS, LAYERS, NAMES
 from transformer.views import head_names, pick_head
@@ -80,12 +81,12 @@ def compare_view(ctx, scored: sentences.Scored, head: tuple[int, int]):
         said += then() + t("model_compare_level", items=items(level))
     said += then() + (t("model_compare_ahead", items=items(ahead)) if ahead else t("model_compare_never_ahead"))
     st.markdown(said)
-    st.markdown(learned_said(ctx, learned.measured(ctx), shipped))
+    st.markdown(learned_said(ctx, measured(ctx), shipped))
     st.markdown(specialty(shipped, head))
     st.caption(t("model_compare_caption"))
 
 
-def learned_said(ctx, heads: learned.Measured | None, shipped: minilm_treebank.Measured) -> str:
+def learned_said(ctx, heads: Measured | None, shipped: minilm_treebank.Measured) -> str:
     """Page 6's learned heads, the best of them per relation as the real model's best head is, against that head:
     where they are now ahead of it, level (within LEVEL) and still behind (the largest gap first), and why."""
     if heads is None:

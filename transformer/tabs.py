@@ -1,9 +1,9 @@
 """Page 8's tabs under the grid of heads: the head picked, large, beside ours; which heads find each word's head; what
 the heads park on [CLS] and [SEP]; the model against our head over every held-out sentence. The open one is a setting
 (so a shared link opens it) and the only one built: each holds charts or a table that an edit would redraw."""
+from heldout import sentences
 from kit import state
 from kit.text import t
-from real import sentences
 from transformer import compare, views
 from transformer.model import Seen
 from transformer.settings import VIEWS

@@ -8,11 +8,11 @@ import streamlit as st
 from engine import minilm_files, minilm_treebank, treebank
 from engine.attention import Attention, softmax_rows, top_keys
 from engine.pipeline import Encoded
+from heldout import sentences
 from kit import charts, render, views
 from kit.charts import Titles
 from kit.text import labels, plain, t, then
 from kit.views import Marks, code
-from real import sentences
 from transformer import tables
 from transformer.charts import head_grid
 from transformer.model import SPECIAL, Seen
@@ -145,7 +145,7 @@ def large_view(ctx, seen: Seen, chosen: Chosen, head: tuple[int, int]):
     name = NAMES[head[0] * seen.shape[1] + head[1]]
     st.subheader(t("model_large_title", head=name))
     word = views.pick_word("model_word", t("model_word_pick"), words, default_word(chosen))
-    left, right = st.columns(2) if len(words) <= views.SIDE_BY_SIDE else (st.container(), st.container())
+    left, right = views.side_by_side(len(words))
     views.matrix(seen.words[head], words, [*words, *SPECIAL],
                  Titles(t("model_large_chart", head=name), t("key_word"), t("query_word")), name="model_head",
                  marks=Marks(selected=word, pick_into="model_word", weights=True), where=left)

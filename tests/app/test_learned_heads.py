@@ -6,6 +6,7 @@ import pandas as pd
 
 from engine import specialists
 from engine.pipeline import encode
+from heldout.heads import POSITION, SHORT, applies
 from kinds import learned
 from kit.text import in_language, plain, t
 from tests.app.test_three_kinds import CROSS, DEC, ENC, PAGE, no_errors, open_tab, tab_charts
@@ -25,7 +26,7 @@ def said(at) -> str:
 def article_numbers(kv) -> tuple[list[str], np.ndarray, np.ndarray]:
     """The article's sentence through the learned heads, computed here: its labels, the heads' scores [H, n, n] and
     each head's pick among the other words [H, n]."""
-    enc = encode(kv, learned.ARTICLE, position=learned.POSITION)
+    enc = encode(kv, learned.ARTICLE, position=POSITION)
     s = specialists.head_scores(specialists.load(), enc.x)
     return enc.labels, s, specialists.sentence_picks(s)
 
@@ -37,10 +38,10 @@ class TestLearnedHeads:
         heads = specialists.load()
         assert at.button_group(key="enc_heads").value == "learned" and "enc_heads" not in at.query_params
         lines = learned_lines(at)
-        names = [t(learned.SHORT[n]) for n in heads.names]
+        names = [t(SHORT[n]) for n in heads.names]
         assert names == ["modifier head", "subject head", "object head", "conjunct head"]
         assert list(dict.fromkeys(lines.sort_values("h")["head"])) == names
-        enc = encode(glove, "The ball is blue", position=learned.POSITION)
+        enc = encode(glove, "The ball is blue", position=POSITION)
         att = learned.heads_attention(enc.x, scale=True, softmax=True, own=False)
         for h in range(len(names)):  # each head's weights: its own W_Q, W_K on the page's words, own cells hidden
             own = lines[lines["h"] == h].sort_values(["q_pos", "k_pos"])
@@ -63,7 +64,7 @@ class TestLearnedHeads:
             i, j = np.unravel_index(int(hidden.argmax()), hidden.shape)
             assert s[h, i, j] > 0  # on the article's sentence every head has a pair above 0
             pair = f"“{plain(labels[i])}” → “{plain(labels[j])}” ({s[h, i, j]:.2f})"
-            assert f"the {t(learned.SHORT[name])} {pair}" in text
+            assert f"the {t(SHORT[name])} {pair}" in text
         assert "black” → “cat”" in text and "milk” → “drank”" in text
 
     def test_the_articles_pairs_are_said_from_the_heads_numbers(self, glove):
@@ -78,7 +79,7 @@ class TestLearnedHeads:
             sending = [h for h in range(len(heads.names)) if picks[h, i] == j and s[h, i, j] > 0]
             best = max(sending, key=lambda h: s[h, i, j])
             assert heads.names[best] in by, (q, k, heads.names[best])
-            assert (f"the {t(learned.SHORT[heads.names[best]])} sends “{q}” to “{k}” (q·k/√d_k = {s[best, i, j]:.2f})"
+            assert (f"the {t(SHORT[heads.names[best]])} sends “{q}” to “{k}” (q·k/√d_k = {s[best, i, j]:.2f})"
                     in text)
         assert "no head sends" not in text
 
@@ -105,16 +106,16 @@ class TestLearnedHeads:
 
     def test_the_learned_heads_read_only_the_glove_they_were_fitted_on(self, glove, make_kv):
         from lesson.settings import Settings
-        assert learned.applies(Settings(), glove) and learned.applies(Settings(source="glove50k"), glove)
+        assert applies(Settings(), glove) and applies(Settings(source="glove50k"), glove)
         small = make_kv({w: np.ones(4) for w in ("the", "ball")})
-        assert not learned.applies(Settings(source="upload"), small)
+        assert not applies(Settings(source="upload"), small)
 
     def test_in_chinese(self):
         at = run_page(PAGE, {"lang": "zh"})
         no_errors(at)
         with in_language("zh"):
             lines = learned_lines(at)
-            names = [t(learned.SHORT[n]) for n in specialists.load().names]
+            names = [t(SHORT[n]) for n in specialists.load().names]
             assert list(dict.fromkeys(lines.sort_values("h")["head"])) == names and "修饰语头" in names
             assert any(m.value.startswith("**在这个句子上**") for m in at.markdown)
             assert t("kinds_heads_learned") in at.button_group(key="enc_heads").options

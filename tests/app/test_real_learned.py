@@ -1,4 +1,4 @@
-"""Page 6's four learned heads on every held-out sentence (real/learned.py): page 7's per-relation table gains a column
+"""Page 6's four learned heads on every held-out sentence (heldout/heads.py): page 7's per-relation table gains a column
 per head and the best of them, equal to the engine's figures asked on their own, and the figures the issue asks of
 them; page 8's comparison says where the best of them now matches the real model's best head and where not, and why."""
 import re
@@ -7,9 +7,9 @@ import pandas as pd
 import pytest
 
 from engine import minilm_treebank, specialists, treebank
-from kinds import learned
+from heldout import sentences
+from heldout.heads import POSITION, SHORT
 from kit.text import t
-from real import sentences
 from tests.apptest_helpers import run_page
 from tests.minilm_model import require_model
 
@@ -31,7 +31,7 @@ def said(at) -> str:
 def found(glove) -> specialists.Found:
     """The learned heads on the held-out sentences GloVe knows, computed here, not by the page."""
     known = treebank.known(glove, treebank.split(treebank.read(), "test"))
-    return specialists.found(treebank.batch(glove, known, learned.POSITION), specialists.load())
+    return specialists.found(treebank.batch(glove, known, POSITION), specialists.load())
 
 
 @pytest.fixture(scope="module")
@@ -56,7 +56,7 @@ def test_page_7_sets_each_learned_head_and_the_best_of_them_beside_the_single_he
         assert table.loc[rel, HEADS].tolist() == pytest.approx((shares * 100).tolist(), abs=1e-9)
         best, share = found.best[rel]
         assert table.loc[rel, "heads_best"] == pytest.approx(share * 100, abs=1e-9)
-        assert table.loc[rel, "heads_best_head"] == t(learned.SHORT[names[best]])
+        assert table.loc[rel, "heads_best_head"] == t(SHORT[names[best]])
 
 
 def test_page_7_shows_the_figures_the_issue_asks_of_the_heads(page7):

@@ -12,8 +12,8 @@ from engine.attention import attend, top_keys
 from engine.fit import load_fit
 from engine.pipeline import encode
 from engine.positional import WEIGHT
+from heldout import sentences
 from kit.text import in_language, t
-from real import sentences
 from real.settings import held_out_ids
 from tests.apptest_helpers import (
     RANDOM_LAYERS,

@@ -152,7 +152,7 @@ def quoted(page, text: str = "") -> set[str]:
     relation names; page 8 the treebank's relations, and code and file names (`…` in `text`); both name the models
     and the paper (NAMED)."""
     from engine import treebank
-    from real import sentences
+    from heldout import sentences
     if page == "pages/8_Real_model.py":
         code = {w.lower() for span in re.findall(r"`([^`]*)`", text) for w in re.findall(r"[A-Za-z]+", span)}
         names = {part for r in sentences.RELATIONS for part in r.split(":")}

@@ -9,9 +9,8 @@ import pandas as pd
 import pytest
 
 from dot import charts as dot_charts
-from dot import tables as dot_tables
 from engine.alignment import GROUPS, pair_alignment
-from kit import charts, narrow, render, tables
+from kit import charts, narrow, products, render, tables
 from learning import charts as learning_charts
 from tests.engine.test_charts import (
     K_ROW,
@@ -217,20 +216,20 @@ def test_alignment_running_sum_shares_the_bars_axis_and_has_a_legend_entry():
 def test_alignment_charts_side_by_side_share_one_axis_holding_zero():
     """Bars and the running sum on one scale, the same for charts shown together: a point and a bar at one height are
     one number."""
-    frames = [dot_tables.alignment_frame(pair_alignment(q, k)) for q, k in ((Q_ROW, K_ROW), (Q_ROW, -3 * K_ROW))]
-    lo, hi = dot_charts.alignment_domain(frames)
+    frames = [products.alignment_frame(pair_alignment(q, k)) for q, k in ((Q_ROW, K_ROW), (Q_ROW, -3 * K_ROW))]
+    lo, hi = products.alignment_domain(frames)
     every = np.concatenate([df[f].to_numpy() for df in frames for f in ("product", "running")])
     assert lo == min(0.0, every.min()) and hi == max(0.0, every.max())
-    shown = dot_charts.with_alignment_domains(frames)
+    shown = products.with_alignment_domains(frames)
     for df in shown:
-        spec = dot_charts.alignment_bars(df, charts.Titles("p", "d", "q·k", group="g", running="running"),
+        spec = products.alignment_bars(df, charts.Titles("p", "d", "q·k", group="g", running="running"),
                                          group_names=NAMES).to_dict()
         assert "resolve" not in spec
         first = f"data('{charts.dataset()}')[0]"
         scales = [e["y"]["scale"] for _, e in units(spec)]
         assert all(scale == {"domain": {"expr": f"[{first}.y_lo, {first}.y_hi]"}, "nice": False} for scale in scales)
         assert (df["y_lo"] == lo).all() and (df["y_hi"] == hi).all()
-    assert dot_charts.alignment_domain([frames[0] * 0]) == (0.0, 1.0)
+    assert products.alignment_domain([frames[0] * 0]) == (0.0, 1.0)
 
 
 def test_vector_plane_colour_and_shape_share_one_legend():
@@ -252,7 +251,7 @@ def drawn_texts(builder: charts.Builder, *frames, **options) -> list[str]:
 def test_the_running_sum_ends_in_the_dot_product_written_beside_its_last_point():
     for by_size in (False, True):
         pair = pair_alignment(Q_ROW, K_ROW)
-        texts = drawn_texts(dot_charts.alignment_bars, dot_tables.alignment_frame(pair, by_size=by_size),
+        texts = drawn_texts(products.alignment_bars, products.alignment_frame(pair, by_size=by_size),
                             titles=charts.Titles("p", "dim", "q·k", group="g", running="running"), group_names=NAMES)
         assert f"{pair.dot:.2f}".replace("-", "−") in texts  # −2.08, which no axis tick says
 
@@ -322,7 +321,7 @@ def test_contribution_legend_gives_no_colour_twice_however_many_words():
 
 
 def test_tables_feeding_the_charts_hold_no_nan():
-    frames = [dot_tables.alignment_frame(pair_alignment(Q_ROW, K_ROW), by_size=True),
+    frames = [products.alignment_frame(pair_alignment(Q_ROW, K_ROW), by_size=True),
               render.as_frame(tables.relevance_table({"a": np.array([1.0, 1.0, 0.5])}, ["x", "y", "z"]))]
     for df in frames:
         assert not df.isna().any().any()

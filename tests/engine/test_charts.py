@@ -18,7 +18,7 @@ from engine.alignment import pair_alignment
 from engine.relevance import row_lengths
 from kinds import charts as kinds_charts
 from kinds import tables as kinds_tables
-from kit import charts, render, tables
+from kit import charts, products, render, tables
 from kit.text import LANGS, in_language
 from learning import charts as learning_charts
 from learning import tables as learning_tables
@@ -47,7 +47,7 @@ def heatmap(n_cols=3, rows=("milk", "cat"), **kw):
 
 def alignment(by_size=False):
     pa = pair_alignment(Q_ROW, K_ROW)
-    return dot_charts.alignment_bars(dot_tables.alignment_frame(pa, by_size=by_size),
+    return products.alignment_bars(products.alignment_frame(pa, by_size=by_size),
                                  charts.Titles("products", "dim", "q·k", group="group", running="running"),
                                  group_names=NAMES)
 
@@ -157,9 +157,10 @@ SAMPLES = {
 
 
 def chart_modules() -> list:
-    """kit/charts.py and every feature's charts.py: where builders live."""
+    """kit/charts.py, kit/products.py (the chart pages 3 and 5 share) and every feature's charts.py: where builders
+    live."""
     return [importlib.import_module(".".join(p.relative_to(ROOT).with_suffix("").parts))
-            for p in sorted(ROOT.glob("*/charts.py"))]
+            for p in sorted([*ROOT.glob("*/charts.py"), ROOT / "kit" / "products.py"])]
 
 
 BUILDERS = {b.name: (m, b) for m in chart_modules() for b in vars(m).values() if isinstance(b, charts.Builder)}
