@@ -3,6 +3,7 @@ are written in one transaction, a mistake in one of them leaves the others writt
 reader holding the file does not keep an answer past its deadline."""
 import sqlite3
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 import sqlalchemy as sa
@@ -12,6 +13,7 @@ from engine.errors import ClassError
 from tests.app.test_class_store import database  # noqa: F401 (the fixture: a database of each test's own)
 
 STUDENTS = 80
+QUEUED_S = 60  # the longest the answers may take to queue behind a busy writer
 QUESTION = classes.Question("relevance", "", "milk", ("cat", "drank"), 1, ("drank",), "angle")
 
 
@@ -46,18 +48,24 @@ def answers_in(code: str) -> int:
         return conn.execute(sa.select(sa.func.count()).where(classes.ANSWERS.c.class_code == code)).scalar_one()
 
 
-def test_answers_given_together_are_written_in_one_transaction():
+def test_answers_given_together_are_written_in_one_transaction(monkeypatch):
+    # a deadline longer than it takes a loaded machine to start the 80 answers' threads: past the 2 s one, the busy
+    # write would give up and pause the class, and the answers not yet queued would be refused, never queued
+    monkeypatch.setattr(store, "DEADLINE_S", QUEUED_S)
     code, tokens = seated(STUDENTS)
     commits: list[int] = []
     sa.event.listen(store.engine(), "commit", lambda conn: commits.append(1))
     release = threading.Event()
-    busy = threading.Thread(target=store.write, args=(lambda conn, *, now: release.wait(10),))
+    busy = threading.Thread(target=store.write, args=(lambda conn, *, now: release.wait(QUEUED_S),))
     busy.start()  # the writer is busy: the answers below queue behind it
     with ThreadPoolExecutor(1) as pool:
         done = pool.submit(answer_all, code, tokens)
-        while store._writes.qsize() < STUDENTS:
+        end = time.monotonic() + QUEUED_S
+        while store._writes.qsize() < STUDENTS and time.monotonic() < end:
             threading.Event().wait(0.01)
+        queued = store._writes.qsize()
         release.set()
+        assert queued == STUDENTS, f"{queued} of {STUDENTS} answers queued in {QUEUED_S} s"
         outcomes = done.result()
     busy.join()
     assert outcomes == [None] * STUDENTS and answers_in(code) == STUDENTS
