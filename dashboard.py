@@ -1,5 +1,5 @@
 """`streamlit run dashboard.py` serves the dashboard: Streamlit imports this file, finds `app` and runs lesson/app.py
-in it (the entry: it runs the scripts of pages/, as listed in lesson/pages.py's PAGES). Two wings are put together
+in it (the entry: it runs the scripts of pages/, as listed in kit/pages.py's PAGES). Two wings are put together
 here: the server's guards (server/: security headers, metrics closed, websockets from its own pages only; the page's
 script telling the frontend where its server is, given the pages' URL names; long links sent on to their settings; the
 upload door, which admits every file into the memory ledger before it is read) and class mode's routes (classroom/:
@@ -11,7 +11,8 @@ import os
 import streamlit as st
 
 from classroom import classes, clients, seat, watch
-from lesson import pages, settings, warm
+from kit import pages
+from lesson import settings, warm
 from server import forwarded, guards
 from server.lifespan import of
 

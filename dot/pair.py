@@ -1,11 +1,37 @@
 """Page 3's views: one (query, key) pair, dimension by dimension, and its four sign groups."""
+import numpy as np
 import streamlit as st
 
 from dot.charts import sign_strips
 from dot.tables import group_table, signs_table
+from engine.alignment import PairAlignment, pair_alignment
+from engine.relevance import length_angle, order_by
 from kit import charts, render, tables
 from kit.products import alignment_bars, alignment_frame, group_names, with_alignment_domains
 from kit.text import plain, t, then
+
+
+def compared(ctx) -> tuple[np.ndarray, np.ndarray]:  # -> [n, d_k] twice, or [n, d] twice
+    """The rows the pair compares (Settings.pair_rows): the queries and the keys, or the words' own vectors."""
+    return (ctx.att.q, ctx.att.k) if ctx.s.pair_rows == "qk" else (ctx.enc.embedding, ctx.enc.embedding)
+
+
+def ranked(q_row: np.ndarray, k_rows: np.ndarray, i: int) -> tuple[list[int], np.ndarray]:  # [d], [n, d]
+    """The other words than query i, best-scoring first, and the query's dot product with every word."""
+    dots = length_angle(q_row, k_rows).dot
+    return [j for j in order_by(dots) if j != i], dots
+
+
+def default_keys(rows: list[str], others: list[int]) -> dict[str, str]:
+    """The two keys first shown: the article's drank and black where the sentence has them, else the best- and the
+    worst-scoring other word."""
+    return {"key": "drank" if "drank" in rows else rows[others[0]],
+            "key2": "black" if "black" in rows else rows[others[-1]]}
+
+
+def aligned(q_row: np.ndarray, key_rows: list[np.ndarray]) -> list[PairAlignment]:  # [d], k × [d]
+    """Each (query, key) pair dimension by dimension."""
+    return [pair_alignment(q_row, row) for row in key_rows]
 
 
 def pair_products(pairs: list, q: str, keys: list[str], *, by_size: bool, fields: list[str], wheres: list):
@@ -40,6 +66,13 @@ def pair_summary(pair, q: str, k: str, *, note: str, source: str, sign: str):
         "group": t("group"), "dimensions": t("dimensions"), "sum": st.column_config.NumberColumn(t("group_sum"))})
     st.success(t("group_check", total=float(sum(pair.sums.values())), dot=pair.dot))
     st.caption(t(note, q=q, k=k, source=source))
+
+
+def summaries(pairs: list[PairAlignment], q: str, keys: list[str], *, note: str, source: str, top: str, best: float):
+    """Each pair's summary (pair_summary) in a column of its own, with what its sign says."""
+    for where, k, pair in zip(st.columns(2, gap="large"), keys, pairs, strict=False):
+        with where:
+            pair_summary(pair, q, k, note=note, source=source, sign=pair_sign(pair.dot, q, k, top=top, best=best))
 
 
 def pair_sign(dot: float, q: str, k: str, *, top: str, best: float) -> str:

@@ -7,7 +7,7 @@ from streamlit.components.v2.component_manager import BidiComponentManager
 from streamlit.testing.v1 import AppTest
 
 from fits import queue
-from lesson import pages
+from kit import pages
 
 ROOT = Path(__file__).resolve().parents[1]
 ENTRY = ROOT / "lesson" / "app.py"  # every run starts here and runs the page asked for

@@ -6,17 +6,16 @@ import pandas as pd
 import streamlit as st
 from gensim.models import KeyedVectors
 
-from classroom import panels
 from engine.attention import attend, later_share
-from fits import banner
 from kinds import learned, lines
 from kinds.heads import heads_view
 from kinds.tables import neighbours_frame
 from kit import state, tables, views
-from kit.state import view_key
+from kit.state import MAX_TEXT, view_key
 from kit.text import t
 from kit.views import pick_word
 from vectors import chosen
+from vectors.rows import sentence_rows
 
 NEIGHBOURS = 12  # target words whose nearest neighbours are listed
 LATER = 5  # later words named in the mask note
@@ -31,6 +30,23 @@ TABS = tuple(FIELD)
 MASK_NOTES = {(True, True): "mask_hides", (True, False): "mask_hides_raw", (False, True): "mask_off",
               (False, False): "mask_off_raw"}
 
+
+
+def sentences(ctx) -> tuple:
+    """The source sentence (the sidebar's, quoted) beside the box for the target sentence; both through the vectors
+    (Encoded, or None for a target left empty or not read)."""
+    s = ctx.s
+    left, right = st.columns(2)
+    with left:
+        shown = s.source_sentence if len(s.source_sentence) <= 200 else s.source_sentence[:200] + "…"
+        st.markdown(t("kinds_source", text=views.code(shown)))
+        src = sentence_rows(ctx.kv, s.source_sentence, s.position)
+    with right:
+        st.text_input(t("target_sentence"), key="target_sentence", max_chars=MAX_TEXT)
+        tgt = sentence_rows(ctx.kv, s.target_sentence, s.position) if s.target_sentence.strip() else None
+        if tgt is None and not s.target_sentence.strip():
+            st.info(t("empty_target"))
+    return src, tgt
 
 def heads_choice(ctx) -> int:
     """The scaling and softmax switches and the number of heads, a divisor of d_k."""
@@ -82,7 +98,7 @@ def section(ctx, name: str, rows_q, rows_kv, need: str, heads: int):
     if s.predict and not guessed(ctx, name, att, rows_q.tokens, rows_kv.labels, q, rows_q.labels.index(q)):
         return
     views.attention_view(att, rows_q.labels, rows_kv.labels, q, softmax=s.softmax, scaled=s.scaled,
-                         own_note=banner.own_note(ctx.provenance), prefix=PREFIX[name], query_field=FIELD[name])
+                         own_note=ctx.own_note, prefix=PREFIX[name], query_field=FIELD[name])
     if name == "dec":
         mask_note(note, free, rows_q.labels, q, causal, s.softmax)
     if name == "cross":
@@ -99,7 +115,7 @@ def guessed(ctx, name: str, att, words: list[str], k_labels: list[str], q: str, 
     seen = np.flatnonzero(att.mask[i])
     keys = [k_labels[j] for j in seen]
     return views.guess_first(att.q[i], att.k[seen], q, keys, key=view_key(f"kinds-{name}", ctx.s, q),
-                             ask=panels.asker(replace(ctx.s, tab=name), "kinds", ctx.pages, words, i))
+                             ask=ctx.asker(words, i, replace(ctx.s, tab=name)))
 
 
 def mask_note(where, free, labels: list[str], q: str, causal: bool, softmax: bool):

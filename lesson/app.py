@@ -1,13 +1,13 @@
 """The entry: every run starts here (st.App in dashboard.py names this script; it sits in lesson/, not beside pages/,
 so that Streamlit never runs a page script without it). It reads the visitor's Settings and sets the run's language
-from them (every text from here on reads it), finds the page asked for in lesson/pages.py's PAGES, opens it (sidebar,
+from them (every text from here on reads it), finds the page asked for in kit/pages.py's PAGES, opens it (sidebar,
 vectors, layer weights, the sentence through the layers: frame.context) and runs it; the page reads what was opened with
 frame.current()."""
 import streamlit as st
 
-from kit import text
+from kit import pages, text
 from kit.text import t
-from lesson import frame, pages, sidebar
+from lesson import frame, sidebar
 
 settings = sidebar.current()
 text.use(settings.lang)  # once per run, before the first text

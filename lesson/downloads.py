@@ -8,9 +8,9 @@ from engine.tokens import knows_cjk
 from fits import recipe
 from fits.settings import LEARNED
 from kinds import tabs
+from kit.pages import Page
 from kit.text import t
 from lesson.frame import Context
-from lesson.pages import Page
 from lesson.settings import Settings
 from vectors import chosen
 

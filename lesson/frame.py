@@ -2,7 +2,7 @@
 the sidebar, the page's title and intro, the vectors, the layers and the banner that says what they are, the save menu,
 and the sentence through the layers (context). A page's own controls and what they change sit in its part, which they
 run again alone (part): the frame stays as drawn."""
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, fields, replace
 from typing import TypeVar
@@ -11,14 +11,15 @@ import numpy as np
 import streamlit as st
 from gensim.models import KeyedVectors
 
+from classroom import panels
 from engine.attention import Attention
 from engine.pipeline import Encoded
 from engine.tokens import tokenize
 from fits import banner, queue, weights
-from kit import render, state, tables, text, views
+from kit import pages, render, state, tables, text, views
+from kit.pages import Page
 from kit.text import t
-from lesson import pages, sidebar
-from lesson.pages import Page
+from lesson import sidebar
 from lesson.settings import DEFAULTS, Settings
 from vectors import chosen, rows
 
@@ -44,6 +45,16 @@ class Context:
     def d_k(self) -> int:
         """The layers' width: the d_k asked for, at most the vectors' dimensions."""
         return self.provenance.d_k
+
+    @property
+    def own_note(self) -> str:
+        """What a word's hidden cell on itself means with the weights in use."""
+        return banner.own_note(self.provenance)
+
+    def asker(self, words: Sequence[str], at: int, view: Settings | None = None):
+        """What kit.views.guess_first calls to offer this page's question to a class: about word `at` of `words` (the
+        class sees the sentence with it), on the view `view` (the page's Settings unless a page shows another)."""
+        return panels.asker(self.s if view is None else view, self.page.name, self.pages, words, at)
 
     @property
     def dims(self) -> list[str]:

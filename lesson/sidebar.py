@@ -5,11 +5,10 @@ import streamlit as st
 
 from engine.layers import PRESETS
 from fits.settings import PRESET_NAMES, QK_PRESETS
-from kit import render, state
+from kit import pages, render, state
 from kit.state import MAX_TEXT
 from kit.text import LANGS, error_text, labels, t
 from kit.text import name as language_name
-from lesson import pages
 from lesson.settings import NAMES, SPEC, UNREAD, Settings, from_values
 from vectors.settings import DRAWN, SOURCES
 

@@ -1,10 +1,9 @@
 import streamlit as st
 
-from fits import banner
-from kit import state, views
+from kit import pages, state, views
 from kit.charts import Titles
 from kit.text import t
-from lesson import downloads, frame, pages
+from lesson import downloads, frame
 
 ctx = frame.current()
 s, enc, att, rows = ctx.s, ctx.enc, ctx.att, ctx.enc.labels
@@ -32,7 +31,7 @@ with left:
                                                  t("query_word"), views.weights_value(s.softmax, s.scaled)),
                  name="weights", marks=views.Marks(marks.mask, weights=s.softmax))
     if views.own_hidden(att.mask):
-        st.caption(banner.own_note(ctx.provenance))
+        st.caption(ctx.own_note)
     st.page_link(pages.page("factor").script, label=t("home_go"), icon=go, query_params=links)
 with right:
     st.subheader(t("home_step_z"))

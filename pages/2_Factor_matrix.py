@@ -1,9 +1,7 @@
 import streamlit as st
 
 import swap.views
-from classroom import panels
 from factor import shift
-from fits import banner
 from kit import views
 from kit.state import view_key
 from kit.text import t
@@ -20,12 +18,12 @@ def factor(ctx: frame.Context):
     q = views.pick_word("query", t("query"), rows, rows[-1], where=c4)
     i = rows.index(q)
     seen = [j for j in range(len(rows)) if att.mask[i, j]]  # the keys query i may look at
-    ask = panels.asker(s, "factor", ctx.pages, ctx.enc.tokens, i)  # the class sees the sentence with the question
+    ask = ctx.asker(ctx.enc.tokens, i)  # the class sees the sentence with the question
     if s.predict and not views.guess_first(att.q[i], att.k[seen], q, [rows[j] for j in seen],
                                           key=view_key("factor", s, q), ask=ask):
         st.stop()
     views.attention_view(att, rows, rows, q, softmax=s.softmax, scaled=s.scaled,
-                         own_note=banner.own_note(ctx.provenance))
+                         own_note=ctx.own_note)
     shift.view(att, i, q, rows, scaled=s.scaled)
     swap.views.section(ctx)
     downloads.menu(ctx)  # in the part: it shows what the part shows, and goes while a guess is due

@@ -1,8 +1,6 @@
 import streamlit as st
 
 import swap.views
-from classroom import panels
-from engine.relevance import raw_scores
 from kit import state, views
 from kit.text import t
 from lesson import downloads, frame
@@ -19,14 +17,14 @@ def relevance(ctx: frame.Context):
     i = rows.index(q)
     others = [j for j in range(len(rows)) if j != i]
     keys = [rows[j] for j in others]
-    ask = panels.asker(s, "relevance", ctx.pages, enc.tokens, i)  # the class sees the sentence with the question
+    ask = ctx.asker(enc.tokens, i)  # the class sees the sentence with the question
     if s.predict and not views.guess_first(att.q[i], att.k[others], q, keys, key=state.view_key("relevance", s, q),
                                           ordered=views.ORDERED, ask=ask):
         st.stop()
     c2.text_input(t("expected"), key="expected", max_chars=200)  # after the guess: the expectation is a hint
     story = enc.tokens == frame.STORY_TOKENS
     views.aside(t("relevance_story") if story and q == "milk" else None)
-    scores = raw_scores(enc.embedding, i, others) | {"qk": att.scores[i, others]}  # the vectors' own rows, then Q·K
+    scores = measures.scores(enc, att, i, others)
     names = measures.measure_names(ctx.source, scaled=s.scaled)
     measures.bars(scores, names, keys, ctx.source, scaled=s.scaled)
     views.aside(views.row_below(scores["qk"], q, keys[int(scores["qk"].argmax())]))

@@ -2,7 +2,6 @@ from dataclasses import replace
 
 import streamlit as st
 
-from engine import minilm_files
 from heldout import sentences
 from kit.text import t
 from lesson import downloads, frame
@@ -12,7 +11,7 @@ ctx = frame.current()
 m = model.model()
 known, scored = sentences.held_out(ctx)
 chosen = views.sentence(ctx, known)
-with runs.reading(m, str(minilm_files.folder()), chosen.enc.tokens) as seen:
+with runs.reading(m, chosen.enc.tokens) as seen:
     views.pieces_view(seen, chosen)
     frame.part(lambda now: tabs.tabs(now, seen, chosen, views.grid_view(now, seen, chosen), scored),
                "model_head", "model_word", "model_view")

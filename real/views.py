@@ -4,7 +4,6 @@ from dataclasses import replace
 import numpy as np
 import streamlit as st
 
-from classroom import panels
 from engine import treebank
 from engine.attention import Attention, top_keys
 from engine.pipeline import Encoded
@@ -31,7 +30,7 @@ def guessed(ctx, sentence: treebank.Sentence, enc: Encoded, att: Attention) -> b
     seen = np.flatnonzero(att.mask[i])
     shown = replace(ctx.s, real=sentence.sent_id, real_query=q)
     if not views.guess_first(att.q[i], att.k[seen], q, [labels[j] for j in seen], key=view_key("real", shown, q),
-                             ask=panels.asker(shown, "real", ctx.pages, enc.tokens, i)):
+                             ask=ctx.asker(enc.tokens, i, shown)):
         return False
     rel = treebank.short(sentence.relations[i])
     st.markdown(t("real_gold_said", q=plain(q), h=plain(labels[head[i]]), rel=rel) if head[i] >= 0

@@ -4,7 +4,8 @@ import numpy as np
 import streamlit as st
 
 from engine.attention import Attention, one_key, top_keys
-from engine.relevance import degrees, in_order
+from engine.pipeline import Encoded
+from engine.relevance import degrees, in_order, raw_scores
 from kit import render, tables
 from kit.charts import Titles, relevance_bars
 from kit.text import number, plain, t, then
@@ -37,6 +38,11 @@ def takeaway(cosine: np.ndarray, keys: list[str], *, story: bool) -> str:  # [n]
     if not story or int(np.argmin(deg)) != keys.index("drank"):  # other vectors may put another word closest
         return t("relevance_takeaway_other")
     return t("relevance_takeaway", deg=deg[keys.index("drank")], degs=span(deg, keys.index("drank"), "{:.0f}°"))
+
+
+def scores(enc: Encoded, att: Attention, i: int, others: list[int]) -> dict[str, np.ndarray]:  # -> each [len(others)]
+    """Query i's relevance to each other word, measured on the vectors' own rows (dot product, cosine), then as Q·K."""
+    return raw_scores(enc.embedding, i, others) | {"qk": att.scores[i, others]}
 
 
 def measure_names(source: str, *, scaled: bool) -> dict[str, str]:

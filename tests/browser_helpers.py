@@ -18,7 +18,7 @@ from harness.chromium import (  # noqa: F401
     start_server,
     stop_server,
 )
-from lesson import pages
+from kit import pages
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPTS = [p.path for p in pages.STEPS]  # the story's pages, each drawing charts

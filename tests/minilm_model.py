@@ -5,7 +5,7 @@ import os
 import pytest
 
 from engine import minilm, minilm_files
-from lesson import pages
+from kit import pages
 
 PAGE = pages.page("transformer").path  # the one page that runs the model
 

@@ -9,7 +9,7 @@ from contextlib import contextmanager
 
 import streamlit as st
 
-from engine import minilm
+from engine import minilm, minilm_files
 from engine.corpus import CorpusError
 from engine.errors import CodedError
 from engine.minilm import ModelError
@@ -81,10 +81,11 @@ def arrived(job: queue.Job) -> bool:
 
 
 @contextmanager
-def reading(m: minilm.Model, folder: str, words: list[str]):
+def reading(m: minilm.Model, words: list[str]):
     """Inside: the sentence as the model read it, drawn in its run's turn when it was read just now. Until it arrives,
-    its place in line with Stop, and the page stops there; a sentence of too many pieces, or no room, says so."""
-    key = (folder, tuple(words))
+    its place in line with Stop, and the page stops there; a sentence of too many pieces, or no room, says so. Kept
+    by the model's folder and the words."""
+    key = (str(minilm_files.folder()), tuple(words))
     job = mine(key)
     found = cached(key) if job is None else None
     if found is not None:

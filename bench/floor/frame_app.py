@@ -5,10 +5,10 @@ In a folder of its own: Streamlit puts the script's folder first on the import p
 the app's (bench/classroom.py)."""
 import streamlit as st
 
-from kit import tables, text, views
+from kit import pages, tables, text, views
 from kit.charts import Titles
 from kit.text import t
-from lesson import frame, pages, sidebar
+from lesson import frame, sidebar
 
 settings = sidebar.current()
 text.use(settings.lang)

@@ -3,8 +3,8 @@ heatmap of the sentence's rows, and nothing else. If the frame changes, the refe
 from streamlit.testing.v1 import AppTest
 
 from harness.apptest import ROOT
+from kit.pages import PAGES
 from kit.text import t
-from lesson.pages import PAGES
 from tests.apptest_helpers import chart_data
 
 FLOOR = ROOT / "bench" / "floor" / "frame_app.py"

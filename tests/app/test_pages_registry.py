@@ -1,11 +1,11 @@
-"""The one list of pages (lesson/pages.py): the navigation and home's links come from it, in its order, shared links
+"""The one list of pages (kit/pages.py): the navigation and home's links come from it, in its order, shared links
 keep their URL paths, and a page added there with its text keys (an eleventh: pages/10_…) is linked everywhere after
 the others, runs, and names its downloads after its entry."""
 import pytest
 from streamlit.source_util import page_icon_and_name
 
+from kit import pages
 from kit.text import LANGS, in_language, t
-from lesson import pages
 from tests.apptest_helpers import PAGES as SCRIPTS
 from tests.apptest_helpers import ROOT, deferred, open_menus, run_page
 

@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
+from kit import pages
 from kit.text import in_language, t
-from lesson import pages
 from tests import browser_helpers as b
 
 WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]

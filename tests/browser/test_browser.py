@@ -7,8 +7,8 @@ from urllib.parse import parse_qs, quote, urlsplit
 import pytest
 from playwright.sync_api import expect
 
+from kit import pages
 from kit.text import t
-from lesson import pages
 from tests import browser_helpers as b
 from tests.minilm_model import require_model_for
 

@@ -3,7 +3,7 @@ names a page, under any prefix, evaluated in Chromium. Every page opened at its 
 in the console, is tests/browser/test_fit.py's."""
 import json
 
-from lesson import pages
+from kit import pages
 from server import page_base
 
 NAMES = [p.url_path for p in pages.PAGES if p.url_path]

@@ -8,8 +8,8 @@ from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 
+from kit import pages
 from kit.text import in_language, t
-from lesson import pages
 from tests import browser_helpers as b
 from tests.minilm_model import require_model_for
 

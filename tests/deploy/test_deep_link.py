@@ -8,8 +8,8 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from websockets.sync.client import connect
 
 from harness.chromium import free_port, start_server, stop_server
+from kit import pages
 from kit.text import t
-from lesson import pages
 
 
 def first_run(url: str, page_name: str) -> dict[str, list[str]]:

@@ -14,7 +14,7 @@ from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
 from deploy import proxy as nginx
-from lesson import pages
+from kit import pages
 from server import page_base
 from tests import browser_helpers as b
 from tests.deploy.test_deploy import answering, require_nginx, static_asset, until

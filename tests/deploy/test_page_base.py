@@ -6,7 +6,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from lesson import pages
+from kit import pages
 from server import headers, page_base
 
 NAMES = [p.url_path for p in pages.PAGES if p.url_path]

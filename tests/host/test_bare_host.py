@@ -18,8 +18,8 @@ import pytest
 
 from engine import minilm_files
 from harness.chromium import free_port, stop_server
+from kit import pages
 from kit.text import in_language, t
-from lesson import pages
 from tests import browser_helpers as b
 
 ROOT = Path(__file__).resolve().parents[2]
