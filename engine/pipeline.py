@@ -5,7 +5,7 @@ import numpy as np
 from gensim.models import KeyedVectors
 
 from engine.positional import sinusoidal
-from engine.tokens import embed, tokenize
+from engine.tokens import embed, has_cjk, knows_cjk, tokenize
 
 
 @dataclass(frozen=True)
@@ -16,6 +16,7 @@ class Encoded:
     embedding: np.ndarray  # [n, d]
     positional: np.ndarray  # [n, d]  position weight · sinusoidal encoding (zeros at weight 0)
     x: np.ndarray  # [n, d]  embedding + positional
+    unread_chinese: bool = False  # the text has Chinese characters, and the vectors no Chinese words to read them by
 
 
 def row_labels(tokens: list[str], positions: list[int] | None = None) -> list[str]:
@@ -26,12 +27,14 @@ def row_labels(tokens: list[str], positions: list[int] | None = None) -> list[st
 
 
 def encode(kv: KeyedVectors, text: str, *, position: float = 1.0) -> Encoded:
-    """Tokenize, drop unknown words, embed, and add the positional encoding, times `position`, at the kept positions."""
+    """Tokenize, drop unknown words, embed, and add the positional encoding, times `position`, at the kept positions;
+    say whether Chinese characters went unread (the vectors hold no Chinese words)."""
+    unread = has_cjk(text) and not knows_cjk(kv)
     tokens = tokenize(text, kv)
     rows, missing = embed(kv, tokens)
     keep = [i for i, t in enumerate(tokens) if t not in missing]
     pe = position * sinusoidal(len(tokens), kv.vector_size)[keep]
     kept = [tokens[i] for i in keep]
     labels = row_labels(kept, [i + 1 for i in keep])
-    return Encoded(kept, labels, list(dict.fromkeys(missing)), rows[keep], pe, rows[keep] + pe)
+    return Encoded(kept, labels, list(dict.fromkeys(missing)), rows[keep], pe, rows[keep] + pe, unread)
 

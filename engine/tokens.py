@@ -12,7 +12,8 @@ import numpy as np
 from gensim.models import KeyedVectors
 
 from engine.errors import VectorsError
-from engine.sources import cache_dir, per_vectors
+from engine.per_vectors import per_vectors
+from engine.sources import cache_dir
 
 MAX_TOKENS = 64
 # GloVe 6B follows the Penn Treebank tokenizer: clitics ("'s", "n't") and each punctuation mark stand alone.

@@ -11,7 +11,7 @@ from engine import corpus, treebank
 from engine.attention import Attention
 from engine.pipeline import Encoded, encode
 from engine.tokens import TooManyTokens, tokenize
-from kit import render, state, views
+from kit import render, state
 from kit.text import error_text, plain, t, then
 from kit.views import code
 from vectors import chosen
@@ -204,4 +204,4 @@ def rows(ctx, sentence: treebank.Sentence) -> tuple[Encoded, Attention]:
     enc = encode(ctx.kv, " ".join(sentence.tokens), position=s.position)
     st.markdown(t("real_sentence", n=len(enc.tokens), text=plain(" ".join(enc.tokens)),
                   id=code(sentence.sent_id)))
-    return enc, views.self_attention(enc.x, ctx.w, s)
+    return enc, ctx.attend(enc)

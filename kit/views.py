@@ -8,7 +8,7 @@ import pandas as pd
 import pyarrow as pa
 import streamlit as st
 
-from engine.attention import Attention, attend, contributions, positive_keys, relative_gap
+from engine.attention import Attention, contributions, positive_keys, relative_gap
 from engine.relevance import degrees, length_angle, order_by, others_span, pairs_in_order, parallel, winner
 from kit import charts, render, tables
 from kit.charts import contribution_bars, heatmap, weight_bars
@@ -323,14 +323,3 @@ def pick_word(field: str, label: str, options: list[str], default: str, *, where
 def code(text: str) -> str:
     """Inline code for user text, safe whatever characters it holds."""
     return "`" + text.replace("`", "ˋ") + "`"
-
-
-def self_attention(x: np.ndarray, w: dict, s) -> Attention:  # x [n, d] -> the sentence attending to itself
-    """The rows x through the layers w, scaled, softmaxed and own cells as the Settings `s` say; numbers too large to
-    compute stop the run with a sentence for the learner."""
-    try:
-        return attend(x, x, w["w_q"], w["w_k"], w["w_v"], scale=s.scaled, softmax=s.softmax, own=s.own)
-    except ValueError:
-        st.error(t("overflow"))
-        st.stop()
-        raise  # st.stop() ends the run; this line is never reached

@@ -12,11 +12,11 @@ import streamlit as st
 from gensim.models import KeyedVectors
 
 from classroom import panels
-from engine.attention import Attention
+from engine.attention import Attention, attend
 from engine.pipeline import Encoded
 from engine.tokens import tokenize
 from fits import banner, queue, weights
-from kit import pages, render, state, tables, text, views
+from kit import pages, render, state, tables, text
 from kit.pages import Page
 from kit.text import t
 from lesson import sidebar
@@ -51,6 +51,17 @@ class Context:
         """What a word's hidden cell on itself means with the weights in use."""
         return banner.own_note(self.provenance)
 
+    def attend(self, enc: Encoded) -> Attention:
+        """The sentence `enc` attending to itself through this page's layers, scaled, softmaxed and own cells as its
+        Settings say; numbers too large to compute stop the run with a sentence for the learner."""
+        s, w = self.s, self.w
+        try:
+            return attend(enc.x, enc.x, w["w_q"], w["w_k"], w["w_v"], scale=s.scaled, softmax=s.softmax, own=s.own)
+        except ValueError:
+            st.error(t("overflow"))
+            st.stop()
+            raise  # st.stop() ends the run; this line is never reached
+
     def asker(self, words: Sequence[str], at: int, view: Settings | None = None):
         """What kit.views.guess_first calls to offer this page's question to a class: about word `at` of `words` (the
         class sees the sentence with it), on the view `view` (the page's Settings unless a page shows another)."""
@@ -84,35 +95,33 @@ def current() -> Context:
 
 
 def context(p: Page, s: Settings) -> Context:
-    """The one opening of every page, for this run's Settings `s`, in their language (the entry set it): sidebar, the
-    page's title and intro, the weights banner and the save menu (on the story's steps), then the sentence through the
-    layers; the run stops here, with a sentence saying why, when there is nothing to show. The page's `sentence` names
-    the Settings field to encode (None: the page encodes its own, and the sidebar's sentence box is the field `box`)."""
+    """The one opening of every step of the story, for this run's Settings `s`, in their language (the entry set it):
+    sidebar, vectors, the page's title and intro, the layers' weights and their banner, the save menu, then the
+    sentence through the layers; the run stops here, with a sentence saying why, when there is nothing to show. The
+    page's `sentence` names the Settings field to encode (None: the page encodes its own, and the sidebar's sentence
+    box is the field `box`)."""
     box = p.sentence or p.box
     queue.drawing()
     render.PAUSE.set(queue.give_way)  # each chart a fit's or a model run's turn draws lets others' pages go first
-    if not p.step:
-        return lobby(p, s)
-    drawn = sidebar.render(s, box, challenge=p.challenge)
+    state.write_url(s)
+    drawn = sidebar.render(s, box, state.linked(s), challenge=p.challenge)
     kv, source = chosen.vectors(s, drawn)
     st.title(t(p.title))
     sidebar.sentence_here(s, box)
     st.markdown(t(p.intro, d=kv.vector_size, source=source))
     w, provenance = weights.layers(s, kv)
-    if p.step:  # what the layers are matters where the sentence goes through them
-        banner.banner(s, provenance)
-    render.name_files(p.name, getattr(s, box), render.save_menu() if p.step else None)  # charts to save
-    named = {q.name: q for q in pages.PAGES}
+    banner.banner(s, provenance)
+    render.name_files(p.name, getattr(s, box), render.save_menu())  # charts to save
+    ctx = Context(s, kv, source, w, provenance, None, None, {q.name: q for q in pages.PAGES}, p)
     if p.sentence is None:
-        return Context(s, kv, source, w, provenance, None, None, named, p)
+        return ctx
     enc = rows.sentence_rows(kv, getattr(s, p.sentence), s.position)
     if enc is not None and len(enc.tokens) < p.min_words:
         st.info(t("need_two_words"))
         enc = None
     if enc is None:
         st.stop()
-    att = views.self_attention(enc.x, w, s)
-    return Context(s, kv, source, w, provenance, enc, att, named, p)
+    return replace(ctx, enc=enc, att=ctx.attend(enc))
 
 
 def lobby(p: Page, s: Settings) -> Context:
@@ -164,7 +173,8 @@ def again(ctx: Context, local: tuple[str, ...]) -> Context:
     render.PAUSE.set(queue.give_way)
     render.name_files(ctx.page.name, getattr(s, ctx.page.sentence or ctx.page.box))
     same = all(getattr(s, name) == getattr(ctx.s, name) for name in ATTENTION)
-    att = ctx.att if ctx.enc is None or same else views.self_attention(ctx.enc.x, ctx.w, s)
-    now = replace(ctx, s=s, att=att)
+    now = replace(ctx, s=s)
+    if ctx.enc is not None and not same:
+        now = replace(now, att=now.attend(ctx.enc))
     RUN.set(now)
     return now

@@ -70,15 +70,15 @@ def copy_sentence(field: str):
     st.session_state[field] = st.session_state[f"_{field}_here"]
 
 
-def render(s: Settings, sentence_field: str, *, challenge: bool = False):
-    """URL notices, navigation (its links carrying the view's parameters) and the shared controls for the run's
-    Settings `s` (current(), which the entry read), with the view's address written into the address bar; with
+def render(s: Settings, sentence_field: str, query: dict[str, str], *, challenge: bool = False):
+    """URL notices, navigation (its links carrying the view's parameters `query`, state.linked) and the shared controls
+    for the run's Settings `s` (current(), which the entry read, already written into the address bar); with
     `challenge`, a page that can hide its answer until the learner guesses, also its challenge link. Returns the place,
     under the choice of vectors, where what the chosen vectors need is drawn (vectors.chosen.vectors); None where they
     need nothing drawn (vectors.settings.DRAWN)."""
     url_notices(st.session_state.pop("_notices", []), st.session_state.pop("_unread", False))
     with st.sidebar:
-        menu(s)
+        menu(query)
         st.selectbox(t("source"), list(SOURCES), key="source", format_func=labels(SOURCES))
         vectors = st.container() if s.source.startswith(DRAWN) else None  # an empty place costs every run
         st.text_input(t(sentence_field), key=sentence_field, max_chars=MAX_TEXT)
@@ -97,16 +97,14 @@ def render(s: Settings, sentence_field: str, *, challenge: bool = False):
                 if link.open:
                     st.caption(t("copy_challenge_help"))
                     st.code(state.link(replace(s, predict=True)), language=None, wrap_lines=True)
-    state.write_url(s)
     return vectors
 
 
-def menu(s: Settings):
-    """The sidebar's title, the links to every page (carrying the view's parameters, state.linked, so that a page
-    opened in a new tab shows the view too: a part's own run leaves them as the page's run drew them) and the choice of
-    language."""
+def menu(query: dict[str, str]):
+    """The sidebar's title, the links to every page (carrying the view's parameters `query`, state.linked, so that a
+    page opened in a new tab shows the view too: a part's own run leaves them as the page's run drew them) and the
+    choice of language."""
     st.markdown(f"### {t('app_title')}")
-    query = state.linked(s)
     for p in pages.PAGES:
         st.page_link(p.script, label=t(p.nav), query_params=query)
     st.divider()
@@ -117,9 +115,9 @@ def lobby(s: Settings):
     """The sidebar of a page outside the story (the class page): URL notices, the menu and the address bar, and none
     of the story's controls (vectors, sentence, layers, links to a view)."""
     url_notices(st.session_state.pop("_notices", []), st.session_state.pop("_unread", False))
-    with st.sidebar:
-        menu(s)
     state.write_url(s)
+    with st.sidebar:
+        menu(state.linked(s))
 
 
 def url_notices(notices: list, unread: bool):

@@ -59,7 +59,7 @@ def sentence(ctx, known: sentences.Known) -> Chosen:
     if enc is None:
         st.stop()
     st.markdown(t("model_yours_sentence", n=len(enc.tokens), text=plain(" ".join(enc.tokens))))
-    att = views.self_attention(enc.x, ctx.w, s)
+    att = ctx.attend(enc)
     return Chosen(enc, att, treebank.ARTICLE if tuple(enc.tokens) == treebank.ARTICLE.tokens else None)
 
 

@@ -5,7 +5,7 @@ from gensim.models import KeyedVectors
 
 from engine.pipeline import Encoded, encode
 from engine.spelling import suggest
-from engine.tokens import TooManyTokens, has_cjk, knows_cjk
+from engine.tokens import TooManyTokens
 from kit.text import error_text, t
 
 
@@ -20,7 +20,7 @@ def sentence_rows(kv: KeyedVectors, text: str, position: float) -> Encoded | Non
     except TooManyTokens as e:
         st.error(error_text(e))
         return None
-    if has_cjk(text) and not knows_cjk(kv):
+    if enc.unread_chinese:
         st.info(t("no_chinese_words"))
     if enc.missing:
         st.warning(t("missing_words", items=", ".join(missing_item(kv, w) for w in enc.missing)))

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine import sources, spelling
+from engine import per_vectors, spelling
 from engine.errors import VectorsError
 from engine.formats import keyed_vectors
 from engine.sources import load_glove, nearest, release
@@ -177,12 +177,12 @@ class TestSmallVectors:
     def test_suggestions_are_cached_per_vector_set_and_forgotten_with_it(self, make_kv):
         kv = make_kv({"milk": [1, 0]})
         assert suggest(kv, "mlik") == ["milk"]
-        lookup = sources.PER_VECTORS[kv][spelling.speller]
+        lookup = per_vectors.PER_VECTORS[kv][spelling.speller]
         assert suggest(kv, "mlik") == ["milk"] and lookup.cache_info().hits == 1
-        before = len(sources.PER_VECTORS)
+        before = len(per_vectors.PER_VECTORS)
         del kv, lookup
         gc.collect()
-        assert len(sources.PER_VECTORS) == before - 1
+        assert len(per_vectors.PER_VECTORS) == before - 1
         assert suggest(make_kv({"silk": [1, 0]}), "mlik") == ["silk"]  # a new set of the same size: its own answers
 
 
