@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from classroom import classes, holds, seat
-from deploy import proxy as nginx
+from harness import proxy as nginx
 from tests import browser_helpers as b
 from tests.deploy.test_deploy import DEPLOY, ROOT, Visitor, answers_ok, require_nginx, stop, until
 from tests.deploy.test_server import QUESTION, class_tables

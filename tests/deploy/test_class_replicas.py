@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from deploy import proxy as nginx
+from harness import proxy as nginx
 from tests import browser_helpers as b
 from tests.browser.test_class import one_question
 from tests.deploy.test_deploy import answers_ok, require_nginx, stop, until

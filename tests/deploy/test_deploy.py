@@ -17,7 +17,7 @@ from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from websockets.sync.client import connect
 
-from deploy import proxy as nginx
+from harness import proxy as nginx
 from kit import state
 from lesson import settings
 from tests import browser_helpers as b

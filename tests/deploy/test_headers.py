@@ -13,7 +13,7 @@ import pytest
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
-from deploy import proxy as nginx
+from harness import proxy as nginx
 from kit import pages
 from server import page_base
 from tests import browser_helpers as b

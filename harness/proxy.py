@@ -1,10 +1,11 @@
-"""nginx with deploy/nginx/nginx.conf in front of Streamlit processes on this machine, for tests and benchmarks."""
+"""nginx with deploy/nginx/nginx.conf (the one a host runs) in front of Streamlit processes on this machine, for tests
+and benchmarks."""
 import shutil
 import subprocess
 from pathlib import Path
 
 NGINX = Path("/usr/sbin/nginx")
-CONF = Path(__file__).resolve().parent / "nginx" / "nginx.conf"
+CONF = Path(__file__).resolve().parents[1] / "deploy" / "nginx" / "nginx.conf"
 
 
 def command(workdir: Path, backends: list[str], listen: str) -> list[str]:
