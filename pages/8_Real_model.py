@@ -2,18 +2,16 @@ from dataclasses import replace
 
 import streamlit as st
 
-from heldout import sentences
 from kit.text import t
 from lesson import downloads, frame
 from transformer import model, runs, tabs, views
 
 ctx = frame.current()
 m = model.model()
-known, scored = sentences.held_out(ctx)
-chosen = views.sentence(ctx, known)
+chosen = views.sentence(ctx)
 with runs.reading(m, chosen.enc.tokens) as seen:
     views.pieces_view(seen, chosen)
-    frame.part(lambda now: tabs.tabs(now, seen, chosen, views.grid_view(now, seen, chosen), scored),
+    frame.part(lambda now: tabs.tabs(now, seen, chosen, views.grid_view(now, seen, chosen)),
                "model_head", "model_word", "model_view")
 shown = replace(ctx, s=replace(ctx.s, sentence=" ".join(chosen.enc.tokens)), enc=chosen.enc, att=chosen.att)
 downloads.menu(shown)

@@ -4,7 +4,7 @@ import streamlit as st
 
 from engine import minilm_files, minilm_treebank
 from heldout.heads import Measured, measured
-from heldout.sentences import RELATION_NAMES, RELATIONS, Known, Scored
+from heldout.sentences import RELATION_NAMES, RELATIONS, Known, Scored, held_out
 from kit import render, tables, views
 from kit.charts import Titles
 from kit.text import t, then
@@ -21,9 +21,10 @@ def others() -> dict[str, dict[str, tuple[str, float]]]:
             "bert": {r: (theirs, share / 100) for r, (theirs, share, _, _) in minilm_treebank.BERT_BASE.items()}}
 
 
-def relations_view(ctx, known: Known, scored: Scored):
+def relations_view(ctx):
     """Every held-out sentence, relation by relation: the current head against the best fixed offset for each, then a
     table beside them of page 6's learned heads, the real transformer's best head and BERT-base's."""
+    known, scored = held_out(ctx)
     st.subheader(t("real_rel_title"))
     series = [t("real_rel_head"), t("real_rel_offset")]
     rivals, heads = others(), measured(ctx)

@@ -1,4 +1,5 @@
-"""Page 7's views of one held-out sentence: predict first, each word's head and top key, one key from every query."""
+"""Page 7's views of one held-out sentence: the sentence chosen, predict first, each word's head and top key, one key
+from every query."""
 from dataclasses import replace
 
 import numpy as np
@@ -7,6 +8,7 @@ import streamlit as st
 from engine import treebank
 from engine.attention import Attention, top_keys
 from engine.pipeline import Encoded
+from heldout import sentences
 from heldout.sentences import Scored
 from kit import render, tables, views
 from kit.charts import Titles, relevance_bars
@@ -100,3 +102,20 @@ def same_key(ctx, sentence: treebank.Sentence, enc: Encoded, att: Attention):
     else:
         said += then() + t("real_key_no_deps", k=plain(k))
     st.markdown(said)
+
+
+def sentence_view(ctx):
+    """One held-out sentence through the layers: each word's head and the word it attends to, and one key's scores;
+    returns the Context of that sentence."""
+    s = ctx.s
+    known, scored = sentences.held_out(ctx)
+    sentence = sentences.choose(ctx, known)
+    enc, att = sentences.rows(ctx, sentence)
+    c1, c2, c3 = st.columns(3)
+    c1.toggle(t("scaled"), key="scaled")
+    c2.toggle(t("softmax"), key="softmax")
+    c3.toggle(t("predict"), key="predict", help=t("predict_help"))
+    if not s.predict or guessed(ctx, sentence, enc, att):
+        heads_view(ctx, sentence, enc, att, scored)
+        same_key(ctx, sentence, enc, att)
+    return replace(ctx, s=replace(s, sentence=" ".join(sentence.tokens)), enc=enc, att=att)

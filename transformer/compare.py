@@ -57,10 +57,11 @@ def parked_view(seen: Seen, labels: list[str], head: tuple[int, int], word: int)
     st.caption(t("model_parked_caption"))
 
 
-def compare_view(ctx, scored: sentences.Scored, head: tuple[int, int]):
+def compare_view(ctx, head: tuple[int, int]):
     """Over every held-out sentence: the real model's best single head against ours, then relation by relation its
     best head against ours, and why; what the head shown large is best at."""
     st.subheader(t("model_compare_title"))
+    _, scored = sentences.held_out(ctx)
     shipped = minilm_treebank.shipped()
     best, acc = shipped.best("all")
     said = t("model_compare_best", sentences=shipped.sentences, name=minilm_files.NAME, head=best, acc=acc,

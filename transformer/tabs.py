@@ -1,7 +1,6 @@
 """Page 8's tabs under the grid of heads: the head picked, large, beside ours; which heads find each word's head; what
 the heads park on [CLS] and [SEP]; the model against our head over every held-out sentence. The open one is a setting
 (so a shared link opens it) and the only one built: each holds charts or a table that an edit would redraw."""
-from heldout import sentences
 from kit import state
 from kit.text import t
 from transformer import compare, views
@@ -13,7 +12,7 @@ LABELS = {"large": "model_view_large", "finders": "model_view_finders", "parked"
           "compare": "model_view_compare"}  # each tab's name (text keys), in the order of VIEWS
 
 
-def tabs(ctx, seen: Seen, chosen: views.Chosen, head: tuple[int, int], scored: sentences.Scored):
+def tabs(ctx, seen: Seen, chosen: views.Chosen, head: tuple[int, int]):
     """The tabs, the open one built."""
     tab, name = state.open_tab(ctx.s, "model_view", KEY, {view: t(LABELS[view]) for view in VIEWS})
     if tab is None:
@@ -26,4 +25,4 @@ def tabs(ctx, seen: Seen, chosen: views.Chosen, head: tuple[int, int], scored: s
         elif name == "parked":
             compare.parked_view(seen, chosen.enc.labels, head, views.followed(ctx.s, chosen))
         else:
-            compare.compare_view(ctx, scored, head)
+            compare.compare_view(ctx, head)

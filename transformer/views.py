@@ -43,13 +43,14 @@ class Chosen:
         return [treebank.short(r) for r in self.tree.relations] if self.tree else [""] * len(self.enc.tokens)
 
 
-def sentence(ctx, known: sentences.Known) -> Chosen:
-    """The choice of sentence, then the sentence through our layers; the page stops, saying why, where there is
-    none to show."""
+def sentence(ctx) -> Chosen:
+    """The choice of sentence (the held-out ones scored only when one is asked for), then the sentence through our
+    layers; the page stops, saying why, where there is none to show."""
     s = ctx.s
     st.segmented_control(t("model_source"), list(SOURCE_NAMES), key="model_sentence",
                          format_func=labels(SOURCE_NAMES))
     if s.model_sentence == "treebank":
+        known, _ = sentences.held_out(ctx)
         tree = sentences.choose(ctx, known, page="transformer")
         return Chosen(*sentences.rows(ctx, tree), tree)
     enc = sentence_rows(ctx.kv, s.sentence, s.position)
