@@ -55,9 +55,12 @@ def test_answers_given_together_are_written_in_one_transaction(monkeypatch):
     code, tokens = seated(STUDENTS)
     commits: list[int] = []
     sa.event.listen(store.engine(), "commit", lambda conn: commits.append(1))
-    release = threading.Event()
-    busy = threading.Thread(target=store.write, args=(lambda conn, *, now: release.wait(QUEUED_S),))
-    busy.start()  # the writer is busy: the answers below queue behind it
+    entered, release = threading.Event(), threading.Event()
+    busy = threading.Thread(target=store.write, args=(lambda conn, *, now: entered.set() or release.wait(QUEUED_S),))
+    busy.start()
+    # the writer busy before the answers come: else it may take some of them into the busy job's batch, where they
+    # wait unseen by the queue
+    assert entered.wait(QUEUED_S), "the busy write never started"
     with ThreadPoolExecutor(1) as pool:
         done = pool.submit(answer_all, code, tokens)
         end = time.monotonic() + QUEUED_S
