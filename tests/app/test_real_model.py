@@ -22,6 +22,7 @@ import pytest
 
 from engine import minilm, minilm_files, treebank
 from engine.minilm import ModelError
+from heldout import sentences
 from kit.charts import PICK
 from kit.text import error_text, in_language, t
 from lesson import warm
@@ -373,3 +374,15 @@ def test_the_reproduce_script_prints_our_heads_weights_on_the_treebank_sentence_
     assert labels == list(drawn["row"][::25]) and len(labels) == 25
     np.testing.assert_allclose(weights, drawn["value"].to_numpy().reshape(25, 25), rtol=1e-9, atol=1e-9)
     assert t("model_reproduce_note").split(":")[0] in " ".join(c.value for c in at.caption)
+
+
+def test_a_sentence_of_ones_own_reads_with_vectors_that_know_no_held_out_sentence(monkeypatch):
+    """The held-out sentences are read only where the page needs them: with vectors that hold none of them, the
+    learner's own sentence still goes through both models, and a treebank sentence or the comparison says why not."""
+    monkeypatch.setattr(sentences, "shared_known", lambda *args: None)  # no held-out sentence in these vectors
+    own = ok(run_page(PAGE))
+    assert "model_grid_pick" in [c.key for c in own.get("vega_lite_chart")]
+    assert t("real_none_known") not in [i.value for i in own.info]
+    for query in ({"model_sentence": "treebank"}, {"model_view": "compare"}):
+        at = ok(run_page(PAGE, query))
+        assert t("real_none_known") in [i.value for i in at.info], query
