@@ -1,35 +1,10 @@
-"""Class mode attacked by scripts: the five attacks of issue 46 replayed with bare websocket and HTTP clients, on
-127.0.0.1 only, each on servers of its own (bench/class_tab.py's tabs, bench/class_flood.py's floods).
-
-- fill: the teacher raises the cap out of the way; a script on three addresses (FILLERS) opens tabs on the class's link,
-  OPENING at a time for FILL_S, each loading the page's pixel (a new seat each: the script keeps no cookie) and joining;
-  then a real student on another address joins, and the teacher removes the busiest minute's joins with one button.
-  Budget: at most FILL_MOST seated (admission.py's bucket), the real student in, the minute's joins all removed.
-- votes: VOTERS fakes joined from the script's address answer every 2 s (30 a minute each) for VOTE_S while a real
-  student on another address answers 5 times; then a tab with one fake's student cookie but a seat of its own answers.
-  Budget: the real student never refused, every answer in the database from the seat that joined, the replay refused.
-- holds: the script holds HOLDS questions on a live class from the loopback address 127.0.0.2, each asked again when
-  its hold would end, 20 s after it was asked, whatever it was answered (it ignores Retry-After): through nginx in
-  front of two replicas on PostgreSQL, and directly on a server started under a soft limit of 1,024 open files, with
-  IDLE idle TCP sockets besides. Budget: every new visitor's websocket opens, the bystander's edit ≤ 2× its idle
-  figure.
-- unknown: HOLDS distinct unknown codes, each asked every 20 s (100 questions a second, the rate of the held attack
-  of the issue). Budget: ≤ 0.1 core above idle, the bystander's edit ≤ 1.3×.
-- stopped: one process on PostgreSQL, a teacher and STUDENTS students; every PostgreSQL process stopped (SIGSTOP) for
-  STOP_S while each student answers and a newcomer joins, then resumed. Budget: everyone told within 3 s, every answer
-  counted after, the reveal reaches every student.
-
-Tabs carry X-Forwarded-For (SCRIPT, FILLERS or SCHOOL) as a trusted proxy on 127.0.0.1 sends it (CLASS_TRUSTED_PROXIES).
-Issue 59's attacks run here too: bench/class_crowd.py (answers, reveal, busy), bench/class_edges.py (spoof, files).
-python -m bench.class_attack [fill] [votes] [holds] [unknown] [stopped] [answers] [reveal] [busy] [spoof] [files]
-"""
+"""Class mode attacked by scripts: a class filled, fake votes, held and unknown questions, PostgreSQL stopped."""
 import asyncio
 import contextlib
 import importlib
 import math
 import re
 import resource
-import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -38,11 +13,11 @@ import psutil
 import sqlalchemy as sa
 
 from bench import class_flood as flood
-from bench.capacity import warm
 from bench.class_door import BUSY, remove_busiest_minute, seen_at_the_door, set_cap
-from bench.class_tab import CODE, JOIN, NICKNAME, OPENING, PICK, REVEAL, STEP_TIMEOUT_S, Tab, ask
-from bench.classroom import HOME, replicas
-from bench.common import Row, Server, seconds
+from bench.class_tab import CODE, JOIN, NICKNAME, OPENING, PICK, REVEAL, STEP_TIMEOUT_S, Tab, ask, replicas
+from bench.clients import warm
+from bench.common import Row, cli, seconds
+from bench.servers import HOME, nginx, started
 from classroom import admission, classes, watch
 from harness import postgres
 
@@ -89,6 +64,23 @@ async def all_join(tabs: list[Tab], code: str, deadline: float, close: bool) -> 
                 if close:
                     await t.close()
     return list(await asyncio.gather(*(one(t) for t in tabs)))
+
+
+async def honest_answers(student: Tab, times: int, gap: float, wait: float = 10.0) -> tuple[list[str], list[float]]:
+    """The honest student answers `times` times, `gap` seconds apart: "sent" or the sentence each was refused with,
+    and the seconds from each press of Send to the panel saying it was sent."""
+    outcomes, took = [], []
+    for i in range(times):
+        seen, student.sent_at, student.acked_at = len(student.errors), time.perf_counter(), None
+        await student.answer_with(student.options[PICK][(i + 1) % 2])
+        try:
+            await student.until(lambda n=seen: student.acked_at is not None or len(student.errors) > n, wait, "answer")
+            outcomes.append("sent" if len(student.errors) == seen else student.errors[-1].split(": ", 1)[-1])
+            took += [student.acked_at - student.sent_at] if student.acked_at is not None else []
+        except TimeoutError:
+            outcomes.append(f"no answer within {wait:g} s")
+        await asyncio.sleep(gap)
+    return outcomes, took
 
 
 @contextlib.contextmanager
@@ -151,19 +143,7 @@ async def votes(url: str, database: str) -> dict:
             await t.answer_with(t.options[PICK][i % 2])
             await asyncio.sleep(2.0)
 
-    async def answering() -> list[str]:
-        outcomes = []
-        for i in range(5):
-            seen, real.sent_at, real.acked_at = len(real.errors), time.perf_counter(), None
-            await real.answer_with(real.options[PICK][(i + 1) % 2])
-            try:
-                await real.until(lambda n=seen: real.acked_at is not None or len(real.errors) > n, 10, "the answer")
-                outcomes.append("sent" if len(real.errors) == seen else real.errors[-1])
-            except TimeoutError:
-                outcomes.append("no answer within 10 s")
-            await asyncio.sleep(VOTE_S / 5)
-        return outcomes
-    outcomes = (await asyncio.gather(answering(), *(voting(t) for t in joined)))[0]
+    outcomes = (await asyncio.gather(honest_answers(real, 5, VOTE_S / 5), *(voting(t) for t in joined)))[0][0]
     replay = await replayed(url, joined[0])
     await asyncio.gather(teacher.close(), real.close(), *(t.close() for t in joined))
     return {"joined": len(joined), "real": outcomes, "replay": replay, **counted(database, code)}
@@ -242,28 +222,18 @@ def holds_rows() -> list[Row]:
     """The held flood through nginx (two replicas, PostgreSQL) and directly at a soft limit of 1,024."""
     rows = []
     with postgres.cluster() as (pg, _), replicas(2, {"CLASS_DATABASE_URL": pg, **TRUSTED}) as backends, \
-            flood.nginx_in_front(backends) as (front, proxy_pid, log):
+            nginx(backends) as (front, proxy_pid, log):
         v = asyncio.run(held_flood(front, [b.proc.pid for b in backends] + [proxy_pid]))
         v["complaints"] = log.read_text().count("worker_connections are not enough")
         v["before"] = "before: 8 of 22 refused, 101,000 connections closed unanswered"
         rows.append(holds_row("through nginx", v))
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    with tempfile.TemporaryDirectory() as folder:
-        server = Server(HOME, env={"CLASS_DATA": folder, **TRUSTED})
-        resource.setrlimit(resource.RLIMIT_NOFILE, (min(SOFT, hard), hard))  # the server inherits it
-        try:
-            server.start()
-        finally:
-            resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
-        try:
-            server.wait_ready()
-            warm(server.url)
-            v = asyncio.run(held_flood(server.url, [server.proc.pid], idle=IDLE))
-            v |= {"idle": IDLE, "open_files": flood.open_files(server.proc.pid),
-                  "before": "before: new visitors timed out, health 5 s"}
-            rows.append(holds_row(f"direct, started at {SOFT:,} open files (now {v['open_files'][0]:,})", v))
-        finally:
-            server.stop()
+    hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    with tempfile.TemporaryDirectory() as folder, \
+            started([HOME], {"CLASS_DATA": folder, **TRUSTED}, [warm], (min(SOFT, hard), hard)) as (server,):
+        v = asyncio.run(held_flood(server.url, [server.proc.pid], idle=IDLE))
+        v |= {"idle": IDLE, "open_files": flood.open_files(server.proc.pid),
+              "before": "before: new visitors timed out, health 5 s"}
+        rows.append(holds_row(f"direct, started at {SOFT:,} open files (now {v['open_files'][0]:,})", v))
     return rows
 
 
@@ -381,15 +351,13 @@ def every() -> dict[str, Callable[[str], list[Row]]]:
     return found
 
 
-def run(quick: bool) -> list[Row]:
-    """Every attack (python -m bench runs them; --quick skips them: about 15 minutes)."""
-    if quick:
+def run(quick: bool, names: tuple[str, ...] = ()) -> list[Row]:
+    """Every attack, or those named (python -m bench runs them all; --quick skips them: about 15 minutes)."""
+    if quick and not names:
         return [Row("class attacks", "the ten attacks on class mode", "skipped in --quick")]
-    return [row for name, one in every().items() for row in one(name)]
+    attacks = every()
+    return [row for name in names or attacks for row in attacks[name](name)]
 
 
 if __name__ == "__main__":
-    from bench.common import table
-
-    attacks = every()
-    print(table([row for name in (sys.argv[1:] or attacks) for row in attacks[name](name)]))
+    cli(run, names=True)

@@ -1,26 +1,9 @@
-"""Class mode under a crowd inside its allowances (bench/class_attack.py runs these with the other attacks):
-
-- answers: BOTS scripted tabs joined (classes of CLASS_OF, from one address) each answer as often as their allowance
-  lets them (limiter.ANSWERS_PER_STUDENT), in ROUNDS stretches that alternate with stretches where they are still;
-  in each, a bystander edits the home page's sentence and an honest student answers every EVERY_S. Budget: the
-  bystander's edit and the honest student's answer ≤ 1.3× their figures with the bots still, no honest answer
-  refused.
-- reveal: nginx in front of one process, so that every tab is the school's one address: 30 honest students and a
-  classmate who then holds as many watch questions as the address's allowance (holds.HELD_PER_ADDRESS) with its
-  own seat, each asked again as soon as it is answered (a second later when refused); once every student's question
-  has been asked again (after watch.HOLD_S), the teacher reveals. Budget: the reveal reaches 30 of 30 within
-  2 s.
-- busy: BOTS students on SQLite answer at the same moment once BURNERS processes have brought the 2-core machine's
-  load average to LOAD or more. Budget: no answer refused.
-
-python -m bench.class_crowd [answers] [reveal] [busy]   (no name: all three)
-"""
+"""Class mode under a crowd inside its allowances: bots answering, a classmate holding questions, a busy host."""
 import asyncio
 import contextlib
 import math
 import multiprocessing
 import os
-import sys
 import tempfile
 import time
 from collections import Counter
@@ -28,11 +11,11 @@ from collections import Counter
 import httpx2
 
 from bench import class_flood as flood
-from bench.capacity import Student
-from bench.class_attack import SCHOOL, SCRIPT, TRUSTED, all_join, one_server, tab, try_join
-from bench.class_tab import PICK, REVEAL, STEP_TIMEOUT_S, Tab, ask
-from bench.classroom import replicas
-from bench.common import Row, median, seconds
+from bench.class_attack import SCHOOL, SCRIPT, TRUSTED, all_join, honest_answers, one_server, tab, try_join
+from bench.class_tab import PICK, REVEAL, STEP_TIMEOUT_S, Tab, ask, replicas
+from bench.clients import Student
+from bench.common import Row, cli, median, seconds
+from bench.servers import nginx
 from classroom import holds, limiter, watch
 
 BOTS, CLASS_OF, HONEST = 80, 30, 30
@@ -54,23 +37,6 @@ async def seated(url: str, n: int, address: str, prefix: str) -> tuple[list[Tab]
         codes.append(code)
         students += [t for t, s in zip(tabs, said, strict=True) if s == "in"]
     return teachers, students, codes
-
-
-async def honest_answers(student: Tab, times: int, gap: float, wait: float = 10.0) -> tuple[list[str], list[float]]:
-    """The honest student answers `times` times, `gap` seconds apart: "sent" or the sentence each was refused with,
-    and the seconds from each press of Send to the panel saying it was sent."""
-    outcomes, took = [], []
-    for i in range(times):
-        seen, student.sent_at, student.acked_at = len(student.errors), time.perf_counter(), None
-        await student.answer_with(student.options[PICK][(i + 1) % 2])
-        try:
-            await student.until(lambda n=seen: student.acked_at is not None or len(student.errors) > n, wait, "answer")
-            outcomes.append("sent" if len(student.errors) == seen else student.errors[-1].split(": ", 1)[-1])
-            took += [student.acked_at - student.sent_at] if student.acked_at is not None else []
-        except TimeoutError:
-            outcomes.append(f"no answer within {wait:g} s")
-        await asyncio.sleep(gap)
-    return outcomes, took
 
 
 async def voting(bot: Tab, going: asyncio.Event, stop: asyncio.Event) -> int:
@@ -233,7 +199,7 @@ def run_one(name: str) -> list[Row]:
             return [answers_row(asyncio.run(answers(server.url)))]
     if name == "reveal":
         with tempfile.TemporaryDirectory() as folder, replicas(1, {"CLASS_DATA": folder, **TRUSTED}) as backends, \
-                flood.nginx_in_front(backends) as (front, *_):
+                nginx(backends) as (front, *_):
             return [reveal_row(asyncio.run(reveal(front)))]
     with one_server({}) as (server, _):
         return [busy_row(asyncio.run(busy(server.url)))]
@@ -242,6 +208,4 @@ def run_one(name: str) -> list[Row]:
 ATTACKS = ("answers", "reveal", "busy")
 
 if __name__ == "__main__":
-    from bench.common import table
-
-    print(table([row for name in (sys.argv[1:] or ATTACKS) for row in run_one(name)]))
+    cli(lambda quick, names: [row for name in names or ATTACKS for row in run_one(name)], names=True)

@@ -1,6 +1,4 @@
-"""The teacher's door (classroom/door.py) driven from a bench's bare teacher tab (bench/class_tab.py), as the frontend
-does it: open the door, type a cap, pick a minute of joins and remove everyone who joined in it; with what the tab sees
-there beyond what a Tab notes."""
+"""The teacher's door (classroom/door.py) driven from a bare teacher tab: a cap typed, a minute of joins removed."""
 import re
 
 from streamlit.proto.Alert_pb2 import Alert

@@ -1,28 +1,17 @@
-"""Two attacks on a hosted class at the server's edge (issue 59, items 5 and 6), replayed with bare HTTP and websocket
-clients on 127.0.0.1 only, each on a server of its own, in the style of bench/class_attack.py.
-
-- spoof: SPOOFED questions held on a live class's stage, all from 127.0.0.1, each naming an address of its own in
-  X-Forwarded-For, on a server started with the repo's defaults (no CLASS_TRUSTED_PROXIES, no FORWARDED_ALLOW_IPS).
-  Budget: the per-address limit holds, at most holds.HELD_PER_ADDRESS held (the rest answered at once).
-- files: a server started under a hard limit of HARD open files, which it cannot raise; IDLE idle TCP connections
-  from 127.0.0.2 held open; then the health check, a new websocket and the server's log. Budget: the health check
-  answers within HEALTH_S, the websocket is refused with an HTTP 503 (not left to hang), the log under LINES lines.
-
-python -m bench.class_edges [spoof] [files]   (no name: both)
-"""
+"""Two attacks on a hosted class at the server's edge: spoofed addresses, and a hard limit of open files."""
 import asyncio
 import contextlib
 import ipaddress
 import os
 import resource
-import sys
 import tempfile
 import time
 
 from bench import class_flood as flood
-from bench.capacity import HOME, warm
 from bench.class_tab import ask
-from bench.common import Row, Server, seconds
+from bench.clients import warm
+from bench.common import Row, cli, seconds
+from bench.servers import HOME, started
 from classroom import holds
 from harness.health import health_s
 
@@ -100,13 +89,9 @@ def spoof_row(v: dict) -> Row:
 
 def spoof_rows() -> list[Row]:
     """The spoofed flood on one server with the repo's defaults."""
-    with tempfile.TemporaryDirectory() as folder, defaults(), more_files():
-        server = Server(HOME, env={"CLASS_DATA": folder})
-        try:
-            server.start().wait_ready()
-            return [spoof_row(asyncio.run(spoof(server.url)))]
-        finally:
-            server.stop()
+    with tempfile.TemporaryDirectory() as folder, defaults(), more_files(), \
+            started([HOME], {"CLASS_DATA": folder}) as (server,):
+        return [spoof_row(asyncio.run(spoof(server.url)))]
 
 
 async def websocket(port: int) -> tuple[str, float]:
@@ -153,18 +138,11 @@ def files_row(v: dict) -> Row:
 
 def files_rows() -> list[Row]:
     """The idle flood on one server started under the hard limit (set on its process as it starts)."""
-    with tempfile.TemporaryDirectory() as folder, more_files():
-        server = Server(HOME, env={"CLASS_DATA": folder}).start()
-        pid: int = server.proc.pid  # type: ignore[attr-defined]  # started: it has a process
-        try:
-            resource.prlimit(pid, resource.RLIMIT_NOFILE, (HARD, HARD))  # long before its lifespan runs
-            server.wait_ready()
-            warm(server.url)
-            v = asyncio.run(files(server.url)) | {"open_files": flood.open_files(pid)}
-            v["lines"] = len(server.log.read_text(errors="replace").splitlines())
-            return [files_row(v)]
-        finally:
-            server.stop()
+    with tempfile.TemporaryDirectory() as folder, more_files(), \
+            started([HOME], {"CLASS_DATA": folder}, [warm], (HARD, HARD)) as (server,):
+        v = asyncio.run(files(server.url)) | {"open_files": flood.open_files(server.proc.pid)}
+        v["lines"] = len(server.log.read_text(errors="replace").splitlines())
+        return [files_row(v)]
 
 
 def run_one(name: str) -> list[Row]:
@@ -176,6 +154,4 @@ ATTACKS = ("spoof", "files")
 
 
 if __name__ == "__main__":
-    from bench.common import table
-
-    print(table([row for name in (sys.argv[1:] or ATTACKS) for row in run_one(name)]))
+    cli(lambda quick, names: [row for name in names or ATTACKS for row in run_one(name)], names=True)

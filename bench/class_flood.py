@@ -1,19 +1,15 @@
-"""Floods of class mode's watch route for bench/class_attack.py, with bare HTTP on 127.0.0.1: questions held open by a
-script on its own loopback address (SCRIPT_HOST, which nginx and the server tell apart from the visitors on
-127.0.0.1), idle TCP sockets, questions on distinct unknown codes at a steady rate; and what a bystander typing on
-the home page and new visitors opening their websockets see meanwhile."""
+"""Floods of class mode's watch route from a script's own loopback address, and what a bystander and visitors see."""
 import asyncio
 import contextlib
 import random
-import tempfile
 import time
 from collections import Counter
-from pathlib import Path
 
 import psutil
 
-from bench.capacity import Student, open_all, wait_health
-from bench.common import Server, cpu_seconds, free_port, median
+from bench.clients import Student, close_all, open_all
+from bench.common import median
+from bench.servers import cpu_seconds
 from classroom.questions import ALPHABET
 
 SCRIPT_HOST = "127.0.0.2"  # every 127.x address is this machine's loopback
@@ -89,7 +85,7 @@ async def visitors(url: str, n: int = VISITORS) -> int:
     """n new visitors open the home page's websocket and run it: how many could."""
     students = [Student(url, seed=9000 + i) for i in range(n)]
     errors = await open_all(students)
-    await asyncio.gather(*(s.close() for s in students if s.ws is not None))
+    await close_all([s for s in students if s.ws is not None])
     return n - len(errors)
 
 
@@ -128,19 +124,3 @@ def open_files(pid: int) -> tuple[int, int]:
     """(soft, hard) open-files limit of a running process."""
     found = psutil.Process(pid).rlimit(psutil.RLIMIT_NOFILE)
     return found[0], found[1]
-
-
-@contextlib.contextmanager
-def nginx_in_front(backends: list[Server]):
-    """nginx with deploy/nginx/nginx.conf in front of the backends: its URL, its pid and its log."""
-    from deploy import proxy
-
-    with tempfile.TemporaryDirectory() as workdir:
-        port = free_port()
-        proc = proxy.start(Path(workdir), [b.url.removeprefix("http://") for b in backends], f"127.0.0.1:{port}")
-        try:
-            wait_health(f"http://127.0.0.1:{port}")
-            yield f"http://127.0.0.1:{port}", proc.pid, Path(workdir) / "nginx.log"
-        finally:
-            proc.terminate()
-            proc.wait(10)

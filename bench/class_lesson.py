@@ -1,6 +1,4 @@
-"""A lesson for bench/classroom.py: classes opened on a site, their students joining as students do under the class's
-limits, answering, and the teachers revealing, and what is measured of it (how long the joins took, latencies by the
-database's order of answers, CPU over stretches)."""
+"""A lesson: classes opened, students joining within their limits, answering, the reveal; what is measured of it."""
 import asyncio
 import contextlib
 import math
@@ -9,7 +7,6 @@ import re
 import time
 from dataclasses import asdict, dataclass, field
 
-import psutil
 import sqlalchemy as sa
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 
@@ -30,7 +27,8 @@ from bench.class_tab import (
     each,
     progress,
 )
-from bench.common import busy_seconds, cpu_seconds, seconds
+from bench.common import quantile, seconds
+from bench.servers import busy_seconds, cpu_seconds, own_cpu, tree_cpu
 from classroom import admission, classes
 from classroom.classes import CAP
 from kit.text import t
@@ -85,16 +83,6 @@ def answer_latencies(klass: Klass, ranked: dict[str, tuple[int, float]]) -> tupl
         else:
             latencies.append(seen - student.sent_at)
     return latencies, errors
-
-
-def quantile(values: list[float], q: float) -> float:
-    """Nearest-rank quantile (inf without values)."""
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("inf")
-
-
-def p50_p95(values: list[float]) -> str:
-    return f"p50 {seconds(quantile(values, 0.5))}, p95 {seconds(quantile(values, 0.95))}"
 
 
 @dataclass
@@ -203,34 +191,12 @@ class Meter:
         into.replies += now[8] - replies
 
 
-def tree_cpu(pid: int | None) -> float:
-    """User + system CPU seconds of a process, its live descendants and the children it has reaped."""
-    if pid is None:
-        return 0.0
-    try:
-        root = psutil.Process(pid)
-        t = root.cpu_times()
-        total = t.user + t.system + t.children_user + t.children_system
-        for child in root.children(recursive=True):
-            with contextlib.suppress(psutil.NoSuchProcess):
-                c = child.cpu_times()
-                total += c.user + c.system
-        return total
-    except psutil.NoSuchProcess:
-        return 0.0
-
-
 def database_sessions(site: Site) -> int:
     """PostgreSQL's count of sessions opened so far (0 for SQLite)."""
     if site.database is None:
         return 0
     with site.engine.connect() as conn:
         return int(conn.execute(sa.text("SELECT sum(sessions) FROM pg_stat_database")).scalar_one() or 0)
-
-
-def own_cpu() -> float:
-    times = psutil.Process().cpu_times()
-    return times.user + times.system
 
 
 async def open_classes(site: Site, classes: int, per_class: int, out: "Lesson") -> list["Klass"]:

@@ -1,5 +1,4 @@
-"""Class mode's tabs for bench/classroom.py: a teacher or a student as a bare websocket tab that speaks Streamlit's
-protocol as the frontend does, and what a tab does in a class (ask, join, answer)."""
+"""A class mode tab, a teacher's or a student's, over a bare websocket as the frontend has it; what it does in class."""
 import asyncio
 import contextlib
 import json
@@ -18,12 +17,12 @@ from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 
-from bench.capacity import first_visit
-from bench.common import Server
+from bench.clients import OPEN_TIMEOUT_S, first_visit, stream, warm
+from bench.servers import HOME, Server, started
 from classroom import seat, watch
 from kit.text import t
 
-OPEN_TIMEOUT_S, STEP_TIMEOUT_S, PHASE_TIMEOUT_S, OPEN_PHASE_S = 60.0, 30.0, 60.0, 120.0
+STEP_TIMEOUT_S, PHASE_TIMEOUT_S, OPEN_PHASE_S = 30.0, 60.0, 120.0
 OPENING = 8  # tabs opened at once, as capacity.py opens its sessions
 ASK, REVEAL, JOIN, END = t("class_ask"), t("class_reveal"), t("class_join"), t("class_end")
 CODE, NICKNAME, PICK, ANSWERED = t("class_code"), t("class_nickname"), t("class_pick"), t("class_answered")
@@ -75,10 +74,7 @@ class Tab:
     async def connect(self) -> None:
         """A websocket to the tab's site, read in a task of its own."""
         self.closed = False
-        self.ws = await websockets.connect(
-            self.base.replace("http://", "ws://") + "/_stcore/stream", subprotocols=["streamlit"], origin=self.base,
-            additional_headers=self.headers() or None, max_size=None,
-            open_timeout=OPEN_TIMEOUT_S)
+        self.ws = await stream(self.base, self.headers())
         self.reader = asyncio.create_task(self.read())
 
     async def read(self) -> None:
@@ -362,3 +358,22 @@ async def reconnect(tab: Tab) -> None:
     runs = tab.runs
     await tab.send()
     await tab.until(lambda: tab.runs > runs, OPEN_TIMEOUT_S, "the rerun after reconnecting")
+
+
+def replicas(n: int, env: dict[str, str]):
+    """n dashboard processes on distinct ports, ready and warm (a visitor's edits; a class asked, answered and
+    revealed); stopped at the end."""
+    return started([HOME] * n, env, [warm, lambda url: asyncio.run(warm_class(url))])
+
+
+async def warm_class(base: str) -> None:
+    """One teacher, one student, one answer and the reveal: the class page's imports and charts are ready."""
+    teacher, code = await ask(base, "warm-teacher")
+    student = Tab(base, "Class", f"room={code}", "warm-student")
+    try:
+        await join(student, code, "warm")
+        await answer(student, random.Random(0), 0)
+        await teacher.press(REVEAL)
+        await student.until(lambda: student.revealed_at is not None, PHASE_TIMEOUT_S, "the warm-up reveal")
+    finally:
+        await asyncio.gather(teacher.close(), student.close())

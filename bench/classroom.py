@@ -1,83 +1,18 @@
-"""Class mode under load: teachers and students as bare websocket tabs that speak Streamlit's protocol (no browser).
-
-A tab opens as the frontend opens it (GET for nginx's route cookie, /_stcore/stream, a first rerun_script by the page's
-name and query string), reads every ForwardMsg in a task of its own, and keeps what the frontend keeps: the page's
-script hash (navigation), the URL's query string (page_info_changed) and widget values it has set. A widget inside a
-fragment (its delta carries the fragment_id) sends its rerun with that fragment_id, as the frontend does. A class
-panel's watch (classroom/watch.py's component) is run as its JavaScript runs: one GET of its URL at a time with the
-tab's cookies and the stage last seen (the server holds it until the stage moves), and when the answer differs from
-the stage the panel shows, the fragment's rerun with the component's trigger. No page a tab opens reruns a fragment
-on a timer (run_every): one that asked would be an error here, as a watch with a timer is.
-
-A teacher opens page 2 with predict=1 and presses "Ask the class" (a button found by its label in the deltas); the
-session switches to the class page, whose code element holds the link with the class's code. A student opens
-/Class?room=CODE, submits the join form with a nickname of its own, and picks a word in the radio of the live panel
-(a fragment rerun with the radio's value). The nickname ties each answer in the database to the tab that gave it.
-
-- Joins: the students of a class join at once, all from 127.0.0.1 (classroom/admission.py's limits: a bucket of 40
-  at once then 0.6 a second per class, 40 a minute from one address); a teacher whose class is larger than the
-  default cap (classes.CAP) first types its size as the cap at the door (class_lesson.make_room); a student told
-  "busy" waits the seconds it was told (a minute when told it tried too often) and tries again, until every student
-  is in: the last in, seconds after the first press of Join.
-- Answer → teacher: from sending a student's answer until the teacher's panel (rerun by its watch when the count moved)
-  shows an "Answered this question" count that includes it. Answers are ranked by the time the server took them
-  (the answers table's `at`): the k-th is included in the first count ≥ k that arrives after it was sent.
-- Reveal → student: from the teacher's click on "Reveal the answer" until the student's panel shows the answer text.
-- Watch replies: the answers to the panels' watches (one when a class's stage moved, or after the route's hold);
-  panel runs: the fragment runs they caused; the replicas' CPU over a stretch includes both.
-- Restart: students spread over three replicas answer; one replica without the teacher gets SIGTERM and is started
-  again on the same address; its students reconnect (their sessions are gone: the frontend's reconnect reruns the page)
-  with the cookies the class page's pixel set, as a browser keeps them (classroom/seat.py), so they come back in their
-  seats; the database must still count every answer given before, and no student twice.
-- Outsiders: capacity.py's sessions typing a sentence every 2 s on the home page of one process, alone, then with
-  30 classes on the same process; in windows that alternate classes alone and classes + typing, CPU per edit =
-  (server CPU − the classes' own rate from the windows on either side × the window) / edits.
-
-Only 127.0.0.1 is contacted, every wait has a timeout, and every process started here is stopped at the end.
-python -m bench.classroom [--quick]
-"""
+"""Class mode under load: teachers and students as bare websocket tabs on replicas behind nginx, and on one process."""
 import asyncio
-import contextlib
-import os
 import random
-import subprocess
-import sys
 import tempfile
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
-import psutil
 import sqlalchemy as sa
 
-from bench.capacity import HOME, Student, open_all, wait_health, warm
-from bench.class_lesson import (
-    LATENCY_BUDGET_S,
-    OUTSIDER_BUDGET,
-    REVEAL_WINDOW_S,
-    Lesson,
-    Site,
-    lesson,
-    p50_p95,
-    quantile,
-    ranks,
-)
-from bench.class_tab import (
-    END,
-    JOIN,
-    PHASE_TIMEOUT_S,
-    PICK,
-    REVEAL,
-    Tab,
-    answer,
-    ask,
-    bounce,
-    each,
-    join,
-    progress,
-    reconnect,
-)
-from bench.common import ROOT, Row, Server, cpu_seconds, free_port, seconds
+from bench import class_tab as tabs
+from bench.class_lesson import LATENCY_BUDGET_S, OUTSIDER_BUDGET, REVEAL_WINDOW_S, Lesson, Site, lesson, ranks
+from bench.class_tab import JOIN, PICK, REVEAL, Tab, answer, ask, each, join, progress, reconnect, replicas
+from bench.clients import Student, open_all
+from bench.common import Row, cli, p50_p95, quantile, seconds
+from bench.servers import HOME, Server, cpu_seconds, nginx, worktree
 from classroom import classes
 from harness import postgres
 
@@ -87,59 +22,6 @@ QUICK = {"answer_s": 5.0, "crowds": (60,), "classes": 10, "per_class": 3, "resta
          "window_s": 5.0, "rounds": 3}
 BEFORE = "8272dfe"  # the commit before class mode's pages (1775cce): what a visitor's edit cost then
 
-
-# --- processes: PostgreSQL, replicas, nginx ---------------------------------------------------------------------
-
-@contextlib.contextmanager
-def replicas(n: int, env: dict[str, str]) -> Iterator[list[Server]]:
-    """n dashboard processes on distinct ports, ready and warm; stopped at the end."""
-    found: list[Server] = []
-    try:
-        while len(found) < n:
-            replica = Server(HOME, env=env)
-            if replica.port not in {r.port for r in found}:
-                found.append(replica.start())
-        for replica in found:
-            replica.wait_ready()
-        for replica in found:
-            warm(replica.url)
-            asyncio.run(warm_class(replica.url))
-        yield found
-    finally:
-        for replica in found:
-            replica.stop()
-
-
-async def warm_class(base: str) -> None:
-    """One teacher, one student, one answer and the reveal: the class page's imports and charts are ready."""
-    teacher, code = await ask(base, "warm-teacher")
-    student = Tab(base, "Class", f"room={code}", "warm-student")
-    try:
-        await join(student, code, "warm")
-        await answer(student, random.Random(0), 0)
-        await teacher.press(REVEAL)
-        await student.until(lambda: student.revealed_at is not None, PHASE_TIMEOUT_S, "the warm-up reveal")
-    finally:
-        await asyncio.gather(teacher.close(), student.close())
-
-
-@contextlib.contextmanager
-def nginx(backends: list[Server]) -> Iterator[tuple[str, int]]:
-    """nginx with deploy/nginx/nginx.conf in front of the replicas: its URL and its master's process id."""
-    from deploy import proxy
-
-    with tempfile.TemporaryDirectory() as workdir:
-        port = free_port()
-        proc = proxy.start(Path(workdir), [r.url.removeprefix("http://") for r in backends], f"127.0.0.1:{port}")
-        try:
-            wait_health(f"http://127.0.0.1:{port}")
-            yield f"http://127.0.0.1:{port}", proc.pid
-        finally:
-            proc.terminate()
-            proc.wait(10)
-
-
-# --- the rows --------------------------------------------------------------------------------------------------
 
 def lesson_row(figure: str, how: str, result: Lesson) -> Row:
     measured = (f"{result.joins.summary()}; answer → teacher {p50_p95(result.answers)}; reveal → students "
@@ -179,32 +61,18 @@ async def restart(base: str, engine: sa.Engine, backends: list[Server], n: int) 
     victim = max(counts, key=counts.get)
     moved = [s for s in joined if s.upstream == victim]
     killed = time.perf_counter()
-    down = await bounce(by_address[victim], moved)
-
-    seated: list[Tab] = []
-
-    async def back(s: Tab):
-        await reconnect(s)
-        if JOIN not in s.widgets:  # the browser kept the seat (classroom/seat.py)
-            seated.append(s)
-            return
-        s.name = f"{s.name}-again"
-        await join(s, code, s.name, reopen=False)
-        await answer(s, rng, 0)
-
-    errors += await each(moved, back)
+    down = await tabs.bounce(by_address[victim], moved)
+    seated, more = await come_back(moved, code, rng)
+    errors += more
     rejoin = time.perf_counter() - killed
     in_db = set(await asyncio.to_thread(ranks, engine, code))
     room = await asyncio.to_thread(classes.room, engine, code, now=time.time())
     await teacher.press(REVEAL)
-    await asyncio.gather(*(s.until(lambda s=s: s.revealed_at is not None, PHASE_TIMEOUT_S, "the reveal")
+    await asyncio.gather(*(s.until(lambda s=s: s.revealed_at is not None, tabs.PHASE_TIMEOUT_S, "the reveal")
                            for s in joined), return_exceptions=True)
     errors += [e for tab in [teacher, *students] for e in tab.errors]
     await asyncio.gather(*(tab.close() for tab in students))
-    await bounce(by_address[teacher.upstream], [teacher])
-    await reconnect(teacher)
-    teacher_sees = "the join form" if JOIN in teacher.widgets else "the class" if END in teacher.widgets else "?"
-    await teacher.close()
+    teacher_sees = await restarted_under(teacher, by_address[teacher.upstream])
     return {"students": n, "tabs": len(joined), "on_killed": len(moved), "before": len(before),
             "before_in_db": len(before & in_db), "room_after": room.answered, "joined_after": room.joined,
             "seated": len(seated), "revealed": sum(1 for s in joined if s.revealed_at is not None), "down_s": down,
@@ -212,11 +80,37 @@ async def restart(base: str, engine: sa.Engine, backends: list[Server], n: int) 
             "teacher_after_restart": teacher_sees, "errors": errors[:30]}
 
 
+async def come_back(moved: list[Tab], code: str, rng: random.Random) -> tuple[list[Tab], list[str]]:
+    """The frontend's reconnect for every tab cut off: those back in their seats (the browser kept it,
+    classroom/seat.py; the others join and answer again), and the errors."""
+    seated: list[Tab] = []
+
+    async def back(s: Tab):
+        await reconnect(s)
+        if JOIN not in s.widgets:
+            seated.append(s)
+            return
+        s.name = f"{s.name}-again"
+        await join(s, code, s.name, reopen=False)
+        await answer(s, rng, 0)
+
+    return seated, await each(moved, back)
+
+
+async def restarted_under(teacher: Tab, replica: Server) -> str:
+    """The teacher's own replica restarted, the tab reconnected: what it shows."""
+    await tabs.bounce(replica, [teacher])
+    await reconnect(teacher)
+    sees = "the join form" if JOIN in teacher.widgets else "the class" if tabs.END in teacher.widgets else "?"
+    await teacher.close()
+    return sees
+
+
 def replicated(quick: bool) -> list[Row]:
     """Big classes, many classes, and a restart, on three replicas behind nginx sharing one PostgreSQL."""
     plan, rows = QUICK if quick else FULL, []
     with postgres.cluster() as (url, postmaster), replicas(3, {"CLASS_DATABASE_URL": url}) as backends, \
-            nginx(backends) as (front, proxy):
+            nginx(backends) as (front, proxy, _):
         site = Site([front], sa.create_engine(url), [r.proc.pid for r in backends], postmaster, proxy)
         try:
             for crowd in plan["crowds"]:
@@ -266,21 +160,14 @@ def single(quick: bool) -> list[Row]:
 def before_and_now(plan: dict) -> Row:
     """CPU per edit for visitors in no class, this tree against BEFORE (the commit before class mode's pages), both
     served at once, their typing windows taken in turn so that drift on the machine hits both alike."""
-    from bench.ab import worktree
-
-    with tempfile.TemporaryDirectory(prefix="bench-before-") as tmp:
-        other = worktree(BEFORE, Path(tmp))
-        try:
-            with Server("dashboard.py") as ours, Server("dashboard.py", root=other) as theirs:
-                servers = (ours, theirs)
-                for server in servers:  # warm: the first edits fill the caches
-                    asyncio.run(typing(server.url, server.proc.pid, plan, None))
-                got: dict[Server, list[dict]] = {server: [] for server in servers}
-                for i in range(2 * plan["rounds"]):
-                    server = servers[i % 2] if i // 2 % 2 == 0 else servers[1 - i % 2]
-                    got[server].append(asyncio.run(typing(server.url, server.proc.pid, plan, None)))
-        finally:
-            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(other)], check=False)
+    with worktree(BEFORE) as other, Server(HOME) as ours, Server(HOME, root=other) as theirs:
+        servers = (ours, theirs)
+        for server in servers:  # warm: the first edits fill the caches
+            asyncio.run(typing(server.url, server.proc.pid, plan, None))
+        got: dict[Server, list[dict]] = {server: [] for server in servers}
+        for i in range(2 * plan["rounds"]):
+            server = servers[i % 2] if i // 2 % 2 == 0 else servers[1 - i % 2]
+            got[server].append(asyncio.run(typing(server.url, server.proc.pid, plan, None)))
     now, before = ({k: sum(w[k] for w in got[s]) for k in ("cpu_s", "edits")} for s in servers)
     mine, base = now["cpu_s"] / max(1, now["edits"]), before["cpu_s"] / max(1, before["edits"])
     errors = [e for s in servers for w in got[s] for e in w["errors"]]
@@ -379,7 +266,7 @@ def outsider_row(alone: dict, busy: dict, plan: dict) -> Row:
 
 def run(quick: bool) -> list[Row]:
     """Every class-mode row."""
-    from deploy import proxy
+    from harness import proxy
 
     rows = []
     if proxy.NGINX.exists():
@@ -390,9 +277,4 @@ def run(quick: bool) -> list[Row]:
 
 
 if __name__ == "__main__":
-    from bench.common import table
-
-    began, load = time.perf_counter(), os.getloadavg()[0]
-    print(table(run("--quick" in sys.argv)))
-    print(f"\n{psutil.cpu_count()} cores, load average {load:.1f} at the start and {os.getloadavg()[0]:.1f} at the "
-          f"end; {time.perf_counter() - began:.0f} s")
+    cli(run)

@@ -1,20 +1,14 @@
-"""Shared bench helpers: a Streamlit server on a free loopback port, memory of a process tree, medians, the table."""
+"""What every benchmark's figures share: medians and quantiles, the results table, its JSON file, the command line."""
 import datetime
 import json
 import os
 import platform
 import statistics
-import subprocess
 import sys
 import time
-import urllib.request
 from dataclasses import asdict, dataclass, field
 from importlib import metadata
 from pathlib import Path
-
-import psutil
-
-from harness.chromium import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results"
@@ -23,88 +17,20 @@ PACKAGES = ("streamlit", "altair", "pandas", "numpy", "gensim", "pyarrow", "kumo
             "playwright", "psutil")
 
 
-class Server:
-    """`streamlit run <script>` from the repo root (or another tree's `root`) on a free loopback port, with `env`
-    added to its environment; a context manager that stops it. Started again, it keeps its port and its log."""
-
-    def __init__(self, script: str, root: Path = ROOT, env: dict[str, str] | None = None):
-        self.script, self.root, self.port, self.proc, self.env = script, root, free_port(), None, env or {}
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.log = RESULTS / f"server-{self.port}.log"
-
-    def start(self) -> "Server":
-        """Launch the process (returns at once; see wait_ready)."""
-        RESULTS.mkdir(parents=True, exist_ok=True)
-        with open(self.log, "ab" if self.proc else "wb") as log:
-            self.proc = subprocess.Popen(
-                [sys.executable, "-m", "streamlit", "run", self.script, "--server.port", str(self.port),
-                 "--server.address", "127.0.0.1", "--server.headless", "true"],
-                cwd=self.root, env={**os.environ, **self.env}, stdout=log, stderr=subprocess.STDOUT,
-                stdin=subprocess.DEVNULL)
-        return self
-
-    def wait_ready(self, timeout: float = 60) -> None:
-        """Poll the health endpoint every 20 ms until the server answers 'ok'."""
-        end = time.perf_counter() + timeout
-        while time.perf_counter() < end:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"{self.script} exited with {self.proc.returncode}: {self.log.read_text()[-2000:]}")
-            try:
-                with urllib.request.urlopen(f"{self.url}/_stcore/health", timeout=1) as r:
-                    if r.read() == b"ok":
-                        return
-            except OSError:
-                pass
-            time.sleep(0.02)
-        raise TimeoutError(f"{self.script} did not answer on {self.url} within {timeout:.0f} s")
-
-    def stop(self) -> None:
-        """Terminate the server (and any child it started), by process id."""
-        import psutil
-
-        if self.proc is None or self.proc.poll() is not None:
-            return
-        children = psutil.Process(self.proc.pid).children(recursive=True)
-        self.proc.terminate()
-        try:
-            self.proc.wait(10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait(10)
-        for child in children:
-            if child.is_running():
-                child.kill()
-        self.log.unlink(missing_ok=True)
-
-    def rss_mb(self) -> float:
-        """Resident memory of the server process and its children, in MB."""
-        return tree_rss_mb(self.proc.pid)
-
-    def __enter__(self) -> "Server":
-        self.start().wait_ready()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.stop()
-
-
-def tree_rss_mb(pid: int) -> float:
-    """RSS of a process plus all its descendants, in MB."""
-    import psutil
-
-    proc = psutil.Process(pid)
-    total = 0
-    for p in [proc, *proc.children(recursive=True)]:
-        try:
-            total += p.memory_info().rss
-        except psutil.NoSuchProcess:
-            pass
-    return total / MB
-
-
 def median(values) -> float:
     """The median of the samples."""
     return statistics.median(values)
+
+
+def quantile(values: list[float], q: float) -> float:
+    """The q-quantile of the samples (nearest rank), inf without any."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("inf")
+
+
+def p50_p95(values: list[float]) -> str:
+    """The samples' p50 and p95, for a table cell."""
+    return f"p50 {seconds(quantile(values, 0.5))}, p95 {seconds(quantile(values, 0.95))}"
 
 
 def ratio(measured: float, reference: float) -> str:
@@ -124,6 +50,18 @@ def spread(values: list, fmt) -> str:
 def seconds(x: float) -> str:
     """A duration with a unit that keeps three significant digits."""
     return f"{x * 1e3:.1f} ms" if x < 1 else f"{x:.2f} s"
+
+
+def errors(v: dict) -> str:
+    """'0 errors', or how many and the first, for a table cell."""
+    return f"{len(v['errors'])} errors" + (f" (first: {v['errors'][0]})" if v["errors"] else "")
+
+
+def timed(f) -> float:
+    """Seconds of one call of f()."""
+    start = time.perf_counter()
+    f()
+    return time.perf_counter() - start
 
 
 @dataclass
@@ -146,11 +84,29 @@ class Row:
 HEADER = ["figure", "how", "measured", "floor / reference", "ratio", "budget", "met?"]
 
 
+def markdown(header: list[str], rows: list[list], align: str = "") -> str:
+    """A Markdown table: `align` holds a letter a column (l, r or c; left where it holds none)."""
+    marks = {"l": "---", "r": "---:", "c": ":---:"}
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join(marks[a] for a in align.ljust(len(header), "l")) + "|"]
+    lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
 def table(rows: list[Row]) -> str:
     """The rows as one Markdown table."""
-    lines = ["| " + " | ".join(HEADER) + " |", "|" + "|".join(["---"] * 2 + ["---:"] * 3 + ["---", ":---:"]) + "|"]
-    lines += ["| " + " | ".join(c.replace("|", "\\|") for c in row.cells()) + " |" for row in rows]
-    return "\n".join(lines)
+    return markdown(HEADER, [[c.replace("|", "\\|") for c in row.cells()] for row in rows], "llrrrlc")
+
+
+def cli(run, names: bool = False) -> None:
+    """`python -m bench.<module> [--quick] [name …]`: run(quick), or with `names` run(quick, the names given), as one
+    table, then the cores, the load average at the start and at the end, and the seconds the run took."""
+    began = time.perf_counter()
+    load = os.getloadavg()[0]
+    quick = "--quick" in sys.argv
+    chosen = tuple(a for a in sys.argv[1:] if not a.startswith("--"))
+    print(table(run(quick, chosen) if names else run(quick)))
+    print(f"\n{os.cpu_count()} cores, load average {load:.2f} at the start and {os.getloadavg()[0]:.2f} at the end; "
+          f"{time.perf_counter() - began:.0f} s")
 
 
 def versions() -> dict[str, str]:
@@ -178,27 +134,3 @@ def write_json(rows: list[Row], *, quick: bool, elapsed: float, load: tuple[floa
     }
     path.write_text(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
     return path
-
-
-def busy_seconds() -> float:
-    """CPU seconds all cores of the machine have spent busy so far."""
-    t = psutil.cpu_times()
-    return t.user + t.nice + t.system + getattr(t, "irq", 0) + getattr(t, "softirq", 0) + getattr(t, "steal", 0)
-
-
-def cpu_seconds(pids: list[int]) -> float:
-    """User + system CPU seconds used so far by these processes."""
-    return sum(sum(psutil.Process(pid).cpu_times()[:2]) for pid in pids)
-
-
-def snapshot(pids: list[int]) -> tuple[float, float, float, float]:
-    """The servers' CPU seconds, this process's, the machine's busy seconds and the time: the start of a stretch."""
-    return cpu_seconds(pids), sum(psutil.Process().cpu_times()[:2]), busy_seconds(), time.monotonic()
-
-
-def since(before: tuple[float, float, float, float], pids: list[int]) -> tuple[float, float, float]:
-    """The servers' and this process's CPU seconds since snapshot() `before`, and the cores that other processes kept
-    busy meanwhile."""
-    server0, client0, busy0, start = before
-    server, client = cpu_seconds(pids) - server0, sum(psutil.Process().cpu_times()[:2]) - client0
-    return server, client, (busy_seconds() - busy0 - server - client) / (time.monotonic() - start)

@@ -1,12 +1,4 @@
-"""The hosting recipe for real: Dockerfile and deploy/compose.yaml built and run by Docker, checked as a browser would.
-
-python -m bench.compose [--replicas N] [--port 8080] [--no-cache]
-Needs a Docker engine and `docker compose` (v2); not part of `python -m bench`. Where python:3.11-slim or
-nginx:stable-alpine cannot be pulled, bench/docker_standins.sh builds offline stand-ins (the table says so). Builds the
-image, brings the project up with N replicas (default 2), checks health, the user, headers, sticky routing and
-websockets through nginx with capacity.py's bare clients, runs the image once more with no network at all, prints one
-table and always brings everything down (images are kept).
-"""
+"""The hosting recipe for real: Dockerfile and deploy/compose.yaml built and run by Docker, checked as a browser is."""
 import argparse
 import asyncio
 import base64
@@ -18,8 +10,9 @@ import subprocess
 import time
 import urllib.request
 
-from bench.capacity import Student, wait_health
+from bench.clients import Student
 from bench.common import ROOT, Row, seconds, table
+from bench.servers import wait_health
 
 COMPOSE = ["docker", "compose", "-f", str(ROOT / "deploy" / "compose.yaml")]
 IMAGE, BASES = "attention-dashboard", ("python:3.11-slim", "nginx:stable-alpine")

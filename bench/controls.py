@@ -1,11 +1,9 @@
-"""A page's own controls for bench.browser: each one runs its page's part alone (lesson/frame.py, part), and is timed as
-the sentence edit is, from the change to the redrawn charts (the charts it changes learnt in an untimed rehearsal),
-used back and forth between two choices, each use followed by one of the hello app's edits."""
+"""A page's own controls, each running its page's part alone, timed from the change to the redrawn charts."""
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bench.browser import Interaction, interaction, ready, settle
+from bench.probe import Interaction, interaction, settle
 
 # a guess is given once per view: a sentence of many words gives views enough to time
 GUESSED = ("black", "cat", "drank", "warm", "milk", "slowly", "in", "kitchen")
@@ -129,19 +127,14 @@ class Control(Interaction):
         """A second untimed use, back to the first choice: a chart that changed only on the first (a page's default
         drawn once) is not waited for, nor one that a choice adds (page 6's heads): the uses wait for the charts that
         both choices draw."""
-        shown = self.charts
-        go = self.prepare()
-        before = self.page.evaluate("window.__bench.snapshot(), window.__bench.sigs()")
-        go()
-        ready(self.page, 1, rerun=True)
-        self.charts = min(shown, settle(self.page))
-        after = self.page.evaluate("window.__bench.sigs()")
+        before, settled, after = self.rehearsal(1)
+        self.charts = min(self.charts, settled)
         self.changed = [i for i in self.changed if i < min(len(before), len(after), self.charts)
                         and after[i] != before[i]]
 
 
 def measured(browser, hello: Interaction, url: str, runs: int, controls=CONTROLS) -> list[tuple]:
-    """bench.browser.interaction's (label, page times, hello times, charts, control) of each control on the dashboard
+    """bench.probe.interaction's (label, page times, hello times, charts, control) of each control on the dashboard
     at `url`, `runs` uses each, each followed by one of the hello app's edits."""
     return [interaction(browser, hello, control.label, url, runs, functools.partial(rehearsed, control=control))
             for control in controls]

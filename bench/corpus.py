@@ -1,13 +1,11 @@
-"""Held-out order accuracy of every kind of W_Q, W_K on the built-in corpus, and the fit's time.
-
-Run: python -m bench.corpus (prints a Markdown table; bench/README.md quotes it). python -m bench includes its rows."""
+"""Held-out order accuracy of every kind of W_Q, W_K on the built-in corpus, and the template fit's time."""
 import statistics
 import sys
 import time
 
 import numpy as np
 
-from bench.common import Row, seconds
+from bench.common import Row, markdown, seconds
 from engine import corpus
 from engine.layers import preset
 from engine.sources import load_glove
@@ -70,9 +68,8 @@ def main():
     pairs = len(corpus.batch(kv, test).pairs[0])
     print(f"Held-out: {len(test)} sentences, {pairs} labelled pairs; "
           f"training: {len(examples) - len(test)} sentences.\n")
-    print("| W_Q, W_K | held-out order accuracy |\n|---|---:|")
-    for name, value in accuracies(kv, examples, fit).items():
-        print(f"| {name} | {value:.1%} |")
+    found = accuracies(kv, examples, fit)
+    print(markdown(["W_Q, W_K", "held-out order accuracy"], [[k, f"{v:.1%}"] for k, v in found.items()], "lr"))
     wall, cpu = fit_seconds(kv, examples, 1 if "--quick" in sys.argv else 5)
     print(f"\nFit: {wall:.2f} s wall, {cpu:.2f} s CPU ({corpus.DEFAULT_STEPS} steps, median).")
 

@@ -1,16 +1,9 @@
-"""What an edit costs the browser, counted rather than timed (counts do not move with the machine's load): each page's
-DOM nodes, the nodes inside its charts' SVG, its canvases, and per sentence edit the bytes the server sent over the
-websocket, the charts built anew (a new <svg> or <canvas>: vega-embed ran again) and the charts whose content changed,
-with Chromium's main-thread time; then, on the page opened again with a stand-in for React's developer tools, the
-React commits an edit causes and the components they render (React renders a component again when its props or its
-state changed; the stand-in walks the whole tree at each commit, so that second page's times are not taken).
-Run alone: python -m bench.counts [--edits N] [--pages home,1,2]
-"""
+"""What an edit costs the browser, counted rather than timed: nodes, websocket bytes, charts rebuilt, React renders."""
 import argparse
-import time
 
-from bench.browser import HELLO, HOME, Interaction, launch, pages, ready, settle
-from bench.common import Server, median
+from bench.common import median
+from bench.probe import Timed, launch, pages
+from bench.servers import HELLO, HOME, Server
 
 NODES = """() => {
   const charts = [...document.querySelectorAll('[data-testid=stVegaLiteChart]')];
@@ -29,6 +22,7 @@ REBUILT = """() => window.__bench.charts().filter(c => { const g = c.querySelect
   return !g || !g.__old; }).length"""
 
 
+RECORD = "Object.assign(window.__react, {recording: true, commits: 0, rendered: 0})"  # from here, count
 # React calls a developer-tools hook at every commit, when one is installed before it loads. This one counts the
 # commits made while `recording`, and the components among them whose props or state are not those of the last commit
 # (so a component that React left alone is not counted, nor a DOM element).
@@ -59,14 +53,12 @@ window.__REACT_DEVTOOLS_GLOBAL_HOOK__ = {
 """
 
 
-class Counted(Interaction):
-    """bench.browser's interaction, also counting websocket bytes, charts built anew and main-thread time."""
+class Counted(Timed):
+    """bench.probe's interaction, also counting websocket bytes, charts built anew and main-thread time."""
 
     def __init__(self, browser, url: str, react: bool = False):
         self.received, self.react = 0, react
         super().__init__(browser, url)
-        self.cdp = self.page.context.new_cdp_session(self.page)
-        self.cdp.send("Performance.enable")
 
     def listen(self, page) -> None:
         page.on("websocket", lambda ws: ws.on("framereceived", self.frame))
@@ -77,37 +69,24 @@ class Counted(Interaction):
         """Count a websocket frame's bytes."""
         self.received += len(payload)
 
-    def task_s(self) -> float:
-        """Seconds the renderer's main thread has spent in tasks so far."""
-        metrics = self.cdp.send("Performance.getMetrics")["metrics"]
-        return next(m["value"] for m in metrics if m["name"] == "TaskDuration")
-
     def counted(self) -> dict:
         """One edit: wall seconds to the redrawn charts, main-thread seconds until settled, bytes received, charts
         built anew and charts changed."""
-        go = self.prepare()
-        self.page.evaluate(TAG)
-        self.page.evaluate("window.__bench.snapshot()")
-        sigs = self.page.evaluate("window.__bench.sigs()")
-        task, received, wall = self.task_s(), self.received, time.perf_counter()
-        go()
-        ready(self.page, self.charts, self.changed, rerun=not self.changed)
-        wall = time.perf_counter() - wall
-        settle(self.page)
-        after = self.page.evaluate("window.__bench.sigs()")
-        changed = sum(a != b for a, b in zip(sigs, after, strict=False))
-        return {"wall": wall, "task": self.task_s() - task, "bytes": self.received - received,
-                "rebuilt": self.page.evaluate(REBUILT), "changed": changed}
+        seen = {}
 
+        def mark() -> None:
+            self.page.evaluate(TAG)
+            seen["sigs"] = self.page.evaluate("window.__bench.sigs()")
+            seen["received"] = self.received
+        wall, task = self.timed(mark)
+        after = self.page.evaluate("window.__bench.sigs()")
+        changed = sum(a != b for a, b in zip(seen["sigs"], after, strict=False))
+        return {"wall": wall, "task": task, "bytes": self.received - seen["received"],
+                "rebuilt": self.page.evaluate(REBUILT), "changed": changed}
 
     def rendered(self) -> dict:
         """One edit, with the React hook: its commits and the components they rendered, until the page settled."""
-        go = self.prepare()
-        self.page.evaluate("window.__bench.snapshot(), Object.assign(window.__react, "
-                           "{recording: true, commits: 0, rendered: 0})")
-        go()
-        ready(self.page, self.charts, self.changed, rerun=not self.changed)
-        settle(self.page)
+        self.once(lambda: self.page.evaluate(RECORD))
         return self.page.evaluate("window.__react.recording = false, window.__react")
 
 
@@ -115,7 +94,7 @@ def run(edits: int, chosen: list[str] | None) -> None:
     """Print the counts of the hello app and of each chosen page (all where None), medians of `edits` edits."""
     from playwright.sync_api import sync_playwright
 
-    found = [("hello", None)] + [p for p in pages() if not chosen or p[0].split()[0] in chosen]
+    found = [("hello", None), *pages(chosen)]
     print(f"{'page':24} {'dom':>6} {'svg':>6} {'outside':>7} {'sidebar':>7} {'canvas':>6} {'charts':>6} "
           f"{'KB/edit':>8} {'rebuilt':>7} {'changed':>7} {'task ms':>8} {'wall ms':>8} {'commits':>7} "
           f"{'rendered':>8}")

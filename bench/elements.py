@@ -1,13 +1,10 @@
-"""What an element adds to an edit in the browser: the hello app with paragraphs, toggles, select boxes or charts added,
-each served by its own server, the sidebar sentence edited on each in turn (bench.browser's interaction: until every
-chart the edit changes has redrawn), next to the hello app itself in the same run. Run alone:
-python -m bench.elements [--edits N] [--only 0,6,7]
-(variants by their index in VARIANTS; the hello app, 0, is always measured)"""
+"""What an element adds to an edit in the browser: the hello app with elements added, next to the hello app itself."""
 import sys
 from contextlib import ExitStack
 
-from bench.browser import Interaction, launch
-from bench.common import Row, Server, median, ratio, seconds, table
+from bench.common import Row, median, ratio, seconds, table
+from bench.probe import Interaction, launch
+from bench.servers import Server
 
 APP = "bench/elements_app.py"
 EDITS = 12

@@ -1,9 +1,4 @@
-"""The hello app (bench/hello_app.py, run as it is) with elements added, for bench.elements: from the environment,
-ELEMENTS_TEXTS paragraphs of ELEMENTS_LENGTH sentences each, ELEMENTS_TOGGLES toggles, ELEMENTS_CHOICES select boxes,
-ELEMENTS_SEGMENTS segmented controls of four options, ELEMENTS_INPUTS text boxes, ELEMENTS_POPOVERS closed popovers,
-ELEMENTS_EXPANDERS closed expanders, ELEMENTS_LINKS page links whose addresses change with the sentence,
-ELEMENTS_CHARTS more charts that change with the sentence, and ELEMENTS_CONCAT more such charts drawn as one
-chart (Vega-Lite's concatenation: one element, one view)."""
+"""The hello app (bench/hello_app.py, run as it is) with the elements bench.elements names in ELEMENTS_* added."""
 import os
 import runpy
 from pathlib import Path

@@ -1,14 +1,5 @@
-"""Growth with sentence length: each page's rerun with every sentence 6, 16, 32 and 64 tokens long.
-
-The caches a rerun could reuse (st.cache_data's neighbour searches, render's kept specs and Arrow bytes, views' heatmap
-cells) are cleared before every timed rerun, so each one builds its charts anew, as after an edit of the sentence; a
-warm rerun with the caches full costs the same at every length.
-
-Run alone: python -m bench.growth [--quick]
-"""
-import sys
-
-from bench.common import Row, median, ratio, seconds
+"""Growth with sentence length: each page's rerun, its charts rebuilt, with every sentence 6, 16, 32 and 64 tokens."""
+from bench.common import Row, cli, median, ratio, seconds
 
 LENGTHS = (6, 16, 32, 64)
 BUDGET = 2.0
@@ -31,13 +22,22 @@ def query(n: int) -> dict[str, str]:
     return {"sentence": text, "source_sentence": text, "target_sentence": text}
 
 
-def run(quick: bool) -> list[Row]:
-    """One row per page: its 64-token rerun next to its 6-token rerun, lengths interleaved round by round."""
+def forget() -> None:
+    """Clear the caches a rerun could reuse (st.cache_data's neighbour searches, render's kept specs and Arrow bytes,
+    views' heatmap cells), so that it builds its charts anew, as after an edit of the sentence."""
     import streamlit as st
 
-    from bench.pages import TIMEOUT, rerun_ms
-    from harness.apptest import PAGES, run_page
     from kit import render, views
+
+    st.cache_data.clear()
+    render.forget()
+    views.cells_of.cache_clear()
+
+
+def run(quick: bool) -> list[Row]:
+    """One row per page: its 64-token rerun next to its 6-token rerun, lengths interleaved round by round."""
+    from bench.pages import TIMEOUT, rounds
+    from harness.apptest import PAGES, run_page
 
     runs = 3 if quick else 9
     lengths = (LENGTHS[0], LENGTHS[-1]) if quick else LENGTHS
@@ -46,15 +46,7 @@ def run(quick: bool) -> list[Row]:
         sessions = {n: run_page(page, query(n), timeout=TIMEOUT) for n in lengths}
         for n, at in sessions.items():
             assert not at.exception, f"{page or 'home'} at {n} tokens raised: {at.exception[0].value}"
-        wall, cpu = {n: [] for n in lengths}, {n: [] for n in lengths}
-        for _ in range(runs):
-            for n, at in sessions.items():
-                st.cache_data.clear()
-                render.forget()
-                views.cells_of.cache_clear()
-                w, c = rerun_ms(at)
-                wall[n].append(w / 1e3)
-                cpu[n].append(c / 1e3)
+        wall, cpu = rounds(sessions, runs, forget)
         w, c = {n: median(v) for n, v in wall.items()}, {n: median(v) for n, v in cpu.items()}
         short, long = lengths[0], lengths[-1]
         steps = ", ".join(f"{n}: {seconds(m)}" for n, m in w.items())
@@ -68,6 +60,4 @@ def run(quick: bool) -> list[Row]:
 
 
 if __name__ == "__main__":
-    from bench.common import table
-
-    print(table(run("--quick" in sys.argv)))
+    cli(run)

@@ -1,12 +1,4 @@
-"""How often each kind of W_Q, W_K points a word at its grammatical head on the treebank's held-out sentences, how
-much of its scores one number per key explains, per relation next to the heads that specialise (data/heads-glove.npz:
-a row per head, the oracle, the best of them per relation) and the best BERT-base heads (Clark et al. 2019), and how
-long the fits take.
-
-Run: python -m bench.heads [--refit] (prints Markdown tables; bench/README.md quotes them). With the real transformer's
-files (python -m engine.minilm_files fetch), the tables add its best head per relation. --refit also runs
-data/make_head.py into a temporary file and exits non-zero unless it equals data/head-glove.npz. python -m bench
-includes its rows (the refit in the full run only)."""
+"""The learned head on held-out treebank sentences: top-1 heads, signs, key-only share, per relation; the fits' time."""
 import os
 import runpy
 import sys
@@ -19,7 +11,8 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 from bench import plain
-from bench.common import ROOT, Row, seconds, spread
+from bench.common import ROOT, Row, markdown, seconds, spread
+from bench.plain import ARTICLE
 from engine import corpus, minilm, minilm_files, minilm_treebank, plain_trees, specialists, treebank
 from engine.attention import attend, score
 from engine.fit import Fit, initial_weights, load_fit
@@ -27,9 +20,7 @@ from engine.pipeline import encode
 from engine.positional import WEIGHT
 from engine.sources import load_glove
 
-ARTICLE = "The black cat drank the milk"
 ARTICLE_TREE = treebank.ARTICLE
-ARTICLE_HEADS = {"the (1)": "cat", "black": "cat", "cat": "drank", "the (5)": "milk", "milk": "drank"}
 RELATIONS = ("det", "amod", "nsubj", "obj", "obl", "case", "nmod:poss", "advmod", "aux", "compound", "conj", "cc",
              "mark", "cop")
 CLARK = minilm_treebank.BERT_BASE  # Clark et al. (2019)'s best BERT-base head and offset per relation
@@ -134,16 +125,16 @@ FIGURES = (("top1", "{:.1%}".format), ("positive", "{:.1%}".format), ("negative"
 
 def kinds_table(found: dict[str, list[dict]]) -> str:
     """The kinds as a Markdown table."""
-    lines = ["| W_Q, W_K | held-out top-1 | head pair q·k > 0 | other pairs q·k < 0 | key-only share, held-out mean: "
-             f"scores · row-centred | “{ARTICLE}”: heads right of {len(ARTICLE_TREE.targets())} · head pair q·k > 0 | "
-             "its key-only share |", "|---|---:|---:|---:|---:|---:|---:|"]
+    rows = []
     for kind, runs in found.items():
         held, article = ({key: spread(values(runs, where, key), fmt) for key, fmt in FIGURES} for where in
                          ("held", "article"))
-        lines.append(f"| {LABELS[kind].format(**runs[0])} | {held['top1']} | {held['positive']} | {held['negative']} | "
-                     f"{held['share']} · {held['centred']} | {article['right']} · {article['above']} | "
-                     f"{article['share']} |")
-    return "\n".join(lines)
+        rows.append([LABELS[kind].format(**runs[0]), held["top1"], held["positive"], held["negative"],
+                     f"{held['share']} · {held['centred']}", f"{article['right']} · {article['above']}",
+                     article["share"]])
+    return markdown(["W_Q, W_K", "held-out top-1", "head pair q·k > 0", "other pairs q·k < 0", "key-only share, "
+                     "held-out mean: scores · row-centred", f"“{ARTICLE}”: heads right of "
+                     f"{len(ARTICLE_TREE.targets())} · head pair q·k > 0", "its key-only share"], rows, "lrrrrrr")
 
 
 def relations(b: treebank.Batch, s: np.ndarray, found: specialists.Found) -> list[dict]:  # s [B, L, L]
@@ -185,17 +176,17 @@ def specialists_table(kv, heads: specialists.Heads, found: specialists.Found) ->
     plain_found = specialists.found(plain_batch, heads)
     e = encode(kv, ARTICLE, position=WEIGHT)
     picks = specialists.sentence_picks(specialists.head_scores(heads, e.x))
-    lines = ["| head: relations taught | its family found | best other head on it | web text: head pair q·k > 0 · "
-             f"other pairs < 0 | plain sentences: the same | “{ARTICLE}”: each word's pick |",
-             "|---|---:|---:|---:|---:|---|"]
+    rows = []
     for h, name in enumerate(heads.names):
         row = found.families[h]
         other = max((f for f in range(len(row)) if f != h), key=lambda f: row[f])
-        plain_signs = " · ".join("—" if np.isnan(v) else f"{v:.1%}" for v in plain_found.signs[h])
-        lines.append(f"| {name}: {', '.join(heads.families[h])} | {row[h]:.1%} | {row[other]:.1%} "
-                     f"({heads.names[other]}) | {found.signs[h][0]:.1%} · {found.signs[h][1]:.1%} | {plain_signs} | "
-                     f"{', '.join(f'{q} → {e.labels[j]}' for q, j in zip(e.labels, picks[h], strict=True))} |")
-    return "\n".join(lines)
+        rows.append([f"{name}: {', '.join(heads.families[h])}", f"{row[h]:.1%}",
+                     f"{row[other]:.1%} ({heads.names[other]})", f"{found.signs[h][0]:.1%} · {found.signs[h][1]:.1%}",
+                     " · ".join("—" if np.isnan(v) else f"{v:.1%}" for v in plain_found.signs[h]),
+                     ", ".join(f"{q} → {e.labels[j]}" for q, j in zip(e.labels, picks[h], strict=True))])
+    return markdown(["head: relations taught", "its family found", "best other head on it", "web text: head pair "
+                     "q·k > 0 · other pairs < 0", "plain sentences: the same", f"“{ARTICLE}”: each word's pick"],
+                    rows, "lrrrrl")
 
 
 def real_heads(test: list[treebank.Sentence]) -> dict | None:
@@ -285,11 +276,28 @@ def run(quick: bool) -> list[Row]:
     kv, sentences = load_glove(), treebank.read()
     live, wall, cpu = timed_fit(kv, sentences, treebank.LIVE)
     found = kinds(kv, sentences, live)
+    test = treebank.split(sentences, "test")
+    rows = [*head_rows(found, len(test)), live_row(live, wall, cpu)]
+    rows.append(real_row(real_heads(test), found["head"][0]["held"]["top1"]))
+    rows += plain.rows(kv, live)
+    if not quick:
+        full, full_cpu, differ = refit()
+        rows.append(Row("heads · full refit", f"data/make_head.py ({treebank.Recipe().steps:,} steps on all training "
+                        f"sentences) against data/head-glove.npz (rtol 1e-7, atol 1e-9): "
+                        f"{'equal' if not differ else 'differs in ' + ', '.join(differ)}; CPU {seconds(full_cpu)}",
+                        seconds(full), "—", "—", f"≤ {REFIT_BUDGET_S:.0f} s and equal",
+                        full <= REFIT_BUDGET_S and not differ, {"wall_s": full, "cpu_s": full_cpu}))
+    return rows
+
+
+def head_rows(found: dict[str, list[dict]], sentences: int) -> list[Row]:
+    """The shipped head on the held-out sentences: its top-1 next to the best fixed offset, its signs, its key-only
+    share."""
     head = found["head"][0]
     top1, base = head["held"]["top1"], found["offset"][0]["held"]["top1"]
     share, article, templates = head["held"]["share"], head["article"]["share"], found["templates"][0]["held"]["share"]
-    rows = [
-        Row("heads · held-out top-1", f"the shipped head on {len(treebank.split(sentences, 'test')):,} held-out "
+    return [
+        Row("heads · held-out top-1", f"the shipped head on {sentences:,} held-out "
             "treebank sentences: share of words whose largest weight (own cell hidden) falls on their head, next to "
             "the best fixed offset", f"{top1:.1%}", f"offset {base:.1%}", f"+{(top1 - base) * 100:.1f} points",
             f"≥ {TOP1_FLOOR:.0%} and ≥ offset + {OFFSET_MARGIN * 100:.0f} points",
@@ -306,51 +314,18 @@ def run(quick: bool) -> list[Row]:
             f"{head['article']['centred']:.2f}), next to the template-corpus weights",
             f"{share:.2f} · {head['held']['centred']:.2f}", f"templates {templates:.2f}", "—",
             f"≤ {SHARE_CEILING} held-out", bool(share <= SHARE_CEILING)),
-        Row("heads · live fit", f"treebank.fit with page 5's recipe ({treebank.LIVE.steps} steps on "
-            f"{treebank.LIVE.sentences:,} sentences, held-out accuracy and signs every step, one BLAS thread): "
-            f"held-out top-1 {live.test_accuracy[-1]:.1%}, heads above 0 {live.test_positive[-1]:.1%}; "
-            f"CPU {seconds(cpu)}", seconds(wall), "—", "—",
-            f"≤ {LIVE_BUDGET_S:.0f} s, ≥ {LIVE_TOP1:.0%} top-1, ≥ {LIVE_POSITIVE:.0%} above 0",
-            bool(wall <= LIVE_BUDGET_S and live.test_accuracy[-1] >= LIVE_TOP1
-                 and live.test_positive[-1] >= LIVE_POSITIVE), {"wall_s": wall, "cpu_s": cpu}),
     ]
-    test = treebank.split(sentences, "test")
-    rows.append(real_row(real_heads(test), top1))
-    rows += plain_rows(kv, live)
-    if not quick:
-        full, full_cpu, differ = refit()
-        rows.append(Row("heads · full refit", f"data/make_head.py ({treebank.Recipe().steps:,} steps on all training "
-                        f"sentences) against data/head-glove.npz (rtol 1e-7, atol 1e-9): "
-                        f"{'equal' if not differ else 'differs in ' + ', '.join(differ)}; CPU {seconds(full_cpu)}",
-                        seconds(full), "—", "—", f"≤ {REFIT_BUDGET_S:.0f} s and equal",
-                        full <= REFIT_BUDGET_S and not differ, {"wall_s": full, "cpu_s": full_cpu}))
-    return rows
 
 
-def plain_rows(kv, live: Fit) -> list[Row]:
-    """Rows for the plain held-out sentences (bench/plain.py) and the article's sentence."""
-    found, count = plain.kinds(kv, live), len(corpus.known_split(kv, "test"))
-    head, raw = found["head"][0], found["cosine"][0]
-    e = encode(kv, ARTICLE, position=WEIGHT)
-    shipped = load_fit(treebank.SHIPPED)
-    att = attend(e.x, e.x, shipped.w_q, shipped.w_k, np.eye(kv.vector_size), own=False)
-    tops = {label: e.labels[j] for label, j in zip(e.labels, att.weights.argmax(axis=1), strict=True)}
-    milk = dict(zip(e.labels, att.factor[e.labels.index("milk")], strict=True))
-    article = (tops.items() >= ARTICLE_HEADS.items() and milk["drank"] > milk["cat"] > 0 > milk["black"])
-    return [
-        Row("heads · plain sentences", f"the shipped head on the template corpus's {count} held-out "
-            "sentences (plain ones like the article's): relevant keys q·k > 0 · keys labelled 0 q·k < 0 · labelled "
-            f"pairs in order; key-only share {head['share']:.2f} · row-centred {head['centred']:.2f}",
-            f"{head['positive']:.1%} · {head['negative']:.1%} · {head['order']:.1%}",
-            f"cosine {raw['positive']:.1%} · {raw['negative']:.1%} · {raw['order']:.1%}", "—",
-            f"≥ {plain.POSITIVE:.0%} · ≥ {plain.NEGATIVE:.0%} · ≥ {plain.ORDER:.0%}",
-            bool(head["positive"] >= plain.POSITIVE and head["negative"] >= plain.NEGATIVE
-                 and head["order"] >= plain.ORDER), found),
-        Row("heads · the article's sentence", f"“{ARTICLE}” under the shipped head: each word's top key (own cell "
-            "hidden) and milk's q·k with drank, cat and black", ", ".join(f"{k} → {v}" for k, v in tops.items())
-            + f"; milk · drank {milk['drank']:.2f}, cat {milk['cat']:.2f}, black {milk['black']:.2f}", "—", "—",
-            "the → cat, black → cat, cat → drank, the → milk, milk → drank; drank > cat > 0 > black", bool(article)),
-    ]
+def live_row(live: Fit, wall: float, cpu: float) -> Row:
+    """Page 5's live fit: its time and what it reaches."""
+    return Row("heads · live fit", f"treebank.fit with page 5's recipe ({treebank.LIVE.steps} steps on "
+               f"{treebank.LIVE.sentences:,} sentences, held-out accuracy and signs every step, one BLAS thread): "
+               f"held-out top-1 {live.test_accuracy[-1]:.1%}, heads above 0 {live.test_positive[-1]:.1%}; "
+               f"CPU {seconds(cpu)}", seconds(wall), "—", "—",
+               f"≤ {LIVE_BUDGET_S:.0f} s, ≥ {LIVE_TOP1:.0%} top-1, ≥ {LIVE_POSITIVE:.0%} above 0",
+               bool(wall <= LIVE_BUDGET_S and live.test_accuracy[-1] >= LIVE_TOP1
+                    and live.test_positive[-1] >= LIVE_POSITIVE), {"wall_s": wall, "cpu_s": cpu})
 
 
 def main():
@@ -386,13 +361,18 @@ def main():
           "WSJ in Stanford Dependencies, a different head picked for each relation; a reference, not a like-for-like "
           "comparison.")
     if "--refit" in sys.argv:
-        full, full_cpu, differ = refit()
-        verdict = "within" if full <= REFIT_BUDGET_S else "over"
-        print(f"\nFull refit (data/make_head.py): {full:.1f} s wall, {full_cpu:.1f} s CPU, {verdict} the "
-              f"{REFIT_BUDGET_S:.0f} s budget; load average {os.getloadavg()[0]:.1f}, {os.cpu_count()} cores.")
-        print("Equal to data/head-glove.npz (rtol 1e-7, atol 1e-9)." if not differ else
-              f"DIFFERS from data/head-glove.npz in: {', '.join(differ)}.")
-        sys.exit(1 if differ else 0)
+        sys.exit(refit_verdict())
+
+
+def refit_verdict() -> int:
+    """Refit the head (data/make_head.py), print its time and whether it equals the shipped file: 1 if it differs."""
+    full, full_cpu, differ = refit()
+    verdict = "within" if full <= REFIT_BUDGET_S else "over"
+    print(f"\nFull refit (data/make_head.py): {full:.1f} s wall, {full_cpu:.1f} s CPU, {verdict} the "
+          f"{REFIT_BUDGET_S:.0f} s budget; load average {os.getloadavg()[0]:.1f}, {os.cpu_count()} cores.")
+    print("Equal to data/head-glove.npz (rtol 1e-7, atol 1e-9)." if not differ else
+          f"DIFFERS from data/head-glove.npz in: {', '.join(differ)}.")
+    return 1 if differ else 0
 
 
 if __name__ == "__main__":

@@ -1,18 +1,14 @@
-"""Hostile input stays fast. Every hostile sentence (harness/hostile.py) typed into every page's sentence box, each a
-warm AppTest rerun of one session per page, timed: the first row is the slowest. Every sentence box of a link full of
-emoji, on a real server: the second row is the server's CPU per rerun next to the same length of ASCII.
-Run alone: python -m bench.hostile [--quick]
-"""
+"""Hostile input stays fast: the slowest rerun of any hostile sentence on any page, and emoji next to ASCII."""
 import asyncio
-import sys
 import time
 from urllib.parse import urlencode
 
 import psutil
 from streamlit.proto.BackMsg_pb2 import BackMsg
 
-from bench.capacity import EDIT_TIMEOUT_S, Student
-from bench.common import Row, Server, median, ratio, seconds
+from bench.clients import EDIT_TIMEOUT_S, Student
+from bench.common import Row, cli, median, ratio, seconds
+from bench.servers import HOME, Server
 from harness.apptest import PAGES, run_page
 from harness.hostile import TEXTS
 from kit.state import MAX_TEXT
@@ -66,8 +62,8 @@ class Browser(Student):
     them again."""
 
     def __init__(self, url: str, query: str):
-        super().__init__(url, seed=0)
-        self.query, self.cached = query, set()
+        super().__init__(url, seed=0, query=query)
+        self.cached = set()
 
     def note(self, fwd) -> None:
         super().note(fwd)
@@ -103,7 +99,7 @@ async def rerun_costs(url: str, pid: int, rounds: int) -> dict[str, dict]:
 def emoji_row(quick: bool) -> Row:
     """A rerun of the home page opened with a link whose sentences are full of emoji, next to the same with ASCII."""
     rounds = 8 if quick else 40
-    with Server("dashboard.py") as server:
+    with Server(HOME) as server:
         costs = asyncio.run(rerun_costs(server.url, server.proc.pid, rounds))
     emoji, ascii_ = costs["emoji"]["cpu_s"], costs["ASCII"]["cpu_s"]
     refused_alike = all(any("tokens" in a for a in c["alerts"]) and not c["errors"] for c in costs.values())
@@ -118,5 +114,4 @@ def emoji_row(quick: bool) -> Row:
 
 
 if __name__ == "__main__":
-    from bench.common import table
-    print(table(run("--quick" in sys.argv)))
+    cli(run)

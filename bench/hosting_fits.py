@@ -1,23 +1,31 @@
-"""Fits on a shared server, for bench/hosting.py: visitors' edits while others train (fairness), and several fits at
-once in the one queue (place, Stop)."""
+"""Fits on a shared server: a visitor's edits while others train, and several fits at once in the one queue."""
 import asyncio
 import os
 import time
 from pathlib import Path
 
-from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
-from bench.capacity import PERIOD_S, Result, Student, open_all
-from bench.common import MB, Row, Server, seconds, since, snapshot
-from bench.uploading import DIMS, FULL, TRAIN_TIMEOUT_S, Plan, close_all, errors, upload
-from kit.text import t
+from bench.clients import (
+    FIT_TIMEOUT_S,
+    PERIOD_S,
+    PLACED,
+    TRAIN_TIMEOUT_S,
+    Requester,
+    Student,
+    close_all,
+    open_all,
+    rerun_with,
+    upload,
+)
+from bench.common import MB, Row, errors, quantile, seconds
+from bench.servers import Server, since, snapshot
+from bench.uploading import DIMS, FULL, Plan
 
 FAIR_RATIO = 2.0
 FIT_LINK = "q_preset=run&k_preset=run&run_steps={steps}&d_k=50&run_seed={seed}"  # "use these weights", d_k changed
 FIT_LINKS, FIT_UPLOADS, FIT_UPLOAD_MB = 3, 2, 10
-PLACE_BUDGET_S, STOP_BUDGET_S, FIT_TIMEOUT_S = 1.0, 0.5, 600
-PLACED = (t("queue_wait", n=0).split(":")[0], t("fit_running", step=0, total=0).split(":")[0])  # the notice's openings
+PLACE_BUDGET_S, STOP_BUDGET_S = 1.0, 0.5
 
 
 async def train_again(student: "Requester", done: asyncio.Event, waits: list[float]) -> None:
@@ -25,25 +33,14 @@ async def train_again(student: "Requester", done: asyncio.Event, waits: list[flo
     notice reruns it), press again, until `done`."""
     button = next(i for i in reversed(student.ids) if i.endswith("-train"))
     while not done.is_set():
-        msg = BackMsg()
-        state = msg.rerun_script.widget_states.widgets.add()
-        state.id, state.trigger_value = button, True
         try:
             start = time.perf_counter()
-            await student.rerun(msg, TRAIN_TIMEOUT_S)
+            await student.rerun(rerun_with(button, trigger_value=True), TRAIN_TIMEOUT_S)
             await student.until_fitted()
             waits.append(time.perf_counter() - start)
         except TimeoutError as e:
             student.errors.append(f"train: {type(e).__name__}")
             return
-
-
-async def to_page(student: Student, name: str) -> None:
-    """Follow the link to a page by its URL path (a session's first run does not list the pages' hashes yet)."""
-    msg = BackMsg()
-    msg.rerun_script.page_name = name
-    await student.rerun(msg, TRAIN_TIMEOUT_S)
-    student.page = student.pages[name]
 
 
 async def lesson(student: Student, window: float, pid: int) -> float:
@@ -61,8 +58,7 @@ async def bystander_edits(server: Server, trainers: int, window: float) -> dict:
     others = [await lesson(bystander, window, pid)]
     alone = list(bystander.latencies)
     crowd = [Requester(url, seed=2000 + i) for i in range(trainers)]
-    errors = await open_all(crowd)
-    await asyncio.gather(*(to_page(s, "Learning") for s in crowd if s.ws is not None))
+    errors = await open_all(crowd, "Learning")
     done, waits = asyncio.Event(), []
     training = [asyncio.create_task(train_again(s, done, waits)) for s in crowd if s.ws is not None]
     await asyncio.sleep(PERIOD_S)  # the queue has formed
@@ -79,7 +75,7 @@ def fairness_row(server: Server, plan: Plan) -> Row:
     load_before = os.getloadavg()
     v = asyncio.run(bystander_edits(server, plan.trainers, plan.window_s))
     v["load_before"], v["load_after"] = load_before, os.getloadavg()
-    alone, busy = (Result(1, v[k], [], 0, 0).quantile(0.95) for k in ("alone_s", "busy_s"))
+    alone, busy = (quantile(v[k], 0.95) for k in ("alone_s", "busy_s"))
     runs = sorted(v["runs_s"])
     how = (f"a bystander edits the home page's sentence every {PERIOD_S:g} s for {plan.window_s:g} s alone "
            f"({len(v['alone_s'])} edits), then as long again while {plan.trainers} sessions press Train on the "
@@ -89,67 +85,16 @@ def fairness_row(server: Server, plan: Plan) -> Row:
            f"load average {v['load_before'][0]:.2f} before, {v['load_after'][0]:.2f} after; {errors(v)}")
     judged = plan is FULL  # a quick window holds too few edits for a p95
     return Row(f"hosting · bystander's edit while {plan.trainers} sessions train", how,
-               f"p95 {seconds(busy)} (p50 {seconds(Result(1, v['busy_s'], [], 0, 0).quantile(0.5))})",
+               f"p95 {seconds(busy)} (p50 {seconds(quantile(v['busy_s'], 0.5))})",
                f"alone p95 {seconds(alone)}", f"{busy / alone:.2f}×", f"≤ {FAIR_RATIO:g}× alone",
                (busy <= FAIR_RATIO * alone and not v["errors"]) if judged else None, v)
 
 
-class Requester(Student):
-    """A session that waits for a fit: when it asked, when it first saw its place in the queue (or its fit running),
-    and the waiting notice's fragment and look interval."""
-
-    def __init__(self, url: str, seed: int, query: str = ""):
-        super().__init__(url, seed)
-        self.query, self.fragment, self.shown, self.interval = query, "", "", 0.5
-        self.asked, self.placed_s, self.fitted_s = time.perf_counter(), None, None
-
-    def note(self, fwd: ForwardMsg) -> None:
-        """Also the waiting notice's fragment: the one a full run showed, none when its last full run showed none."""
-        super().note(fwd)
-        kind = fwd.WhichOneof("type")
-        if kind == "new_session":
-            self.shown = ""
-        elif kind == "auto_rerun":
-            self.shown, self.interval = fwd.auto_rerun.fragment_id, fwd.auto_rerun.interval
-        elif kind == "script_finished" and fwd.script_finished == ForwardMsg.FINISHED_SUCCESSFULLY:
-            self.fragment = self.shown
-        if self.placed_s is None and self.alerts and self.alerts[-1].startswith(PLACED):
-            self.placed_s = time.perf_counter() - self.asked
-
-    async def look(self, press: str = "") -> int:
-        """One look of the waiting notice (pressing the button whose id is `press`): how the run finished (a full run
-        once the fit has arrived and the notice reran the page)."""
-        msg = BackMsg()
-        msg.rerun_script.fragment_id, msg.rerun_script.is_auto_rerun = self.fragment, not press
-        if press:
-            state = msg.rerun_script.widget_states.widgets.add()
-            state.id, state.trigger_value = press, True
-        msg.rerun_script.query_string, msg.rerun_script.page_script_hash = self.query, self.page
-        self.alerts.clear()
-        await self.ws.send(msg.SerializeToString())
-        done = await self.receive(lambda fwd: fwd.WhichOneof("type") == "script_finished"
-                                  and fwd.script_finished != ForwardMsg.FINISHED_EARLY_FOR_RERUN, FIT_TIMEOUT_S)
-        return done.script_finished
-
-    async def until_fitted(self) -> None:
-        """Look every interval, as the frontend does, until the page is drawn without a waiting notice."""
-        while self.fragment:
-            await asyncio.sleep(self.interval)
-            await self.look()
-
-
-async def link_fit(student: Requester) -> None:
-    """Open the link, see the fit's place, wait for it."""
+async def fitted(student: Requester, asking) -> None:
+    """Ask for a fit (`asking`: opening the link, or uploading vectors the default learned weights then need a fit
+    on), see its place, wait for it."""
     student.asked = time.perf_counter()
-    await student.open()
-    await student.until_fitted()
-    student.fitted_s = time.perf_counter() - student.asked
-
-
-async def upload_fit(student: Requester, name: str, data: bytes) -> None:
-    """Upload the vectors (the default learned weights then need a fit on them), see its place, wait for it."""
-    student.asked = time.perf_counter()
-    await upload(student, name, data)
+    await asking
     await student.until_fitted()
     student.fitted_s = time.perf_counter() - student.asked
 
@@ -200,7 +145,8 @@ async def fits_at_once(server: Server, plan: Plan, path: Path) -> dict:
     data, done = path.read_bytes(), asyncio.Event()
     before, cpu = snapshot([pid]), time.perf_counter()
     editing = asyncio.create_task(edit_until(bystander, done))
-    await asyncio.gather(*(link_fit(s) for s in links), *(upload_fit(s, path.name, data) for s in uploaders))
+    await asyncio.gather(*(fitted(s, s.open()) for s in links),
+                         *(fitted(s, upload(s, path.name, data)) for s in uploaders))
     done.set()
     await editing
     server_cpu, _, busy_cores = since(before, [pid])
@@ -217,7 +163,7 @@ def fits_row(server: Server, plan: Plan, path: Path) -> Row:
     """Fits through the one queue: a bystander's edit p95 against twice its p95 alone, each requester's place shown
     within PLACE_BUDGET_S, Stop within STOP_BUDGET_S."""
     v = asyncio.run(fits_at_once(server, plan, path))
-    alone, busy = (Result(1, v[k], [], 0, 0).quantile(0.95) for k in ("alone_s", "busy_s"))
+    alone, busy = (quantile(v[k], 0.95) for k in ("alone_s", "busy_s"))
     placed = [p if p is not None else float("inf") for p in v["placed_s"]]
     link = FIT_LINK.format(steps=plan.fit_steps, seed="i")
     how = (f"a bystander edits the home page's sentence every {PERIOD_S:g} s for {plan.window_s:g} s alone "

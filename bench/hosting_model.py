@@ -1,19 +1,11 @@
-"""Page 8's model runs on a shared server, for bench/hosting.py: a bystander's edits on page 3 while ten visitors retype
-the longest sentence page 8 accepts (fairness, memory), and a class of thirty with ten of them on page 8 against the
-smallest hosted tier (690 MB). A page-8 visitor types a new sentence of 63 words that the model cuts into 128 word
-pieces (every word two pieces: the most page 8 reads), every PERIOD_S seconds from a random phase, and follows the
-waiting notice as the frontend does (a look every interval its auto_rerun message gives) until its page is drawn.
-Only 127.0.0.1 is contacted."""
+"""Page 8's model on a shared server: a bystander while ten visitors retype on page 8; a class on the 690 MB tier."""
 import asyncio
 import time
 from dataclasses import dataclass
 
-from streamlit.proto.BackMsg_pb2 import BackMsg
-
-from bench.capacity import PERIOD_S, Result, Student, open_all
-from bench.common import Row, Server, seconds
-from bench.hosting_fits import Requester, to_page
-from bench.uploading import Peak, close_all
+from bench.clients import PERIOD_S, Requester, Student, close_all, open_all, rerun_with, to_page
+from bench.common import Row, errors, quantile, seconds
+from bench.servers import HOME, Peak, Server
 
 VISITORS, WORDS = 10, 63  # page-8 visitors retyping; words of each sentence (engine.tokens: at most 64)
 P50_RATIO, P95_RATIO, HEADROOM_MB, TIER_MB = 1.5, 2.0, 100, 690
@@ -46,9 +38,7 @@ class ModelVisitor(Requester):
         due = time.monotonic() + self.rng.uniform(0, PERIOD_S)
         while not done.is_set() and self.ws is not None:
             await asyncio.sleep(max(0.0, due - time.monotonic()))
-            msg = BackMsg()
-            state = msg.rerun_script.widget_states.widgets.add()
-            state.id, state.string_value = self.widget, " ".join(self.rng.choice(self.pool) for _ in range(WORDS))
+            msg = rerun_with(self.widget, string_value=" ".join(self.rng.choice(self.pool) for _ in range(WORDS)))
             start = time.perf_counter()
             try:
                 await self.rerun(msg, 120)
@@ -71,7 +61,7 @@ class Window:
 async def bystander_window(bystander: Student, seconds_: float, server: Server) -> Window:
     """The bystander edits every PERIOD_S seconds for `seconds_`; its latencies and the server's peak RSS."""
     before = len(bystander.latencies)
-    with Peak(server) as peak:
+    with Peak(server.rss_mb) as peak:
         now = time.monotonic()
         await bystander.lesson(now, now + seconds_)
     return Window(bystander.latencies[before:], peak.mb)
@@ -90,8 +80,7 @@ async def model_fairness(server: Server, window: float) -> dict:
     idle_mb = server.rss_mb()
     alone = await bystander_window(bystander, window, server)
     visitors = [ModelVisitor(url, 4000 + i, pool) for i in range(VISITORS)]
-    errors = await open_all(visitors)
-    await asyncio.gather(*(to_page(v, "Real_model") for v in visitors if v.ws is not None))
+    errors = await open_all(visitors, "Real_model")
     done = asyncio.Event()
     typing = [asyncio.create_task(v.retype(done)) for v in visitors if v.ws is not None]
     await asyncio.sleep(PERIOD_S)  # every visitor has typed once
@@ -101,11 +90,6 @@ async def model_fairness(server: Server, window: float) -> dict:
     await close_all([bystander, *visitors])
     return {"idle_mb": idle_mb, "alone": alone, "busy": busy, "drawn_s": sorted(t for v in visitors for t in v.drawn),
             "errors": errors + [e for s in [bystander, *visitors] for e in s.errors]}
-
-
-def quantile(values: list[float], q: float) -> float:
-    """The q-quantile (nearest rank), inf without values."""
-    return Result(1, values, [], 0, 0).quantile(q)
 
 
 def fairness_row(server: Server, window: float, budget_mb: float, judged: bool) -> Row:
@@ -122,7 +106,7 @@ def fairness_row(server: Server, window: float, budget_mb: float, judged: bool) 
            f"and wait for its page ({len(busy.latencies)} edits; {len(drawn)} page-8 pages drawn, typing → drawn "
            f"median {seconds(quantile(drawn, 0.5))}, p95 {seconds(quantile(drawn, 0.95))}); RSS idle (page 8 "
            f"visited once) {v['idle_mb']:.0f} MB, peak alone {alone.peak_mb:.0f} MB, peak with page 8 "
-           f"{busy.peak_mb:.0f} MB; {len(v['errors'])} errors" + (f" (first: {v['errors'][0]})" if v["errors"] else ""))
+           f"{busy.peak_mb:.0f} MB; {errors(v)}")
     ok = p50 <= P50_RATIO and p95 <= P95_RATIO and busy.peak_mb <= bound and not v["errors"]
     return Row(f"hosting · bystander's edit while {VISITORS} visitors retype on page 8", how,
                f"p50 {seconds(quantile(busy.latencies, 0.5))}, p95 {seconds(quantile(busy.latencies, 0.95))}; "
@@ -142,7 +126,7 @@ async def class_on_tier(server: Server, window: float) -> dict:
     model, home = students[:ON_MODEL], [s for s in students[ON_MODEL:] if s.ws is not None]
     await asyncio.gather(*(to_page(s, "Real_model") for s in model if s.ws is not None))
     done = asyncio.Event()
-    with Peak(server) as peak:
+    with Peak(server.rss_mb) as peak:
         typing = [asyncio.create_task(s.retype(done)) for s in model if s.ws is not None]
         now = time.monotonic()
         await asyncio.gather(*(s.lesson(now, now + window) for s in home))
@@ -162,8 +146,7 @@ def tier_row(server: Server, window: float, budget_mb: float, judged: bool) -> R
            f"the home page's sentence every {PERIOD_S:g} s ({v['edits']} edits) while {ON_MODEL} retype {WORDS}-word "
            f"sentences on page 8 ({v['drawn']} pages drawn) for {window:g} s; RSS of the server process before "
            f"{v['idle_mb']:.0f} MB, peak {v['peak_mb']:.0f} MB, {SETTLE_S:g} s after they left "
-           f"{v['settled_mb']:.0f} MB; {len(v['errors'])} errors" + (f" (first: {v['errors'][0]})" if v["errors"]
-                                                                        else ""))
+           f"{v['settled_mb']:.0f} MB; {errors(v)}")
     ok = v["peak_mb"] <= TIER_MB and not v["errors"]
     return Row(f"hosting · a class of {CLASS}, {ON_MODEL} on page 8, on the {TIER_MB} MB tier", how,
                f"peak {v['peak_mb']:.0f} MB, settled {v['settled_mb']:.0f} MB", f"tier {TIER_MB} MB",
@@ -176,11 +159,11 @@ def model_rows(window: float, judged: bool, only: set[str]) -> list[Row]:
 
     rows = []
     if "model" in only:
-        with Server("dashboard.py") as server:
+        with Server(HOME) as server:
             rows.append(fairness_row(server, window, ledger.budget() / 2**20, judged))
     if "tier" in only:
         tier_budget = 250
-        with Server("dashboard.py", env={ledger.BUDGET_ENV: str(tier_budget)}) as server:
+        with Server(HOME, env={ledger.BUDGET_ENV: str(tier_budget)}) as server:
             rows.append(tier_row(server, window, tier_budget, judged))
     return rows
 

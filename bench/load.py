@@ -1,86 +1,25 @@
-"""Many visitors at once: one server on 127.0.0.1, concurrent browser sessions, errors and server memory.
-
-Run `python -m bench.load [--sessions 20] [--steps 10]`. Starts its own Streamlit server on a free loopback port,
-warms it with one session, then runs the sessions concurrently as Chromium browser contexts, each making the
-same number of interactions (type a sentence, change a seed, switch pages, click a cell, ...). Every step has a
-timeout and the whole run a deadline, so it always stops by itself. Prints a Markdown table.
-The file watcher is off, as on a deployed server: with it on, a source file saved during the run makes Streamlit
-drop the app's modules from sys.modules while other sessions import them (KeyError in importlib).
-"""
+"""Many visitors at once: concurrent Chromium sessions on one server, their errors, and the server's memory and CPU."""
 import argparse
 import asyncio
 import gc
 import platform
 import re
 import statistics
-import threading
 import time
-from pathlib import Path
 
 import psutil
 
-from harness.chromium import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
-    COUNT_RUNS,
-    PENDING,
-    SETTLED,
-    VIEWPORT,
-    free_port,
-    start_server,
-    stop_server,
-)
+from bench.common import RESULTS, markdown, quantile
+from bench.servers import Peak, tree_cpu, tree_memory
+from harness import chromium
 
-MB = 2**20
-LOG = Path(__file__).resolve().parent / "results" / "load-server.log"
+LOG = RESULTS / "load-server.log"
 PER_SESSION_MB = 5
 STEP_TIMEOUT_MS = 90_000
 DEADLINE_S = 900
 SENTENCES = ("The black cat drank the milk", "A dog ate the bone quickly", "The old man read the paper",
              "She reads old books")
 ERRORS = "[data-testid=stException], [data-testid=stAlertContentError]"
-
-
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time used so far by a process and all its children."""
-    procs = [psutil.Process(pid)]
-    procs += procs[0].children(recursive=True)
-    total = 0.0
-    for p in procs:
-        try:
-            t = p.cpu_times()
-            total += t.user + t.system
-        except psutil.NoSuchProcess:
-            continue
-    return total
-
-
-def memory(pid: int) -> dict[str, float]:
-    """Resident and unique memory (MB) of the server process and all its children."""
-    procs = [psutil.Process(pid)]
-    procs += procs[0].children(recursive=True)
-    rss = uss = 0.0
-    for p in procs:
-        try:
-            info = p.memory_full_info()
-            rss, uss = rss + info.rss, uss + info.uss
-        except psutil.NoSuchProcess:
-            continue
-    return {"rss": rss / MB, "uss": uss / MB}
-
-
-class Sampler(threading.Thread):
-    """Samples the server's memory in the background; keeps the peak."""
-
-    def __init__(self, pid: int, every: float = 0.25):
-        super().__init__(daemon=True)
-        self.pid, self.every, self.peak, self.done = pid, every, {"rss": 0.0, "uss": 0.0}, threading.Event()
-
-    def run(self):
-        while not self.done.is_set():
-            now = memory(self.pid)
-            self.peak = {k: max(self.peak[k], now[k]) for k in now}
-            self.done.wait(self.every)
 
 
 class Session:
@@ -94,8 +33,8 @@ class Session:
 
     async def open(self):
         # the app's Content-Security-Policy forbids evaluating strings, which Playwright's wait_for_function does
-        context = await self.browser.new_context(viewport=VIEWPORT, bypass_csp=True)
-        await context.add_init_script(COUNT_RUNS)
+        context = await self.browser.new_context(viewport=chromium.VIEWPORT, bypass_csp=True)
+        await context.add_init_script(chromium.COUNT_RUNS)
         self.page = await context.new_page()
         self.page.set_default_timeout(STEP_TIMEOUT_MS)
 
@@ -110,12 +49,12 @@ class Session:
             await action()
             if reruns:
                 await self.page.wait_for_function(f"window.__runs > {runs}", timeout=STEP_TIMEOUT_MS)
-            await self.page.wait_for_function(SETTLED, timeout=STEP_TIMEOUT_MS, polling=100)
+            await self.page.wait_for_function(chromium.SETTLED, timeout=STEP_TIMEOUT_MS, polling=100)
             shown = await self.page.locator(ERRORS).all_inner_texts()
             self.errors += [f"session {self.number}, {name}: {text[:160]!r}" for text in shown]
         except Exception as e:  # a failed load or a step that never finished: counted, the session goes on
             try:
-                state = await self.page.evaluate(PENDING)
+                state = await self.page.evaluate(chromium.PENDING)
             except Exception:
                 state = "page unavailable"
             self.errors.append(f"session {self.number}, {name}: {type(e).__name__}: {str(e).splitlines()[0][:120]} "
@@ -173,47 +112,16 @@ class Session:
 async def main_async(sessions: int, steps: int) -> dict:
     from playwright.async_api import async_playwright
 
-    port = free_port()
-    url = f"http://127.0.0.1:{port}/"
-    server = start_server(port, "--server.fileWatcherType", "none")  # as deployed: no reloads while serving
-    result = {"sessions": sessions, "steps": steps}
+    port = chromium.free_port()
+    server = chromium.start_server(port, "--server.fileWatcherType", "none")  # as deployed: no reloads while serving
     try:
         async with async_playwright() as p:
-            browser = await p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
-            result["server_start"] = memory(server.pid)
-            warm = Session(browser, url, 0)  # every page and cache touched once, then measured with one session
-            await warm.open()
-            await warm.visit(10)
-            await asyncio.sleep(2)
-            gc.collect()
-            result["one"] = memory(server.pid)
-            result["warm_errors"] = warm.errors
-
-            sampler = Sampler(server.pid)
-            sampler.start()
-            crowd = [Session(browser, url, i + 1) for i in range(sessions)]
-            started = time.perf_counter()
-            server_cpu, own_cpu = cpu_seconds(server.pid), cpu_seconds(psutil.Process().pid)
-            await asyncio.gather(*(s.open() for s in crowd))
-            await asyncio.wait_for(asyncio.gather(*(s.visit(steps) for s in crowd)), timeout=DEADLINE_S)
-            result["wall"] = time.perf_counter() - started
-            result["server_cpu"] = cpu_seconds(server.pid) - server_cpu
-            result["browser_cpu"] = cpu_seconds(psutil.Process().pid) - own_cpu  # Playwright driver and Chromium
-            await asyncio.sleep(2)
-            result["after_open"] = memory(server.pid)
-            for s in crowd:
-                await s.close()
-            await warm.close()
-            await asyncio.sleep(5)  # sessions are dropped when their websockets close
-            result["after_closed"] = memory(server.pid)
-            sampler.done.set()
-            sampler.join()
-            result["peak"] = sampler.peak
-            result["errors"] = [e for s in crowd for e in s.errors]
-            result["times"] = [t for s in crowd for t in s.times]
+            browser = await p.chromium.launch(executable_path=str(chromium.CHROMIUM), headless=True,
+                                              args=chromium.CHROMIUM_ARGS)
+            result = await visits(browser, f"http://127.0.0.1:{port}/", server.pid, sessions, steps)
             await browser.close()
     finally:
-        log = stop_server(server)
+        log = chromium.stop_server(server)
     LOG.parent.mkdir(exist_ok=True)
     LOG.write_text(log)
     result["tracebacks"] = len(re.findall(r"^Traceback", log, flags=re.M))
@@ -221,11 +129,45 @@ async def main_async(sessions: int, steps: int) -> dict:
     return result
 
 
+async def visits(browser, url: str, pid: int, sessions: int, steps: int) -> dict:
+    """One session touches every page and cache, then `sessions` sessions make `steps` interactions each at once: the
+    server's memory before, after one session, with all open and after they closed, its peak and CPU, the errors."""
+    result = {"sessions": sessions, "steps": steps, "server_start": tree_memory(pid, full=True)}
+    warm = Session(browser, url, 0)  # every page and cache touched once, then measured with one session
+    await warm.open()
+    await warm.visit(10)
+    await asyncio.sleep(2)
+    gc.collect()
+    result["one"] = tree_memory(pid, full=True)
+    result["warm_errors"] = warm.errors
+    crowd = [Session(browser, url, i + 1) for i in range(sessions)]
+    with Peak(lambda: tree_memory(pid)["rss"], 0.25) as peak:
+        started = time.perf_counter()
+        server_cpu = tree_cpu(pid, reaped=False)
+        own_cpu = tree_cpu(psutil.Process().pid, reaped=False)
+        await asyncio.gather(*(s.open() for s in crowd))
+        await asyncio.wait_for(asyncio.gather(*(s.visit(steps) for s in crowd)), timeout=DEADLINE_S)
+        result["wall"] = time.perf_counter() - started
+        result["server_cpu"] = tree_cpu(pid, reaped=False) - server_cpu
+        result["browser_cpu"] = tree_cpu(psutil.Process().pid, reaped=False) - own_cpu  # Playwright and Chromium
+        await asyncio.sleep(2)
+        result["after_open"] = tree_memory(pid, full=True)
+        for s in crowd:
+            await s.close()
+        await warm.close()
+        await asyncio.sleep(5)  # sessions are dropped when their websockets close
+        result["after_closed"] = tree_memory(pid, full=True)
+    result["peak"] = {"rss": peak.mb}
+    result["errors"] = [e for s in crowd for e in s.errors]
+    result["times"] = [t for s in crowd for t in s.times]
+    return result
+
+
 def table(r: dict) -> str:
     """The run as a Markdown table, with the targets."""
     budget = r["one"]["rss"] + PER_SESSION_MB * r["sessions"]
     times = sorted(r["times"])
-    p95 = times[min(len(times) - 1, int(0.95 * len(times)))] if times else float("nan")
+    p95 = quantile(times, 0.95) if times else float("nan")
     errors = len(r["errors"])
     rows = [
         ("Concurrent sessions × interactions", f"{r['sessions']} × {r['steps']} = {len(times)}", "", ""),
@@ -246,9 +188,7 @@ def table(r: dict) -> str:
         ("Wall time of the concurrent run (s)", f"{r['wall']:.1f}", "", ""),
         ("CPU time during the run: server / browser (s)", f"{r['server_cpu']:.1f} / {r['browser_cpu']:.1f}", "", ""),
     ]
-    lines = ["| Measure | Value | Target | Met |", "|---|---:|---:|:---:|"]
-    lines += [f"| {a} | {b} | {c} | {d} |" for a, b, c, d in rows]
-    return "\n".join(lines)
+    return markdown(["Measure", "Value", "Target", "Met"], rows, "lrrc")
 
 
 def main() -> None:

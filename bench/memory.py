@@ -1,12 +1,7 @@
-"""Server memory: resident size of the dashboard's server with 1 and with 10 browser sessions, full 400k vocabulary.
-
-Each session is a fresh Chromium context that opens the home page and then follows the sidebar links to every
-page, so each context stays one Streamlit session. Skipped with --quick. Run alone: python -m bench.memory
-"""
-import sys
-
-from bench.browser import HOME, launch, new_page, pages, ready, settle
-from bench.common import Row, Server
+"""Server memory: the dashboard server's resident size with 1 and with 10 browser sessions, full 400k vocabulary."""
+from bench.common import Row, cli
+from bench.probe import launch, new_page, pages, ready, settle
+from bench.servers import HOME, Server
 
 SESSIONS = 10
 BUDGET_MB = 350
@@ -70,6 +65,4 @@ def run(quick: bool) -> list[Row]:
 
 
 if __name__ == "__main__":
-    from bench.common import table
-
-    print(table(run("--quick" in sys.argv)))
+    cli(run)

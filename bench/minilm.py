@@ -1,9 +1,4 @@
-"""The real transformer (all-MiniLM-L6-v2, engine/minilm.py): one sentence's forward pass on one core, and the memory
-its weights take, memory-mapped, alone and beside a process that maps the same file, next to safetensors' own numpy
-reader, which copies them.
-
-Run: python -m bench.minilm (a Markdown table); python -m bench includes its rows. Each memory figure comes from a
-fresh interpreter (python -m bench.minilm --measure mapped|copied prints it as JSON)."""
+"""The real transformer (all-MiniLM-L6-v2): one sentence's forward pass on one core, and the memory of its weights."""
 import json
 import statistics
 import subprocess
@@ -13,7 +8,7 @@ import time
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from bench.common import MB, ROOT, Row
+from bench.common import MB, ROOT, Row, cli
 from engine import minilm, minilm_files, treebank
 
 FORWARD_BUDGET_MS = 150
@@ -134,6 +129,4 @@ if __name__ == "__main__":
     if sys.argv[1:2] == ["--measure"]:
         print(json.dumps(measure(sys.argv[2])))
     else:
-        from bench.common import table
-
-        print(table(run("--quick" in sys.argv)))
+        cli(run)

@@ -1,10 +1,11 @@
-"""Benchmark the learning engine: how often the default run reaches the target order, how long it takes,
-and how its speed compares with the same objective in PyTorch autograd. Run: python -m bench.training"""
+"""The learning engine: how often the default run reaches the target order, its time, and its speed next to PyTorch."""
+import functools
 import statistics
 import time
 
 import numpy as np
 
+from bench.common import Row, markdown, median, ratio, seconds, timed
 from engine.sources import load_glove
 from engine.tokens import embed, tokenize
 from engine.training import DEFAULT_LR, DEFAULT_STEPS, initial_weights, make_goal, positional_rows, train
@@ -17,6 +18,7 @@ SENTENCES = [
 ]
 SEEDS = 100
 RUNS = 9
+TRAIN_BUDGET_S = 1.0
 
 
 def sentence_rows(kv, sentence, query, keys):
@@ -31,7 +33,7 @@ def order_rate(x, targets) -> int:
     return sum(train(x, targets, seed=seed).order_step is not None for seed in range(SEEDS))
 
 
-def timed(run) -> tuple[float, float]:
+def medians(run) -> tuple[float, float]:
     """Median CPU and wall seconds of RUNS calls, after one untimed warm-up call."""
     run()
     cpu, wall = [], []
@@ -75,10 +77,10 @@ def main() -> None:
         table.append((f"order {order} reached ({SEEDS} seeds)", rate, "≥ 99%"))
 
     x, targets = cases[0][3], cases[0][4]
-    cpu, wall = timed(lambda: train(x, targets, seed=0))
-    for clock, seconds in (("CPU", cpu), ("wall", wall)):
+    cpu, wall = medians(lambda: train(x, targets, seed=0))
+    for clock, taken in (("CPU", cpu), ("wall", wall)):
         label = f"default run, {DEFAULT_STEPS} steps, {clock} time (median of {RUNS})"
-        table.append((label, f"{seconds * 1e3:.1f} ms", "≤ 1 s"))
+        table.append((label, f"{taken * 1e3:.1f} ms", "≤ 1 s"))
     ours = DEFAULT_STEPS / wall
     table.append(("steps/s, ours (numpy, analytic gradients, records every step)", f"{ours:,.0f}", ""))
     try:
@@ -89,18 +91,56 @@ def main() -> None:
               "(install it with: pip install torch==2.13.0).\n")
     if torch is not None:
         torch.set_num_threads(1)  # matrices this small run fastest on one thread; more only adds contention
-        _, torch_wall = timed(lambda: torch_losses(torch, x, targets, DEFAULT_LR, DEFAULT_STEPS, 0))
+        _, torch_wall = medians(lambda: torch_losses(torch, x, targets, DEFAULT_LR, DEFAULT_STEPS, 0))
         theirs = DEFAULT_STEPS / torch_wall
         reference = torch_losses(torch, x, targets, DEFAULT_LR, DEFAULT_STEPS, 0)
         same = np.abs(train(x, targets, seed=0).loss[:-1] - reference)
         table.append((f"steps/s, PyTorch {torch.__version__} autograd + torch.optim.Adam", f"{theirs:,.0f}", ""))
         table.append(("ratio ours / PyTorch", f"{ours / theirs:.1f}×", "≥ 1"))
         table.append(("largest loss difference ours vs PyTorch over the run", f"{same.max():.1e}", "same objective"))
-    widths = [max(len(row[i]) for row in table) for i in range(3)]
-    for i, row in enumerate(table):
-        print("| " + " | ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=False)) + " |")
-        if i == 0:
-            print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    print(markdown(list(table[0]), table[1:]))
+
+
+def run(quick: bool) -> list[Row]:
+    """Rows for python -m bench: the default run on SENTENCES[0] next to the same objective in PyTorch."""
+    runs = 3 if quick else 9
+    x, targets = sentence_rows(load_glove(), *SENTENCES[0])
+    ours = functools.partial(train, x, targets, seed=0)
+    ours()
+    try:
+        import torch
+    except ImportError:
+        return without_torch(median(timed(ours) for _ in range(runs)), runs)
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)  # matrices this small run fastest on one thread, as in main()
+    theirs = functools.partial(torch_losses, torch, x, targets, DEFAULT_LR, DEFAULT_STEPS, 0)
+    theirs()
+    times = {ours: [], theirs: []}
+    for _ in range(runs):  # alternate so that drift on the machine hits both alike
+        for f in times:
+            times[f].append(timed(f))
+    torch.set_num_threads(threads)
+    mine = median(times[ours])
+    torch_s = median(times[theirs])
+    values = {"ours_s": times[ours], "torch_s": times[theirs], "torch": torch.__version__}
+    return [
+        Row("training · default run", f"train() on “{SENTENCES[0][0]}”, {DEFAULT_STEPS} Adam steps, every step "
+            f"recorded; median of {runs}", seconds(mine), f"PyTorch {seconds(torch_s)}", ratio(mine, torch_s),
+            f"≤ {TRAIN_BUDGET_S:g} s", mine <= TRAIN_BUDGET_S, values),
+        Row("training · steps per second", f"the same run as steps/s, next to PyTorch {torch.__version__} autograd + "
+            "torch.optim.Adam, one thread", f"{DEFAULT_STEPS / mine:,.0f} steps/s",
+            f"PyTorch {DEFAULT_STEPS / torch_s:,.0f} steps/s", ratio(torch_s, mine), "≥ 1× PyTorch",
+            mine <= torch_s),
+    ]
+
+
+def without_torch(mine: float, runs: int) -> list[Row]:
+    """The rows when PyTorch is not installed: the default run's median `mine` alone."""
+    return [Row("training · default run", f"train(), {DEFAULT_STEPS} steps, median of {runs}", seconds(mine),
+                "PyTorch is not installed (pip install torch==2.13.0)", "—", f"≤ {TRAIN_BUDGET_S:g} s",
+                mine <= TRAIN_BUDGET_S),
+            Row("training · steps per second", "next to PyTorch autograd", f"{DEFAULT_STEPS / mine:,.0f} steps/s",
+                "PyTorch is not installed", "—", "≥ 1× PyTorch", None)]
 
 
 if __name__ == "__main__":

@@ -1,8 +1,4 @@
-"""The least a page of the story can be, for bench.browser: the dashboard's own frame (sidebar with its menu, language,
-vectors, sentence, layers and links; title, intro, weights banner, save menu; the sentence through the layers) around
-one heatmap of the sentence's rows, and nothing else. Opened like a page of the dashboard, by lesson/app.py's steps.
-In a folder of its own: Streamlit puts the script's folder first on the import path, and bench/ has modules named like
-the app's (bench/classroom.py)."""
+"""The least a story page can be, for bench.browser: the dashboard's own frame around one heatmap of the rows."""
 import streamlit as st
 
 from kit import pages, tables, text, views
