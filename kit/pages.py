@@ -57,9 +57,14 @@ PAGES = (
 STEPS = tuple(p for p in PAGES if p.step)  # home and the story's pages
 
 
+def named() -> dict[str, Page]:
+    """Every page by its name, in menu order."""
+    return {p.name: p for p in PAGES}
+
+
 def page(name: str) -> Page:
     """The page called `name`."""
-    return next(p for p in PAGES if p.name == name)
+    return named()[name]
 
 
 def others(*names: str) -> tuple[Page, ...]:

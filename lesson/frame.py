@@ -112,7 +112,7 @@ def context(p: Page, s: Settings) -> Context:
     w, provenance = weights.layers(s, kv)
     banner.banner(s, provenance)
     render.name_files(p.name, getattr(s, box), render.save_menu())  # charts to save
-    ctx = Context(s, kv, source, w, provenance, None, None, {q.name: q for q in pages.PAGES}, p)
+    ctx = Context(s, kv, source, w, provenance, None, None, pages.named(), p)
     if p.sentence is None:
         return ctx
     enc = rows.sentence_rows(kv, getattr(s, p.sentence), s.position)
@@ -131,7 +131,7 @@ def lobby(p: Page, s: Settings) -> Context:
     st.title(t(p.title))
     st.markdown(t(p.intro))
     render.name_files(p.name, "")
-    return Context(s, None, "", {}, None, None, None, {q.name: q for q in pages.PAGES}, p)  # type: ignore[arg-type]
+    return Context(s, None, "", {}, None, None, None, pages.named(), p)  # type: ignore[arg-type]
 
 
 def part(draw: Callable[[Context], T], *local: str) -> T:
