@@ -10,7 +10,7 @@ from engine.fit import Fit
 from engine.layers import preset
 from fits import banner, kept, queue, recipe, waiting
 from fits.recipe import DEFAULTS, Plan
-from fits.settings import Layers
+from fits.settings import LEARNED, Layers
 from kit.text import error_text, t
 from vectors import chosen
 from vectors.chosen import BUILT_IN
@@ -19,21 +19,12 @@ WAITS = "_fit_waits"  # the fits this session asked the queue for, by key: queue
 
 
 def layers(s: Layers, kv: KeyedVectors) -> tuple[dict[str, np.ndarray], banner.Provenance]:
-    """W_Q, W_K, W_V ([d, d_k]) from the sidebar's settings, and where W_Q and W_K came from. While a learned preset's
-    fit is queued or running, the page shows where it is and stops here; a fit that cannot be made leaves random
-    weights, and says why."""
+    """W_Q, W_K, W_V ([d, d_k]) from the sidebar's settings, and where W_Q and W_K came from, said in the banner above
+    the page. While a learned preset's fit is queued or running, the page shows where it is and stops here; a fit that
+    cannot be made leaves random weights, and says why."""
     d, source = kv.vector_size, chosen.source_of(s, kv)
     d_k, own_run, plans = recipe.width(s.d_k, d), recipe.own_run(s, source), recipe.plans(s, source, kv)
     found = fits(plans, kv)
-    w, used, fallback = {}, None, {}
-    for layer in ("q", "k", "v"):
-        name, seed, scale = (getattr(s, f"{layer}_{field}") for field in ("preset", "seed", "scale"))
-        got = found.get(name)
-        if isinstance(got, Fit):
-            w[f"w_{layer}"], used = scale * getattr(got, f"w_{layer}"), (got, plans[name].recipe)
-        elif not isinstance(got, queue.Job):  # not learned; or learned but not to be had now: random ones then
-            fallback |= {} if got is None else {f"{layer}_preset": "random"}
-            w[f"w_{layer}"] = preset(name if got is None else "random", d, d_k, seed=seed, scale=scale)
     for problem in dict.fromkeys(said(e) for e in found.values() if isinstance(e, Exception)):
         st.warning(problem)
     if st.session_state.pop("_fit_left", False):
@@ -42,7 +33,20 @@ def layers(s: Layers, kv: KeyedVectors) -> tuple[dict[str, np.ndarray], banner.P
     if awaited:
         banner.wait_for(s, awaited[0], d, own_run)
         st.stop()
-    return w, banner.provenance(s, fallback, d, d_k, used, own_run)
+    learned = {name: got for name, got in found.items() if isinstance(got, Fit)}
+    used = next(((learned[name], plans[name].recipe) for name in (s.k_preset, s.q_preset) if name in learned), None)
+    fallback = {f"{layer}_preset": "random" for layer in ("q", "k") if getattr(s, f"{layer}_preset") in found
+                and getattr(s, f"{layer}_preset") not in learned}
+    provenance = banner.provenance(s, fallback, d, d_k, used, own_run)
+    banner.banner(s, provenance)
+    w = {}
+    for layer in ("q", "k", "v"):  # a learned preset's fit, scaled, where there is one; random ones where there is none
+        name, seed, scale = (getattr(s, f"{layer}_{field}") for field in ("preset", "seed", "scale"))
+        if name in learned:
+            w[f"w_{layer}"] = scale * getattr(learned[name], f"w_{layer}")
+        else:
+            w[f"w_{layer}"] = preset("random" if name in LEARNED else name, d, d_k, seed=seed, scale=scale)
+    return w, provenance
 
 
 def fits(plans: dict[str, Plan], kv: KeyedVectors) -> dict[str, Fit | queue.Job | Exception]:

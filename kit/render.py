@@ -281,11 +281,14 @@ def slug(text: str, limit: int) -> str:
 
 def save_menu(where=st):
     """The page's save menu, above its charts: the open menu's container, into which each chart drawn after it puts
-    its buttons (save_entry), or None while it is closed."""
+    its buttons (save_entry), or None while it is closed; the run's files (name_files) list their charts in it."""
     menu = where.popover(t("save_charts"), icon=":material/download:", key="_saving", on_change="rerun")
     if not menu.open:  # closed, it holds nothing: its buttons would cost every rerun one element per chart
         return None
     menu.caption(t("save_charts_help"))
+    files = FILES.get(None)
+    if files is not None:
+        FILES.set(dataclasses.replace(files, menu=menu))
     return menu
 
 

@@ -3,6 +3,7 @@ the sidebar, the page's title and intro, the vectors, the layers and the banner 
 and the sentence through the layers (context). A page's own controls and what they change sit in its part, which they
 run again alone (part): the frame stays as drawn."""
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, fields, replace
 from typing import TypeVar
@@ -55,12 +56,9 @@ class Context:
         """The sentence `enc` attending to itself through this page's layers, scaled, softmaxed and own cells as its
         Settings say; numbers too large to compute stop the run with a sentence for the learner."""
         s, w = self.s, self.w
-        try:
-            return attend(enc.x, enc.x, w["w_q"], w["w_k"], w["w_v"], scale=s.scaled, softmax=s.softmax, own=s.own)
-        except ValueError:
-            st.error(t("overflow"))
-            st.stop()
-            raise  # st.stop() ends the run; this line is never reached
+        with overflow_stops():
+            att = attend(enc.x, enc.x, w["w_q"], w["w_k"], w["w_v"], scale=s.scaled, softmax=s.softmax, own=s.own)
+        return att
 
     def asker(self, words: Sequence[str], at: int, view: Settings | None = None):
         """What kit.views.guess_first calls to offer this page's question to a class: about word `at` of `words` (the
@@ -95,23 +93,20 @@ def current() -> Context:
 
 
 def context(p: Page, s: Settings) -> Context:
-    """The one opening of every step of the story, for this run's Settings `s`, in their language (the entry set it):
-    sidebar, vectors, the page's title and intro, the layers' weights and their banner, the save menu, then the
-    sentence through the layers; the run stops here, with a sentence saying why, when there is nothing to show. The
-    page's `sentence` names the Settings field to encode (None: the page encodes its own, and the sidebar's sentence
-    box is the field `box`)."""
+    """The one opening of every step of the story, for this run's Settings `s`, in their language (the entry set it),
+    in the order a learner reads it: the sidebar with the page's title and the sentence box, the vectors and the intro,
+    the layers' weights with their banner, the save menu, then the sentence through the layers; the run stops here,
+    with a sentence saying why, when there is nothing to show. The page's `sentence` names the Settings field to encode
+    (None: the page encodes its own, and the sidebar's sentence box is the field `box`)."""
     box = p.sentence or p.box
     queue.drawing()
     render.PAUSE.set(queue.give_way)  # each chart a fit's or a model run's turn draws lets others' pages go first
-    state.write_url(s)
-    drawn = sidebar.render(s, box, state.linked(s), challenge=p.challenge)
+    drawn = sidebar.render(s, p, box)
+    render.name_files(p.name, getattr(s, box))  # charts to save
     kv, source = chosen.vectors(s, drawn)
-    st.title(t(p.title))
-    sidebar.sentence_here(s, box)
     st.markdown(t(p.intro, d=kv.vector_size, source=source))
     w, provenance = weights.layers(s, kv)
-    banner.banner(s, provenance)
-    render.name_files(p.name, getattr(s, box), render.save_menu())  # charts to save
+    render.save_menu()
     ctx = Context(s, kv, source, w, provenance, None, None, pages.named(), p)
     if p.sentence is None:
         return ctx
@@ -121,7 +116,19 @@ def context(p: Page, s: Settings) -> Context:
         enc = None
     if enc is None:
         st.stop()
-    return replace(ctx, enc=enc, att=ctx.attend(enc))
+    with overflow_stops():
+        att = attend(enc.x, enc.x, w["w_q"], w["w_k"], w["w_v"], scale=s.scaled, softmax=s.softmax, own=s.own)
+    return replace(ctx, enc=enc, att=att)
+
+
+@contextmanager
+def overflow_stops():
+    """Attention whose numbers are too large to compute stops the run with a sentence for the learner."""
+    try:
+        yield
+    except ValueError:
+        st.error(t("overflow"))
+        st.stop()
 
 
 def lobby(p: Page, s: Settings) -> Context:

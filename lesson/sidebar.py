@@ -6,6 +6,7 @@ import streamlit as st
 from engine.layers import PRESETS
 from fits.settings import PRESET_NAMES, QK_PRESETS
 from kit import pages, render, state
+from kit.pages import Page
 from kit.state import MAX_TEXT
 from kit.text import LANGS, error_text, labels, t
 from kit.text import name as language_name
@@ -70,40 +71,45 @@ def copy_sentence(field: str):
     st.session_state[field] = st.session_state[f"_{field}_here"]
 
 
-def render(s: Settings, sentence_field: str, query: dict[str, str], *, challenge: bool = False):
-    """URL notices, navigation (its links carrying the view's parameters `query`, state.linked) and the shared controls
-    for the run's Settings `s` (current(), which the entry read, already written into the address bar); with
-    `challenge`, a page that can hide its answer until the learner guesses, also its challenge link. Returns the place,
-    under the choice of vectors, where what the chosen vectors need is drawn (vectors.chosen.vectors); None where they
-    need nothing drawn (vectors.settings.DRAWN)."""
+def render(s: Settings, p: Page, sentence_field: str):
+    """The head of a page of the story for the run's Settings `s` (current(), which the entry read): URL notices, the
+    page's title, the sentence box on a narrow screen, the sidebar (navigation, its links carrying the view's
+    parameters, and the shared controls, with the challenge link for a page that can hide its answer until the learner
+    guesses), then `s` written into the address bar. Returns the place, under the choice of vectors, where what the
+    chosen vectors need is drawn (vectors.chosen.vectors); None where they need nothing drawn
+    (vectors.settings.DRAWN)."""
     url_notices(st.session_state.pop("_notices", []), st.session_state.pop("_unread", False))
+    st.title(t(p.title))
+    sentence_here(s, sentence_field)
     with st.sidebar:
-        menu(query)
+        menu(s)
         st.selectbox(t("source"), list(SOURCES), key="source", format_func=labels(SOURCES))
         vectors = st.container() if s.source.startswith(DRAWN) else None  # an empty place costs every run
         st.text_input(t(sentence_field), key=sentence_field, max_chars=MAX_TEXT)
         # The layer widgets and the links are built only while shown: hidden, they would cost every run and redraw.
         with st.expander(t("layers"), key="layers_open", on_change="rerun") as layers:
             if layers.open:
-                layer_controls(s)
+                layer_controls()
         with st.popover(t("copy_link"), icon=":material/link:", width="stretch", key="link_open",
                         on_change="rerun") as link:
             if link.open:
                 st.caption(t("copy_link_help"))
                 st.code(state.link(s), language=None, wrap_lines=True)
-        if challenge:  # a teacher's link to this view with "predict first" on: its answer hidden, and no guess
+        if p.challenge:  # a teacher's link to this view with "predict first" on: its answer hidden, and no guess
             with st.popover(t("copy_challenge"), icon=":material/quiz:", width="stretch", key="challenge_open",
                             on_change="rerun") as link:
                 if link.open:
                     st.caption(t("copy_challenge_help"))
                     st.code(state.link(replace(s, predict=True)), language=None, wrap_lines=True)
+    state.write_url(s)
     return vectors
 
 
-def menu(query: dict[str, str]):
-    """The sidebar's title, the links to every page (carrying the view's parameters `query`, state.linked, so that a
-    page opened in a new tab shows the view too: a part's own run leaves them as the page's run drew them) and the
+def menu(s: Settings):
+    """The sidebar's title, the links to every page (carrying the view's parameters, state.linked, so that a page
+    opened in a new tab shows the view `s` too: a part's own run leaves them as the page's run drew them) and the
     choice of language."""
+    query = state.linked(s)
     st.markdown(f"### {t('app_title')}")
     for p in pages.PAGES:
         st.page_link(p.script, label=t(p.nav), query_params=query)
@@ -115,9 +121,9 @@ def lobby(s: Settings):
     """The sidebar of a page outside the story (the class page): URL notices, the menu and the address bar, and none
     of the story's controls (vectors, sentence, layers, links to a view)."""
     url_notices(st.session_state.pop("_notices", []), st.session_state.pop("_unread", False))
-    state.write_url(s)
     with st.sidebar:
-        menu(state.linked(s))
+        menu(s)
+    state.write_url(s)
 
 
 def url_notices(notices: list, unread: bool):
@@ -132,8 +138,10 @@ def url_notices(notices: list, unread: bool):
             st.warning(t(sentence, items=said), icon=":material/warning:")
 
 
-def layer_controls(s: Settings):
-    """Positional encoding, d_k, and each linear layer's preset, seed and scale."""
+def layer_controls():
+    """Positional encoding, d_k, and each linear layer's preset, seed and scale (a seed is for the presets that draw
+    one, a scale for all but the identity: the preset the widget holds says which)."""
+    ss = st.session_state
     st.slider(t("position"), min_value=SPEC["position"][0], max_value=SPEC["position"][1], step=0.05,
               key="position", help=t("position_help"))
     st.toggle(t("own"), key="own", help=t("own_help"))
@@ -144,8 +152,8 @@ def layer_controls(s: Settings):
                      format_func=labels(PRESET_NAMES))
         c1, c2 = st.columns(2)
         c1.number_input(t("seed", layer=name), min_value=0, max_value=9999, step=1, key=f"{layer}_seed",
-                        disabled=getattr(s, f"{layer}_preset") in QK_PRESETS[:2])
+                        disabled=ss[f"{layer}_preset"] in QK_PRESETS[:2])
         c2.number_input(t("scale", layer=name), min_value=SPEC["q_scale"][0], max_value=SPEC["q_scale"][1],
-                        format="%g", key=f"{layer}_scale", disabled=getattr(s, f"{layer}_preset") == "identity")
+                        format="%g", key=f"{layer}_scale", disabled=ss[f"{layer}_preset"] == "identity")
 
 
