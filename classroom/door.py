@@ -9,7 +9,7 @@ import streamlit as st
 
 from classroom import admission, classes, store
 from engine.errors import ClassError
-from kit.text import error_text, kept, t
+from kit.text import error_text, t, with_language
 
 LOCK, CAP, PICKED, GONE = "_class_locked", "_class_cap", "_class_remove", "_class_removed"
 MINUTE = "_class_minute"  # the minute of joins the teacher picked: its start
@@ -26,11 +26,11 @@ def controls(me: dict, room: classes.Room) -> None:
     with st.expander(t("class_door"), expanded=full or room.locked, key="_class_door", on_change="rerun") as shown:
         if not shown.open:
             return
-        st.toggle(t("class_lock"), value=room.locked, key=LOCK, help=t("class_lock_help"), on_change=kept(act),
+        st.toggle(t("class_lock"), value=room.locked, key=LOCK, help=t("class_lock_help"), on_change=with_language(act),
                   args=(admission.set_locked, me, LOCK))
         st.session_state[CAP] = room.cap  # the database's, also after a click on the full class's button
         st.number_input(t("class_cap"), min_value=1, max_value=admission.MAX_CAP, step=10, key=CAP,
-                        help=t("class_cap_help"), on_change=kept(act), args=(admission.set_cap, me, CAP))
+                        help=t("class_cap_help"), on_change=with_language(act), args=(admission.set_cap, me, CAP))
         if GONE in st.session_state:
             st.success(t("class_removed", n=st.session_state.pop(GONE)))
         by_minute(me)
@@ -43,7 +43,8 @@ def cap_reached(me: dict, room: classes.Room) -> None:
     st.warning(t("class_cap_reached", cap=room.cap))
     more = min(admission.CAP_STEP, admission.MAX_CAP - room.cap)
     if more > 0:
-        st.button(t("class_cap_raise", n=more), icon=":material/group_add:", on_click=kept(raise_cap), args=(me,))
+        st.button(t("class_cap_raise", n=more), icon=":material/group_add:", on_click=with_language(raise_cap),
+                  args=(me,))
 
 
 def by_minute(me: dict) -> None:
@@ -59,7 +60,7 @@ def by_minute(me: dict) -> None:
     st.radio(t("class_joins_minute"), list(joined), format_func=clock, key=MINUTE, index=None, horizontal=True,
              captions=[t("class_joins_count", n=n) for n in joined.values()], help=t("class_joins_minute_help"))
     st.button(t("class_remove_minute"), icon=":material/group_remove:", key="_class_remove_minute",
-              disabled=st.session_state.get(MINUTE) not in joined, on_click=kept(remove_minute), args=(me,))
+              disabled=st.session_state.get(MINUTE) not in joined, on_click=with_language(remove_minute), args=(me,))
 
 
 def removal(me: dict) -> None:
@@ -72,7 +73,7 @@ def removal(me: dict) -> None:
     st.multiselect(t("class_remove_pick"), list(label), format_func=label.__getitem__, key=PICKED,
                    placeholder=t("class_remove_placeholder"))
     st.button(t("class_remove"), icon=":material/person_remove:", disabled=not st.session_state.get(PICKED),
-              on_click=kept(remove), args=(me,))
+              on_click=with_language(remove), args=(me,))
 
 
 def clock(at: float) -> str:

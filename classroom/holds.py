@@ -61,7 +61,7 @@ async def read_teachers() -> bool:
 
 def teaches(code: str, cookies: dict[str, str]) -> bool:
     """Whether the cookies hold the teacher key of class `code` (a live class `look` found)."""
-    kept = seat.kept(cookies, "key")
+    kept = seat.code_and_secret(cookies, "key")
     stored = _teachers.get(code)
     return bool(kept and stored and kept[0] == code and hmac.compare_digest(stored, classes.digest(kept[1])))
 

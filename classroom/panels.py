@@ -22,7 +22,7 @@ from engine.errors import ClassError
 from kit import render
 from kit.charts import Titles
 from kit.state import limit, to_query
-from kit.text import error_text, kept, plain, t, then
+from kit.text import error_text, plain, t, then, with_language
 
 WHY = {"angle": "class_why_angle", "length": "class_why_length", "both": "class_why_both"}  # a reason, as revealed
 
@@ -47,7 +47,7 @@ def role() -> dict:
 def returning(cookies: dict[str, str], room: str) -> dict:
     """The part kept in the browser's cookies that the class database still knows: a student's seat first when the
     address names its class, else a teacher's class first; {} for none (a stale cookie is passed over in silence)."""
-    seated, teaching = seat.kept(cookies, "token"), seat.kept(cookies, "key")
+    seated, teaching = seat.code_and_secret(cookies, "token"), seat.code_and_secret(cookies, "key")
     order = [("token", seated), ("key", teaching)]
     if seated and seat.code_of(room) != seated[0]:
         order.reverse()
@@ -62,14 +62,14 @@ def returning(cookies: dict[str, str], room: str) -> dict:
     return {}
 
 
-def keep(secret: str, code: str = "", value: str = "") -> None:
+def offer_cookie(secret: str, code: str = "", value: str = "") -> None:
     """Have the browser keep this part (seat.py), or with no value forget it: the class page shows the pixel that
-    sets the cookie (keeper)."""
+    sets the cookie (cookie_pixel)."""
     visitor.offered(secret, code, value)
 
 
-def keeper() -> None:
-    """The hidden pixel whose answer sets the cookie keep asked for, or gives the browser its seat (visitor.py)."""
+def cookie_pixel() -> None:
+    """The hidden pixel that sets the cookie offer_cookie asked for, or gives the browser its seat (visitor.py)."""
     visitor.pixel(base_url())
 
 
@@ -103,7 +103,7 @@ def ask_button(s, view: str, pages: Mapping, query: str, keys: list[str], ordere
     """Below a predict-first question: the teacher asks it of the class (a new one, or the one they teach next), and
     goes to the class page."""
     teaching = "key" in role()
-    keeper()  # a new class needs the browser's seat
+    cookie_pixel()  # a new class needs the browser's seat
     if not st.button(t("class_ask_next" if teaching else "class_ask"), icon=":material/groups:",
                      help=t("class_ask_help")):
         return
@@ -123,7 +123,7 @@ def ask_button(s, view: str, pages: Mapping, query: str, keys: list[str], ordere
         if opened is FAILED:
             return
         st.session_state[ROLE] = {"code": opened.code, "key": opened.teacher_key}
-        keep("key", opened.code, opened.teacher_key)
+        offer_cookie("key", opened.code, opened.teacher_key)
     st.switch_page(pages["class"].script)
 
 
@@ -194,7 +194,7 @@ def teacher_panel(pages: Mapping):
     board.sentence(room.question)
     if room.status == "asking":
         st.toggle(t("class_show_before"), key="_class_show")
-    live(kept(teacher_live), room.question_no, room.status)
+    live(with_language(teacher_live), room.question_no, room.status)
     if room.status != "asking":
         st.success(reveal_text(room))
     teacher_buttons(me, room)
@@ -218,7 +218,7 @@ def door_sign(code: str, pages: Mapping) -> None:
 @st.fragment
 def live(draw, *args):
     """draw(*args) now and again alone, whenever its watch asks (a fragment); `draw` carries the run's language, which
-    the fragment's own reruns, in a thread of their own, would not know (text.kept)."""
+    the fragment's own reruns, in a thread of their own, would not know (text.with_language)."""
     draw(*args)
 
 
@@ -263,10 +263,10 @@ def teacher_buttons(me: dict, room: classes.Room) -> None:
     """Reveal while asking, end until ended; each acts before the next run draws the page (on_click)."""
     left, right = st.columns(2)
     if room.status == "asking":
-        left.button(t("class_reveal"), type="primary", icon=":material/visibility:", on_click=kept(act),
+        left.button(t("class_reveal"), type="primary", icon=":material/visibility:", on_click=with_language(act),
                     args=(classes.reveal, me))
     if room.status != "ended":
-        right.button(t("class_end"), icon=":material/stop_circle:", on_click=kept(act), args=(classes.end, me))
+        right.button(t("class_end"), icon=":material/stop_circle:", on_click=with_language(act), args=(classes.end, me))
 
 
 def act(fn, me: dict) -> None:
@@ -298,7 +298,7 @@ def join_form(code: str):
     token = attempt(admission.join, typed, nickname, who="join")
     if token is not FAILED:
         st.session_state[ROLE] = {"code": classes.normal_code(typed), "token": token}
-        keep("token", classes.normal_code(typed), token)
+        offer_cookie("token", classes.normal_code(typed), token)
         store.forget(classes.normal_code(typed))  # the teacher's count on this process, at its next look
         st.rerun()
 
@@ -315,7 +315,7 @@ def student_panel(pages: Mapping):
         return
     st.subheader(question_text(room.question))
     board.sentence(room.question)
-    live(kept(student_live), room.question_no, pages)
+    live(with_language(student_live), room.question_no, pages)
 
 
 def student_live(question_no: int, pages: Mapping):
@@ -395,6 +395,6 @@ def held_back(me: dict) -> None:
 def leave_button():
     """Leave the class (a student) or stop teaching it here (a teacher: the class goes on until it is ended)."""
     if role() and st.button(t("class_leave"), icon=":material/logout:"):
-        keep("key" if "key" in role() else "token")  # this browser forgets it too
+        offer_cookie("key" if "key" in role() else "token")  # this browser forgets it too
         del st.session_state[ROLE]
         st.rerun()

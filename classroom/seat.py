@@ -130,7 +130,7 @@ def code_of(typed: str) -> str | None:
         return None
 
 
-def kept(cookies: dict[str, str], secret: str) -> tuple[str, str] | None:
+def code_and_secret(cookies: dict[str, str], secret: str) -> tuple[str, str] | None:
     """(class code, secret) from the cookie of role `secret`, if it is well formed."""
     code, _, value = cookies.get(COOKIES[secret], "").partition(".")
     code = code_of(code)

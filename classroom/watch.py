@@ -194,20 +194,20 @@ async def stage_of(request: Request) -> PlainTextResponse:
     code = seat.code_of(request.query_params.get("c", "")[:32])
     found = "unknown" if code is None else await holds.look(code)
     if found == "unknown":
-        return said(UNKNOWN, later=holds.UNKNOWN_S)
+        return reply(UNKNOWN, later=holds.UNKNOWN_S)
     if found != "live":
-        return said(holds.LATER if found == "later" else DOWN, status=429 if found == "later" else 200,
-                    later=holds.SOON_S if found == "later" else holds.DOWN_S)
+        return reply(holds.LATER if found == "later" else DOWN, status=429 if found == "later" else 200,
+                     later=holds.SOON_S if found == "later" else holds.DOWN_S)
     teacher = request.query_params.get("as") == "teacher" and holds.teaches(code, dict(request.cookies))
     shown, now = request.query_params.get("shown", "")[:64], known(code, teacher)
     if now is not None and now != shown:  # delivered before any allowance is counted
-        return said(now)
+        return reply(now)
     address = clients.address(request.client.host if request.client else None, request.headers.get("x-forwarded-for"))
     browser = await holds.seat_of(dict(request.cookies))
     if files.short() or not holds.hold(address, browser):  # the stage as it is, and ask again in a moment
-        return said(now or await asyncio.to_thread(current, code, teacher), later=holds.LATER_S)
+        return reply(now or await asyncio.to_thread(current, code, teacher), later=holds.LATER_S)
     try:
-        return said(await changed_from(code, teacher, shown))
+        return reply(await changed_from(code, teacher, shown))
     finally:
         holds.let_go(address, browser)
 
@@ -218,7 +218,7 @@ def known(code: str, teacher: bool) -> str | None:
     return watched.stages[teacher] if watched is not None and watched.stages is not None else None
 
 
-def said(text: str, status: int = 200, later: int = 0) -> PlainTextResponse:
+def reply(text: str, status: int = 200, later: int = 0) -> PlainTextResponse:
     """The route's answer: never cached; with a Retry-After when the watcher should wait before it asks again."""
     headers = {"Cache-Control": "no-store"} | ({"Retry-After": str(later)} if later else {})
     return PlainTextResponse(text, status_code=status, headers=headers)

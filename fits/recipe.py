@@ -14,7 +14,7 @@ from gensim.models import KeyedVectors
 from engine import corpus, treebank
 from engine.fit import Fit, load_fit
 from engine.tokens import tokenize
-from fits import kept, queue
+from fits import cache, queue
 from fits.settings import LEARNED, Layers
 from vectors.chosen import BUILT_IN, Source
 
@@ -69,7 +69,7 @@ class FitRecipe:
 @dataclass(frozen=True)
 class Plan:
     """The fit behind a learned preset: what names it (`key`: its vectors and recipe, an upload by the vectors
-    themselves), its recipe, where it is kept (fits/kept.py), and the fit itself where one is kept or shipped."""
+    themselves), its recipe, where it is kept (fits/cache.py), and the fit itself where one is kept or shipped."""
 
     key: tuple
     recipe: FitRecipe
@@ -85,7 +85,7 @@ def plans(s: Layers, source: Source, kv: KeyedVectors) -> dict[str, Plan]:
         wanted = job(s, which, source)
         path = shipped(source, wanted)
         named = key(source, kv, wanted)
-        mine = kept.store(named, kv)
+        mine = cache.store(named, kv)
         out[which] = Plan(named, wanted, mine, mine.get(named) or (shipped_fit(path) if path else None))
     return out
 

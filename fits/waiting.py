@@ -7,7 +7,7 @@ from collections.abc import Callable
 import streamlit as st
 
 from fits import queue
-from kit.text import kept, t
+from kit.text import t, with_language
 
 POLL = 0.5  # seconds between looks: a new place in the queue shows within this, and so does the fit's end
 
@@ -21,9 +21,9 @@ def panel(job: queue.Job, key: str, progress: Callable[[queue.Job], None] | None
           stopped: Callable[[queue.Job], None] | None = None, queued: str = "queue_wait"):
     """Until `job` ends: its place in the queue (the text `queued`), or how far it got (`progress(job)` draws that,
     else one line), and Stop, which calls `stopped(job)` after leaving the fit; once it has ended, the whole page
-    again. Looked at again every POLL seconds in the run's language (text.kept): such a look may come in a script
-    thread of its own."""
-    notice(job, kept(functools.partial(status, job, key, progress, stopped, queued)))
+    again. Looked at again every POLL seconds in the run's language (text.with_language): such a look may come in a
+    script thread of its own."""
+    notice(job, with_language(functools.partial(status, job, key, progress, stopped, queued)))
 
 
 @st.fragment(run_every=POLL)

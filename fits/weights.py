@@ -1,5 +1,5 @@
 """The layer weights a page uses, and where they came from. The fit behind a learned preset is found among the fits this
-process keeps (fits/kept.py) or the project ships (fits/recipe.py), or asked of the one queue (fits/queue.py); until it
+process keeps (fits/cache.py) or the project ships (fits/recipe.py), or asked of the one queue (fits/queue.py); until it
 arrives the page shows its place in the queue and Stop instead of the weights (banner.wait_for)."""
 import numpy as np
 import streamlit as st
@@ -8,7 +8,7 @@ from gensim.models import KeyedVectors
 from engine import corpus
 from engine.fit import Fit
 from engine.layers import preset
-from fits import banner, kept, queue, recipe, waiting
+from fits import banner, cache, queue, recipe, waiting
 from fits.recipe import DEFAULTS, Plan
 from fits.settings import LEARNED, Layers
 from kit.text import error_text, t
@@ -25,7 +25,7 @@ def layers(s: Layers, kv: KeyedVectors) -> tuple[dict[str, np.ndarray], banner.P
     d, source = kv.vector_size, chosen.source_of(s, kv)
     d_k, own_run, plans = recipe.width(s.d_k, d), recipe.own_run(s, source), recipe.plans(s, source, kv)
     found = fits(plans, kv)
-    for problem in dict.fromkeys(said(e) for e in found.values() if isinstance(e, Exception)):
+    for problem in dict.fromkeys(why_unusable(e) for e in found.values() if isinstance(e, Exception)):
         st.warning(problem)
     if st.session_state.pop("_fit_left", False):
         st.info(t("fit_left"))
@@ -68,7 +68,7 @@ def fits(plans: dict[str, Plan], kv: KeyedVectors) -> dict[str, Fit | queue.Job 
         else:
             try:
                 if asked is None or asked.ended.is_set():
-                    job = plan.recipe.job(kv, plan.key, kept.keeper(plan.store, plan.key))
+                    job = plan.recipe.job(kv, plan.key, cache.storing_in(plan.store, plan.key))
                     waits[plan.key] = queue.ask(job, waiting.me())
                 out[name] = waits[plan.key]
             except queue.TooLarge as e:
@@ -76,7 +76,7 @@ def fits(plans: dict[str, Plan], kv: KeyedVectors) -> dict[str, Fit | queue.Job 
     return out
 
 
-def said(e: Exception) -> str:
+def why_unusable(e: Exception) -> str:
     """Why a learned preset's fit cannot be used now: too large a step, no room for it, or no sentence the vectors
     know."""
     return error_text(e) if isinstance(e, queue.TooLarge) or getattr(e, "code", "") == "no_room" else t(
@@ -88,11 +88,11 @@ def remember(s: Layers, kv: KeyedVectors, which: str, fit: Fit) -> None:
     it costs no second fit; a fit on built-in vectors only (an upload's fits are the visitor's own)."""
     source = chosen.source_of(s, kv)
     if source.name != "upload":
-        kept.kept(recipe.key(source, kv, recipe.job(s, which, source)), fit)
+        cache.shared(recipe.key(source, kv, recipe.job(s, which, source)), fit)
 
 
 def warm(kv: KeyedVectors) -> Fit:
     """The default head on the built-in GloVe, as the first page will ask for it (run at server start)."""
     source = BUILT_IN._replace(size=len(kv), dims=kv.vector_size)
     wanted = recipe.job(DEFAULTS, "trained", source)
-    return kept.kept(recipe.key(source, kv, wanted), recipe.shipped_fit(recipe.shipped(source, wanted)))
+    return cache.shared(recipe.key(source, kv, wanted), recipe.shipped_fit(recipe.shipped(source, wanted)))

@@ -135,7 +135,7 @@ def choose(ctx, known: Known, page: str = "real") -> treebank.Sentence:
         listed = hits[:HITS]
         current = current if current in listed else listed[0]
         if s.real != current:  # the selector shows it, and the link holds it
-            state.keep(replace(s, real=current), "real")
+            state.write_setting(replace(s, real=current), "real")
         st.caption(t("real_hits_first" if len(hits) > HITS else "real_hits", n=len(hits), m=HITS))
         current = st.selectbox(t("real_pick"), listed, key="real", on_change=forget_words,
                                format_func=lambda i: " ".join(known.sentences[known.index[i]].tokens))

@@ -59,7 +59,7 @@ def heads_choice(ctx) -> int:
     c3.toggle(t("predict"), key="predict", help=t("predict_help"))
     if s.heads not in divisors:
         st.warning(t("heads_fallback", h=s.heads, d_k=d_k))
-        state.keep(replace(s, heads=1), "heads")
+        state.write_setting(replace(s, heads=1), "heads")
     return c4.selectbox(t("heads"), divisors, key="heads", help=t("heads_help", d_k=d_k))
 
 

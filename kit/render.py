@@ -136,14 +136,15 @@ def data_free_spec(builder: charts.Builder, *frames: pd.DataFrame,
     """The spec without its data, its plot height, and (dataset name, index into `frames`) for each dataset; built
     once per builder, frame columns and options."""
     key = ("free", builder.build, tuple(map(columns, frames)), options_key(options))
-    return kept(key, lambda: build_data_free(builder, *frames, **options))
+    return built_once(key, lambda: build_data_free(builder, *frames, **options))
 
 
 def full_spec(builder: charts.Builder, *frames: pd.DataFrame, **options) -> tuple[dict, int | None]:
     """The spec and plot height of a builder whose spec depends on its data, built once per distinct input (frames
     known by a digest of their pickle)."""
     digest = hashlib.blake2b(b"".join(pickle.dumps(f, 5) for f in frames), digest_size=16).digest()
-    return kept(("full", builder.build, digest, options_key(options)), lambda: vega_lite(builder(*frames, **options)))
+    return built_once(("full", builder.build, digest, options_key(options)),
+                      lambda: vega_lite(builder(*frames, **options)))
 
 
 def options_key(options: dict) -> str:
@@ -151,7 +152,7 @@ def options_key(options: dict) -> str:
     return json.dumps(options, sort_keys=True, default=repr)
 
 
-def kept(key: tuple, build: Callable[[], tuple]):
+def built_once(key: tuple, build: Callable[[], tuple]):
     """build() once per key, shared by every session, the SPECS_KEPT most recently used kept. Handed out as they are,
     never copied (Streamlit's cache unpickles a copy on every hit): callers do not change what they get."""
     with SPECS_LOCK:

@@ -1,8 +1,8 @@
 """Settings <-> URL, for any Settings made of slices: each feature declares its own settings as a frozen dataclass whose
 fields say what a link may set them to (setting), and lesson/settings.py joins the slices into the one Settings of a
 view. A value from a link or a widget is parsed or refused with a reason (Invalid), a text cut to its limit; to_query
-writes the view back as URL parameters, write_url into the address bar, and keep() is the one way a page writes a
-setting (open_tab: tabs whose open one is a setting)."""
+writes the view back as URL parameters, write_url into the address bar, and write_setting() is the one way a page
+writes a setting (open_tab: tabs whose open one is a setting)."""
 import functools
 from dataclasses import Field, asdict, field, fields, replace
 from urllib.parse import urlencode
@@ -160,7 +160,7 @@ def view_key(name: str, s, q: str) -> str:
     return f"{name}:{q}?" + urlencode(sorted(to_query(others).items()))
 
 
-def keep(s, name: str):
+def write_setting(s, name: str):
     """A setting the page changes itself (one without a widget, or before its widget is drawn this run): into the
     session and the URL, the one way a page writes a setting."""
     st.session_state["_settings"] = s
@@ -177,7 +177,7 @@ def open_tab(s, name: str, key: str, labels: dict[str, str]):
     options = {label: option for option, label in labels.items()}
     chosen: str = options.get(ss.get(key, ""), getattr(s, name))
     if chosen != getattr(s, name):
-        keep(replace(s, **{name: chosen}), name)
+        write_setting(replace(s, **{name: chosen}), name)
     ss[key] = labels[chosen]
     opened = st.tabs(list(labels.values()), key=key, on_change="rerun")
     return next(((tab, option) for tab, option in zip(opened, labels, strict=True) if tab.open), (None, None))

@@ -7,7 +7,8 @@ LANGS maps each code to its strings (STRINGS, every key of the English, the same
 
 The language is the run's context, as render's file names are: the entry sets it once per run from the visitor's
 Settings (use), and t() reads it, so no view, chart or table carries it. in_language() speaks another one for a while,
-on purpose; kept() carries the run's language to code that runs later in another thread (a fragment's own rerun).
+on purpose; with_language() carries the run's language to code that runs later in another thread (a fragment's own
+rerun).
 
 Numbers are written as the charts write them (d3-format): a negative one with the true minus sign "−", never "-";
 one that rounds to zero without a sign; an exponent as it is ("4.2e-17")."""
@@ -93,7 +94,7 @@ def in_language(lang: str) -> Iterator[None]:
         LANGUAGE.reset(token)
 
 
-def kept(fn: Callable) -> Callable:
+def with_language(fn: Callable) -> Callable:
     """`fn` in the run's language wherever and whenever it is called: a fragment's own rerun may come in a new script
     thread, which starts with the default language, not the run's."""
     lang = LANGUAGE.get()
@@ -107,7 +108,7 @@ def kept(fn: Callable) -> Callable:
 def labels(keys: Mapping[str, str]) -> Callable[[str], str]:
     """A widget's format_func: option `v` shown as the string keys[v], in the run's language whenever it is called
     (Streamlit calls it again to match a value to its label, and so does AppTest, from its own thread)."""
-    return kept(lambda v: t(keys[v]))
+    return with_language(lambda v: t(keys[v]))
 
 
 def then() -> str:

@@ -14,4 +14,4 @@ else:
     st.markdown(t("class_how"))
     panels.join_form(ctx.s.room)
 panels.leave_button()
-panels.keeper()
+panels.cookie_pixel()

@@ -25,17 +25,17 @@ def caption(m: Measured) -> str:
     return t("real_rel_learned_caption", n=len(m.names), d_k=specialists.load().w_q.shape[2])
 
 
-def said(m: Measured | None, scored: Scored, rows: dict) -> str:
+def summary(m: Measured | None, scored: Scored, rows: dict) -> str:
     """What the heads' columns show, in words: some head right, the best of them against these weights and against
     the best offset, relation by relation (rows: relations_table's columns)."""
     if m is None:
         return t("real_rel_learned_none")
     pairs = list(zip(rows["relation"], rows["heads_best"], rows["heads_best_head"], rows["head"],
                      rows["offset_accuracy"], strict=True))
-    said = t("real_rel_learned_said", n=len(m.names), oracle=m.found.oracle, acc=scored.accuracy)
+    text = t("real_rel_learned_said", n=len(m.names), oracle=m.found.oracle, acc=scored.accuracy)
     ahead = [p for p in pairs if p[1] > p[3]]
     if ahead:
         r, best, head, ours, _ = max(ahead, key=lambda p: p[1] - p[3])
-        said += then() + t("real_rel_learned_beats", beats=len(ahead), total=len(pairs), rel=r, best=best, head=head,
+        text += then() + t("real_rel_learned_beats", beats=len(ahead), total=len(pairs), rel=r, best=best, head=head,
                            ours=ours, offset=sum(p[1] > p[4] for p in pairs))
-    return said
+    return text

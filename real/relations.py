@@ -38,7 +38,7 @@ def relations_view(ctx):
     rows = table.to_pydict()
     st.markdown(relations_said(known, scored, rows))
     st.caption(t("real_rel_caption"))
-    st.markdown(learned.said(heads, scored, rows))
+    st.markdown(learned.summary(heads, scored, rows))
     offsets = tables.styled(shown(table, tuple(rivals)), {"offset": ""})  # the offsets come written out: "+1"
     st.dataframe(offsets, hide_index=True, width="stretch", height="content", column_config=column_config(heads))
     if heads is not None:

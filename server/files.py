@@ -1,6 +1,6 @@
 """Open files, and a server short of them. Every tab's websocket and every held class question is an open file (a
 descriptor), and a process holds at most its open-files limit: server/lifespan.py raises it to the hard limit as the
-server starts, and keep() says in one line what that holds (connections, and students with a websocket and a held
+server starts, and ration() says in one line what that holds (connections, and students with a websocket and a held
 class question each, against the class cap). Where the hard limit itself is low (a container or a host at 1,024), the
 server keeps answering:
 
@@ -167,7 +167,7 @@ def quiet(previous):
     return handler
 
 
-def said(limit: int, hard: int, open_now: int | None, class_cap: int) -> tuple[bool, str]:
+def limit_line(limit: int, hard: int, open_now: int | None, class_cap: int) -> tuple[bool, str]:
     """(whether it is a warning, the line) saying what the open-files limit holds."""
     limit_is = f"{limit:,}" + (" (the hard limit)" if limit == hard else f" (hard limit {hard:,})")
     if open_now is None:
@@ -182,12 +182,12 @@ def said(limit: int, hard: int, open_now: int | None, class_cap: int) -> tuple[b
     return False, line + "."
 
 
-def keep(loop: asyncio.AbstractEventLoop, limit: int, hard: int, class_cap: int) -> asyncio.Task:
+def ration(loop: asyncio.AbstractEventLoop, limit: int, hard: int, class_cap: int) -> asyncio.Task:
     """At the server's start, before it listens: say what the limit holds, accept only while there is room, quiet the
     accepts that fail anyway, and check every CHECK_S (the task returned, to be cancelled at the end)."""
     room.limit = limit
     open_now = counted()  # and the spare descriptor taken
-    warning, line = said(limit, hard, open_now, class_cap)
+    warning, line = limit_line(limit, hard, open_now, class_cap)
     (log.warning if warning else log.info)(line)
     loop.set_exception_handler(quiet(loop.get_exception_handler()))
     original = getattr(loop, "_accept_connection", None)

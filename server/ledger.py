@@ -132,7 +132,7 @@ def unreserve(key: object) -> None:
         reserved.pop(key, None)
 
 
-def keep(token: Token, kv: KeyedVectors, name: tuple) -> bool:
+def hold_upload(token: Token, kv: KeyedVectors, name: tuple) -> bool:
     """Hold kv for the token's visitor, releasing idle visitors' least recently used uploads to stay in budget; False
     (nothing held) when it does not fit."""
     session, size = session_of(), size_of(kv)

@@ -88,10 +88,10 @@ class PageBase:
             return
         messages = []
 
-        async def keep(message):
+        async def collect(message):
             messages.append(message)
 
-        await self.app(plain(scope), receive, keep)
+        await self.app(plain(scope), receive, collect)
         for message in answer(messages, self.index, self.served, head=scope["method"] == "HEAD"):
             await send(message)
 

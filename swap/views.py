@@ -45,7 +45,7 @@ def choice(s, tokens: list[str], labels: list[str]) -> tuple[int, str] | None:
     i = labels.index(chosen)
     wanted = f"{i}:" if remove else f"{i}:{new}" if new else ""
     if wanted != swap:
-        state.keep(replace(s, swap=wanted), "swap")
+        state.write_setting(replace(s, swap=wanted), "swap")
         st.rerun()
     return (i, "" if remove else new) if swap else None
 

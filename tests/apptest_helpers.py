@@ -92,7 +92,7 @@ def messages(at: AppTest) -> str:
     return " ".join(m.value for kind in (at.error, at.warning, at.info) for m in kind)
 
 
-def said(e) -> str:
+def error_message(e) -> str:
     """What the learner reads for an engine error (a code and its values), in English."""
     return error_text(e)
 

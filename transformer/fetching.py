@@ -16,7 +16,7 @@ import streamlit as st
 from engine import minilm_files
 from engine.minilm import ModelError
 from fits import waiting
-from kit.text import error_text, kept, t
+from kit.text import error_text, t, with_language
 
 log = logging.getLogger(__name__)
 ENV = "ATTENTION_MODEL_FETCH"
@@ -107,7 +107,7 @@ def offer(where: Path) -> NoReturn:
     st.info(error_text(ModelError("missing")), icon=":material/cloud_download:")
     job = current(where)
     if job is not None and not job.ended.is_set():
-        waiting.notice(job, kept(functools.partial(bar, job)))  # the whole page again once it has ended
+        waiting.notice(job, with_language(functools.partial(bar, job)))  # the whole page again once it has ended
     else:
         failed = job.failed if job is not None else None
         if failed:

@@ -37,7 +37,7 @@ def cached(key: tuple) -> Seen | None:
         return cache.get(key)
 
 
-def keep(key: tuple, seen: Seen) -> None:
+def store(key: tuple, seen: Seen) -> None:
     """Keep `seen` for everyone, letting go of the sentences read longest ago beyond CACHE_BYTES; the ledger told."""
     with lock:
         cache[key] = seen
@@ -56,7 +56,7 @@ def ask(m: minilm.Model, key: tuple) -> queue.Job:
         return read(m, words, after=report)
 
     job = queue.Job(work, m.layers, minilm.run_bytes(m, pieces), key=("model", *key),
-                    keep=lambda seen: keep(key, seen), hold=True, cycles=False, yields=YIELDS_S)
+                    keep=lambda seen: store(key, seen), hold=True, cycles=False, yields=YIELDS_S)
     st.session_state[RUN] = queue.ask(job, waiting.me())
     return st.session_state[RUN]
 

@@ -128,7 +128,7 @@ def read_upload(files: list[tuple[str, bytes]]) -> str | None:
         ledger.drop_files(name)
         if kv is None:
             ledger.unreserve(token)
-    if not ledger.keep(token, kv, name):  # keep() takes the room made, whether it holds kv or not
+    if not ledger.hold_upload(token, kv, name):  # hold_upload() takes the room made, whether it holds kv or not
         size = ledger.size_of(kv) / 2**20
         return t("upload_over_budget" if size > budget else "upload_no_room", size=size, budget=budget)
     return None

@@ -12,7 +12,7 @@ from streamlit.testing.v1.element_tree import HeadingBase
 from engine import corpus, treebank
 from engine.attention import attend, score
 from engine.pipeline import encode
-from fits import kept, queue, recipe
+from fits import cache, queue, recipe
 from kit.charts import Titles
 from kit.text import in_language, t
 from learning import charts as builders
@@ -150,7 +150,7 @@ def test_use_on_every_page_puts_the_recipe_in_the_url_and_a_fresh_session_rederi
     assert any(m.value.startswith(banner) for m in at.markdown)
     ok(at.switch_page(PAGES[1]).run())
     here = factor_row(at)
-    kept.FITTED.clear()  # a fresh server: nothing fitted yet
+    cache.FITTED.clear()  # a fresh server: nothing fitted yet
     fresh = ok(run_page(PAGES[1], dict(at.query_params)))
     assert factor_row(fresh) == pytest.approx(here, abs=1e-9)
     fit = treebank.fit(glove, treebank.read(), replace(LIVE_40, seed=3))

@@ -19,7 +19,7 @@ def learned_lines(at) -> pd.DataFrame:
     return titled(at, t("kinds_learned_chart"))
 
 
-def said(at) -> str:
+def markdown_text(at) -> str:
     return " ".join(m.value for m in at.markdown)
 
 
@@ -48,7 +48,7 @@ class TestLearnedHeads:
             np.testing.assert_allclose(own["weight"], att.weights[h][att.mask], atol=1e-12)
             np.testing.assert_allclose(own.groupby("q_pos")["weight"].sum(), 1.0, atol=1e-9)
         assert not np.allclose(att.weights[0], att.weights[2])  # the heads differ
-        text = said(at)
+        text = markdown_text(at)
         assert "finds a noun's modifiers" in text and "finds a verb's object" in text
         assert t("kinds_slices_note") not in [c.value for c in at.caption]
 
@@ -58,7 +58,7 @@ class TestLearnedHeads:
         at = run_page(PAGE, {"source_sentence": learned.ARTICLE})
         no_errors(at)
         labels, s, _ = article_numbers(glove)
-        text = said(at)
+        text = markdown_text(at)
         for h, name in enumerate(specialists.load().names):
             hidden = np.where(np.eye(len(labels), dtype=bool), -np.inf, s[h])
             i, j = np.unravel_index(int(hidden.argmax()), hidden.shape)
@@ -72,7 +72,7 @@ class TestLearnedHeads:
         and the subject head cat to drank: what the page says, and what the numbers give when asked on their own."""
         labels, s, picks = article_numbers(glove)
         heads = specialists.load()
-        text = said(run_page(PAGE))
+        text = markdown_text(run_page(PAGE))
         for q, k, by in (("milk", "drank", ("object", "subject")), ("black", "cat", ("modifiers",)),
                          ("cat", "drank", ("subject",))):
             i, j = labels.index(q), labels.index(k)

@@ -90,10 +90,10 @@ def test_the_cache_keeps_the_sentences_read_last_within_its_bound_and_the_ledger
     monkeypatch.setattr(runs, "CACHE_BYTES", 3 * 2**20)
     seen = {i: Seen(None, np.zeros(2**18, dtype=np.float32), np.zeros(0), np.zeros(0)) for i in range(5)}  # 1 MiB each
     for i in range(3):
-        runs.keep(("f", (str(i),)), seen[i])
+        runs.store(("f", (str(i),)), seen[i])
     assert runs.cached(("f", ("0",))) is seen[0]  # read again: now the last to go
     for i in (3, 4):
-        runs.keep(("f", (str(i),)), seen[i])
+        runs.store(("f", (str(i),)), seen[i])
     assert [words for _, (words,) in runs.cache] == ["0", "3", "4"]
     assert ledger.shared["model runs"] == 3 * 2**20
 

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from engine import treebank
-from fits import kept, queue, recipe
+from fits import cache, queue, recipe
 from harness.apptest import run_page
 from kit.text import error_text, in_language, t
 from tests.apptest_helpers import chart_data, messages, uploader
@@ -245,7 +245,7 @@ def test_the_worker_gives_way_no_longer_than_its_limit():
 def test_a_fit_on_built_in_vectors_is_made_once_and_shared_by_every_session(monkeypatch):
     calls, real = [], treebank.fit
     monkeypatch.setattr(treebank, "fit", lambda *a, **k: calls.append(1) or real(*a, **k))
-    kept.FITTED.clear()  # a fresh server: nothing fitted yet
+    cache.FITTED.clear()  # a fresh server: nothing fitted yet
     link = {"q_preset": "run", "k_preset": "run", "run_steps": "40", "run_seed": "7"}
     first, second = (run_page("pages/2_Factor_matrix.py", link) for _ in range(2))
     assert len(calls) == 1 and not first.exception and not second.exception

@@ -23,7 +23,7 @@ def ok(at):
     return at
 
 
-def said(at) -> str:
+def markdown_text(at) -> str:
     return " ".join(m.value for m in at.markdown)
 
 
@@ -71,7 +71,7 @@ def test_page_7_shows_the_figures_the_issue_asks_of_the_heads(page7):
 
 
 def test_page_7_says_what_the_heads_columns_show(page7, found):
-    table, text = relations(page7), said(page7)
+    table, text = relations(page7), markdown_text(page7)
     assert "at least one of them puts the most attention on the word's head, where these weights" in text
     assert f"for {found.oracle:.0%} of these words" in text
     ahead = table[table["heads_best"] > table["head"]]
@@ -85,7 +85,7 @@ def test_page_7_says_what_the_heads_columns_show(page7, found):
 def test_page_8_says_where_the_learned_heads_match_the_real_models_heads_and_where_not(found):
     require_model()
     at = ok(run_page(MODEL, {"model_view": "compare"}))
-    text = said(at)
+    text = markdown_text(at)
     shipped = minilm_treebank.shipped()
     rows = [(r, *shipped.best(r), found.best[r][1]) for r in sentences.RELATIONS if r in shipped.words]
     groups = {"ahead of its best head on": [x for x in rows if x[3] - x[2] >= 0.03],

@@ -64,7 +64,7 @@ def grid(at) -> tuple[pd.DataFrame, pd.DataFrame]:
     return boxes, cells
 
 
-def said(at) -> str:
+def markdown_text(at) -> str:
     return " ".join(m.value for m in at.markdown)
 
 
@@ -92,17 +92,18 @@ def found_by_engine(m, words: list[str], gold: np.ndarray) -> tuple[np.ndarray, 
 
 def test_the_articles_sentence_in_english_states_what_the_engine_gives(model):  # noqa: F811
     by_view = views()
-    assert "`[CLS]` · `the` · `black` · `cat` · `drank` · `the` · `milk` · `[SEP]`" in said(by_view["large"])
+    assert "`[CLS]` · `the` · `black` · `cat` · `drank` · `the` · `milk` · `[SEP]`" in markdown_text(by_view["large"])
     counts, parked = found_by_engine(model, list(treebank.ARTICLE.tokens), treebank.gold(treebank.ARTICLE))
     (table,) = [d.value for d in by_view["finders"].dataframe]
     assert table["word"].tolist() == ["the (1)", "black", "cat", "drank", "the (5)", "milk"]
     assert (table["count"] + table["close"]).tolist() == counts.tolist()  # every find, clear or barely
     assert table.loc[table["word"] == "milk", "head"].item() == "drank"
-    found = int(re.search(r"ours finds (\d+) clearly", said(by_view["finders"])).group(1))
+    found = int(re.search(r"ours finds (\d+) clearly", markdown_text(by_view["finders"])).group(1))
     assert table["ours"].str.contains("✓").sum() == found
-    assert f"park **{parked:.0%}** of a word's attention" in said(by_view["parked"])
-    assert re.search(r"“milk” puts \d+% of its attention there", said(by_view["parked"]))
-    assert "Ours is ahead on" in said(by_view["compare"]) or "Ours is ahead on none" in said(by_view["compare"])
+    assert f"park **{parked:.0%}** of a word's attention" in markdown_text(by_view["parked"])
+    assert re.search(r"“milk” puts \d+% of its attention there", markdown_text(by_view["parked"]))
+    compare = markdown_text(by_view["compare"])
+    assert "Ours is ahead on" in compare or "Ours is ahead on none" in compare
     boxes, cells = grid(by_view["large"])
     assert len(boxes) == 72 and boxes["picked"].sum() == 1 and len(cells) > 0
     large = next(s.value for s in by_view["large"].subheader if "beside our head" in s.value)
@@ -132,7 +133,7 @@ def test_the_page_in_chinese():
         title, finders, tabs = t("transformer_title"), t("model_finders_title"), [t(LABELS[v]) for v in VIEWS]
     shown = [x.value for x in (*at.title, *at.header, *at.subheader)] + [m.value for m in at.markdown]
     assert any(title in x for x in shown) and finders in shown
-    assert "找到" in said(at) and "[CLS]" in said(at)
+    assert "找到" in markdown_text(at) and "[CLS]" in markdown_text(at)
     assert [x.label for x in at.tabs] == tabs
 
 
@@ -214,13 +215,13 @@ def test_an_unknown_word_and_emoji_are_left_out_of_both_models_with_a_sentence()
     for sentence, left_out in (("the black cat drank the mlik", "“mlik”"), ("the cat 🐱 drank the milk 🥛", "“🐱”")):
         at = ok(run_page(PAGE, {"sentence": sentence}))
         assert left_out in messages(at)
-        assert "5 words" in said(at) and len(grid(at)[1]) > 0
+        assert "5 words" in markdown_text(at) and len(grid(at)[1]) > 0
 
 
 def test_a_60_word_sentence_draws_every_head():
     words = ("the black cat drank the milk and then the small dog ate the bread " * 5).split()[:60]
     at = ok(run_page(PAGE, {"sentence": " ".join(words)}))
-    assert "60 words" in said(at)
+    assert "60 words" in markdown_text(at)
     boxes, cells = grid(at)
     assert len(boxes) == 72 and cells["query"].nunique() > 50
     assert by_key(at, "model_head_pick")["r"].nunique() == 60
@@ -262,8 +263,8 @@ def test_without_the_models_files_the_page_says_so_with_one_button_and_the_rest_
 
 def shown(at) -> str:
     """Every text the page shows: messages, markdown, captions, the progress bar's and the buttons' words."""
-    return " ".join([messages(at), said(at), *(c.value for c in at.caption), *(b.text for b in at.get("progress")),
-                     *(b.label for b in at.button)])
+    return " ".join([messages(at), markdown_text(at), *(c.value for c in at.caption),
+                     *(b.text for b in at.get("progress")), *(b.label for b in at.button)])
 
 
 def reached(job: fetching.Fetch, phase: str) -> None:

@@ -5,7 +5,7 @@ import pytest
 
 from engine.errors import VectorsError
 from engine.sources import load_gensim_data
-from tests.apptest_helpers import chart_data, messages, open_layers, run_page, said, uploader
+from tests.apptest_helpers import chart_data, error_message, messages, open_layers, run_page, uploader
 
 
 def test_a_download_fails_at_once_with_a_sentence_when_the_internet_is_unreachable(monkeypatch):
@@ -14,7 +14,7 @@ def test_a_download_fails_at_once_with_a_sentence_when_the_internet_is_unreachab
     monkeypatch.setattr(socket, "create_connection", unreachable)
     with pytest.raises(VectorsError) as e:
         load_gensim_data("glove-wiki-gigaword-100")
-    assert e.value.code == "offline" and "cannot reach" in said(e.value)
+    assert e.value.code == "offline" and "cannot reach" in error_message(e.value)
 
 
 def test_switching_source_keeps_the_sentence_and_settings_and_names_the_missing_words():

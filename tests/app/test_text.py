@@ -10,7 +10,7 @@ import pytest
 
 from engine import corpus, tokens
 from engine.errors import VectorsError
-from kit.text import LANGS, error_text, in_language, kept, name, t
+from kit.text import LANGS, error_text, in_language, name, t, with_language
 from lesson import settings
 from tests.apptest_helpers import PAGES, chart_data, charts, messages, run_page
 
@@ -120,9 +120,9 @@ def unmarked(text: str) -> str:
 
 
 def test_a_function_kept_in_a_runs_language_speaks_it_in_a_thread_of_its_own():
-    """A new thread starts in the default language; kept() carries the run's to it (a fragment's own rerun)."""
+    """A new thread starts in the default language; with_language() carries the run's to it (a fragment's own rerun)."""
     with in_language("zh"):
-        stop = kept(lambda: t("learn_stop"))
+        stop = with_language(lambda: t("learn_stop"))
     said = []
     thread = threading.Thread(target=lambda: said.append((stop(), t("learn_stop"))))
     thread.start()

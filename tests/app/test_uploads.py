@@ -50,9 +50,9 @@ def session(monkeypatch):
 
 def test_the_least_recently_used_upload_of_another_visitor_makes_room(budget):
     a, b, c = ledger.Token(), ledger.Token(), ledger.Token()
-    assert ledger.keep(a, vectors(900), ("a.txt", 1)) and ledger.keep(b, vectors(900), ("b.txt", 1))
+    assert ledger.hold_upload(a, vectors(900), ("a.txt", 1)) and ledger.hold_upload(b, vectors(900), ("b.txt", 1))
     ledger.get(a)  # a was used after b
-    assert ledger.keep(c, vectors(900), ("c.txt", 1))  # 3 × 0.45 MiB > 1 MiB: b goes
+    assert ledger.hold_upload(c, vectors(900), ("c.txt", 1))  # 3 × 0.45 MiB > 1 MiB: b goes
     assert ledger.get(b) is None and ledger.get(a) is not None and ledger.get(c) is not None
     assert ledger.total() <= ledger.budget()
     assert ledger.was_evicted(b) and not ledger.was_evicted(b)  # told once
@@ -61,13 +61,13 @@ def test_the_least_recently_used_upload_of_another_visitor_makes_room(budget):
 
 def test_an_upload_larger_than_the_budget_is_refused_and_holds_nothing(budget):
     token = ledger.Token()
-    assert not ledger.keep(token, vectors(4000), ("big.txt", 1))
+    assert not ledger.hold_upload(token, vectors(4000), ("big.txt", 1))
     assert ledger.get(token) is None and ledger.total() == 0
 
 
 def test_an_ended_session_releases_its_upload(budget):
     token = ledger.Token()
-    ledger.keep(token, vectors(100), ("a.txt", 1))
+    ledger.hold_upload(token, vectors(100), ("a.txt", 1))
     assert ledger.total() > 0
     del token
     gc.collect()
@@ -82,7 +82,7 @@ def test_the_page_tells_an_evicted_visitor(budget):
     assert any("2 words of 3 dimensions" in c.value for c in at.sidebar.caption)
     other, mine = ledger.Token(), ledger.total()
     dims = (2**20 - ledger.WORD_BYTES - mine) // 4 + 1  # alone within the 1 MiB, with this page's upload over it
-    assert ledger.keep(other, vectors(1, dims), ("other.txt", 1))
+    assert ledger.hold_upload(other, vectors(1, dims), ("other.txt", 1))
     at.run()
     assert "released to make room" in messages(at)
     assert not any("2 words of 3 dimensions" in c.value for c in at.sidebar.caption)
@@ -174,9 +174,9 @@ def test_a_session_may_send_one_files_worth_at_a_time(budget, session, monkeypat
 
 def test_a_file_arriving_is_counted_against_the_budget_and_releases_only_idle_uploads(budget, session, monkeypatch):
     idle, busy = ledger.Token(), ledger.Token()
-    assert ledger.keep(idle, vectors(1000), ("idle.txt", 1))  # 0.5 MiB
+    assert ledger.hold_upload(idle, vectors(1000), ("idle.txt", 1))  # 0.5 MiB
     monkeypatch.setattr(ledger, "IDLE_S", 60.0)
-    assert ledger.keep(busy, vectors(600), ("busy.txt", 1))  # 0.3 MiB, just used
+    assert ledger.hold_upload(busy, vectors(600), ("busy.txt", 1))  # 0.3 MiB, just used
     ledger.held[id(idle)].used -= 120  # not used for two minutes
     assert ledger.admit("x", 150_000)  # 2 × 0.14 MiB: only the idle upload can make room, and does
     assert ledger.get(idle) is None and ledger.was_evicted(idle) and ledger.get(busy) is not None
@@ -203,8 +203,8 @@ def test_an_upload_is_read_from_streamlits_copy_and_the_uploaders_copy_is_closed
 
 def test_room_for_a_file_is_made_before_it_is_read(budget):
     a, b, me = ledger.Token(), ledger.Token(), ledger.Token()
-    assert ledger.keep(a, vectors(900), ("a.txt", 1)) and ledger.keep(b, vectors(900), ("b.txt", 1))
-    assert ledger.keep(me, vectors(100), ("mine.txt", 1))
+    assert ledger.hold_upload(a, vectors(900), ("a.txt", 1)) and ledger.hold_upload(b, vectors(900), ("b.txt", 1))
+    assert ledger.hold_upload(me, vectors(100), ("mine.txt", 1))
     for token, session in ((a, "a"), (b, "b"), (me, "me")):
         ledger.held[id(token)].session = session
     ledger.get(a)  # b is now the least recently used
@@ -220,9 +220,9 @@ def test_room_for_a_file_is_made_before_it_is_read(budget):
 
 def test_a_file_that_cannot_fit_even_after_every_idle_upload_goes_releases_none(budget, session, monkeypatch):
     idle, busy = ledger.Token(), ledger.Token()
-    assert ledger.keep(idle, vectors(400), ("idle.txt", 1))  # 0.2 MiB
+    assert ledger.hold_upload(idle, vectors(400), ("idle.txt", 1))  # 0.2 MiB
     monkeypatch.setattr(ledger, "IDLE_S", 60.0)
-    assert ledger.keep(busy, vectors(1000), ("busy.txt", 1))  # 0.5 MiB, just used
+    assert ledger.hold_upload(busy, vectors(1000), ("busy.txt", 1))  # 0.5 MiB, just used
     ledger.held[id(idle)].used -= 120
     assert not ledger.admit("x", 300_000)  # 2 × 0.29 MiB: room only if the busy one went too, so refused
     assert ledger.get(idle) is not None and not ledger.was_evicted(idle)
@@ -231,7 +231,7 @@ def test_a_file_that_cannot_fit_even_after_every_idle_upload_goes_releases_none(
 def test_a_selection_that_will_be_refused_releases_no_one(budget, session):
     from vectors import chosen
     other = ledger.Token()
-    assert ledger.keep(other, vectors(1900), ("other.txt", 1))  # 0.95 MiB of the 1 MiB budget
+    assert ledger.hold_upload(other, vectors(1900), ("other.txt", 1))  # 0.95 MiB of the 1 MiB budget
     big = [(f"v{i}.txt", b"x" * 200_000) for i in range(3)]  # three files: "upload one vectors file"
     assert "one" in chosen.read_upload(big)
     assert ledger.get(other) is not None and not ledger.reserved
@@ -240,7 +240,7 @@ def test_a_selection_that_will_be_refused_releases_no_one(budget, session):
 def test_a_closed_tabs_upload_is_released_once_it_can_no_longer_reconnect(budget, session, monkeypatch):
     monkeypatch.setattr(ledger, "reconnect_s", lambda: 60.0)
     token = ledger.Token()  # kept alive, as Streamlit keeps an ended session until its store next changes
-    assert ledger.keep(token, vectors(10), (("v.txt", 10),))
+    assert ledger.hold_upload(token, vectors(10), (("v.txt", 10),))
     ledger.held[id(token)].session = "s"
     gone, back = (lambda session_id: False), (lambda session_id: session_id == "s")
     ended = []

@@ -20,7 +20,7 @@ SENTENCE = "the black cat drank the milk"
 FIRST = "the black cat drank the (5) milk"  # the second "the" marked, by its label
 
 
-def said(lang: str, key: str, **values) -> str:
+def text_in(lang: str, key: str, **values) -> str:
     with in_language(lang):
         return t(key, **values)
 
@@ -45,12 +45,12 @@ def sentence_shown(page, query: str, shown: str) -> None:
 def answer(page, lang: str, word: str) -> None:
     """The student picks `word`, presses Send and sees it sent."""
     page.locator("[data-testid=stRadio] label").filter(has_text=re.compile(rf"^{re.escape(word)}$")).click()
-    page.get_by_role("button", name=said(lang, "class_send")).click()
-    page.get_by_text(said(lang, "class_sent", answer=word)).wait_for()
+    page.get_by_role("button", name=text_in(lang, "class_send")).click()
+    page.get_by_text(text_in(lang, "class_sent", answer=word)).wait_for()
 
 
 def answered(teacher, n: int) -> None:
-    label = said("en", "class_answered")
+    label = text_in("en", "class_answered")
     teacher.wait_for_function(
         "([label, n]) => [...document.querySelectorAll('[data-testid=stMetric]')].some(m => "
         "m.innerText.includes(label) && m.querySelector('[data-testid=stMetricValue]').innerText.trim() === n)",
@@ -60,15 +60,15 @@ def answered(teacher, n: int) -> None:
 def ask(teacher, base: str, query: str, key: str) -> None:
     """The teacher opens page 2 on `query` with predict first and asks the class (a new one, or next)."""
     b.visit(teacher, f"{base}/{b.url_path('pages/2_Factor_matrix.py')}?predict=1&query={query}")
-    b.rerun(teacher, lambda: teacher.get_by_role("button", name=said("en", key)).click())
+    b.rerun(teacher, lambda: teacher.get_by_role("button", name=text_in("en", key)).click())
     teacher.locator("p.class-sentence").wait_for()
 
 
 def join(chromium, link: str, nickname: str, lang: str, options: dict):
     page = b.new_page(chromium, **options)
     b.visit(page, f"{link}&lang={lang}")
-    page.get_by_role("textbox", name=said(lang, "class_nickname")).fill(nickname)
-    b.rerun(page, lambda: page.get_by_role("button", name=said(lang, "class_join")).click())
+    page.get_by_role("textbox", name=text_in(lang, "class_nickname")).fill(nickname)
+    b.rerun(page, lambda: page.get_by_role("button", name=text_in(lang, "class_join")).click())
     return page
 
 
@@ -83,7 +83,7 @@ def test_a_class_of_three_follows_two_questions_and_the_csv_has_every_answer_giv
         revealed = first_question(teacher, pages[1:])
         ask(teacher, app_url, "cat", "class_ask_next")
         for page, (_, lang, _), word in zip(pages[1:], STUDENTS, ("drank", "black", "drank"), strict=True):
-            page.get_by_text(said(lang, "predict_ask", q="cat")).wait_for()  # moved on without a reload
+            page.get_by_text(text_in(lang, "predict_ask", q="cat")).wait_for()  # moved on without a reload
             sentence_shown(page, "cat", SENTENCE)
             answer(page, lang, word)
         answered(teacher, 3)
@@ -98,8 +98,8 @@ def test_a_class_of_three_follows_two_questions_and_the_csv_has_every_answer_giv
             assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d", r["time_utc"])
             assert 0 <= float(r["seconds_since_question"]) <= float(r["seconds_since_class_opened"]), r
         (right,) = {r["right_answer"] for r in rows if r["question_no"] == "1"}
-        assert said("en", "class_answer", order=f"“{right}”") in revealed  # the answer the room was shown
-        pages[1].get_by_text(said("en", "class_ended")).wait_for()
+        assert text_in("en", "class_answer", order=f"“{right}”") in revealed  # the answer the room was shown
+        pages[1].get_by_text(text_in("en", "class_ended")).wait_for()
         for page in pages:
             assert b.problems(page) == []
     finally:
@@ -112,7 +112,7 @@ def first_question(teacher, students: list) -> str:
     and every screen shows the sentence still (screenshots of each, asking and revealed): what the first student's
     page said once revealed."""
     for page, (_, lang, _) in zip(students, STUDENTS, strict=True):
-        page.get_by_text(said(lang, "predict_ask", q="the (5)")).wait_for()  # the question, with its sentence
+        page.get_by_text(text_in(lang, "predict_ask", q="the (5)")).wait_for()  # the question, with its sentence
         sentence_shown(page, "the (5)", FIRST)
         assert not page.locator("[data-testid=stSidebar] input[type=text]").count()  # no story sentence box
     for page, (_, lang, _), word in zip(students, STUDENTS, ("drank", "cat", "milk"), strict=True):
@@ -123,9 +123,9 @@ def first_question(teacher, students: list) -> str:
     for page, name in zip((*students, teacher), (*names, "teacher"), strict=True):
         shot(page, f"{name}-asking")
         assert b.overflow(page) == [], name  # nothing past the window or out of its chart, phone and laptop alike
-    teacher.get_by_role("button", name=said("en", "class_reveal")).click()
+    teacher.get_by_role("button", name=text_in("en", "class_reveal")).click()
     for page, (_, lang, _) in zip(students, STUDENTS, strict=True):
-        page.get_by_text(re.compile(re.escape(said(lang, "class_answer", order="“")[:-1]))).first.wait_for()
+        page.get_by_text(re.compile(re.escape(text_in(lang, "class_answer", order="“")[:-1]))).first.wait_for()
         b.charts(page).first.locator("svg, canvas").first.wait_for()
         sentence_shown(page, "the (5)", FIRST)
     b.charts(teacher).first.locator("svg, canvas").first.wait_for()
@@ -138,15 +138,15 @@ def first_question(teacher, students: list) -> str:
 
 def end_and_download(teacher, link: str, folder: Path) -> list[dict]:
     """The teacher ends the class: its code, link and QR code go (a screenshot), and the CSV's rows."""
-    teacher.get_by_role("button", name=said("en", "class_end")).click()
-    teacher.get_by_text(said("en", "class_ended_teacher")).wait_for()
+    teacher.get_by_role("button", name=text_in("en", "class_end")).click()
+    teacher.get_by_text(text_in("en", "class_ended_teacher")).wait_for()
     b.settle(teacher)
     assert not teacher.locator("[data-testid=stImage]").count()  # no QR code
     assert not teacher.get_by_text(link).count() and not teacher.locator("[data-testid=stCode]").count()
     shot(teacher, "teacher-ended")
-    assert metric(teacher, said("en", "class_joined")) == "3"
+    assert metric(teacher, text_in("en", "class_joined")) == "3"
     with teacher.expect_download(timeout=b.TIMEOUT_MS) as saved:
-        teacher.get_by_role("button", name=said("en", "class_csv")).click()
+        teacher.get_by_role("button", name=text_in("en", "class_csv")).click()
     path = folder / saved.value.suggested_filename
     saved.value.save_as(path)
     return list(csv.DictReader(io.StringIO(path.read_text(encoding="utf-8"))))

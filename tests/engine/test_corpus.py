@@ -12,7 +12,7 @@ from engine.pipeline import encode
 from engine.positional import WEIGHT
 from engine.tokens import tokenize
 from engine.treebank import key_only_share, row_centred
-from tests.apptest_helpers import data_script, said
+from tests.apptest_helpers import data_script, error_message
 
 ARTICLE = {"milk", "drank", "cat", "black", "ball", "blue"}
 FUNCTION_WORDS = {"the", "a", "this", "that", "his", "her", "on", "in", "under", "near", "behind", "beside", "by", "at",
@@ -102,7 +102,7 @@ class TestValidator:
         with pytest.raises(corpus.CorpusError) as e:
             corpus.load(("# a comment\n" + HEADER + GOOD.splitlines()[0] + "\n" + row + "\n"
                          + GOOD.splitlines()[1]).encode())
-        assert said(e.value).startswith(message)
+        assert error_message(e.value).startswith(message)
 
     @pytest.mark.parametrize("data, code", [
         (b"", "header"), (b"a,b,c,d\n", "header"), (HEADER.encode(), "empty"), (b"\xff\xfe" + b"\x00" * 10, "not_utf8"),
@@ -169,7 +169,7 @@ class TestFit:
         assert (fit.used, fit.skipped) == (1, 1) and np.isnan(fit.test_accuracy).all()
         with pytest.raises(corpus.CorpusError) as e:
             corpus.fit(kv, [e for e in found if e.split == "test"], steps=3)
-        assert said(e.value).startswith("None of the training sentences")
+        assert error_message(e.value).startswith("None of the training sentences")
 
 
 class TestWhatTheFitReaches:

@@ -10,14 +10,14 @@ import pytest
 
 from engine.errors import VectorsError
 from engine.formats import load_npy_vectors, load_text_vectors
-from tests.apptest_helpers import said
+from tests.apptest_helpers import error_message
 
 
 def text_error(data, **kwargs):
     """The message of the VectorsError that loading `data` as text vectors raises."""
     with pytest.raises(VectorsError) as e:
         load_text_vectors(data, **kwargs)
-    return said(e.value)
+    return error_message(e.value)
 
 
 class TestTextFiles:
@@ -140,7 +140,7 @@ def npy_error(npy, words=b"a\nb\n", **kwargs):
     """The message of the VectorsError that loading a .npy upload raises."""
     with pytest.raises(VectorsError) as e:
         load_npy_vectors(npy, words, **kwargs)
-    return said(e.value)
+    return error_message(e.value)
 
 
 class TestNpyFiles:

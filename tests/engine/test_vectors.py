@@ -17,7 +17,7 @@ from engine.formats import keyed_vectors
 from engine.sources import load_glove, nearest, release
 from engine.spelling import FREQUENT, suggest
 from engine.tokens import MAX_TOKENS, embed, has_cjk, knows_cjk, tokenize
-from tests.apptest_helpers import said
+from tests.apptest_helpers import error_message
 
 
 class TestGloVe:
@@ -205,7 +205,7 @@ class TestChinese:
     def test_segmented_words_count_towards_the_limit(self, make_kv):
         with pytest.raises(VectorsError) as e:
             tokenize("牛奶猫" * (MAX_TOKENS // 2 + 1), chinese_kv(make_kv))
-        assert f"{2 * (MAX_TOKENS // 2 + 1)} tokens" in said(e.value)
+        assert f"{2 * (MAX_TOKENS // 2 + 1)} tokens" in error_message(e.value)
 
     def test_vectors_without_chinese_words_keep_whole_runs(self, make_kv):
         kv = make_kv({**{f"word{i}": [i, 0] for i in range(40)}, "北京": [1, 1]})  # 1 in 41, as GloVe's few
@@ -257,7 +257,7 @@ class TestTokenize:
         assert len(tokenize("cat " * MAX_TOKENS)) == MAX_TOKENS
         with pytest.raises(VectorsError) as e:
             tokenize("cat " * (MAX_TOKENS + 1))
-        assert re.search(f"{MAX_TOKENS + 1} tokens.*at most {MAX_TOKENS}", said(e.value))
+        assert re.search(f"{MAX_TOKENS + 1} tokens.*at most {MAX_TOKENS}", error_message(e.value))
 
     @pytest.mark.parametrize("text", [
         "", " ", "   \t\n  ", "\n" * 100, "🥛🐈‍⬛ drank 🍼", "猫喝了牛奶。", "החתול שתה חלב", "القط شرب الحليب",
@@ -270,7 +270,7 @@ class TestTokenize:
         try:
             tokens = tokenize(text)
         except VectorsError as e:
-            assert "tokens" in said(e)
+            assert "tokens" in error_message(e)
             return
         assert isinstance(tokens, list) and len(tokens) <= MAX_TOKENS
         for t in tokens:

@@ -27,7 +27,7 @@ from engine.formats import (
     load_word2vec_binary,
 )
 from engine.sources import load_gensim_data, reachable
-from tests.apptest_helpers import said
+from tests.apptest_helpers import error_message
 from tests.engine.test_formats import npy_bytes
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -94,7 +94,7 @@ class TestFastParser:
     @pytest.mark.parametrize("value", ["true", "False", "TRUE", "yes", "0x1", "1,5", "--1"])
     def test_values_the_c_parser_might_take_are_refused_naming_the_line(self, value):
         rows = "".join(f"w{i} 1 2\n" for i in range(5000))  # long enough to go through several chunks
-        message = said(error(load_text_vectors, f"{rows}x 3 {value}\n".encode()))
+        message = error_message(error(load_text_vectors, f"{rows}x 3 {value}\n".encode()))
         assert message == f"Line 5001: '{value}' is not a number."
 
     def test_problems_deep_in_a_large_file_name_their_line(self):
@@ -104,7 +104,7 @@ class TestFastParser:
                  "w 1 inf\n": "Line 20001 ('w') contains NaN or infinity",
                  "w0 1 2\n": "The word 'w0' appears more than once"}
         for last, expected in cases.items():
-            assert said(error(load_text_vectors, (rows + last).encode())).startswith(expected)
+            assert error_message(error(load_text_vectors, (rows + last).encode())).startswith(expected)
 
 
 class TestLimits:
@@ -119,20 +119,20 @@ class TestLimits:
     def test_too_many_dimensions_without_a_header_is_refused_at_the_first_line(self):
         data = ("a " + " ".join(["1"] * (MAX_DIMS + 1)) + "\nb junk\n").encode()
         e = error(load_text_vectors, data)
-        assert e.code == "too_many_dims" and f"at most {MAX_DIMS}" in said(e)
+        assert e.code == "too_many_dims" and f"at most {MAX_DIMS}" in error_message(e)
         assert load_text_vectors(("a " + " ".join(["1"] * MAX_DIMS) + "\n").encode()).vector_size == MAX_DIMS
 
     def test_too_many_words_without_a_header(self):
         data = b"".join(b"w%d 1\n" % i for i in range(MAX_WORDS + 1))
         e = error(load_text_vectors, data)
-        assert e.code == "too_many_words" and "500,000" in said(e)
+        assert e.code == "too_many_words" and "500,000" in error_message(e)
         assert len(load_text_vectors(data[: data.rindex(b"w")])) == MAX_WORDS
 
     def test_a_header_that_disagrees_stops_at_the_first_line_that_disagrees(self):
         junk = b"junk\n" * 1000  # never reached
-        assert said(error(load_text_vectors, b"2 4\na 1 2 3\n" + junk)) == \
+        assert error_message(error(load_text_vectors, b"2 4\na 1 2 3\n" + junk)) == \
             "Line 2 has 3 numbers, but the header says every vector has 4."
-        assert said(error(load_text_vectors, b"2 2\na 1 2\nb 3 4\nc 5 6\n" + junk)) == \
+        assert error_message(error(load_text_vectors, b"2 2\na 1 2\nb 3 4\nc 5 6\n" + junk)) == \
             "Line 4 holds word number 3, but the header says the file has only 2 words."
 
     def test_a_header_promising_more_than_the_file_holds_sets_aside_only_what_it_can(self):
@@ -230,7 +230,7 @@ class TestWord2vecBinary:
         }
         for data, code in cases.items():
             assert error(load_word2vec_binary, data).code == code, data[:40]
-        assert "'the'" in said(error(load_word2vec_binary, nan))
+        assert "'the'" in error_message(error(load_word2vec_binary, nan))
 
     def test_size_cap(self, tmp_path):
         data = word2vec_binary(small_kv(), tmp_path)
@@ -303,7 +303,7 @@ class TestGensimData:
     def test_a_damaged_download_is_refused_and_not_kept(self, cache, tmp_path, monkeypatch, text, reason):
         self.serve(monkeypatch, gz_of(text, tmp_path / "bad.gz"))
         e = error(load_gensim_data, "glove-wiki-gigaword-300")
-        assert e.code == "download_damaged" and reason in said(e)
+        assert e.code == "download_damaged" and reason in error_message(e)
         assert list(cache.iterdir()) == []
 
     def test_a_download_that_is_not_gzip_is_refused(self, cache, tmp_path, monkeypatch):
@@ -319,7 +319,7 @@ class TestGensimData:
         monkeypatch.setattr(socket.socket, "connect", refuse)
         monkeypatch.setattr(socket, "getaddrinfo", refuse)
         e = error(load_gensim_data, "glove-wiki-gigaword-100")
-        assert e.code == "offline" and "glove-wiki-gigaword-100" in said(e)
+        assert e.code == "offline" and "glove-wiki-gigaword-100" in error_message(e)
         assert list(cache.iterdir()) == []
 
     def test_a_name_lookup_that_hangs_does_not_hang_the_check(self, monkeypatch):

@@ -28,7 +28,7 @@ def store(key: tuple, kv: KeyedVectors) -> dict:
     return fits
 
 
-def kept(key: tuple, fit: Fit) -> Fit:
+def shared(key: tuple, fit: Fit) -> Fit:
     """The fit, found from now on under `key` in FITTED, which keeps the last FITS_KEPT."""
     with kept_lock:
         FITTED[key] = fit
@@ -37,16 +37,16 @@ def kept(key: tuple, fit: Fit) -> Fit:
     return fit
 
 
-def keeper(mine: dict, key: tuple) -> Callable[[Fit], None]:
+def storing_in(mine: dict, key: tuple) -> Callable[[Fit], None]:
     """What keeps a fit the queue made to its end under `key` in `mine` (a store): in FITTED, or as the one fit of
     an upload, counted in the memory ledger as the session's."""
     session = ledger.session_of()
 
-    def keep(fit: Fit):
+    def put(fit: Fit):
         if mine is FITTED:
-            kept(key, fit)
+            shared(key, fit)
         else:
             mine.clear()
             mine[key] = fit
             ledger.keep_result(session, "upload_fit", fit)
-    return keep
+    return put
