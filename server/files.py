@@ -1,8 +1,8 @@
 """Open files, and a server short of them. Every tab's websocket and every held class question is an open file (a
 descriptor), and a process holds at most its open-files limit: server/lifespan.py raises it to the hard limit as the
-server starts, and ration() says in one line what that holds (connections, and students with a websocket and a held
-class question each, against the class cap). Where the hard limit itself is low (a container or a host at 1,024), the
-server keeps answering:
+server starts, and watch_open_files() says in one line what that holds (connections, and students with a websocket
+and a held class question each, against the class cap). Where the hard limit itself is low (a container or a host at
+1,024), the server keeps answering:
 
 - connections are accepted only while more than FLOOR descriptors are free (accepting()); then the listening socket is
   set aside until there is room again, so the health check, the page and the files they read always find some;
@@ -182,7 +182,7 @@ def limit_line(limit: int, hard: int, open_now: int | None, class_cap: int) -> t
     return False, line + "."
 
 
-def ration(loop: asyncio.AbstractEventLoop, limit: int, hard: int, class_cap: int) -> asyncio.Task:
+def watch_open_files(loop: asyncio.AbstractEventLoop, limit: int, hard: int, class_cap: int) -> asyncio.Task:
     """At the server's start, before it listens: say what the limit holds, accept only while there is room, quiet the
     accepts that fail anyway, and check every CHECK_S (the task returned, to be cancelled at the end)."""
     room.limit = limit

@@ -19,15 +19,15 @@ log = logging.getLogger(__name__)
 
 def of(prepare: Callable[[], None], stopping: Callable[[], None], class_cap: int = 0):
     """The lifespan st.App runs: at the server's start it takes the open files it may and says what they hold against
-    a class of `class_cap` students (files.ration, whose checks end with the server), notes the event loop (the memory
-    ledger's sweeper ends sessions on it), has a stop call stopping() on that loop first, and starts
+    a class of `class_cap` students (files.watch_open_files, whose checks end with the server), notes the event loop
+    (the memory ledger's sweeper ends sessions on it), has a stop call stopping() on that loop first, and starts
     warm_up(prepare)."""
     @contextlib.asynccontextmanager
     async def lifespan(app):
         from server import files, ledger
 
         loop = asyncio.get_running_loop()
-        checks = files.ration(loop, *more_files(), class_cap)
+        checks = files.watch_open_files(loop, *more_files(), class_cap)
         ledger.server_loop[:] = [loop]
         on_stop(lambda: loop.call_soon_threadsafe(stopping))
         start_warm_up(prepare)
