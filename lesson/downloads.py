@@ -3,11 +3,11 @@ from dataclasses import replace
 
 import streamlit as st
 
+import kinds.views
 from engine import reproduce
 from engine.tokens import knows_cjk
 from fits import recipe
 from fits.settings import LEARNED
-from kinds import tabs
 from kit.pages import Page
 from kit.text import t
 from lesson.frame import Context
@@ -56,7 +56,7 @@ def layer(ctx: Context, name: str) -> dict:
 def title(s: Settings, page: Page) -> str:
     """The page's title (its entry's key), and the open tab of a page of tabs (page 6)."""
     said = t(page.title)
-    return f"{said} · {t(tabs.LABELS[s.tab])}" if page.tabs else said
+    return f"{said} · {t(kinds.views.LABELS[s.tab])}" if page.tabs else said
 
 
 def menu(ctx: Context):

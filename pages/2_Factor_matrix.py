@@ -1,14 +1,14 @@
 import streamlit as st
 
+import factor.views
 import swap.views
-from factor import shift
 from kit import views
 from kit.state import view_key
 from kit.text import t
 from lesson import downloads, frame
 
 
-def factor(ctx: frame.Context):
+def factor_row(ctx: frame.Context):
     """The query word's row of the factor matrix and its weights, as the switches say."""
     s, att, rows = ctx.s, ctx.att, ctx.enc.labels
     c1, c2, c3, c4 = st.columns([1, 1.4, 1, 2])
@@ -24,9 +24,9 @@ def factor(ctx: frame.Context):
         st.stop()
     views.attention_view(att, rows, rows, q, softmax=s.softmax, scaled=s.scaled,
                          own_note=ctx.own_note)
-    shift.view(att, i, q, rows, scaled=s.scaled)
+    factor.views.shift_view(att, i, q, rows, scaled=s.scaled)
     swap.views.section(ctx)
     downloads.menu(ctx)  # in the part: it shows what the part shows, and goes while a guess is due
 
 
-frame.part(factor, "query", "scaled", "softmax")
+frame.part(factor_row, "query", "scaled", "softmax")

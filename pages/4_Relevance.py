@@ -1,13 +1,13 @@
 import streamlit as st
 
+import relevance.views
 import swap.views
 from kit import state, views
 from kit.text import t
 from lesson import downloads, frame
-from relevance import measures
 
 
-def relevance(ctx: frame.Context):
+def measured_relevance(ctx: frame.Context):
     """The query word's relevance to every other word, measured three ways, and the learner's expected order."""
     s, enc, att, rows = ctx.s, ctx.enc, ctx.att, ctx.enc.labels
     c1, c2, c3, c4 = st.columns([1, 2, 1, 1])
@@ -24,19 +24,19 @@ def relevance(ctx: frame.Context):
     c2.text_input(t("expected"), key="expected", max_chars=200)  # after the guess: the expectation is a hint
     story = enc.tokens == frame.STORY_TOKENS
     views.aside(t("relevance_story") if story and q == "milk" else None)
-    scores = measures.scores(enc, att, i, others)
-    names = measures.measure_names(ctx.source, scaled=s.scaled)
-    measures.bars(scores, names, keys, ctx.source, scaled=s.scaled)
+    scores = relevance.views.scores(enc, att, i, others)
+    names = relevance.views.measure_names(ctx.source, scaled=s.scaled)
+    relevance.views.bars(scores, names, keys, ctx.source, scaled=s.scaled)
     views.aside(views.row_below(scores["qk"], q, keys[int(scores["qk"].argmax())]))
-    order = measures.expected_order(s.expected, enc.tokens, rows, q)
+    order = relevance.views.expected_order(s.expected, enc.tokens, rows, q)
     if order is not None:
-        measures.verdicts(scores, names, keys, order)
-    measures.ranking(scores, names, keys, q, scaled=s.scaled)
+        relevance.views.verdicts(scores, names, keys, order)
+    relevance.views.ranking(scores, names, keys, q, scaled=s.scaled)
     views.length_angle_view(att.q[i], att.k[others], q, keys)
     swap.views.section(ctx)
     glove_story = story and q == "milk" and ctx.source == t("short_glove")
-    measures.takeaway_view(scores["cosine"], keys, att, rows, story=glove_story)
+    relevance.views.takeaway_view(scores["cosine"], keys, att, rows, story=glove_story)
     downloads.menu(ctx)  # in the part: it shows what the part shows, and goes while a guess is due
 
 
-frame.part(relevance, "query", "scaled", "expected")
+frame.part(measured_relevance, "query", "scaled", "expected")

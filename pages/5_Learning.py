@@ -1,7 +1,8 @@
-from learning import corpus_run, live
+import learning.corpus_run
+import learning.views
 from lesson import downloads, frame
 
 ctx = frame.current()
-live.section(ctx, frame.part)
-corpus_run.section(ctx)
+learning.views.section(ctx, frame.part)
+learning.corpus_run.section(ctx)
 downloads.menu(ctx)

@@ -1,14 +1,14 @@
-from kinds import tabs
+import kinds.views
 from lesson import downloads, frame
 
 ctx = frame.current()
-src, tgt = tabs.sentences(ctx)
+src, tgt = kinds.views.sentences(ctx)
 
 
-def kinds(now: frame.Context):
+def three_kinds(now: frame.Context):
     """The switches, the heads and the three tabs, the open one drawn; the view in code."""
-    tabs.tabs(now, src, tgt, tabs.heads_choice(now))
+    kinds.views.tabs(now, src, tgt, kinds.views.heads_choice(now))
     downloads.menu(now)
 
 
-frame.part(kinds, "scaled", "softmax", "heads", "tab", "causal", "enc_heads", *tabs.FIELD.values())
+frame.part(three_kinds, "scaled", "softmax", "heads", "tab", "causal", "enc_heads", *kinds.views.FIELD.values())

@@ -11,9 +11,9 @@ from heldout.heads import Measured, measured
 from kit import render, tables, views
 from kit.charts import Titles, heatmap
 from kit.text import plain, t, then
+from transformer.heads import head_names, pick_head
 from transformer.model import Seen
 from transformer.settings import HEADS, LAYERS, NAMES
-from transformer.views import head_names, pick_head
 
 LEVEL = 0.03  # two shares within this are level; beyond it, one is ahead
 

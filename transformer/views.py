@@ -1,5 +1,6 @@
 """Page 8's views: the sentence the real model reads (the learner's, or a held-out treebank sentence), its word pieces,
-every head as one grid, the picked head large beside ours, and for each word which heads find the word it belongs to."""
+every head as one grid, and the tabs under it, the open one built: the picked head large beside ours, for each word
+which heads find the word it belongs to, and compare.py's shares parked on [CLS] and [SEP], the model against ours."""
 from dataclasses import dataclass
 
 import numpy as np
@@ -9,20 +10,24 @@ from engine import minilm_files, minilm_treebank, treebank
 from engine.attention import Attention, softmax_rows, top_keys
 from engine.pipeline import Encoded
 from heldout import sentences
-from kit import charts, render, views
+from kit import render, state, views
 from kit.charts import Titles
 from kit.text import labels, plain, t, then
 from kit.views import Marks, code
-from transformer import tables
+from transformer import compare, tables
 from transformer.charts import head_grid
+from transformer.heads import head_names, pick_head, picked_head
 from transformer.model import SPECIAL, Seen
-from transformer.settings import HEADS, NAMES
+from transformer.settings import NAMES, VIEWS
 from vectors.rows import sentence_rows
 
 SOURCE_NAMES = {"yours": "model_source_yours", "treebank": "model_source_treebank"}
 SAID = {"root": "real_root", "none": "real_no_head",  # page 7's words for a word that belongs to none
         "pick": "model_find_pick", "wrong": "model_find_wrong", "parked": "model_find_parked",
         "close": "model_find_close", "clear": "model_find_clear"}  # a pick, marked by how it stands (tables.mark)
+TAB_KEY = "model_view_tab"  # the tabs' widget: it holds the open tab's label
+LABELS = {"large": "model_view_large", "finders": "model_view_finders", "parked": "model_view_parked",
+          "compare": "model_view_compare"}  # each tab's name (text keys), in the order of VIEWS
 
 
 @dataclass(frozen=True)
@@ -82,16 +87,6 @@ def pieces_view(seen: Seen, chosen: Chosen):
                          key="model_pieces")
 
 
-def head_names(shape: tuple[int, int]) -> np.ndarray:  # -> [layers, heads] of "L1-H1" …
-    return np.asarray(NAMES, dtype=object).reshape(shape)
-
-
-def picked_head(s) -> tuple[int, int]:
-    """The head shown large: the setting's, else the best single head on the held-out sentences."""
-    layer, head = divmod(NAMES.index(s.model_head or minilm_treebank.shipped().best("all")[0]), HEADS)
-    return layer, head
-
-
 def grid_view(ctx, seen: Seen, chosen: Chosen) -> tuple[int, int]:
     """Every head of every layer, small, clickable, and the selector of the head shown large; returns it."""
     st.subheader(t("model_grid_title", name=minilm_files.NAME))
@@ -111,16 +106,23 @@ def grid_view(ctx, seen: Seen, chosen: Chosen) -> tuple[int, int]:
     return head
 
 
-def pick_head(chart_key: str, rows: list[str] | None = None):
-    """Callback: a click on a head's box or cell (the grid: its name; a map of heads, `rows` of layers: its row and
-    column) chooses it into Settings.model_head."""
-    def pick():
-        points = st.session_state[chart_key].selection.get(charts.PICK) or []
-        if points and rows is None:
-            st.session_state["model_head"] = points[0]["head"]
-        elif points:
-            st.session_state["model_head"] = f"L{rows.index(points[0]['row']) + 1}-H{points[0]['col']}"
-    return pick
+def tabs(ctx, seen: Seen, chosen: Chosen, head: tuple[int, int]):
+    """The tabs under the grid of heads: the head picked, large, beside ours; which heads find each word's head; what
+    the heads park on [CLS] and [SEP]; the model against our head over every held-out sentence. The open one is a
+    setting (so a shared link opens it) and the only one built: each holds charts or a table that an edit would
+    redraw."""
+    tab, name = state.open_tab(ctx.s, "model_view", TAB_KEY, {view: t(LABELS[view]) for view in VIEWS})
+    if tab is None:
+        return
+    with tab:
+        if name == "large":
+            large_view(ctx, seen, chosen, head)
+        elif name == "finders":
+            finders_view(seen, chosen, head)
+        elif name == "parked":
+            compare.parked_view(seen, chosen.enc.labels, head, followed(ctx.s, chosen))
+        else:
+            compare.compare_view(ctx, head)
 
 
 def default_word(chosen: Chosen) -> str:

@@ -94,7 +94,7 @@ def pair_app():
     import numpy as np
     import streamlit as st
 
-    from dot.pair import pair_products
+    from dot.views import pair_products
     from engine.alignment import pair_alignment
 
     q = np.array([0.5, -1.0, 2.0, -0.2, 0.1])

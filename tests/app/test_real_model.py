@@ -31,7 +31,7 @@ from tests.apptest_helpers import ROOT, chart_data, deferred, messages, open_men
 from tests.minilm_model import model, require_model  # noqa: F401 (a fixture)
 from transformer import fetching, tables
 from transformer.settings import NAMES
-from transformer.tabs import LABELS
+from transformer.views import LABELS
 
 PAGE = "pages/8_Real_model.py"
 VIEWS = ("large", "finders", "parked", "compare")  # the tabs under the grid, in order

@@ -6,7 +6,7 @@ import pyarrow as pa
 import pytest
 
 from engine.attention import causal_mask, own_mask
-from kinds import tabs
+from kinds.views import PREFIX
 from kit.text import t
 from tests.apptest_helpers import RANDOM_LAYERS, charts, csv_keys, messages, open_layers, run_page
 
@@ -56,7 +56,7 @@ def default_page():
 
 def open_lines(at):
     """Open the line view of every kind (built only while open; it stays open across the tabs)."""
-    for prefix in tabs.PREFIX.values():
+    for prefix in PREFIX.values():
         at.session_state[f"{prefix}lines_open"] = True
     return at.run()
 

@@ -8,7 +8,7 @@ import pytest
 from engine.relevance import FAR, NEAR, degrees, length_angle, others_span, parallel
 from kit.text import in_language, t
 from kit.views import decides_text, span
-from learning.live import came_from
+from learning.views import came_from
 
 
 def at(deg: float, length: float = 1.0) -> list[float]:

@@ -13,7 +13,7 @@ VERDICTS = {"off": "lengths_off", "small": "lengths_small", "comparable": "lengt
             "dominant": "lengths_dominant"}  # as said
 
 
-def view(enc, position: float, source: str):
+def lengths_view(enc, position: float, source: str):
     """The lengths of the sentence's rows (enc, an engine.pipeline.Encoded) and of their positions at this weight,
     as bars, and what they mean."""
     st.subheader(t("lengths_title"))

@@ -11,7 +11,7 @@ from kit.text import plain, t
 from kit.views import score_name
 
 
-def view(att: Attention, i: int, q: str, keys: list[str], *, scaled: bool):
+def shift_view(att: Attention, i: int, q: str, keys: list[str], *, scaled: bool):
     """Add one number to query row i's scores (q·k/√d_k where `scaled`) and watch its weights stay where they were;
     then why the sign still matters."""
     st.subheader(t("signs_shift_title"))

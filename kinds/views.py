@@ -1,4 +1,5 @@
-"""Page 6's tabs: encoder self-attention, masked decoder self-attention and encoder–decoder attention."""
+"""Page 6's views: the source and target sentences, the switches and the number of heads, and the tabs: encoder
+self-attention, masked decoder self-attention and encoder–decoder attention."""
 from dataclasses import replace
 
 import numpy as np
