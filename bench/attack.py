@@ -6,23 +6,8 @@ from pathlib import Path
 
 from streamlit.proto.BackMsg_pb2 import BackMsg
 
-from bench.clients import (
-    EVICTED,
-    UPLOAD_TIMEOUT_S,
-    Student,
-    choose,
-    close_all,
-    file_urls,
-    holds,
-    open_all,
-    open_uploaders,
-    put,
-    rerun_with,
-    send,
-    to_page,
-    upload,
-    warm,
-)
+from bench import clients
+from bench.clients import Student, file_urls, open_uploaders, put
 from bench.common import Row, cli, errors
 from bench.servers import HOME, Peak, Server, started
 from bench.uploading import BUDGET_MB, UPLOAD_MB, glove_text
@@ -47,21 +32,22 @@ async def seven_files(url: str, data: bytes) -> dict:
     urls = await file_urls(attacker, names)
     codes = await asyncio.gather(*(asyncio.to_thread(put, attacker, u.upload_url, n, data)
                                    for u, n in zip(urls, names, strict=False)))
-    await choose(attacker, "-upload_files_", urls, names, [len(data)] * 7)
+    await clients.choose(attacker, "-upload_files_", urls, names, [len(data)] * 7)
     return {"sessions": [attacker], "taken": sum(c == 204 for c in codes), "codes": list(codes)}
 
 
 async def corpus_csvs(url: str, data: bytes) -> dict:
     """Three sessions each choose a CSV of UPLOAD_MB in page 5's corpus uploader, then rerun twice more."""
     attackers = [Student(url, seed=300 + i) for i in range(3)]
-    await open_all(attackers, "Learning")
+    await clients.open_all(attackers, "Learning")
 
     async def one(s: Student) -> int:
         which = next(i for i in reversed(s.ids) if i.endswith("-_corpus_which"))
-        await s.rerun(rerun_with(which, string_value="upload"), UPLOAD_TIMEOUT_S)  # "your own CSV" in its choice
+        choice = clients.rerun_with(which, string_value="upload")  # "your own CSV" in its choice
+        await s.rerun(choice, clients.UPLOAD_TIMEOUT_S)
         (u,) = await file_urls(s, ["corpus.csv"])
         code = await asyncio.to_thread(put, s, u.upload_url, "corpus.csv", data, "text/csv")
-        await choose(s, "-corpus_file_", [u], ["corpus.csv"], [len(data)])
+        await clients.choose(s, "-corpus_file_", [u], ["corpus.csv"], [len(data)])
         for _ in range(2):
             await s.rerun(BackMsg())
         return code
@@ -73,15 +59,15 @@ async def corpus_csvs(url: str, data: bytes) -> dict:
 async def concurrent(url: str, data: bytes) -> dict:
     """Three sessions upload a vectors file at the same moment."""
     students, _ = await open_uploaders(url, 3)
-    codes = await asyncio.gather(*(send(s, "v.txt", data) for s in students))
-    return {"sessions": students, "taken": sum(holds(s) for s in students), "codes": list(codes)}
+    codes = await asyncio.gather(*(clients.send(s, "v.txt", data) for s in students))
+    return {"sessions": students, "taken": sum(clients.holds(s) for s in students), "codes": list(codes)}
 
 
 async def ten(url: str, data: bytes) -> dict:
     """Ten sessions upload a vectors file each, one after another."""
     students, _ = await open_uploaders(url, 10)
-    codes = [await send(s, "v.txt", data) for s in students]
-    return {"sessions": students, "taken": sum(holds(s) for s in students), "codes": codes}
+    codes = [await clients.send(s, "v.txt", data) for s in students]
+    return {"sessions": students, "taken": sum(clients.holds(s) for s in students), "codes": codes}
 
 
 ATTACKS = {"eight_puts": (eight_puts, "one session PUTs eight files to its upload endpoint and names none"),
@@ -92,22 +78,21 @@ ATTACKS = {"eight_puts": (eight_puts, "one session PUTs eight files to its uploa
 
 
 async def scene(server: Server, attack, data: bytes) -> dict:
-    """Bystanders upload, the attack runs, bystanders rerun, every tab closes; RSS every SAMPLE_S seconds for SETTLE_S
-    seconds, then once more after the next visitor has opened and closed the home page."""
+    """Bystanders upload, the attack, bystanders rerun, tabs close; RSS for SETTLE_S s, then after the next visitor."""
     idle = server.rss_mb()
     with Peak(server.rss_mb) as peak:
         bystanders, errors = await open_uploaders(server.url, BYSTANDERS)
         for s in bystanders:
-            await upload(s, "mine.txt", data)
+            await clients.upload(s, "mine.txt", data)
         v = await attack(server.url, data)
         for s in bystanders:
             s.alerts.clear()
             await s.rerun(BackMsg())
         during = server.rss_mb()
-    released = [any(a.startswith(EVICTED[:40]) for a in s.alerts) or not holds(s) for s in bystanders]
+    released = [any(a.startswith(clients.EVICTED[:40]) for a in s.alerts) or not clients.holds(s) for s in bystanders]
     everyone = bystanders + v.pop("sessions")
     errors += [e for s in everyone for e in s.errors]
-    await close_all(everyone)
+    await clients.close_all(everyone)
     start, samples = time.monotonic(), []
     while time.monotonic() - start < SETTLE_S:
         await asyncio.sleep(SAMPLE_S)
@@ -124,14 +109,14 @@ async def visit_learning(url: str) -> None:
     """One visitor opens page 5's corpus section and leaves, as the server's warm-up does for the home page."""
     visitor = Student(url, seed=998)
     await visitor.open()
-    await to_page(visitor, "Learning")
+    await clients.to_page(visitor, "Learning")
     await visitor.close()
 
 
 def attack_row(name: str, path: Path) -> Row:
     """One attack on a fresh server, judged against the budgets."""
     attack, what = ATTACKS[name]
-    with started([HOME], warm=[warm]) as (server,):
+    with started([HOME], warm=[clients.warm]) as (server,):
         if name == "corpus_csvs":  # page 5's first visit loads what every later one shares (references, the treebank)
             asyncio.run(visit_learning(server.url))
         v = asyncio.run(scene(server, attack, path.read_bytes()))

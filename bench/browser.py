@@ -32,8 +32,7 @@ def cold_start(browser, script: str, charts: int) -> float:
 
 
 def new_visitor(browser, url: str, charts: int) -> float:
-    """Seconds from opening `url` in a fresh context (nothing cached, as a student opening the teacher's link) on a
-    server that is already warm until its `charts` charts are drawn."""
+    """Seconds from opening `url` on a warm server in a fresh context (nothing cached) until its charts are drawn."""
     page = new_page(browser)
     try:
         start = time.perf_counter()
@@ -45,8 +44,7 @@ def new_visitor(browser, url: str, charts: int) -> float:
 
 
 def on_warm_servers(browser, quick: bool, visits: int) -> tuple[list, list, dict, dict]:
-    """Every page's interaction and its own controls next to the hello app's edit, then `visits` new visitors of each
-    app in turn, on servers already warm: (the pages', the controls', the visits' times, each app's charts)."""
+    """Pages' and controls' uses next to the hello app's edit, then new visitors of each app in turn: times, charts."""
     runs = 2 if quick else 5
     measured = []  # (label, page times, hello times, charts, control)
     times = {HELLO: [], HOME: []}

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 import psutil
 
 from bench.clients import PERIOD_S, Student, close_all, open_all, warm
-from bench.common import Row, cli, quantile, ratio, seconds
+from bench.common import Row, cli, p50_p95, quantile, ratio, seconds
 from bench.servers import HELLO, HOME, nginx, since, snapshot, started
 
 LEVELS, DURATION_S = (10, 20, 40, 80), 30.0
@@ -48,13 +48,13 @@ class Result:
 
     def summary(self) -> str:
         """p50, p95, CPU per edit and errors, for a table cell."""
-        return (f"p50 {seconds(self.quantile(0.5))}, p95 {seconds(self.quantile(0.95))}, "
-                f"{seconds(self.cpu_per_edit)} CPU/edit, {len(self.errors)} errors")
+        return f"{p50_p95(self.latencies)}, {seconds(self.cpu_per_edit)} CPU/edit, {len(self.errors)} errors"
 
 
-async def workload(url: str, sessions: int, duration: float, pids: list[int]) -> Result:
+async def workload(url: str, sessions: int, duration: float, pids: list[int], seed: int | None = None) -> Result:
     """`sessions` students open the page (8 at a time), then edit every PERIOD_S seconds for `duration` seconds."""
-    students = [Student(url, seed=sessions * 1000 + i) for i in range(sessions)]
+    first = sessions * 1000 if seed is None else seed
+    students = [Student(url, seed=first + i) for i in range(sessions)]
     errors = await open_all(students)
     before = snapshot(pids)
     start = before[-1]
@@ -66,11 +66,6 @@ async def workload(url: str, sessions: int, duration: float, pids: list[int]) ->
     return Result(sessions, [t for s in students for t in s.latencies], errors, server, client, upstreams, others)
 
 
-def measure(url: str, sessions: int, duration: float, pids: list[int]) -> Result:
-    """workload() in its own event loop."""
-    return asyncio.run(workload(url, sessions, duration, pids))
-
-
 def one_process(quick: bool) -> list[Row]:
     """K students on one dashboard process, next to K on the hello app; the same levels, alternating apps."""
     levels, duration = (QUICK_LEVELS, QUICK_DURATION_S) if quick else (LEVELS, DURATION_S)
@@ -79,7 +74,7 @@ def one_process(quick: bool) -> list[Row]:
         servers = dict(zip((HOME, HELLO), both, strict=True))
         for k in levels:
             for name, server in servers.items():
-                results[name][k] = measure(server.url, k, duration, [server.proc.pid])
+                results[name][k] = asyncio.run(workload(server.url, k, duration, [server.proc.pid]))
     rows = []
     for k in levels:
         mine, floor = results[HOME][k], results[HELLO][k]
@@ -119,7 +114,8 @@ def behind_nginx(quick: bool) -> list[Row]:
         for n in counts:
             with nginx(servers[:n]) as (url, *_):
                 pids = [s.proc.pid for s in servers[:n]]
-                sweeps[n] = [measure(url, QUICK_SWEEP, QUICK_DURATION_S, pids)] if quick else sweep(url, pids, start)
+                quick_run = [asyncio.run(workload(url, QUICK_SWEEP, QUICK_DURATION_S, pids))] if quick else []
+                sweeps[n] = quick_run or sweep(url, pids, start)
                 start = capacity(sweeps[n]) + SWEEP_STEP
     return [sweep_row(n, sweeps[n], sweeps[counts[0]], quick) for n in counts]
 
@@ -129,7 +125,7 @@ def sweep(url: str, pids: list[int], start: int) -> list[Result]:
     results: dict[int, Result] = {}
     k = start
     while SWEEP_STEP <= k <= SWEEP_MAX and k not in results:
-        results[k] = measure(url, k, SWEEP_DURATION_S, pids)
+        results[k] = asyncio.run(workload(url, k, SWEEP_DURATION_S, pids))
         k += SWEEP_STEP if results[k].ok() else -SWEEP_STEP
     return [results[k] for k in sorted(results)]
 

@@ -13,8 +13,8 @@ import psutil
 import sqlalchemy as sa
 
 from bench import class_flood as flood
-from bench.class_door import BUSY, remove_busiest_minute, seen_at_the_door, set_cap
-from bench.class_tab import CODE, JOIN, NICKNAME, OPENING, PICK, REVEAL, STEP_TIMEOUT_S, Tab, ask, replicas
+from bench.class_lesson import BUSY, remove_busiest_minute, set_cap
+from bench.class_tab import CODE, JOIN, OPENING, PICK, REVEAL, STEP_TIMEOUT_S, Tab, ask, link_tab, replicas
 from bench.clients import warm
 from bench.common import Row, cli, seconds
 from bench.servers import HOME, nginx, started
@@ -29,23 +29,11 @@ STUDENTS, STOP_S, TOLD_S = 6, 60.0, 3.0
 TRUSTED = {"CLASS_TRUSTED_PROXIES": "127.0.0.1"}
 
 
-def tab(base: str, code: str, address: str, name: str, query: str | None = None) -> Tab:
-    """A tab on the class's link from `address`."""
-    made = Tab(base, "Class", f"room={code}" if query is None else query, name)
-    made.via = {"X-Forwarded-For": address}
-    return made
-
-
 async def try_join(student: Tab, code: str) -> str:
     """Open the class's link, load its pixel (the seat), join: "in", or the sentence it was refused with."""
     await student.open()
     await asyncio.gather(*student.kept)
-    seen = len(student.errors)
-    student.set(CODE, code)
-    student.set(NICKNAME, student.name[:20])
-    await student.press(JOIN)
-    await student.until(lambda: PICK in student.widgets or len(student.errors) > seen, STEP_TIMEOUT_S, "the join")
-    return "in" if PICK in student.widgets else student.errors[-1].split(": ", 1)[-1]
+    return await student.knock(code, student.name[:20])
 
 
 async def all_join(tabs: list[Tab], code: str, deadline: float, close: bool) -> list[str]:
@@ -67,15 +55,11 @@ async def all_join(tabs: list[Tab], code: str, deadline: float, close: bool) -> 
 
 
 async def honest_answers(student: Tab, times: int, gap: float, wait: float = 10.0) -> tuple[list[str], list[float]]:
-    """The honest student answers `times` times, `gap` seconds apart: "sent" or the sentence each was refused with,
-    and the seconds from each press of Send to the panel saying it was sent."""
+    """The honest student answers `times` times, `gap` s apart: what each was told, and each "sent"'s seconds."""
     outcomes, took = [], []
     for i in range(times):
-        seen, student.sent_at, student.acked_at = len(student.errors), time.perf_counter(), None
-        await student.answer_with(student.options[PICK][(i + 1) % 2])
         try:
-            await student.until(lambda n=seen: student.acked_at is not None or len(student.errors) > n, wait, "answer")
-            outcomes.append("sent" if len(student.errors) == seen else student.errors[-1].split(": ", 1)[-1])
+            outcomes.append(await student.answered(student.options[PICK][(i + 1) % 2], wait))
             took += [student.acked_at - student.sent_at] if student.acked_at is not None else []
         except TimeoutError:
             outcomes.append(f"no answer within {wait:g} s")
@@ -85,8 +69,7 @@ async def honest_answers(student: Tab, times: int, gap: float, wait: float = 10.
 
 @contextlib.contextmanager
 def one_server(env: dict[str, str]):
-    """One dashboard process on a class database of its own (SQLite unless env names one), warm: it and the database's
-    URL."""
+    """One warm dashboard process on a class database of its own (SQLite unless env names one), and its URL."""
     with tempfile.TemporaryDirectory() as folder, replicas(1, {"CLASS_DATA": folder, **TRUSTED, **env}) as (server,):
         yield server, env.get("CLASS_DATABASE_URL", f"sqlite:///{folder}/classes.sqlite")
 
@@ -94,17 +77,16 @@ def one_server(env: dict[str, str]):
 async def fill(url: str) -> dict:
     """The fill attack, the cap out of the way first; a real student after it; the busiest minute's joins removed."""
     teacher, code = await ask(url, "teacher")
-    door = seen_at_the_door(teacher)
-    cap = await set_cap(teacher, door, admission.MAX_CAP)
+    cap = await set_cap(teacher, admission.MAX_CAP)
     start = time.monotonic()
-    tabs = [tab(url, code, FILLERS[i % len(FILLERS)], f"fake-{i}") for i in range(FAKES)]
+    tabs = [link_tab(url, code, f"fake-{i}", FILLERS[i % len(FILLERS)]) for i in range(FAKES)]
     said = await all_join(tabs, code, start + FILL_S, True)
     elapsed = time.monotonic() - start
     real: list[str] = []
     while len(real) < 3 and (not real or real[-1].startswith(BUSY)):  # told to wait: waits as told, tries again
         await asyncio.sleep(int(re.findall(r"\d+", real[-1])[0]) + 0.5 if real else 0)
-        real += await all_join([tab(url, code, SCHOOL, f"real-{len(real)}")], code, math.inf, True)
-    removal = await remove_busiest_minute(teacher, door)
+        real += await all_join([link_tab(url, code, f"real-{len(real)}", SCHOOL)], code, math.inf, True)
+    removal = await remove_busiest_minute(teacher)
     await teacher.close()
     refused = {s: said.count(s) for s in set(said) if s not in ("in", "not started")}
     return {"in": said.count("in"), "tried": FAKES - said.count("not started"), "refused": refused,
@@ -133,9 +115,9 @@ def fill_row(v: dict) -> Row:
 async def votes(url: str, database: str) -> dict:
     """The fake votes: fakes answer at 30 a minute while a real student answers; then a replayed token."""
     teacher, code = await ask(url, "teacher")
-    fakes = [tab(url, code, SCRIPT, f"fake-{i}") for i in range(VOTERS)]
+    fakes = [link_tab(url, code, f"fake-{i}", SCRIPT) for i in range(VOTERS)]
     joined = [t for t, s in zip(fakes, await all_join(fakes, code, math.inf, False), strict=True) if s == "in"]
-    real = tab(url, code, SCHOOL, "real")
+    real = link_tab(url, code, "real", SCHOOL)
     assert await try_join(real, code) == "in", real.errors
 
     async def voting(t: Tab) -> None:
@@ -152,15 +134,12 @@ async def votes(url: str, database: str) -> dict:
 async def replayed(url: str, fake: Tab) -> str:
     """A tab with a fake's student cookie but another seat answers: what it is told."""
     cookie = "; ".join(c for c in fake.cookie.split("; ") if c.startswith("class_student="))
-    other = tab(url, "", SCRIPT, "replay", query="")
+    other = Tab(url, "Class", "", "replay", SCRIPT)
     other.cookie = cookie  # a tab opened with it (Tab.open would take the site's first cookies instead)
     await other.connect()
     await other.send(page_name=other.path)
     await other.until(lambda: PICK in other.widgets, STEP_TIMEOUT_S, "the panel the cookie brings back")
-    seen, other.sent_at, other.acked_at = len(other.errors), time.perf_counter(), None
-    await other.answer_with(other.options[PICK][-1])
-    await other.until(lambda: len(other.errors) > seen or other.acked_at is not None, 10, "the replayed answer")
-    said = other.errors[-1].split(": ", 1)[-1] if len(other.errors) > seen else "sent"
+    said = await other.answered(other.options[PICK][-1], 10)
     await other.close()
     return said
 
@@ -259,7 +238,7 @@ def unknown_row(v: dict) -> Row:
 async def stopped(url: str, database: str, postmaster: int) -> dict:
     """PostgreSQL stopped while students answer and a newcomer joins; resumed; the answers and the reveal after."""
     teacher, code = await ask(url, "teacher")
-    students = [tab(url, code, SCHOOL, f"student-{i}") for i in range(STUDENTS)]
+    students = [link_tab(url, code, f"student-{i}", SCHOOL) for i in range(STUDENTS)]
     assert await all_join(students, code, math.inf, False) == ["in"] * STUDENTS
     pg = [psutil.Process(postmaster), *psutil.Process(postmaster).children(recursive=True)]
     for p in pg:
@@ -295,7 +274,7 @@ async def told_after(student: Tab, i: int) -> float:
 
 async def newcomer(url: str, code: str) -> float:
     """The seconds from a newcomer's press of Join to the sentence it is told (inf if none within 15 s)."""
-    late = tab(url, code, SCHOOL, "newcomer")
+    late = link_tab(url, code, "newcomer", SCHOOL)
     try:
         await late.open()
         await asyncio.gather(*late.kept)
@@ -318,8 +297,7 @@ def stopped_row(v: dict) -> Row:
                f"{v['told_s'][-1]:.1f} s); "
                f"{v['answers']} of {STUDENTS} answers counted after; reveal reached {v['revealed']} of {STUDENTS}",
                "before: answers hung 90.1–90.2 s, tabs frozen", "—", f"told ≤ {TOLD_S:g} s, no answer lost",
-               worst <= TOLD_S and v["answers"] == STUDENTS
-               and v["revealed"] == STUDENTS, v)
+               worst <= TOLD_S and v["answers"] == STUDENTS and v["revealed"] == STUDENTS, v)
 
 
 def run_one(name: str) -> list[Row]:

@@ -11,8 +11,8 @@ from collections import Counter
 import httpx2
 
 from bench import class_flood as flood
-from bench.class_attack import SCHOOL, SCRIPT, TRUSTED, all_join, honest_answers, one_server, tab, try_join
-from bench.class_tab import PICK, REVEAL, STEP_TIMEOUT_S, Tab, ask, replicas
+from bench.class_attack import SCHOOL, SCRIPT, TRUSTED, all_join, honest_answers, one_server, try_join
+from bench.class_tab import PICK, REVEAL, STEP_TIMEOUT_S, Tab, ask, link_tab, replicas
 from bench.clients import Student
 from bench.common import Row, cli, median, seconds
 from bench.servers import nginx
@@ -26,12 +26,11 @@ BURNERS, LOAD = 5, 4.0
 
 
 async def seated(url: str, n: int, address: str, prefix: str) -> tuple[list[Tab], list[Tab], list[str]]:
-    """n students joined from `address` into classes of at most CLASS_OF, each opened by a teacher of its own: the
-    teachers, the students who got in, and the classes' codes."""
+    """n students joined from `address` into classes of at most CLASS_OF: the teachers, those in, the classes' codes."""
     teachers, students, codes = [], [], []
     for start in range(0, n, CLASS_OF):
         teacher, code = await ask(url, f"{prefix}-teacher-{start}")
-        tabs = [tab(url, code, address, f"{prefix}-{i}") for i in range(start, min(n, start + CLASS_OF))]
+        tabs = [link_tab(url, code, f"{prefix}-{i}", address) for i in range(start, min(n, start + CLASS_OF))]
         said = await all_join(tabs, code, math.inf, False)
         teachers.append(teacher)
         codes.append(code)
@@ -61,10 +60,9 @@ async def phase(bystander: Student, real: Tab) -> tuple[list[float], list[float]
 
 
 async def answers(url: str) -> dict:
-    """ROUNDS times: the bystander's edits and an honest student's answers with the bots still, then while BOTS bots
-    answer at their allowance (rounds alternate, so that a drift of the machine weighs on both alike)."""
+    """The bystander's edits and an honest student's answers in rounds with the bots still and answering, in turn."""
     teachers, bots, codes = await seated(url, BOTS, SCRIPT, "bot")
-    real = tab(url, codes[0], SCHOOL, "real")
+    real = link_tab(url, codes[0], "real", SCHOOL)
     assert await try_join(real, codes[0]) == "in", real.errors
     bystander = Student(url, seed=77)
     await bystander.open()
@@ -103,8 +101,7 @@ def answers_row(v: dict) -> Row:
 
 
 async def holding(classmate: Tab, url: str, code: str, stop: asyncio.Event) -> dict[int, int]:
-    """The classmate's HELD_PER_ADDRESS questions on the class's stage, with its cookies, each asked again as soon as
-    it is answered, with the stage it was answered (it follows the class): the statuses it was answered."""
+    """The classmate's HELD_PER_ADDRESS questions on the stage, each asked again once answered: the statuses."""
     statuses: Counter[int] = Counter()
     limits = httpx2.Limits(max_connections=None, max_keepalive_connections=None)
     async with httpx2.AsyncClient(timeout=60, limits=limits, headers=classmate.headers()) as client:
@@ -126,7 +123,7 @@ async def holding(classmate: Tab, url: str, code: str, stop: asyncio.Event) -> d
 async def reveal(url: str) -> dict:
     """HONEST students and a classmate holding the address's allowance, all through nginx; the teacher reveals."""
     teacher, code = await ask(url, "teacher")
-    students = [Tab(url, "Class", f"room={code}", f"student-{i}") for i in range(HONEST + 1)]
+    students = [link_tab(url, code, f"student-{i}") for i in range(HONEST + 1)]
     said = await all_join(students, code, math.inf, False)
     assert said == ["in"] * len(students), said
     classmate, students = students[0], students[1:]
@@ -188,8 +185,7 @@ def busy_row(v: dict) -> Row:
                f"{BURNERS} processes keep the 2 cores busy", f"load {v['load']:.1f}; {len(refused)} of "
                f"{v['students']} refused" + (f" ({refused[0]})" if refused else "") + f"; each told “sent” within "
                f"{seconds(v['slowest_s'])} (median {seconds(v['median_s'])})", "before: at load ~11, 6–34% told "
-               "“database not answering”", "—", f"load ≥ {LOAD:g}, none refused", v["load"] >= LOAD and not refused,
-               v)
+               "“database not answering”", "—", f"load ≥ {LOAD:g}, none refused", v["load"] >= LOAD and not refused, v)
 
 
 def run_one(name: str) -> list[Row]:

@@ -2,7 +2,6 @@
 import asyncio
 import contextlib
 import ipaddress
-import os
 import resource
 import tempfile
 import time
@@ -30,16 +29,6 @@ def more_files():
         yield
     finally:
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
-
-
-@contextlib.contextmanager
-def defaults():
-    """The environment a server inherits without the proxy settings (the repo's defaults), for the block."""
-    kept = {name: os.environ.pop(name) for name in PROXY_ENV if name in os.environ}
-    try:
-        yield
-    finally:
-        os.environ.update(kept)
 
 
 async def spoofed(port: int, path: str, address: str) -> tuple[asyncio.StreamReader, asyncio.StreamWriter] | None:
@@ -88,9 +77,9 @@ def spoof_row(v: dict) -> Row:
 
 
 def spoof_rows() -> list[Row]:
-    """The spoofed flood on one server with the repo's defaults."""
-    with tempfile.TemporaryDirectory() as folder, defaults(), more_files(), \
-            started([HOME], {"CLASS_DATA": folder}) as (server,):
+    """The spoofed flood on one server with the repo's defaults (none of the proxy settings this process has)."""
+    with tempfile.TemporaryDirectory() as folder, more_files(), \
+            started([HOME], {"CLASS_DATA": folder} | dict.fromkeys(PROXY_ENV)) as (server,):
         return [spoof_row(asyncio.run(spoof(server.url)))]
 
 

@@ -18,10 +18,7 @@ AGAIN_S = 1.0  # the least a script waits after an answer before it asks again (
 
 
 class Flood:
-    """A script asking `paths` of the server on `port`, each on a connection of its own from SCRIPT_HOST, first after
-    a random part of `spread` seconds, then again `period` seconds after it last asked (or AGAIN_S after its answer, if
-    that is later), until stopped: the statuses answered, the connections that failed, and how many are waiting for
-    their answer now."""
+    """A script asking `paths` from SCRIPT_HOST, each every `period` s on a connection of its own, until stopped."""
 
     def __init__(self, port: int, paths: list[str], period: float, spread: float = 0.0):
         self.port, self.paths, self.period, self.spread = port, paths, period, spread
@@ -97,9 +94,7 @@ async def cores(pids: list[int], window: float) -> float:
 
 
 async def under(url: str, pids: list[int], start_flood, settle: float = 3.0, quiet: float = 0.0) -> dict:
-    """A bystander's edits before and during the flood start_flood() starts (after `settle` seconds), new visitors'
-    websockets during it, and (given `quiet`) the servers' cores over `quiet` seconds without and with the flood,
-    nobody else acting."""
+    """A bystander's edits before and in the flood start_flood() starts, visitors meanwhile, cores (given `quiet`)."""
     bystander = Student(url, seed=77)
     await bystander.open()
     await edits(bystander, 2)  # its caches warm

@@ -1,34 +1,21 @@
-"""A lesson: classes opened, students joining within their limits, answering, the reveal; what is measured of it."""
+"""A lesson (classes opened, students joining within their limits, answering, the reveal), and the teacher's door."""
 import asyncio
 import contextlib
 import math
+import os
 import random
 import re
 import time
-from dataclasses import asdict, dataclass, field
+from collections import Counter
+from dataclasses import asdict, dataclass, field, fields
 
 import sqlalchemy as sa
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 
-from bench.class_door import BUSY, drawn_again, seen_at_the_door, set_cap
-from bench.class_tab import (
-    CODE,
-    JOIN,
-    NICKNAME,
-    OPEN_PHASE_S,
-    OPENING,
-    PHASE_TIMEOUT_S,
-    PICK,
-    REVEAL,
-    STEP_TIMEOUT_S,
-    Tab,
-    answer,
-    ask,
-    each,
-    progress,
-)
+from bench import class_tab as tabs
+from bench.class_tab import PICK, STEP_TIMEOUT_S, Tab, answer, ask, each, link_tab, progress
 from bench.common import quantile, seconds
-from bench.servers import busy_seconds, cpu_seconds, own_cpu, tree_cpu
+from bench.servers import busy_seconds, cpu_seconds, tree_cpu
 from classroom import admission, classes
 from classroom.classes import CAP
 from kit.text import t
@@ -37,6 +24,45 @@ REVEAL_WINDOW_S, SETTLE_S = 3.0, 2.0
 LATENCY_BUDGET_S, OUTSIDER_BUDGET = 2.0, 1.10
 CAP_REACHED = t("class_cap_reached", cap=0).split("0")[0]  # what the teacher of a class at its cap is told
 TOO_MANY, MINUTE_S = t("err_class_rate_limited", seconds=60), 60.0  # a seat's own limit on tries: "wait a minute"
+BUSY = t("err_class_busy", seconds=0).split("0")[0]  # how a refusal for the class's rate of joins begins
+DOOR, CAP_BOX, JOINED = t("class_door"), t("class_cap"), t("class_joined")
+
+
+async def drawn_again(teacher: Tab, *states: WidgetState, showing=lambda: True) -> None:
+    """The teacher's page run again with these widget values (kept, as the frontend keeps them) until `showing`."""
+    teacher.states |= {state.id: state for state in states}
+    runs = teacher.runs
+    await teacher.send()
+    await teacher.until(lambda: teacher.runs > runs and showing(), STEP_TIMEOUT_S, "the teacher's panel drawn again")
+
+
+async def set_cap(teacher: Tab, cap: int) -> float:
+    """The teacher opens the door and types `cap` as the class's cap: the cap the panel then shows."""
+    await drawn_again(teacher, showing=lambda: DOOR in teacher.widgets)
+    await drawn_again(teacher, WidgetState(id=teacher.widgets[DOOR][0], bool_value=True),
+                      showing=lambda: CAP_BOX in teacher.widgets)
+    await drawn_again(teacher, WidgetState(id=teacher.widgets[CAP_BOX][0], double_value=cap),
+                      showing=lambda: teacher.values[CAP_BOX] == cap)
+    return teacher.values[CAP_BOX]
+
+
+async def remove_busiest_minute(teacher: Tab) -> dict:
+    """The teacher removes with one button the joins of the minute the most students still in joined."""
+    await drawn_again(teacher)
+    picker, before = t("class_joins_minute"), int(teacher.metrics[JOINED])
+    counts = [int(re.findall(r"\d+", c)[0]) for c in teacher.captions.get(picker, [])]
+    if not counts:  # nobody still in joined lately
+        return {"minute": None, "counted": 0, "removed": 0, "before": before, "after": before}
+    minute = teacher.options[picker][counts.index(max(counts))]
+    teacher.set(picker, minute)
+    await drawn_again(teacher)
+    said = len(teacher.successes)
+    await teacher.press(t("class_remove_minute"))
+    await teacher.until(lambda: len(teacher.successes) > said, STEP_TIMEOUT_S, "the removal's message")
+    removed = int(re.findall(r"\d+", teacher.successes[-1])[0])
+    await drawn_again(teacher)
+    return {"minute": minute, "counted": max(counts), "removed": removed, "before": before,
+            "after": int(teacher.metrics[JOINED])}
 
 
 @dataclass
@@ -111,16 +137,14 @@ class Stretch:
 
 @dataclass
 class Joins:
-    """How a lesson's students got in: the first press of Join, the last student in, the refusals waited out ("busy",
-    and too many tries from one browser), the cap the teachers set (None: the default) and when a student still
-    refused gives up (time.monotonic())."""
-    deadline: float = math.inf
+    """How a lesson's students got in: first press of Join, last student in, refusals waited out, the cap set."""
+    deadline: float = math.inf  # when a student still refused gives up (time.monotonic())
     first: float = math.inf
     last: float = -math.inf
     joined: int = 0
     busy: int = 0
-    too_many: int = 0
-    cap: int | None = None
+    too_many: int = 0  # refusals for too many tries from one browser
+    cap: int | None = None  # None: the default
 
     def took(self) -> float | None:
         """Seconds from the first press of Join to the last student in (None: nobody got in)."""
@@ -169,26 +193,19 @@ class Meter:
 
     def sample(self) -> tuple:
         site = self.site
-        return (cpu_seconds(site.replicas), tree_cpu(site.database), tree_cpu(site.proxy), own_cpu(), busy_seconds(),
-                database_sessions(site), time.monotonic(), sum(t.fragment_runs for t in self.tabs),
+        return (cpu_seconds(site.replicas), tree_cpu(site.database), tree_cpu(site.proxy), cpu_seconds([os.getpid()]),
+                busy_seconds(), database_sessions(site), time.monotonic(), sum(t.fragment_runs for t in self.tabs),
                 sum(t.replies for t in self.tabs))
 
     def start(self) -> None:
         self.at = self.sample()
 
     def stop(self, into: Stretch) -> None:
-        server, database, proxy, client, busy, sessions, wall, runs, replies = self.at
-        now = self.sample()
-        server, database, proxy, client = now[0] - server, now[1] - database, now[2] - proxy, now[3] - client
-        into.server_cpu_s += server
-        into.database_cpu_s += database
-        into.proxy_cpu_s += proxy
-        into.client_cpu_s += client
-        into.other_cpu_s += max(0.0, now[4] - busy - server - database - proxy - client)
-        into.connections += now[5] - sessions
-        into.wall_s += now[6] - wall
-        into.fragment_runs += now[7] - runs
-        into.replies += now[8] - replies
+        """Add what grew since start() to `into`, field by field (sample() holds them in Stretch's order)."""
+        grown = [now - then for now, then in zip(self.sample(), self.at, strict=True)]
+        grown[4] = max(0.0, grown[4] - sum(grown[:4]))  # the machine's busy seconds less the site's and this process's
+        for f, more in zip(fields(Stretch), grown, strict=True):
+            setattr(into, f.name, getattr(into, f.name) + more)
 
 
 def database_sessions(site: Site) -> int:
@@ -200,11 +217,9 @@ def database_sessions(site: Site) -> int:
 
 
 async def open_classes(site: Site, classes: int, per_class: int, out: "Lesson") -> list["Klass"]:
-    """`classes` teachers ask, 8 tabs opening at a time for at most OPEN_PHASE_S, each raising the cap first when its
-    class is larger than the default (make_room); then `per_class` students each join (enter). Tabs go round the site's
-    addresses."""
+    """Teachers ask (making room for a class over the default cap), then students join; tabs go round the addresses."""
     klasses: list[Klass] = []
-    deadline, bases = time.monotonic() + OPEN_PHASE_S, site.bases
+    deadline, bases = time.monotonic() + tabs.OPEN_PHASE_S, site.bases
 
     async def start(i: int):
         teacher, code = await ask(bases[i % len(bases)], f"teacher{i}")
@@ -214,31 +229,26 @@ async def open_classes(site: Site, classes: int, per_class: int, out: "Lesson") 
 
     out.errors += await each(range(classes), start, deadline=deadline)
     for n, k in enumerate(klasses):
-        k.students += [Tab(bases[(j * len(klasses) + n) % len(bases)], "Class", f"room={k.code}", f"c{n}s{j}")
+        k.students += [link_tab(bases[(j * len(klasses) + n) % len(bases)], k.code, f"c{n}s{j}")
                        for j in range(per_class)]
-    codes, gate = {s.name: k.code for k in klasses for s in k.students}, asyncio.Semaphore(OPENING)
+    codes, gate = {s.name: k.code for k in klasses for s in k.students}, asyncio.Semaphore(tabs.OPENING)
     students = [s for k in klasses for s in k.students]
-    out.joins.deadline = time.monotonic() + OPEN_PHASE_S + per_class / admission.JOIN_RATE  # the bucket's pace
+    out.joins.deadline = time.monotonic() + tabs.OPEN_PHASE_S + per_class / admission.JOIN_RATE  # the bucket's pace
     out.errors += await each(students, lambda s: enter(s, codes[s.name], out.joins, gate), limit=len(students))
     out.tabs, out.split = sum(1 + len(k.students) for k in klasses), split(klasses)
     return klasses
 
 
 async def make_room(teacher: Tab, size: int) -> int:
-    """The teacher types the class's size as its cap at the door, as the frontend does (bench/class_door.py), before
-    any student joins, then folds the door away, so that the lesson's runs of the panel read no more than before: the
-    cap the panel showed. Through the door rather than in the database, so that it is what a teacher does."""
-    door = seen_at_the_door(teacher)
-    cap = await set_cap(teacher, door, size)
-    teacher.states.pop(door["ids"][t("class_cap")], None)  # no longer drawn: the frontend drops its value
-    await drawn_again(teacher, WidgetState(id=door["ids"][t("class_door")], bool_value=False))
+    """The teacher types the class's size as its cap at the door, as a teacher does, then folds the door away."""
+    cap = await set_cap(teacher, size)
+    teacher.states.pop(teacher.widgets[CAP_BOX][0], None)  # no longer drawn: the frontend drops its value
+    await drawn_again(teacher, WidgetState(id=teacher.widgets[DOOR][0], bool_value=False))  # the panel as before
     return int(cap)
 
 
 async def enter(student: Tab, code: str, joins: Joins, gate: asyncio.Semaphore) -> None:
-    """The student opens the class's link and joins, OPENING tabs at a time; told to wait ("busy" for some seconds, or
-    a minute after too many tries), it waits as told (outside the gate) and tries again, as a student would, until
-    joins.deadline."""
+    """The student opens the class's link and joins; told to wait, it waits as told and tries again, as students do."""
     async with gate:
         if time.monotonic() > joins.deadline:
             raise RuntimeError("not started within the time allowed")
@@ -250,21 +260,14 @@ async def enter(student: Tab, code: str, joins: Joins, gate: asyncio.Semaphore) 
 
 
 async def knock(student: Tab, code: str, joins: Joins, gate: asyncio.Semaphore) -> float | None:
-    """Press Join with the class's code and the tab's name as nickname: None once in, else the seconds a refusal said
-    to wait ("busy", or too many tries: refusals the student waits out, not errors); RuntimeError for any other."""
+    """Join with the tab's name as nickname: None once in, else the seconds a refusal said to wait (or RuntimeError)."""
     async with gate:
-        for label, value in ((CODE, code), (NICKNAME, student.name)):
-            student.set(label, value)
-        seen, runs = len(student.errors), student.runs
+        seen = len(student.errors)
         joins.first = min(joins.first, time.perf_counter())
-        await student.press(JOIN)
-        await student.until(lambda: student.runs > runs and (PICK in student.widgets or len(student.errors) > seen),
-                            STEP_TIMEOUT_S, "panel after join")
-    if PICK in student.widgets:
-        student.states.clear()  # the form is gone; the frontend drops the values of widgets no longer shown
+        said = await student.knock(code, student.name)
+    if said == "in":
         joins.joined, joins.last = joins.joined + 1, max(joins.last, time.perf_counter())
         return None
-    said = student.errors[seen].split(": ", 1)[-1]
     del student.errors[seen:]  # said once: as a refusal waited out, or as the error raised
     if said.startswith(BUSY):
         joins.busy += 1
@@ -276,8 +279,7 @@ async def knock(student: Tab, code: str, joins: Joins, gate: asyncio.Semaphore) 
 
 
 async def lesson(site: Site, classes: int, per_class: int, window: float, during=None) -> Lesson:
-    """Classes open, every student answers within `window` s, then (after `during`, if given, outside the measured
-    stretches) every teacher reveals within REVEAL_WINDOW_S."""
+    """Classes open, students answer within `window` s, `during()` runs unmeasured, teachers reveal within 3 s."""
     rng, out = random.Random(classes * 1000 + per_class), Lesson()
     klasses = await open_classes(site, classes, per_class, out)
     try:
@@ -293,7 +295,7 @@ async def lesson(site: Site, classes: int, per_class: int, window: float, during
         progress("revealing")
         meter.start()
         out.errors += await each(klasses, lambda k: reveal(k, rng.uniform(0, REVEAL_WINDOW_S)), limit=len(klasses))
-        out.errors += await each(students, lambda s: s.until(lambda: s.revealed_at is not None, PHASE_TIMEOUT_S,
+        out.errors += await each(students, lambda s: s.until(lambda: s.revealed_at is not None, tabs.PHASE_TIMEOUT_S,
                                                              "the answer after the reveal"), limit=len(students))
         meter.stop(out.revealed)
         await tally(klasses, site.engine, out)
@@ -315,10 +317,8 @@ async def tally(klasses: list["Klass"], engine: sa.Engine, out: Lesson) -> None:
 
 def split(klasses: list[Klass]) -> dict[str, int]:
     """Tabs per process, as nginx's cookie placed them."""
-    found: dict[str, int] = {}
-    for tab in [k.teacher for k in klasses] + [s for k in klasses for s in k.students]:
-        found[tab.upstream or tab.base] = found.get(tab.upstream or tab.base, 0) + 1
-    return found
+    every = [k.teacher for k in klasses] + [s for k in klasses for s in k.students]
+    return dict(Counter(tab.upstream or tab.base for tab in every))
 
 
 async def settle(klasses: list[Klass]) -> None:
@@ -327,12 +327,12 @@ async def settle(klasses: list[Klass]) -> None:
         given = sum(1 for s in k.students if s.acked_at is not None)
         with contextlib.suppress(TimeoutError, ConnectionError):
             await k.teacher.until(lambda: bool(k.teacher.counts) and k.teacher.counts[-1][1] >= given,
-                                  PHASE_TIMEOUT_S, "every answer counted")
+                                  tabs.PHASE_TIMEOUT_S, "every answer counted")
     await asyncio.gather(*(one(k) for k in klasses))
     await asyncio.sleep(SETTLE_S)
 
 
 async def reveal(klass: Klass, delay: float) -> None:
     await asyncio.sleep(delay)
-    klass.revealed_at = await klass.teacher.press(REVEAL)
+    klass.revealed_at = await klass.teacher.press(tabs.REVEAL)
 

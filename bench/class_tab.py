@@ -18,7 +18,7 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 from bench.clients import OPEN_TIMEOUT_S, first_visit, stream, warm
-from bench.servers import HOME, Server, started
+from bench.servers import HOME, started
 from classroom import seat, watch
 from kit.text import t
 
@@ -38,7 +38,7 @@ TRIGGER = "$$STREAMLIT_INTERNAL_KEY_{}__events"  # the widget a components.v2 tr
 class Tab:
     """One browser tab on one page over a bare websocket: a reader task, the panels' watches, the widgets it saw."""
 
-    def __init__(self, base: str, path: str, query: str, name: str = ""):
+    def __init__(self, base: str, path: str, query: str, name: str = "", address: str = ""):
         self.base, self.path, self.query, self.name = base, path, query, name
         self.page, self.cookie, self.upstream, self.ws, self.reader = "", "", None, None, None
         self.watches: dict[str, dict] = {}  # fragment id -> its class watch: trigger, url, shown, asked, retry
@@ -48,6 +48,10 @@ class Tab:
         self.states: dict[str, WidgetState] = {}  # widget values this tab has set, sent with every rerun
         self.widgets: dict[str, tuple[str, str]] = {}  # a widget's label -> (its id, the fragment it is drawn in)
         self.options: dict[str, list[str]] = {}  # a radio's label -> its options
+        self.captions: dict[str, list[str]] = {}  # a radio's label -> its options' captions
+        self.values: dict[str, float] = {}  # a number input's label -> its value
+        self.metrics: dict[str, str] = {}  # a metric's label -> its value
+        self.successes: list[str] = []  # the text of every success message
         self.codes: list[str] = []  # the text of every code element
         self.counts: list[tuple[float, int]] = []  # (arrival, value) of every "Answered this question" metric
         self.sent_at = self.acked_at = self.revealed_at = None
@@ -57,7 +61,7 @@ class Tab:
         self.closed = False
         self.waiters: list[tuple[Callable[[], bool], asyncio.Future]] = []
         self.kept: list[asyncio.Task] = []  # the pixels loaded that keep this tab's part in the class (cookies)
-        self.via: dict[str, str] = {}  # headers a trusted proxy in front would add (X-Forwarded-For: its client)
+        self.via = {"X-Forwarded-For": address} if address else {}  # what a trusted proxy in front would add
 
     def headers(self) -> dict[str, str]:
         """The headers of every request this tab makes: its cookies, and what a proxy in front would add."""
@@ -80,12 +84,11 @@ class Tab:
     async def read(self) -> None:
         """Note every ForwardMsg as it arrives; wake the waiters."""
         try:
-            async for raw in self.ws:
-                fwd = ForwardMsg()
-                fwd.ParseFromString(raw)
-                self.note(fwd, time.perf_counter())
-        except websockets.ConnectionClosed:
-            pass
+            with contextlib.suppress(websockets.ConnectionClosed):
+                async for raw in self.ws:
+                    fwd = ForwardMsg()
+                    fwd.ParseFromString(raw)
+                    self.note(fwd, time.perf_counter())
         finally:
             self.closed = True
             self.stop_watches()
@@ -104,6 +107,9 @@ class Tab:
             self.errors.append(f"{self.name}: a fragment on a timer, which no tab here runs")
         elif kind == "delta" and fwd.delta.WhichOneof("type") == "new_element":
             self.element(fwd.delta.new_element, fwd.delta.fragment_id, now)
+        elif kind == "delta" and fwd.delta.WhichOneof("type") == "add_block":  # an expander's id, by its label
+            if fwd.delta.add_block.WhichOneof("type") == "expandable":
+                self.widgets[fwd.delta.add_block.expandable.label] = (fwd.delta.add_block.id, fwd.delta.fragment_id)
         elif kind == "script_finished":
             if fwd.script_finished == FINISHED:
                 self.runs += 1
@@ -114,19 +120,26 @@ class Tab:
         self.wake()
 
     def element(self, element, fragment: str, now: float) -> None:
-        """Widgets by label; the teacher's count, the student's confirmation and reveal; errors."""
+        """Widgets by label, metrics, the teacher's count, the student's confirmation and reveal; errors."""
         which = element.WhichOneof("type")
-        if which in ("button", "text_input", "radio"):
+        if which in ("button", "text_input", "radio", "number_input"):
             widget = getattr(element, which)
             self.widgets[widget.label] = (widget.id, fragment)
             if which == "radio":
                 self.options[widget.label] = list(widget.options)
-        elif which == "metric" and element.metric.label == ANSWERED:
-            self.counts.append((now, int(element.metric.body)))
+                self.captions[widget.label] = list(widget.captions)
+            elif which == "number_input":
+                self.values[widget.label] = widget.value
+        elif which == "metric":
+            self.metrics[element.metric.label] = element.metric.body
+            if element.metric.label == ANSWERED:
+                self.counts.append((now, int(element.metric.body)))
         elif which == "alert":
             body = element.alert.body
             if body.startswith(ANSWER_TEXT) and self.revealed_at is None:
                 self.revealed_at = now
+            elif element.alert.format == Alert.SUCCESS:
+                self.successes.append(body)
             elif element.alert.format in (Alert.ERROR, Alert.WARNING):
                 self.errors.append(f"{self.name}: {body[:120]}")
         elif which == "markdown" and element.markdown.body.startswith(SENT_TEXT):
@@ -154,10 +167,7 @@ class Tab:
             self.watchers[fragment] = asyncio.create_task(self.looking(fragment, data["stage"]))
 
     async def looking(self, fragment: str, seen: str) -> None:
-        """The watch's questions as its JavaScript asks them (classroom/watch.py JS): one at a time, each with the stage
-        last seen; the fragment's rerun with the trigger when an answer is not what the panel shows (once per stage);
-        after a failed question, a wait of `retry` doubled with each failure up to `backoff`, and after an answer with
-        a Retry-After that long (each wait give or take half)."""
+        """The watch's questions as classroom/watch.py's JavaScript asks them, one at a time, and its waits."""
         if self.http is None:
             self.http = httpx2.AsyncClient(timeout=watch.HOLD_S + STEP_TIMEOUT_S)
         misses = 0
@@ -193,8 +203,7 @@ class Tab:
     async def keep(self, src: str) -> None:
         """Load the pixel as a browser would, with this tab's cookies, and keep the cookie its answer sets."""
         def get() -> list[str]:
-            request = urllib.request.Request(urllib.parse.urljoin(self.base + "/", src),
-                                             headers=self.headers())
+            request = urllib.request.Request(urllib.parse.urljoin(self.base + "/", src), headers=self.headers())
             with urllib.request.urlopen(request, timeout=STEP_TIMEOUT_S) as r:
                 r.read()
                 return r.headers.get_all("Set-Cookie") or []
@@ -203,18 +212,13 @@ class Tab:
             jar = dict(c.split("=", 1) for c in self.cookie.split("; ") if "=" in c) | {name: value}
             self.cookie = "; ".join(f"{k}={v}" for k, v in jar.items() if v and '""' not in v)
 
-    async def send(self, *, fragment: str = "", press: str = "", page_name: str = "",
-                   extra: WidgetState | None = None) -> None:
-        """A rerun_script with the tab's query string, page and widget values (and a button's or component's
-        trigger)."""
+    async def send(self, *, fragment: str = "", page_name: str = "", extra: WidgetState | None = None) -> None:
+        """A rerun_script with the tab's query string, page and widget values (and a button's or a component's)."""
         msg = BackMsg()
         rerun = msg.rerun_script
         rerun.query_string, rerun.page_script_hash, rerun.page_name = self.query, self.page, page_name
         rerun.fragment_id = fragment
         rerun.widget_states.widgets.extend(self.states.values())
-        if press:
-            state = rerun.widget_states.widgets.add()
-            state.id, state.trigger_value = press, True
         if extra is not None:
             rerun.widget_states.widgets.append(extra)
         try:
@@ -226,13 +230,34 @@ class Tab:
         """Click the button called `label` (in its fragment, if it is drawn in one): when the click was sent."""
         widget, fragment = self.widgets[label]
         at = time.perf_counter()
-        await self.send(fragment=fragment, press=widget)
+        await self.send(fragment=fragment, extra=WidgetState(id=widget, trigger_value=True))
         return at
 
     async def answer_with(self, word: str) -> None:
         """Pick `word` in the answer form and press its Send button, as a student does."""
         self.set(PICK, word)
         await self.press(SEND)
+
+    async def knock(self, code: str, nickname: str) -> str:
+        """Press Join with the class's code and a nickname: "in" once the panel shows, or the sentence refused with."""
+        self.widgets.pop(PICK, None)
+        for label, value in ((CODE, code), (NICKNAME, nickname)):
+            self.set(label, value)
+        seen, runs = len(self.errors), self.runs
+        await self.press(JOIN)
+        await self.until(lambda: self.runs > runs and (PICK in self.widgets or len(self.errors) > seen),
+                         STEP_TIMEOUT_S, "panel after join")
+        if PICK not in self.widgets:
+            return self.errors[seen].split(": ", 1)[-1]
+        self.states.clear()  # the form is gone; the frontend drops the values of widgets no longer shown
+        return "in"
+
+    async def answered(self, word: str, wait: float) -> str:
+        """Send `word` as the answer: "sent" once the panel says so, or the sentence it was refused with."""
+        seen, self.sent_at, self.acked_at = len(self.errors), time.perf_counter(), None
+        await self.answer_with(word)
+        await self.until(lambda: self.acked_at is not None or len(self.errors) > seen, wait, "answer")
+        return "sent" if len(self.errors) == seen else self.errors[-1].split(": ", 1)[-1]
 
     def set(self, label: str, value: str) -> tuple[str, str]:
         """Type or pick `value` in the widget called `label`: its id and fragment."""
@@ -291,17 +316,18 @@ async def ask(base: str, name: str) -> tuple[Tab, str]:
     return teacher, next(ROOM.search(c).group(1) for c in teacher.codes if ROOM.search(c))
 
 
+def link_tab(base: str, code: str, name: str, address: str = "") -> Tab:
+    """A tab on the class's link (from `address`, as a trusted proxy names it)."""
+    return Tab(base, "Class", f"room={code}", name, address)
+
+
 async def join(student: Tab, code: str, nickname: str, reopen: bool = True) -> None:
     """The student opens the class's link (or reruns its page after a reconnect) and joins with a nickname."""
     if reopen:
         await student.open()
-    student.widgets.pop(PICK, None)
-    for label, value in ((CODE, code), (NICKNAME, nickname)):
-        student.set(label, value)
-    runs = student.runs
-    await student.press(JOIN)
-    await student.until(lambda: student.runs > runs and PICK in student.widgets, STEP_TIMEOUT_S, "panel after join")
-    student.states.clear()  # the form is gone; the frontend drops the values of widgets no longer shown
+    said = await student.knock(code, nickname)
+    if said != "in":
+        raise RuntimeError(f"{student.name}: refused: {said}")
 
 
 async def answer(student: Tab, rng: random.Random, delay: float) -> None:
@@ -314,8 +340,7 @@ async def answer(student: Tab, rng: random.Random, delay: float) -> None:
 
 
 async def each(items, fn, limit: int = OPENING, deadline: float | None = None) -> list[str]:
-    """fn(item) for every item, `limit` at a time, none started after `deadline` (time.monotonic()); the errors (an
-    item that fails or never starts sits the rest out)."""
+    """fn(item) for every item, `limit` at a time, none started after `deadline` (time.monotonic()): the errors."""
     gate, errors = asyncio.Semaphore(max(1, limit)), []
 
     async def one(item):
@@ -338,38 +363,15 @@ def progress(message: str) -> None:
     print(f"[classroom {time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
 
 
-async def bounce(replica: Server, tabs: list[Tab]) -> float:
-    """SIGTERM to the replica, started again on its port: the seconds until it is healthy; its tabs are cut off."""
-    killed = time.perf_counter()
-    replica.proc.terminate()
-    await asyncio.to_thread(replica.proc.wait, 30)
-    replica.start()
-    await asyncio.to_thread(replica.wait_ready)
-    await asyncio.gather(*(tab.until(lambda tab=tab: tab.closed, 10, "the closed websocket") for tab in tabs),
-                         return_exceptions=True)
-    return time.perf_counter() - killed
-
-
-async def reconnect(tab: Tab) -> None:
-    """The frontend's reconnect: a new websocket (the same cookie, so the same replica), then a rerun of the page
-    with the widget values it held; on a restarted replica the session is new."""
-    await tab.connect()
-    tab.widgets.clear()
-    runs = tab.runs
-    await tab.send()
-    await tab.until(lambda: tab.runs > runs, OPEN_TIMEOUT_S, "the rerun after reconnecting")
-
-
 def replicas(n: int, env: dict[str, str]):
-    """n dashboard processes on distinct ports, ready and warm (a visitor's edits; a class asked, answered and
-    revealed); stopped at the end."""
+    """n dashboard processes, ready and warm (a visitor's edits; a class asked, answered, revealed), stopped after."""
     return started([HOME] * n, env, [warm, lambda url: asyncio.run(warm_class(url))])
 
 
 async def warm_class(base: str) -> None:
     """One teacher, one student, one answer and the reveal: the class page's imports and charts are ready."""
     teacher, code = await ask(base, "warm-teacher")
-    student = Tab(base, "Class", f"room={code}", "warm-student")
+    student = link_tab(base, code, "warm-student")
     try:
         await join(student, code, "warm")
         await answer(student, random.Random(0), 0)

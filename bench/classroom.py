@@ -8,9 +8,10 @@ from pathlib import Path
 import sqlalchemy as sa
 
 from bench import class_tab as tabs
+from bench.capacity import workload
 from bench.class_lesson import LATENCY_BUDGET_S, OUTSIDER_BUDGET, REVEAL_WINDOW_S, Lesson, Site, lesson, ranks
-from bench.class_tab import JOIN, PICK, REVEAL, Tab, answer, ask, each, join, progress, reconnect, replicas
-from bench.clients import Student, open_all
+from bench.class_tab import JOIN, PICK, REVEAL, Tab, answer, ask, each, join, link_tab, progress, replicas
+from bench.clients import OPEN_TIMEOUT_S, Student, open_all
 from bench.common import Row, cli, p50_p95, quantile, seconds
 from bench.servers import HOME, Server, cpu_seconds, nginx, worktree
 from classroom import classes
@@ -48,11 +49,10 @@ def restart_row(v: dict) -> Row:
 
 
 async def restart(base: str, engine: sa.Engine, backends: list[Server], n: int) -> dict:
-    """Students answer, the replica with most of them (not the teacher's) restarts, they join again and answer
-    again; the answers kept; the reveal; then the teacher's own replica restarts: what the teacher's tab shows."""
+    """The replica with most students (not the teacher's) restarts mid-question, then the teacher's own: what stays."""
     rng, by_address = random.Random(3), {r.url.removeprefix("http://"): r for r in backends}
     teacher, code = await ask(base, "teacher-r")
-    students = [Tab(base, "Class", f"room={code}", f"r{i}") for i in range(n)]
+    students = [link_tab(base, code, f"r{i}") for i in range(n)]
     errors = await each(students, lambda s: join(s, code, s.name))
     joined = [s for s in students if PICK in s.widgets]
     errors += await each(joined, lambda s: answer(s, rng, rng.uniform(0, 3)), limit=len(joined))
@@ -61,7 +61,7 @@ async def restart(base: str, engine: sa.Engine, backends: list[Server], n: int) 
     victim = max(counts, key=counts.get)
     moved = [s for s in joined if s.upstream == victim]
     killed = time.perf_counter()
-    down = await tabs.bounce(by_address[victim], moved)
+    down = await bounce(by_address[victim], moved)
     seated, more = await come_back(moved, code, rng)
     errors += more
     rejoin = time.perf_counter() - killed
@@ -81,8 +81,7 @@ async def restart(base: str, engine: sa.Engine, backends: list[Server], n: int) 
 
 
 async def come_back(moved: list[Tab], code: str, rng: random.Random) -> tuple[list[Tab], list[str]]:
-    """The frontend's reconnect for every tab cut off: those back in their seats (the browser kept it,
-    classroom/seat.py; the others join and answer again), and the errors."""
+    """Every tab cut off reconnects: those back in their seats (classroom/seat.py; the others join again), errors."""
     seated: list[Tab] = []
 
     async def back(s: Tab):
@@ -99,11 +98,32 @@ async def come_back(moved: list[Tab], code: str, rng: random.Random) -> tuple[li
 
 async def restarted_under(teacher: Tab, replica: Server) -> str:
     """The teacher's own replica restarted, the tab reconnected: what it shows."""
-    await tabs.bounce(replica, [teacher])
+    await bounce(replica, [teacher])
     await reconnect(teacher)
     sees = "the join form" if JOIN in teacher.widgets else "the class" if tabs.END in teacher.widgets else "?"
     await teacher.close()
     return sees
+
+
+async def bounce(replica: Server, cut: list[Tab]) -> float:
+    """SIGTERM to the replica, started again on its port: the seconds until it is healthy; its tabs are cut off."""
+    killed = time.perf_counter()
+    replica.proc.terminate()
+    await asyncio.to_thread(replica.proc.wait, 30)
+    replica.start()
+    await asyncio.to_thread(replica.wait_ready)
+    await asyncio.gather(*(tab.until(lambda tab=tab: tab.closed, 10, "the closed websocket") for tab in cut),
+                         return_exceptions=True)
+    return time.perf_counter() - killed
+
+
+async def reconnect(tab: Tab) -> None:
+    """The frontend's reconnect: a new websocket (same cookie, same replica), a rerun with the values it held."""
+    await tab.connect()
+    tab.widgets.clear()
+    runs = tab.runs
+    await tab.send()
+    await tab.until(lambda: tab.runs > runs, OPEN_TIMEOUT_S, "the rerun after reconnecting")
 
 
 def replicated(quick: bool) -> list[Row]:
@@ -158,19 +178,22 @@ def single(quick: bool) -> list[Row]:
 
 
 def before_and_now(plan: dict) -> Row:
-    """CPU per edit for visitors in no class, this tree against BEFORE (the commit before class mode's pages), both
-    served at once, their typing windows taken in turn so that drift on the machine hits both alike."""
+    """CPU per edit outside any class, this tree against BEFORE served at once, their windows taken in turn."""
+    def window(server: Server):
+        return asyncio.run(workload(server.url, plan["editors"], plan["window_s"], [server.proc.pid], seed=500))
+
     with worktree(BEFORE) as other, Server(HOME) as ours, Server(HOME, root=other) as theirs:
         servers = (ours, theirs)
         for server in servers:  # warm: the first edits fill the caches
-            asyncio.run(typing(server.url, server.proc.pid, plan, None))
-        got: dict[Server, list[dict]] = {server: [] for server in servers}
+            window(server)
+        got: dict[Server, list] = {server: [] for server in servers}
         for i in range(2 * plan["rounds"]):
             server = servers[i % 2] if i // 2 % 2 == 0 else servers[1 - i % 2]
-            got[server].append(asyncio.run(typing(server.url, server.proc.pid, plan, None)))
-    now, before = ({k: sum(w[k] for w in got[s]) for k in ("cpu_s", "edits")} for s in servers)
+            got[server].append(window(server))
+    now, before = ({"cpu_s": sum(w.server_cpu_s for w in got[s]), "edits": sum(w.edits for w in got[s])}
+                   for s in servers)
     mine, base = now["cpu_s"] / max(1, now["edits"]), before["cpu_s"] / max(1, before["edits"])
-    errors = [e for s in servers for w in got[s] for e in w["errors"]]
+    errors = [e for s in servers for w in got[s] for e in w.errors]
     how = (f"{plan['editors']} sessions type a sentence every 2 s on the home page (capacity.py's workload), no "
            f"class open; this tree and {BEFORE} (before class mode's pages) served side by side, {plan['rounds']} "
            f"windows of {plan['window_s']:g} s each, in turn ({now['edits']} and {before['edits']} edits); "
@@ -180,33 +203,23 @@ def before_and_now(plan: dict) -> Row:
                mine <= OUTSIDER_BUDGET * base and not errors, {"now": now, "before": before, "errors": errors[:10]})
 
 
-async def typing(url: str, pid: int, plan: dict, editors: list[Student] | None) -> dict:
+async def typing(pid: int, plan: dict, editors: list[Student]) -> dict:
     """capacity.py's editors typing every 2 s for one window: edits, CPU seconds, latencies."""
-    own = editors is None
-    if own:
-        editors = [Student(url, seed=500 + i) for i in range(plan["editors"])]
-        errors = await open_all(editors)
-    else:
-        errors = []
     for e in editors:
         e.latencies.clear()
     cpu, start = cpu_seconds([pid]), time.monotonic()
     await asyncio.gather(*(e.lesson(start, start + plan["window_s"]) for e in editors))
-    out = {"cpu_s": cpu_seconds([pid]) - cpu, "wall_s": time.monotonic() - start,
-           "edits": sum(len(e.latencies) for e in editors), "latencies_s": [x for e in editors for x in e.latencies],
-           "errors": errors + [x for e in editors for x in e.errors]}
-    if own:
-        await asyncio.gather(*(e.close() for e in editors))
-    return out
+    return {"cpu_s": cpu_seconds([pid]) - cpu, "wall_s": time.monotonic() - start,
+            "edits": sum(len(e.latencies) for e in editors), "latencies_s": [x for e in editors for x in e.latencies],
+            "errors": [x for e in editors for x in e.errors]}
 
 
 async def typing_alone(url: str, pid: int, plan: dict) -> dict:
-    """The editors' windows with no class open, as many and as long as beside the classes (one untimed first, while
-    caches fill), summed."""
+    """The editors' windows with no class open, as many and as long as beside the classes (after one untimed)."""
     editors = [Student(url, seed=600 + i) for i in range(plan["editors"])]
     errors = await open_all(editors)
-    await typing(url, pid, plan, editors)
-    windows = [await typing(url, pid, plan, editors) for _ in range(plan["rounds"])]
+    await typing(pid, plan, editors)
+    windows = [await typing(pid, plan, editors) for _ in range(plan["rounds"])]
     await asyncio.gather(*(e.close() for e in editors))
     return {"cpu_s": sum(w["cpu_s"] for w in windows), "edits": sum(w["edits"] for w in windows),
             "latencies_s": [x for w in windows for x in w["latencies_s"]],
@@ -221,13 +234,12 @@ async def quiet(pid: int, window: float) -> dict:
 
 
 async def outsiders(url: str, pid: int, plan: dict) -> dict:
-    """With the classes asking: windows of classes alone and of classes + typing, alternating, then the editors'
-    CPU per edit with the classes' own rate (from the quiet windows on either side) taken out."""
+    """Windows of classes alone and of classes + typing in turn: the editors' CPU, less the classes' own rate."""
     editors = [Student(url, seed=700 + i) for i in range(plan["editors"])]
     errors = await open_all(editors)
     windows = [await quiet(pid, plan["window_s"])]
     for _ in range(plan["rounds"]):
-        windows.append(await typing(url, pid, plan, editors))
+        windows.append(await typing(pid, plan, editors))
         windows.append(await quiet(pid, plan["window_s"]))
     await asyncio.gather(*(e.close() for e in editors))
     busy = windows[1::2]

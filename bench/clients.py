@@ -71,8 +71,7 @@ class Student:
             raise RuntimeError(f"no text box on {self.url}")
 
     async def rerun(self, msg: BackMsg, timeout: float = EDIT_TIMEOUT_S) -> float:
-        """Send a rerun with the current query string and page; read until its script_finished (kept as `finished`);
-        its seconds."""
+        """Send a rerun with the query string and page, read until its script_finished (kept): its seconds."""
         msg.rerun_script.query_string, msg.rerun_script.page_script_hash = self.query, self.page
         start = time.perf_counter()
         await self.ws.send(msg.SerializeToString())
@@ -119,10 +118,10 @@ class Student:
         except (TimeoutError, websockets.ConnectionClosed) as e:
             self.errors.append(f"{type(e).__name__}: {e}"[:160])
 
-    async def lesson(self, start: float, end: float) -> None:
-        """Edit every PERIOD_S seconds from a random phase until `end`, never before the last edit has finished."""
+    async def lesson(self, start: float, end: float, done: asyncio.Event | None = None) -> None:
+        """Edit every PERIOD_S seconds from a random phase until `end` or `done`, never before the last edit ended."""
         due = start + self.rng.uniform(0, PERIOD_S)
-        while due < end and self.ws is not None:
+        while due < end and self.ws is not None and not (done and done.is_set()):
             await asyncio.sleep(max(0.0, due - time.monotonic()))
             await self.edit()
             due += PERIOD_S
@@ -134,8 +133,7 @@ class Student:
 
 
 async def open_all(students: list[Student], page: str = "") -> list[str]:
-    """Open every student's session, 8 at a time (then follow the link to `page`, if given); the errors (a student
-    that failed to open sits the rest out)."""
+    """Open every student's session, 8 at a time, then go to `page` (if given): the errors of those that failed."""
     gate, errors = asyncio.Semaphore(8), []
 
     async def open_one(s: Student):
@@ -188,8 +186,7 @@ async def file_urls(student: Student, names: list[str]):
 
 
 def put(student: Student, url: str, name: str, data: bytes, kind: str = "text/plain") -> int:
-    """PUT one file as the frontend does (multipart, the XSRF cookie of the health endpoint and its token in
-    X-Xsrftoken); the HTTP status (204 when taken, 0 when the server closed the connection on a refused body)."""
+    """PUT one file as the frontend does, with the XSRF cookie and token: the status (204 taken, 0 cut off)."""
     try:
         r = requests.get(student.url + "/_stcore/health", timeout=10,
                          headers={"Cookie": student.cookie} if student.cookie else {})
@@ -215,8 +212,7 @@ async def choose(student: Student, widget: str, urls, names: list[str], sizes: l
 
 
 async def send(student: Student, name: str, data: bytes) -> int:
-    """Choose a vectors file in the session's uploader as the frontend does: its URL, the PUT, and (when taken) the
-    rerun that names it; the PUT's HTTP status."""
+    """Choose a vectors file in the uploader as the frontend does (its URL, the PUT, the rerun): the PUT's status."""
     (u,) = await file_urls(student, [name])
     code = await asyncio.to_thread(put, student, u.upload_url, name, data)
     if code == 204:
@@ -240,16 +236,14 @@ def holds(student: Student) -> bool:
 
 
 async def open_uploaders(url: str, n: int) -> tuple[list[Student], list[str]]:
-    """n sessions on the home page with the upload source chosen (the URL's source=upload): those that opened, and
-    the errors of those that did not."""
+    """n sessions on the home page with source=upload: those that opened, and the errors of those that did not."""
     students = [Student(url, seed=i, query="source=upload") for i in range(n)]
     errors = await open_all(students)
     return [s for s in students if s.ws is not None], errors
 
 
 class Requester(Student):
-    """A session that waits for a fit: when it asked, when it first saw its place in the queue (or its fit running),
-    and the waiting notice's fragment and look interval."""
+    """A session that waits for a fit: when it asked, saw its place (or its fit running), the notice's fragment."""
 
     def __init__(self, url: str, seed: int, query: str = ""):
         super().__init__(url, seed, query)
@@ -270,8 +264,7 @@ class Requester(Student):
             self.placed_s = time.perf_counter() - self.asked
 
     async def look(self, press: str = "") -> int:
-        """One look of the waiting notice (pressing the button whose id is `press`): how the run finished (a full run
-        once the fit has arrived and the notice reran the page)."""
+        """One look of the waiting notice (pressing the button `press`): how the run finished (full once fitted)."""
         msg = rerun_with(press, trigger_value=True) if press else BackMsg()
         msg.rerun_script.fragment_id, msg.rerun_script.is_auto_rerun = self.fragment, not press
         self.alerts.clear()

@@ -57,6 +57,17 @@ def errors(v: dict) -> str:
     return f"{len(v['errors'])} errors" + (f" (first: {v['errors'][0]})" if v["errors"] else "")
 
 
+def clocked(f, runs: int = 1) -> tuple[list[float], list[float]]:
+    """Wall-clock and CPU seconds (every thread of this process) of each of `runs` calls of f()."""
+    wall, cpu = [], []
+    for _ in range(runs):
+        w, c = time.perf_counter(), time.process_time()
+        f()
+        wall.append(time.perf_counter() - w)
+        cpu.append(time.process_time() - c)
+    return wall, cpu
+
+
 def timed(f) -> float:
     """Seconds of one call of f()."""
     start = time.perf_counter()
@@ -98,8 +109,7 @@ def table(rows: list[Row]) -> str:
 
 
 def cli(run, names: bool = False) -> None:
-    """`python -m bench.<module> [--quick] [name …]`: run(quick), or with `names` run(quick, the names given), as one
-    table, then the cores, the load average at the start and at the end, and the seconds the run took."""
+    """`python -m bench.<module> [--quick] [name …]`: run(quick[, names]) as a table, the load and the seconds taken."""
     began = time.perf_counter()
     load = os.getloadavg()[0]
     quick = "--quick" in sys.argv

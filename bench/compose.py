@@ -59,14 +59,9 @@ def sh(*args: str, stdin: str | None = None, env: dict | None = None) -> str:
     return done.stdout
 
 
-def has_image(name: str) -> bool:
-    """Whether the engine holds this image."""
-    return subprocess.run(["docker", "image", "inspect", name], capture_output=True, check=False).returncode == 0
-
-
 def bases() -> str:
     """Make sure both base images exist (pull, else the offline stand-ins); which kind they are."""
-    missing = [b for b in BASES if not has_image(b)]
+    missing = [b for b in BASES if subprocess.run(["docker", "image", "inspect", b], capture_output=True).returncode]
     if any(subprocess.run(["docker", "pull", b], capture_output=True, check=False).returncode for b in missing):
         sh("bash", str(ROOT / "bench" / "docker_standins.sh"))
     labels = [sh("docker", "image", "inspect", "-f", '{{index .Config.Labels "attention.standin"}}', b).strip()
@@ -107,12 +102,6 @@ def containers(service: str) -> list[str]:
 def health(name: str) -> str:
     """A container's health status."""
     return sh("docker", "inspect", "-f", "{{.State.Health.Status}}", name).strip()
-
-
-def address(name: str) -> str:
-    """The container's address on the project's network, with Streamlit's port, as nginx's X-Upstream names it."""
-    ip = sh("docker", "inspect", "-f", "{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}", name).strip()
-    return f"{ip}:8501"
 
 
 def uids(name: str) -> set[str]:
@@ -178,7 +167,8 @@ async def visitors(url: str, replicas: set[str]) -> list[tuple[list[str], Studen
 
 def routing(url: str) -> list[Row]:
     """Stickiness (each cookie stays on one replica, websocket included), spread, and websocket sessions."""
-    replicas = {address(name) for name in containers("app")}
+    network = "{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}"  # each replica as nginx's X-Upstream names it
+    replicas = {sh("docker", "inspect", "-f", network, name).strip() + ":8501" for name in containers("app")}
     done = asyncio.run(visitors(url, replicas))
     sticky = all(len(set(seen)) == 1 for seen, _ in done)
     spread = {r: sum(seen[0] == r for seen, _ in done) for r in sorted(replicas)}

@@ -14,8 +14,7 @@ Action = Callable[[object, int], Callable[[], None]]  # (page, the use's number 
 
 
 def select(label: str, first: str, second: str) -> Action:
-    """The selectbox `label`: `second` on odd uses, `first` (the page's own choice) on even ones; its list is opened
-    and the option typed before the use is timed, which is Enter, as the hello app's edit is."""
+    """The selectbox `label`, `second` on odd uses and `first` on even ones, typed: the timed use is Enter."""
     def use(page, n: int):
         box = page.get_by_role("combobox", name=label, exact=True)
         box.scroll_into_view_if_needed()  # the page scrolls in a box of its own, which a click does not scroll
@@ -58,8 +57,7 @@ def tab(first: int, second: int) -> Action:
 
 
 def guess(words: tuple[str, ...]) -> Action:
-    """The predict-first guess, on a view not guessed yet (a guess is given once per view): the query word words[n]
-    picked and another word chosen as the answer before the use is timed, which is Check."""
+    """The predict-first guess on a view not guessed yet (query word words[n], another word): the use is Check."""
     def chosen(page, n: int):
         q = words[n % len(words)]
         select("Query word", q, q)(page, n)()
@@ -79,8 +77,7 @@ def trained(page) -> None:
 
 @dataclass(frozen=True)
 class PageControl:
-    """A page-local control: its row's label, the page's URL path and what its link adds, what is done before it can
-    be used, and one use."""
+    """A page-local control: its row's label, its page's URL path and link, what is done before its first use, a use."""
     label: str
     path: str
     use: Action
@@ -107,11 +104,17 @@ CONTROLS = (
 
 
 class Control(Interaction):
-    """One open page and one of its own controls (a PageControl), used back and forth."""
+    """One open page and one of its own controls (a PageControl), used back and forth, twice untimed first."""
 
     def __init__(self, browser, url: str, control: PageControl):
         self.spec = control
         super().__init__(browser, f"{url}/{control.path}" + (f"?{control.link}" if control.link else ""))
+        # The second untimed use goes back to the first choice: the uses wait for the charts both choices change, not
+        # one that changed only on the first (a page's default drawn once) nor one that a choice adds (page 6's heads).
+        before, settled, after = self.rehearsal(1)
+        self.charts = min(self.charts, settled)
+        self.changed = [i for i in self.changed if i < min(len(before), len(after), self.charts)
+                        and after[i] != before[i]]
 
     def setup(self) -> None:
         if self.spec.before is not None:
@@ -123,25 +126,8 @@ class Control(Interaction):
         self.runs += 1
         return self.spec.use(self.page, self.runs)
 
-    def rehearse(self) -> None:
-        """A second untimed use, back to the first choice: a chart that changed only on the first (a page's default
-        drawn once) is not waited for, nor one that a choice adds (page 6's heads): the uses wait for the charts that
-        both choices draw."""
-        before, settled, after = self.rehearsal(1)
-        self.charts = min(self.charts, settled)
-        self.changed = [i for i in self.changed if i < min(len(before), len(after), self.charts)
-                        and after[i] != before[i]]
-
 
 def measured(browser, hello: Interaction, url: str, runs: int, controls=CONTROLS) -> list[tuple]:
-    """bench.probe.interaction's (label, page times, hello times, charts, control) of each control on the dashboard
-    at `url`, `runs` uses each, each followed by one of the hello app's edits."""
-    return [interaction(browser, hello, control.label, url, runs, functools.partial(rehearsed, control=control))
+    """bench.probe.interaction's figures of each control on the dashboard at `url`, `runs` uses each."""
+    return [interaction(browser, hello, control.label, url, runs, functools.partial(Control, control=control))
             for control in controls]
-
-
-def rehearsed(browser, url: str, control: PageControl) -> Control:
-    """The control's page open, its control used twice untimed."""
-    page = Control(browser, url, control)
-    page.rehearse()
-    return page

@@ -1,11 +1,10 @@
 """Held-out order accuracy of every kind of W_Q, W_K on the built-in corpus, and the template fit's time."""
 import statistics
 import sys
-import time
 
 import numpy as np
 
-from bench.common import Row, markdown, seconds
+from bench.common import Row, clocked, markdown, seconds
 from engine import corpus
 from engine.layers import preset
 from engine.sources import load_glove
@@ -33,12 +32,7 @@ def accuracies(kv, examples, fit) -> dict[str, float]:
 
 def fit_seconds(kv, examples, runs: int) -> tuple[float, float]:
     """Median wall and CPU seconds of the default fit."""
-    wall, cpu = [], []
-    for _ in range(runs):
-        w, c = time.perf_counter(), time.process_time()
-        corpus.fit(kv, examples)
-        wall.append(time.perf_counter() - w)
-        cpu.append(time.process_time() - c)
+    wall, cpu = clocked(lambda: corpus.fit(kv, examples), runs)
     return statistics.median(wall), statistics.median(cpu)
 
 

@@ -70,8 +70,7 @@ class Counted(Timed):
         self.received += len(payload)
 
     def counted(self) -> dict:
-        """One edit: wall seconds to the redrawn charts, main-thread seconds until settled, bytes received, charts
-        built anew and charts changed."""
+        """One edit: wall and main-thread seconds, bytes received, charts built anew and charts changed."""
         seen = {}
 
         def mark() -> None:

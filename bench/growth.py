@@ -23,8 +23,7 @@ def query(n: int) -> dict[str, str]:
 
 
 def forget() -> None:
-    """Clear the caches a rerun could reuse (st.cache_data's neighbour searches, render's kept specs and Arrow bytes,
-    views' heatmap cells), so that it builds its charts anew, as after an edit of the sentence."""
+    """Clear the caches a rerun could reuse, so that it builds its charts anew, as after an edit of the sentence."""
     import streamlit as st
 
     from kit import render, views

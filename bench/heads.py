@@ -42,8 +42,7 @@ LABELS = {
 
 
 def shares(b: treebank.Batch, s: np.ndarray, centred: bool = False) -> np.ndarray:  # [B, L, L] -> [B]
-    """Key-only share of each sentence's scores, over all its cells (own cells too, as the pages show them); with
-    `centred`, of the scores less each row's mean (what the softmax sees)."""
+    """Key-only share of each sentence's scores, own cells too, as the pages show them (`centred`: less row means)."""
     cut = [s[i, :m, :m] for i, m in enumerate(b.length)]
     return np.array([treebank.key_only_share(treebank.row_centred(c) if centred else c) for c in cut])
 
@@ -57,8 +56,7 @@ def gold(b: treebank.Batch) -> np.ndarray:  # -> [B, L, L]
 
 
 def measure(b: treebank.Batch, s: np.ndarray) -> dict:  # s [B, L, L]
-    """Top-1 head accuracy, heads found, the sign shares, and the mean key-only share of the scores on the batch's
-    sentences, as they are and row-centred (what the softmax sees)."""
+    """Top-1 head accuracy, heads found, sign shares, mean key-only share as scored and row-centred (softmax's)."""
     has = b.head >= 0
     right = (treebank.top_key(b, s) == b.head)[has]
     positive, negative = treebank.signs(b, s)
@@ -104,18 +102,9 @@ def kinds(kv, sentences: list[treebank.Sentence], live: Fit) -> dict[str, list[d
         "random": [on_both(placed, through(w_q, w_k)) for w_q, w_k in randoms],
         "templates": [on_both(placed, through(templates.w_q, templates.w_k))],
         "live": [on_both(placed, through(live.w_q, live.w_k))],
-        "gold": [unsigned(on_both(placed, gold))],
+        "gold": [{where: figures | dict.fromkeys(("positive", "negative", "above"))  # its 0 means nothing: no signs
+                  for where, figures in on_both(placed, gold).items()}],
     }
-
-
-def unsigned(found: dict) -> dict:
-    """A kind's figures without the sign shares, for a pattern whose 0 means nothing (the gold heads)."""
-    return {where: {**figures, "positive": None, "negative": None, "above": None} for where, figures in found.items()}
-
-
-def values(runs: list[dict], where: str, key: str) -> list:
-    """One figure of every run."""
-    return [r[where].get(key) for r in runs]
 
 
 FIGURES = (("top1", "{:.1%}".format), ("positive", "{:.1%}".format), ("negative", "{:.1%}".format),
@@ -127,7 +116,7 @@ def kinds_table(found: dict[str, list[dict]]) -> str:
     """The kinds as a Markdown table."""
     rows = []
     for kind, runs in found.items():
-        held, article = ({key: spread(values(runs, where, key), fmt) for key, fmt in FIGURES} for where in
+        held, article = ({key: spread([r[where].get(key) for r in runs], fmt) for key, fmt in FIGURES} for where in
                          ("held", "article"))
         rows.append([LABELS[kind].format(**runs[0]), held["top1"], held["positive"], held["negative"],
                      f"{held['share']} · {held['centred']}", f"{article['right']} · {article['above']}",
@@ -138,8 +127,7 @@ def kinds_table(found: dict[str, list[dict]]) -> str:
 
 
 def relations(b: treebank.Batch, s: np.ndarray, found: specialists.Found) -> list[dict]:  # s [B, L, L]
-    """All words and each relation of RELATIONS: words, the head's accuracy and sign shares, the relation's best fixed
-    offset, each specialist head's accuracy and the best of them (for all words: any head right)."""
+    """All words and each relation: words, the head's accuracy and signs, best offset, specialists and their best."""
     head, offsets = treebank.by_relation(b, treebank.top_key(b, s)), treebank.best_offsets(b)
     offsets["all"], head["all"] = treebank.best_offset(b), (int((b.head >= 0).sum()), treebank.accuracy(b, s))
     words = {r: (b.head >= 0) & ((b.relation == r) | (r == "all")) for r in ("all", *RELATIONS)}
@@ -150,8 +138,7 @@ def relations(b: treebank.Batch, s: np.ndarray, found: specialists.Found) -> lis
 
 
 def relations_table(rows: list[dict], names: tuple[str, ...], real: dict | None = None) -> str:
-    """The per-relation rows as a Markdown table: the single head, each of the heads `names` and the best of them, the
-    real transformer's best head (from real_heads) and Clark et al.'s figures where a relation has a counterpart."""
+    """The per-relation rows as a Markdown table, with the real transformer's best head and Clark et al.'s figures."""
     lines = ["| UD relation | words | this head | its head pair q·k > 0 | its other pairs q·k < 0 | best fixed offset "
              f"| {' | '.join(f'{n} head' for n in names)} | best of the heads (all: any head right) | "
              f"{minilm_files.NAME} best head | BERT-base best head (their relation) | their best fixed offset |",
@@ -170,8 +157,7 @@ def relations_table(rows: list[dict], names: tuple[str, ...], real: dict | None 
 
 
 def specialists_table(kv, heads: specialists.Heads, found: specialists.Found) -> str:
-    """A row per head: its family found by it and by the best other head, its signs on web text and on plain sentences
-    (the template corpus's held-out ones as trees), and where it sends each word of the article's sentence."""
+    """A row per specialist head: its family found by it and the best other, its signs, its picks on the article's."""
     plain_batch = treebank.batch(kv, plain_trees.trees(corpus.known_split(kv, "test")), WEIGHT)
     plain_found = specialists.found(plain_batch, heads)
     e = encode(kv, ARTICLE, position=WEIGHT)
@@ -190,9 +176,7 @@ def specialists_table(kv, heads: specialists.Heads, found: specialists.Found) ->
 
 
 def real_heads(test: list[treebank.Sentence]) -> dict | None:
-    """all-MiniLM-L6-v2 on the held-out sentences `test`: its best head (label, accuracy) for all words and for each
-    relation of RELATIONS, the share of attention its heads park on [CLS] and [SEP] (all heads, and its best head
-    overall), and the seconds it took; None without its files. data/minilm-heads.csv keeps the same count."""
+    """all-MiniLM-L6-v2's best head per relation on `test`, what it parks on [CLS] and [SEP], its seconds (or None)."""
     if minilm_files.missing():
         return None
     wall = time.perf_counter()
@@ -239,29 +223,24 @@ def article_picks(kv, head: Fit) -> str:
 
 
 def timed_fit(kv, sentences, recipe: treebank.Recipe) -> tuple[Fit, float, float]:
-    """A fit with held-out accuracy every step, on one BLAS thread as the server runs it, and its wall and CPU
-    seconds."""
+    """A fit with held-out accuracy every step, on one BLAS thread as the server runs it; its wall and CPU seconds."""
     wall, cpu = time.perf_counter(), time.process_time()
     with threadpool_limits(1, user_api="blas"):
         fit = treebank.fit(kv, sentences, recipe)
     return fit, time.perf_counter() - wall, time.process_time() - cpu
 
 
-def differences(a: Fit, b: Fit) -> list[str]:
-    """The fields where two fits differ beyond rtol 1e-7, atol 1e-9 (NaN equals NaN)."""
-    return [f.name for f in fields(Fit)
-            if np.shape(getattr(a, f.name)) != np.shape(getattr(b, f.name))
-            or not np.allclose(getattr(a, f.name), getattr(b, f.name), rtol=1e-7, atol=1e-9, equal_nan=True)]
-
-
 def refit() -> tuple[float, float, list[str]]:
-    """data/make_head.py run into a temporary file: wall and CPU seconds, and the fields unlike the shipped head's."""
+    """data/make_head.py run into a temporary file: wall and CPU seconds, the fields unlike the shipped head's."""
     with tempfile.TemporaryDirectory() as folder:
         out = Path(folder) / "head-glove.npz"
         wall, cpu = time.perf_counter(), time.process_time()
         runpy.run_path(str(ROOT / "data" / "make_head.py"))["main"](out)
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-        return wall, cpu, differences(load_fit(out), load_fit(treebank.SHIPPED))
+        a, b = load_fit(out), load_fit(treebank.SHIPPED)
+    return wall, cpu, [f.name for f in fields(Fit)  # beyond rtol 1e-7, atol 1e-9 (NaN equals NaN)
+                       if np.shape(getattr(a, f.name)) != np.shape(getattr(b, f.name))
+                       or not np.allclose(getattr(a, f.name), getattr(b, f.name), rtol=1e-7, atol=1e-9, equal_nan=True)]
 
 
 def scored(kv, sentences, head: Fit, name: str) -> tuple[treebank.Batch, np.ndarray]:
@@ -271,8 +250,7 @@ def scored(kv, sentences, head: Fit, name: str) -> tuple[treebank.Batch, np.ndar
 
 
 def run(quick: bool) -> list[Row]:
-    """Rows for python -m bench: the head against the best fixed offset, its key-only share, the live fit's time and
-    (full run) the full refit's."""
+    """Rows for python -m bench: the head against the best offset, its share, the live fit's time (full: refit's)."""
     kv, sentences = load_glove(), treebank.read()
     live, wall, cpu = timed_fit(kv, sentences, treebank.LIVE)
     found = kinds(kv, sentences, live)
@@ -291,8 +269,7 @@ def run(quick: bool) -> list[Row]:
 
 
 def head_rows(found: dict[str, list[dict]], sentences: int) -> list[Row]:
-    """The shipped head on the held-out sentences: its top-1 next to the best fixed offset, its signs, its key-only
-    share."""
+    """The shipped head on the held-out sentences: its top-1 next to the best fixed offset, its signs, its share."""
     head = found["head"][0]
     top1, base = head["held"]["top1"], found["offset"][0]["held"]["top1"]
     share, article, templates = head["held"]["share"], head["article"]["share"], found["templates"][0]["held"]["share"]

@@ -57,9 +57,7 @@ def slowest(quick: bool) -> Row:
 
 
 class Browser(Student):
-    """A session opened with a link, that keeps what Streamlit's frontend keeps: the URL the app writes and the
-    messages it marks cacheable, whose hashes every rerun sends back, so the server refers to them instead of sending
-    them again."""
+    """A session opened with a link that keeps the messages marked cacheable, whose hashes every rerun sends back."""
 
     def __init__(self, url: str, query: str):
         super().__init__(url, seed=0, query=query)
@@ -76,8 +74,7 @@ class Browser(Student):
 
 
 async def rerun_costs(url: str, pid: int, rounds: int) -> dict[str, dict]:
-    """Per kind of text in LONGEST, a session opened with a link that holds it in every sentence box, rerun in blocks of
-    five, the kinds taking turns: the server's CPU seconds per rerun, the reruns' wall-clock seconds, what it said."""
+    """Per kind of LONGEST, a session with it in every box, rerun five at a time in turn: server CPU, wall, alerts."""
     server, sessions = psutil.Process(pid), {}
     for kind, text in LONGEST.items():
         sessions[kind] = Browser(url, urlencode(dict.fromkeys(SENTENCE_FIELDS, text)))

@@ -116,8 +116,7 @@ def release_row(path: Path, plan: up.Plan) -> Row:
 
 
 def run(quick: bool, only: tuple[str, ...] = ()) -> list[Row]:
-    """Every hosting row (or those named in `only`): crowd and fairness on one server, uploads and release on fresh
-    ones, so that each upload figure starts from a server that holds none."""
+    """Every hosting row (or those in `only`), each upload figure on a fresh server that holds none."""
     plan = up.QUICK if quick else up.FULL
     wanted = set(only or ROWS)
     rows = []

@@ -1,23 +1,14 @@
 """Fits on a shared server: a visitor's edits while others train, and several fits at once in the one queue."""
 import asyncio
+import math
 import os
 import time
 from pathlib import Path
 
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
-from bench.clients import (
-    FIT_TIMEOUT_S,
-    PERIOD_S,
-    PLACED,
-    TRAIN_TIMEOUT_S,
-    Requester,
-    Student,
-    close_all,
-    open_all,
-    rerun_with,
-    upload,
-)
+from bench import clients
+from bench.clients import PERIOD_S, Requester, Student, close_all, open_all
 from bench.common import MB, Row, errors, quantile, seconds
 from bench.servers import Server, since, snapshot
 from bench.uploading import DIMS, FULL, Plan
@@ -29,13 +20,12 @@ PLACE_BUDGET_S, STOP_BUDGET_S = 1.0, 0.5
 
 
 async def train_again(student: "Requester", done: asyncio.Event, waits: list[float]) -> None:
-    """Press Train on the learning page, wait for the run to end (the page drawn with its results, as the waiting
-    notice reruns it), press again, until `done`."""
+    """Press Train on the learning page and wait for the page drawn with its results, again and again until `done`."""
     button = next(i for i in reversed(student.ids) if i.endswith("-train"))
     while not done.is_set():
         try:
             start = time.perf_counter()
-            await student.rerun(rerun_with(button, trigger_value=True), TRAIN_TIMEOUT_S)
+            await student.rerun(clients.rerun_with(button, trigger_value=True), clients.TRAIN_TIMEOUT_S)
             await student.until_fitted()
             waits.append(time.perf_counter() - start)
         except TimeoutError as e:
@@ -91,33 +81,22 @@ def fairness_row(server: Server, plan: Plan) -> Row:
 
 
 async def fitted(student: Requester, asking) -> None:
-    """Ask for a fit (`asking`: opening the link, or uploading vectors the default learned weights then need a fit
-    on), see its place, wait for it."""
+    """Ask for a fit (`asking`: open the link, or upload vectors the learned weights need a fit on) and wait for it."""
     student.asked = time.perf_counter()
     await asking
     await student.until_fitted()
     student.fitted_s = time.perf_counter() - student.asked
 
 
-async def edit_until(student: Student, done: asyncio.Event) -> None:
-    """Edit every PERIOD_S seconds from a random phase until `done`."""
-    due = time.monotonic() + student.rng.uniform(0, PERIOD_S)
-    while not done.is_set():
-        await asyncio.sleep(max(0.0, due - time.monotonic()))
-        await student.edit()
-        due += PERIOD_S
-
-
 async def stop_running_fit(url: str, steps: int, errors: list[str]) -> tuple[float, int]:
-    """A link's fit, stopped once it runs past its first step: the seconds from Stop to the page drawn with the steps
-    reached (inf, with an error noted, when the page shows no running fit with Stop), and the step it had reached."""
+    """A link's fit, stopped once past its first step: seconds from Stop to the page drawn (inf: none), the step."""
     student = Requester(url, seed=3900, query=FIT_LINK.format(steps=steps, seed=99))
     await student.open()
-    step, end = 0, time.monotonic() + FIT_TIMEOUT_S
+    step, end = 0, time.monotonic() + clients.FIT_TIMEOUT_S
     while step == 0 and student.fragment and time.monotonic() < end:
         await asyncio.sleep(student.interval)
         await student.look()
-        running = [a for a in student.alerts if a.startswith(PLACED[1])]
+        running = [a for a in student.alerts if a.startswith(clients.PLACED[1])]
         step = int(running[0].split("step ")[1].split(" ")[0].replace(",", "")) if running else 0
     stop = next((i for i in reversed(student.ids) if i.endswith("-_fit_stop")), None)
     took = float("inf")
@@ -132,8 +111,7 @@ async def stop_running_fit(url: str, steps: int, errors: list[str]) -> tuple[flo
 
 
 async def fits_at_once(server: Server, plan: Plan, path: Path) -> dict:
-    """A bystander edits alone for plan.window_s, then while FIT_LINKS links and FIT_UPLOADS uploads each wait for
-    a fit of their own; then Stop on one more link's running fit."""
+    """A bystander edits alone, then while links and uploads each wait for a fit; then Stop on one more link's fit."""
     url, pid = server.url, server.proc.pid
     bystander = Student(url, seed=7)
     await bystander.open()
@@ -144,9 +122,9 @@ async def fits_at_once(server: Server, plan: Plan, path: Path) -> dict:
     errors = await open_all(uploaders)  # on the built-in vectors until their files arrive
     data, done = path.read_bytes(), asyncio.Event()
     before, cpu = snapshot([pid]), time.perf_counter()
-    editing = asyncio.create_task(edit_until(bystander, done))
+    editing = asyncio.create_task(bystander.lesson(time.monotonic(), math.inf, done))
     await asyncio.gather(*(fitted(s, s.open()) for s in links),
-                         *(fitted(s, upload(s, path.name, data)) for s in uploaders))
+                         *(fitted(s, clients.upload(s, path.name, data)) for s in uploaders))
     done.set()
     await editing
     server_cpu, _, busy_cores = since(before, [pid])
@@ -160,8 +138,7 @@ async def fits_at_once(server: Server, plan: Plan, path: Path) -> dict:
 
 
 def fits_row(server: Server, plan: Plan, path: Path) -> Row:
-    """Fits through the one queue: a bystander's edit p95 against twice its p95 alone, each requester's place shown
-    within PLACE_BUDGET_S, Stop within STOP_BUDGET_S."""
+    """Fits through the one queue: a bystander's edit p95 against its alone, each requester's place, Stop."""
     v = asyncio.run(fits_at_once(server, plan, path))
     alone, busy = (quantile(v[k], 0.95) for k in ("alone_s", "busy_s"))
     placed = [p if p is not None else float("inf") for p in v["placed_s"]]

@@ -1,10 +1,9 @@
 """Page 8's model on a shared server: a bystander while ten visitors retype on page 8; a class on the 690 MB tier."""
 import asyncio
 import time
-from dataclasses import dataclass
 
 from bench.clients import PERIOD_S, Requester, Student, close_all, open_all, rerun_with, to_page
-from bench.common import Row, errors, quantile, seconds
+from bench.common import Row, errors, p50_p95, quantile, seconds
 from bench.servers import HOME, Peak, Server
 
 VISITORS, WORDS = 10, 63  # page-8 visitors retyping; words of each sentence (engine.tokens: at most 64)
@@ -50,21 +49,13 @@ class ModelVisitor(Requester):
             due = max(due + PERIOD_S, time.monotonic())
 
 
-@dataclass
-class Window:
-    """A bystander's edits in one window, and the server's memory meanwhile."""
-
-    latencies: list[float]
-    peak_mb: float
-
-
-async def bystander_window(bystander: Student, seconds_: float, server: Server) -> Window:
+async def bystander_window(bystander: Student, seconds_: float, server: Server) -> dict:
     """The bystander edits every PERIOD_S seconds for `seconds_`; its latencies and the server's peak RSS."""
     before = len(bystander.latencies)
     with Peak(server.rss_mb) as peak:
         now = time.monotonic()
         await bystander.lesson(now, now + seconds_)
-    return Window(bystander.latencies[before:], peak.mb)
+    return {"latencies": bystander.latencies[before:], "peak_mb": peak.mb}
 
 
 async def model_fairness(server: Server, window: float) -> dict:
@@ -95,26 +86,23 @@ async def model_fairness(server: Server, window: float) -> dict:
 def fairness_row(server: Server, window: float, budget_mb: float, judged: bool) -> Row:
     """The bystander's p50 and p95 against its own alone, and the peak RSS against idle + budget + HEADROOM_MB."""
     v = asyncio.run(model_fairness(server, window))
-    alone, busy = v["alone"], v["busy"]
-    p50 = quantile(busy.latencies, 0.5) / quantile(alone.latencies, 0.5)
-    p95 = quantile(busy.latencies, 0.95) / quantile(alone.latencies, 0.95)
+    alone, busy, peak = v["alone"]["latencies"], v["busy"]["latencies"], v["busy"]["peak_mb"]
+    p50 = quantile(busy, 0.5) / quantile(alone, 0.5)
+    p95 = quantile(busy, 0.95) / quantile(alone, 0.95)
     bound = v["idle_mb"] + budget_mb + HEADROOM_MB
     drawn = v["drawn_s"]
     how = (f"a bystander on page 3 edits the sentence every {PERIOD_S:g} s for {window:g} s alone "
-           f"({len(alone.latencies)} edits), then as long again while {VISITORS} visitors on page 8 each type a new "
+           f"({len(alone)} edits), then as long again while {VISITORS} visitors on page 8 each type a new "
            f"sentence of {WORDS} words ({2 * WORDS + 2} word pieces, the most the page reads) every {PERIOD_S:g} s "
-           f"and wait for its page ({len(busy.latencies)} edits; {len(drawn)} page-8 pages drawn, typing → drawn "
+           f"and wait for its page ({len(busy)} edits; {len(drawn)} page-8 pages drawn, typing → drawn "
            f"median {seconds(quantile(drawn, 0.5))}, p95 {seconds(quantile(drawn, 0.95))}); RSS idle (page 8 "
-           f"visited once) {v['idle_mb']:.0f} MB, peak alone {alone.peak_mb:.0f} MB, peak with page 8 "
-           f"{busy.peak_mb:.0f} MB; {errors(v)}")
-    ok = p50 <= P50_RATIO and p95 <= P95_RATIO and busy.peak_mb <= bound and not v["errors"]
+           f"visited once) {v['idle_mb']:.0f} MB, peak alone {v['alone']['peak_mb']:.0f} MB, peak with page 8 "
+           f"{peak:.0f} MB; {errors(v)}")
+    ok = p50 <= P50_RATIO and p95 <= P95_RATIO and peak <= bound and not v["errors"]
     return Row(f"hosting · bystander's edit while {VISITORS} visitors retype on page 8", how,
-               f"p50 {seconds(quantile(busy.latencies, 0.5))}, p95 {seconds(quantile(busy.latencies, 0.95))}; "
-               f"peak {busy.peak_mb:.0f} MB",
-               f"alone p50 {seconds(quantile(alone.latencies, 0.5))}, p95 {seconds(quantile(alone.latencies, 0.95))}",
-               f"{p50:.2f}× p50, {p95:.2f}× p95",
+               f"{p50_p95(busy)}; peak {peak:.0f} MB", f"alone {p50_p95(alone)}", f"{p50:.2f}× p50, {p95:.2f}× p95",
                f"≤ {P50_RATIO:g}× p50, ≤ {P95_RATIO:g}× p95; peak ≤ idle + {budget_mb:.0f} + {HEADROOM_MB} MB "
-               f"({bound:.0f} MB)", ok if judged else None, v | {"alone": alone.__dict__, "busy": busy.__dict__})
+               f"({bound:.0f} MB)", ok if judged else None, v)
 
 
 async def class_on_tier(server: Server, window: float) -> dict:

@@ -41,14 +41,13 @@ class Session:
     async def close(self):
         await self.page.context.close()
 
-    async def step(self, name: str, action, reruns: bool = True):
+    async def step(self, name: str, action):
         """Do one interaction, wait for its script run and for every chart, and check the page for errors."""
         start = time.perf_counter()
         try:
             runs = await self.page.evaluate("window.__runs || 0")
             await action()
-            if reruns:
-                await self.page.wait_for_function(f"window.__runs > {runs}", timeout=STEP_TIMEOUT_MS)
+            await self.page.wait_for_function(f"window.__runs > {runs}", timeout=STEP_TIMEOUT_MS)
             await self.page.wait_for_function(chromium.SETTLED, timeout=STEP_TIMEOUT_MS, polling=100)
             shown = await self.page.locator(ERRORS).all_inner_texts()
             self.errors += [f"session {self.number}, {name}: {text[:160]!r}" for text in shown]
@@ -93,20 +92,19 @@ class Session:
         """The visitor's interactions, the first `steps` of a fixed tour through the app."""
         n = self.number
         tour = [
-            ("load home", lambda: self.page.goto(self.url), True),
-            ("type a sentence", lambda: self.type(SENTENCES[n % len(SENTENCES)]), True),
-            ("change W_Q seed", lambda: self.seed("W_Q seed", 100 + n), True),
-            ("go to factor matrix", lambda: self.link("factor matrix"), True),
-            ("click a factor cell", lambda: self.click_cell(SENTENCES[n % len(SENTENCES)].split()[1].lower()), True),
-            ("toggle softmax", lambda: self.toggle("Softmax along each row"), True),
-            ("go to words become rows", lambda: self.link("Words become rows"), True),
-            ("change W_K seed", lambda: self.seed("W_K seed", 200 + n), True),
-            ("type another sentence", lambda: self.type(SENTENCES[(n + 1) % len(SENTENCES)]), True),
-            ("go home", lambda: self.link("Home"), True),
+            ("load home", lambda: self.page.goto(self.url)),
+            ("type a sentence", lambda: self.type(SENTENCES[n % len(SENTENCES)])),
+            ("change W_Q seed", lambda: self.seed("W_Q seed", 100 + n)),
+            ("go to factor matrix", lambda: self.link("factor matrix")),
+            ("click a factor cell", lambda: self.click_cell(SENTENCES[n % len(SENTENCES)].split()[1].lower())),
+            ("toggle softmax", lambda: self.toggle("Softmax along each row")),
+            ("go to words become rows", lambda: self.link("Words become rows")),
+            ("change W_K seed", lambda: self.seed("W_K seed", 200 + n)),
+            ("type another sentence", lambda: self.type(SENTENCES[(n + 1) % len(SENTENCES)])),
+            ("go home", lambda: self.link("Home")),
         ]
         for i in range(steps):
-            name, action, reruns = tour[i % len(tour)]
-            await self.step(name, action, reruns)
+            await self.step(*tour[i % len(tour)])
 
 
 async def main_async(sessions: int, steps: int) -> dict:
@@ -130,8 +128,7 @@ async def main_async(sessions: int, steps: int) -> dict:
 
 
 async def visits(browser, url: str, pid: int, sessions: int, steps: int) -> dict:
-    """One session touches every page and cache, then `sessions` sessions make `steps` interactions each at once: the
-    server's memory before, after one session, with all open and after they closed, its peak and CPU, the errors."""
+    """One session warms every page, then `sessions` make `steps` interactions at once: memory, CPU, errors."""
     result = {"sessions": sessions, "steps": steps, "server_start": tree_memory(pid, full=True)}
     warm = Session(browser, url, 0)  # every page and cache touched once, then measured with one session
     await warm.open()

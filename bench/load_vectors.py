@@ -66,8 +66,7 @@ def measure() -> dict[str, float]:
 
 
 def worst_suggestions(spelling, kv) -> dict[str, float]:
-    """suggest() for a sentence of 64 unknown 12-letter words: the first time (the spelling index is built then) and
-    again (from the cache), as on a rerun."""
+    """suggest() for 64 unknown 12-letter words: first (building the spelling index), then cached, as on a rerun."""
     import numpy as np
 
     rng = np.random.default_rng(0)
@@ -92,8 +91,7 @@ def upload_text(kv) -> bytes:
 
 
 def upload_parse(formats, kv) -> dict[str, float]:
-    """load_text_vectors() on the upload (pandas imported beforehand, as the app has it), next to its line-by-line
-    fallback on the same bytes."""
+    """load_text_vectors() on the upload (pandas imported, as in the app), next to its line-by-line fallback."""
     import numpy as np
     import pandas  # noqa: F401
 

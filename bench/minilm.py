@@ -3,12 +3,11 @@ import json
 import statistics
 import subprocess
 import sys
-import time
 
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from bench.common import MB, ROOT, Row, cli
+from bench.common import MB, ROOT, Row, cli, clocked
 from engine import minilm, minilm_files, treebank
 
 FORWARD_BUDGET_MS = 150
@@ -21,8 +20,7 @@ LONGEST = 64  # engine.tokens.MAX_TOKENS: the longest sentence a page takes
 
 
 def sentences() -> dict[str, list[str]]:
-    """The article's sentence, a 25-word held-out treebank sentence, 64 words of held-out sentences run together, and
-    as many pieces as the engine runs."""
+    """The article's sentence, a 25-word held-out one, 64 held-out words, and as many pieces as the engine runs."""
     test = treebank.split(list(treebank.built_in()), "test")
     words = [w for s in test for w in s.tokens]
     return {"article": ARTICLE, "treebank": list(next(s.tokens for s in test if s.sent_id == TREEBANK_ID)),
@@ -30,17 +28,11 @@ def sentences() -> dict[str, list[str]]:
 
 
 def forward_ms(model: minilm.Model, words: list[str], runs: int) -> dict[str, list[float]]:
-    """Wall and CPU milliseconds of minilm.run (word pieces, then the forward pass) on one BLAS thread, after a
-    warm-up run."""
+    """Wall and CPU milliseconds of minilm.run (pieces, then the forward pass) on one BLAS thread, after a warm-up."""
     with threadpool_limits(1, user_api="blas"):
         minilm.run(model, words)
-        times: dict[str, list[float]] = {"wall": [], "cpu": []}
-        for _ in range(runs):
-            wall, cpu = time.perf_counter(), time.process_time()
-            minilm.run(model, words)
-            times["wall"].append((time.perf_counter() - wall) * 1e3)
-            times["cpu"].append((time.process_time() - cpu) * 1e3)
-    return times
+        wall, cpu = clocked(lambda: minilm.run(model, words), runs)
+    return {"wall": [s * 1e3 for s in wall], "cpu": [s * 1e3 for s in cpu]}
 
 
 def memory() -> dict[str, float]:
@@ -62,8 +54,7 @@ def touch(weights: dict[str, np.ndarray]) -> int:
 
 
 def measure(kind: str) -> dict[str, dict[str, float]]:
-    """In this fresh process: memory grown by loading the weights (mapped: then one sentence, then every page read;
-    copied: safetensors' numpy reader, its file closed after)."""
+    """In this fresh process, memory grown by the weights: mapped (a sentence, every page), or copied by safetensors."""
     memory()  # psutil imported before the baseline
     base = memory()
     path = minilm_files.folder() / "model.safetensors"

@@ -7,13 +7,12 @@ import platform
 import pstats
 import random
 import string
-import time
 from pathlib import Path
 
 from streamlit.runtime.scriptrunner import script_runner
 from streamlit.testing.v1 import AppTest
 
-from bench.common import Row, median, ratio, seconds, table
+from bench.common import Row, clocked, median, ratio, seconds, table
 from harness.apptest import PAGES, run_page
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -38,31 +37,21 @@ def sessions() -> dict[str, AppTest]:
     return out
 
 
-def rerun_s(at: AppTest) -> tuple[float, float]:
-    """Wall-clock and CPU seconds (all threads of this process) of one rerun of the session's current page."""
-    wall = time.perf_counter()
-    cpu = time.process_time()
-    at.run()
-    return time.perf_counter() - wall, time.process_time() - cpu
-
-
 def rounds(sessions: dict[str, AppTest], runs: int, before=lambda: None) -> tuple[dict, dict]:
-    """Wall-clock and CPU seconds of `runs` reruns of each session, every session once per round (before() ahead of
-    each rerun), so that they share the same conditions."""
+    """Wall-clock and CPU seconds of `runs` reruns of each session, in rounds (before() ahead of each rerun)."""
     wall = {name: [] for name in sessions}
     cpu = {name: [] for name in sessions}
     for _ in range(runs):
         for name, at in sessions.items():
             before()
-            w, c = rerun_s(at)
+            (w,), (c,) = clocked(at.run)
             wall[name].append(w)
             cpu[name].append(c)
     return wall, cpu
 
 
 def profile(at: AppTest, top: int = 30) -> str:
-    """cProfile of one rerun inside the script thread (AppTest runs the page there), top functions by cumulative
-    time."""
+    """cProfile of one rerun in the script thread (AppTest runs the page there), top functions by cumulative time."""
     profiler = cProfile.Profile()
     original = script_runner.exec_func_with_error_handling
     script_runner.exec_func_with_error_handling = lambda *a, **kw: profiler.runcall(original, *a, **kw)
@@ -106,8 +95,7 @@ def measured(ats: dict[str, AppTest], runs: int) -> list[Row]:
         rows.append(Row(f"server rerun · {label}", f"warm AppTest rerun of the page next to {FLOOR} (one small "
                         f"chart), interleaved; median of {runs}; wall clock (CPU time {seconds(c)} vs "
                         f"{seconds(floor_cpu)}, {ratio(c, floor_cpu)})", seconds(w), f"floor {seconds(floor_wall)}",
-                        ratio(w, floor_wall), f"≤ {TARGET:g}× floor",
-                        max(w / floor_wall, c / floor_cpu) <= TARGET,
+                        ratio(w, floor_wall), f"≤ {TARGET:g}× floor", max(w / floor_wall, c / floor_cpu) <= TARGET,
                         {"wall_s": wall[name], "cpu_s": cpu[name], "floor_wall_s": wall[FLOOR],
                          "floor_cpu_s": cpu[FLOOR]}))
     worst = median(wall[WORST])

@@ -17,9 +17,7 @@ RANDOM_SEEDS, D_K = 10, 16
 
 
 def plain(kv, examples: list[corpus.Example], w_q=None, w_k=None) -> dict:
-    """A kind on plain held-out sentences (the template corpus's test split): labelled pairs in order, relevant keys
-    above 0, keys labelled 0 below 0, and the mean key-only share of each sentence's scores, as scored and
-    row-centred; without W_Q, W_K, τ·cos θ of the raw GloVe rows."""
+    """A kind on plain held-out sentences: pairs in order, signs, key-only shares (no W_Q, W_K: raw GloVe's τ·cos θ)."""
     b = corpus.batch(kv, examples, WEIGHT if w_q is not None else 0.0)
     raw = w_q is None
     w_q, w_k = (np.eye(kv.vector_size),) * 2 if raw else (w_q, w_k)

@@ -106,24 +106,20 @@ READY = """({n, changed, rerun}) => {
 }"""
 
 
-
-
 def launch(playwright):
     """Headless system Chromium with the bench flags."""
     return playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
 
 
 def new_page(browser):
-    """A page in a fresh context (empty cache and cookies) with the probe installed, the app's Content-Security-Policy
-    bypassed: it forbids evaluating strings, which Playwright's wait_for_function does."""
-    context = browser.new_context(viewport=VIEWPORT, bypass_csp=True)
+    """A page in a fresh context (empty cache and cookies) with the probe installed."""
+    context = browser.new_context(viewport=VIEWPORT, bypass_csp=True)  # the app's CSP forbids wait_for_function
     context.add_init_script(PROBE)
     return context.new_page()
 
 
 def ready(page, n: int = 1, changed: list[int] = (), rerun: bool = False) -> None:
-    """Wait until the app is idle with at least n charts drawn, the `changed` charts differ from the snapshot,
-    and (with `rerun`) a script run has finished, or a chart changed, since the snapshot."""
+    """Wait until the app is idle with n charts drawn, the `changed` ones new (with `rerun`: and a run or a change)."""
     page.wait_for_function(READY, arg={"n": n, "changed": list(changed), "rerun": rerun}, polling=20,
                            timeout=TIMEOUT_MS)
 
@@ -141,8 +137,7 @@ def settle(page) -> int:
 
 
 def pages(chosen: list[str] | None = None) -> list[tuple[str, str]]:
-    """(label, URL path) of the home page and every step of the story (kit/pages.py's STEPS): the pages that draw the
-    sentence's charts; with `chosen`, those whose label starts with one of them ("home", "1", "2", …)."""
+    """(label, URL path) of home and every step of the story (kit/pages.py), or of those `chosen` ("home", "1", …)."""
     from kit import pages as registry
 
     found = [("home", "")]
@@ -153,8 +148,7 @@ def pages(chosen: list[str] | None = None) -> list[tuple[str, str]]:
 
 
 class Interaction:
-    """One open page and its control: the sidebar sentence (a first word added, then removed), or, on a page that draws
-    no chart until asked, its primary button. `once()` times one use of the control until the charts have redrawn."""
+    """One open page and its control (the sentence, or its primary button): once() times a use until charts redraw."""
 
     def __init__(self, browser, url: str):
         self.page = new_page(browser)
@@ -168,8 +162,7 @@ class Interaction:
         self.changed = [i for i, sig in enumerate(after) if i >= len(before) or sig != before[i]]
 
     def setup(self) -> None:
-        """Choose the control: the sidebar's sentence, or on a page that draws no chart until asked, its primary
-        button."""
+        """The control: the sidebar's sentence (a first word added, then removed), or a chartless page's button."""
         if self.charts:
             self.box, self.control = self.page.locator(SENTENCE_BOX).first, "sentence edited in the sidebar"
             self.texts = [FIRST_WORD + self.box.input_value(), self.box.input_value()]
@@ -188,8 +181,7 @@ class Interaction:
         return lambda: self.box.press("Enter")
 
     def rehearsal(self, n: int) -> tuple[list, int, list]:
-        """One untimed use, until a script run has finished (or a chart changed) with n charts drawn: the charts'
-        content before it, the number of charts once the page has settled, and their content then."""
+        """One untimed use with n charts drawn: the charts' content before, their number once settled, content then."""
         go = self.prepare()
         before = self.page.evaluate("window.__bench.snapshot(), window.__bench.sigs()")
         go()
@@ -198,8 +190,7 @@ class Interaction:
         return before, settled, self.page.evaluate("window.__bench.sigs()")
 
     def once(self, mark=None) -> float:
-        """Seconds from using the control until the script has rerun and every chart it changes is redrawn (mark(),
-        if given, is called just before the clock starts)."""
+        """Seconds from a use until every chart it changes has redrawn (mark() just before the clock starts)."""
         go = self.prepare()
         self.page.evaluate("window.__bench.snapshot()")
         if mark is not None:
@@ -241,9 +232,7 @@ class Timed(Interaction):
 
 
 def interaction(browser, hello: Interaction, label: str, url: str, runs: int, opened=Interaction) -> tuple:
-    """(label, page times, hello times, charts, control) of `runs` uses of the control of opened(browser, url) (the
-    page at `url` and its sentence edit, unless told otherwise), each followed by one of the hello app's; no times, and
-    why, for a page that could not be measured."""
+    """(label, page times, hello times, charts, control) of `runs` uses of opened(browser, url)'s control, in turn."""
     from playwright.sync_api import Error as PlaywrightError
 
     try:

@@ -22,11 +22,9 @@ PEAK_EVERY_S = 0.1
 
 
 class Server:
-    """`streamlit run <script>` from the repo root (or another tree's `root`) on a free loopback port, with `env`
-    added to its environment and (given `files`) that (soft, hard) limit of open files set on its process as it
-    starts; a context manager that stops it. Started again, it keeps its port and its log."""
+    """`streamlit run <script>` in `root` on a free port (`env` added, None: removed; `files`: its open-files limit)."""
 
-    def __init__(self, script: str, root: Path = ROOT, env: dict[str, str] | None = None, files=None):
+    def __init__(self, script: str, root: Path = ROOT, env: dict[str, str | None] | None = None, files=None):
         self.script, self.root, self.port, self.proc, self.env = script, root, free_port(), None, env or {}
         self.files = files
         self.url = f"http://127.0.0.1:{self.port}"
@@ -39,8 +37,8 @@ class Server:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "streamlit", "run", self.script, "--server.port", str(self.port),
                  "--server.address", "127.0.0.1", "--server.headless", "true"],
-                cwd=self.root, env={**os.environ, **self.env}, stdout=log, stderr=subprocess.STDOUT,
-                stdin=subprocess.DEVNULL)
+                cwd=self.root, env={k: v for k, v in (os.environ | self.env).items() if v is not None}, stdout=log,
+                stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
         if self.files is not None:  # long before its lifespan runs
             resource.prlimit(self.proc.pid, resource.RLIMIT_NOFILE, self.files)
         return self
@@ -84,24 +82,19 @@ def wait_health(url: str, timeout: float = 30, every: float = 0.05, server: Serv
         if server is not None and server.proc.poll() is not None:
             raise RuntimeError(f"{server.script} exited with {server.proc.returncode}: "
                                f"{server.log.read_text()[-2000:]}")
-        try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=1) as r:
-                if r.read() == b"ok":
-                    return
-        except OSError:
-            pass
+        with contextlib.suppress(OSError), urllib.request.urlopen(f"{url}/_stcore/health", timeout=1) as r:
+            if r.read() == b"ok":
+                return
         time.sleep(every)
     raise TimeoutError(f"{url} did not answer its health check within {timeout:.0f} s")
 
 
 @contextlib.contextmanager
-def started(scripts: list[str], env: dict[str, str] | None = None, warm=(), files=None) -> Iterator[list[Server]]:
-    """A server per script (`env` and `files` as Server's), each on a port of its own (free_port() may hand out one
-    port twice before anything binds it), started together, ready and warmed by each of `warm` (given its URL);
-    stopped at the end."""
+def started(scripts: list[str], env: dict | None = None, warm=(), files=None) -> Iterator[list[Server]]:
+    """A server per script on ports of their own, started together, ready, warmed by each of `warm`; stopped after."""
     found: list[Server] = []
     try:
-        while len(found) < len(scripts):
+        while len(found) < len(scripts):  # free_port() may hand out a port twice before anything binds it
             server = Server(scripts[len(found)], env=env, files=files)
             if server.port not in {s.port for s in found}:
                 found.append(server.start())
@@ -159,8 +152,7 @@ def tree_memory(pid: int, full: bool = False) -> dict[str, float]:
 
 
 def tree_cpu(pid: int | None, reaped: bool = True) -> float:
-    """User + system CPU seconds of a process and its live descendants (with `reaped`, and the children it has
-    reaped); 0 for None or a process that has gone."""
+    """User + system CPU seconds of a process, its live descendants (and those reaped); 0 for None or one gone."""
     if pid is None:
         return 0.0
     try:
@@ -186,22 +178,16 @@ def cpu_seconds(pids: list[int]) -> float:
     return sum(sum(psutil.Process(pid).cpu_times()[:2]) for pid in pids)
 
 
-def own_cpu() -> float:
-    """User + system CPU seconds this process has used so far."""
-    return sum(psutil.Process().cpu_times()[:2])
-
-
 def snapshot(pids: list[int]) -> tuple[float, float, float, float]:
     """The servers' CPU seconds, this process's, the machine's busy seconds and the time: the start of a stretch."""
-    return cpu_seconds(pids), own_cpu(), busy_seconds(), time.monotonic()
+    return cpu_seconds(pids), cpu_seconds([os.getpid()]), busy_seconds(), time.monotonic()
 
 
 def since(before: tuple[float, float, float, float], pids: list[int]) -> tuple[float, float, float]:
-    """The servers' and this process's CPU seconds since snapshot() `before`, and the cores that other processes kept
-    busy meanwhile."""
+    """The servers' and this process's CPU seconds since snapshot() `before`, and the cores others kept busy."""
     server0, client0, busy0, start = before
     server = cpu_seconds(pids) - server0
-    client = own_cpu() - client0
+    client = cpu_seconds([os.getpid()]) - client0
     return server, client, (busy_seconds() - busy0 - server - client) / (time.monotonic() - start)
 
 

@@ -1,11 +1,10 @@
 """The learning engine: how often the default run reaches the target order, its time, and its speed next to PyTorch."""
 import functools
 import statistics
-import time
 
 import numpy as np
 
-from bench.common import Row, markdown, median, ratio, seconds, timed
+from bench.common import Row, clocked, markdown, median, ratio, seconds, timed
 from engine.sources import load_glove
 from engine.tokens import embed, tokenize
 from engine.training import DEFAULT_LR, DEFAULT_STEPS, initial_weights, make_goal, positional_rows, train
@@ -36,12 +35,7 @@ def order_rate(x, targets) -> int:
 def medians(run) -> tuple[float, float]:
     """Median CPU and wall seconds of RUNS calls, after one untimed warm-up call."""
     run()
-    cpu, wall = [], []
-    for _ in range(RUNS):
-        c, w = time.process_time(), time.perf_counter()
-        run()
-        cpu.append(time.process_time() - c)
-        wall.append(time.perf_counter() - w)
+    wall, cpu = clocked(run, RUNS)
     return statistics.median(cpu), statistics.median(wall)
 
 
@@ -129,8 +123,7 @@ def run(quick: bool) -> list[Row]:
             f"≤ {TRAIN_BUDGET_S:g} s", mine <= TRAIN_BUDGET_S, values),
         Row("training · steps per second", f"the same run as steps/s, next to PyTorch {torch.__version__} autograd + "
             "torch.optim.Adam, one thread", f"{DEFAULT_STEPS / mine:,.0f} steps/s",
-            f"PyTorch {DEFAULT_STEPS / torch_s:,.0f} steps/s", ratio(torch_s, mine), "≥ 1× PyTorch",
-            mine <= torch_s),
+            f"PyTorch {DEFAULT_STEPS / torch_s:,.0f} steps/s", ratio(torch_s, mine), "≥ 1× PyTorch", mine <= torch_s),
     ]
 
 

