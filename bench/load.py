@@ -17,8 +17,9 @@ LOG = RESULTS / "load-server.log"
 PER_SESSION_MB = 5
 STEP_TIMEOUT_MS = 90_000
 DEADLINE_S = 900
-SENTENCES = ("The black cat drank the milk", "A dog ate the bone quickly", "The old man read the paper",
-             "She reads old books")
+# none is the default sentence, which typed again would run nothing
+SENTENCES = ("A dog ate the bone quickly", "The old man read the paper", "She reads old books",
+             "The small cat drank the warm milk")
 ERRORS = "[data-testid=stException], [data-testid=stAlertContentError]"
 
 
@@ -94,12 +95,12 @@ class Session:
         tour = [
             ("load home", lambda: self.page.goto(self.url)),
             ("type a sentence", lambda: self.type(SENTENCES[n % len(SENTENCES)])),
-            ("change W_Q seed", lambda: self.seed("W_Q seed", 100 + n)),
+            ("change W_V seed", lambda: self.seed("W_V seed", 100 + n)),  # W_Q, W_K: learned, no seed
             ("go to factor matrix", lambda: self.link("factor matrix")),
             ("click a factor cell", lambda: self.click_cell(SENTENCES[n % len(SENTENCES)].split()[1].lower())),
             ("toggle softmax", lambda: self.toggle("Softmax along each row")),
             ("go to words become rows", lambda: self.link("Words become rows")),
-            ("change W_K seed", lambda: self.seed("W_K seed", 200 + n)),
+            ("change W_V seed again", lambda: self.seed("W_V seed", 200 + n)),
             ("type another sentence", lambda: self.type(SENTENCES[(n + 1) % len(SENTENCES)])),
             ("go home", lambda: self.link("Home")),
         ]
