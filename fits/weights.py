@@ -35,8 +35,8 @@ def layers(s: Layers, kv: KeyedVectors) -> tuple[dict[str, np.ndarray], banner.P
         st.stop()
     learned = {name: got for name, got in found.items() if isinstance(got, Fit)}
     used = next(((learned[name], plans[name].recipe) for name in (s.k_preset, s.q_preset) if name in learned), None)
-    fallback = {f"{layer}_preset": "random" for layer in ("q", "k") if getattr(s, f"{layer}_preset") in found
-                and getattr(s, f"{layer}_preset") not in learned}
+    failed = {name for name, got in found.items() if isinstance(got, Exception)}  # random weights stand in for these
+    fallback = {f"{layer}_preset": "random" for layer in ("q", "k") if getattr(s, f"{layer}_preset") in failed}
     provenance = banner.provenance(s, fallback, d, d_k, used, own_run)
     banner.banner(s, provenance)
     w = {}

@@ -3,7 +3,6 @@ the sidebar, the page's title and intro, the vectors, the layers and the banner 
 and the sentence through the layers (context). A page's own controls and what they change sit in its part, which they
 run again alone (part): the frame stays as drawn."""
 from collections.abc import Callable, Mapping, Sequence
-from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, fields, replace
 from typing import TypeVar
@@ -56,9 +55,12 @@ class Context:
         """The sentence `enc` attending to itself through this page's layers, scaled, softmaxed and own cells as its
         Settings say; numbers too large to compute stop the run with a sentence for the learner."""
         s, w = self.s, self.w
-        with overflow_stops():
-            att = attend(enc.x, enc.x, w["w_q"], w["w_k"], w["w_v"], scale=s.scaled, softmax=s.softmax, own=s.own)
-        return att
+        try:
+            return attend(enc.x, enc.x, w["w_q"], w["w_k"], w["w_v"], scale=s.scaled, softmax=s.softmax, own=s.own)
+        except ValueError:
+            st.error(t("overflow"))
+            st.stop()
+            raise  # st.stop() ends the run; this line is never reached
 
     def asker(self, words: Sequence[str], at: int, view: Settings | None = None):
         """What kit.views.guess_first calls to offer this page's question to a class: about word `at` of `words` (the
@@ -116,19 +118,7 @@ def context(p: Page, s: Settings) -> Context:
         enc = None
     if enc is None:
         st.stop()
-    with overflow_stops():
-        att = attend(enc.x, enc.x, w["w_q"], w["w_k"], w["w_v"], scale=s.scaled, softmax=s.softmax, own=s.own)
-    return replace(ctx, enc=enc, att=att)
-
-
-@contextmanager
-def overflow_stops():
-    """Attention whose numbers are too large to compute stops the run with a sentence for the learner."""
-    try:
-        yield
-    except ValueError:
-        st.error(t("overflow"))
-        st.stop()
+    return replace(ctx, enc=enc, att=ctx.attend(enc))
 
 
 def lobby(p: Page, s: Settings) -> Context:

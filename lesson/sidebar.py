@@ -89,7 +89,7 @@ def render(s: Settings, p: Page, sentence_field: str):
         # The layer widgets and the links are built only while shown: hidden, they would cost every run and redraw.
         with st.expander(t("layers"), key="layers_open", on_change="rerun") as layers:
             if layers.open:
-                layer_controls()
+                layer_controls(s)
         with st.popover(t("copy_link"), icon=":material/link:", width="stretch", key="link_open",
                         on_change="rerun") as link:
             if link.open:
@@ -138,10 +138,8 @@ def url_notices(notices: list, unread: bool):
             st.warning(t(sentence, items=said), icon=":material/warning:")
 
 
-def layer_controls():
-    """Positional encoding, d_k, and each linear layer's preset, seed and scale (a seed is for the presets that draw
-    one, a scale for all but the identity: the preset the widget holds says which)."""
-    ss = st.session_state
+def layer_controls(s: Settings):
+    """Positional encoding, d_k, and each linear layer's preset, seed and scale."""
     st.slider(t("position"), min_value=SPEC["position"][0], max_value=SPEC["position"][1], step=0.05,
               key="position", help=t("position_help"))
     st.toggle(t("own"), key="own", help=t("own_help"))
@@ -152,8 +150,8 @@ def layer_controls():
                      format_func=labels(PRESET_NAMES))
         c1, c2 = st.columns(2)
         c1.number_input(t("seed", layer=name), min_value=0, max_value=9999, step=1, key=f"{layer}_seed",
-                        disabled=ss[f"{layer}_preset"] in QK_PRESETS[:2])
+                        disabled=getattr(s, f"{layer}_preset") in QK_PRESETS[:2])
         c2.number_input(t("scale", layer=name), min_value=SPEC["q_scale"][0], max_value=SPEC["q_scale"][1],
-                        format="%g", key=f"{layer}_scale", disabled=ss[f"{layer}_preset"] == "identity")
+                        format="%g", key=f"{layer}_scale", disabled=getattr(s, f"{layer}_preset") == "identity")
 
 
