@@ -101,6 +101,7 @@ CONTROLS = (
     PageControl("7 · another held-out sentence", "Real_sentences", button("Another held-out sentence")),
     PageControl("8 · head shown large", "Real_model", select("Head shown large", "L1-H1", "L1-H2")),
 )
+PART = PageControl("the query word in a part of one chart", "", select("Query word", "milk", "cat"))  # bench/floor
 
 
 class Control(Interaction):
