@@ -34,14 +34,14 @@ def quoted(words) -> str:
 
 def section(ctx, part):
     """Targets, what learns, where training starts, Train, and the last run's results (those of a run that has just
-    ended drawn in its turn), drawn by part(draw, "query") so that the word they follow runs them again alone (the
-    page's frame.part)."""
+    ended drawn in its turn); what follows one word of them is drawn by part(draw, "query"), so that picking another
+    word runs that alone (the page's frame.part)."""
     LIVE.section(lambda ended: parts(ctx, part, failed=ended.error if ended is not None else None))
 
 
 def parts(ctx, part, failed: Exception | None):
-    """The section's parts, top to bottom, the results drawn by `part`; `failed`: why the run that has just ended
-    failed (no room for it, or numbers grown too large), if it did."""
+    """The section's parts, top to bottom, what the results follow of one word drawn by `part`; `failed`: why the run
+    that has just ended failed (no room for it, or numbers grown too large), if it did."""
     ss = st.session_state
     triples, problems = targets_editor(ctx)
     learn = controls(ctx)
@@ -57,7 +57,7 @@ def parts(ctx, part, failed: Exception | None):
     elif LIVE.result in ss:
         if problems or not learn:
             st.caption(t("learn_kept_result"))
-        part(lambda _: show_result(ss[LIVE.result], config), "query")
+        show_result(ss[LIVE.result], config, part)
     else:
         st.info(t("learn_not_trained"))
 
@@ -219,12 +219,19 @@ def order_text(triples, scores, labels) -> str:
     return t("item_sep").join(rows)
 
 
-def show_result(res: dict, config: dict):
-    """Verdict, curves and table, the dot products before and after, and the vectors turning in one fixed plane."""
+def show_result(res: dict, config: dict, part):
+    """Verdict, curves and table, then, drawn by `part` (the word they follow runs it again alone), one word's dot
+    products before and after and its vectors turning in one fixed plane."""
     h, labels = res["h"], res["labels"]
     pairs = [f"{labels[q]} → {labels[k]}" for q, k, _ in h.targets]
     verdict(res, config)
     curves(h, pairs, cosine=res["cosine"])
+    part(lambda _: followed(h, labels, pairs), "query")
+
+
+def followed(h, labels: list[str], pairs: list[str]):
+    """The word the results follow (a choice where the targets name several query words), its dot products with its
+    keys before and after, its vectors turning, and its lengths and angles at the end."""
     rows = [labels[r] for r in h.rows]
     q = rows[0] if len(rows) == 1 else pick_word("query", t("query"), rows, rows[0])
     i = labels.index(q)

@@ -86,6 +86,24 @@ def test_a_pages_own_control_runs_its_part_alone(page, app_url, name):
         page.stop_listening()
 
 
+def test_the_word_page_5_follows_runs_what_follows_it_and_not_the_curves_of_all_targets(page, app_url):
+    """Picking the word the results follow redraws that word's charts (its products before and after, its plane), not
+    the loss, scores and weights curves of every target, which no word changes."""
+    got = listen(page)
+    try:
+        b.visit(page, b.address(app_url, "pages/5_Learning.py", "en") + f"&{TWO_QUERIES}")
+        trained(page)
+        got.clear()
+        pick("Query word", "milk")(page)
+        charts = [m.delta.new_element.vega_lite_chart.spec for m in got
+                  if m.WhichOneof("type") == "delta" and m.delta.new_element.WhichOneof("type") == "vega_lite_chart"]
+        assert len(charts) >= 5 and any(t("learn_plane_chart") in spec for spec in charts)
+        for curve in ("learn_loss_title", "learn_scores_title", "learn_weights_title"):
+            assert not any(t(curve) in spec for spec in charts), curve
+    finally:
+        page.stop_listening()
+
+
 def test_the_sentence_still_runs_the_whole_page(page, app_url):
     got = listen(page)
     try:
