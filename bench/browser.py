@@ -97,52 +97,69 @@ def next_to_hello(figure: str, how: str, samples: dict[str, list[float]], budget
 
 def edit_rows(measured: list[tuple]) -> list[Row]:
     """A row per page's sentence edit against the hello app's and the frame's, the frame's own, and their median."""
-    rows, ratios = [], []
-    floor = next((median(times) for label, times, *_ in measured if label == FLOOR_LABEL and times), None)
-    for label, times, hello_times, n, control in measured:
-        if label == FLOOR_LABEL:  # a reference for the pages' budgets, not a page
-            m, h = median(times), median(hello_times)
-            rows.append(Row(f"reference · {label}", f"{FLOOR}, the least a story page can be: {control} until "
-                            f"its one chart has redrawn; median of {len(times)}", seconds(m),
-                            f"hello app {seconds(h)}", ratio(m, h), values={"page_s": times, "hello_s": hello_times}))
-            continue
-        if not times:
-            rows.append(Row(f"interaction · {label}", control, "—", budget=f"≤ {BUDGET_INTERACTION:g}× hello"))
-            continue
-        m, h = median(times), median(hello_times)
-        ratios.append(m / h)
-        framed = f"; {ratio(m, floor)} the frame's" if floor else ""
-        rows.append(Row(f"interaction · {label}", f"{control} until its {n} charts have redrawn; "
-                        f"median of {len(times)}{framed}", seconds(m), f"hello app {seconds(h)}", ratio(m, h),
-                        f"≤ {BUDGET_INTERACTION:g}× hello" + (f", ≤ {BUDGET_FLOOR}× the frame" if floor else ""),
-                        m <= BUDGET_INTERACTION * h and (not floor or m <= BUDGET_FLOOR * floor),
-                        {"page_s": times, "hello_s": hello_times, "charts": n, "frame_s": floor}))
-    return rows + median_row("interaction · median over pages", "pages", ratios, BUDGET_MEDIAN)
+    return judged(measured, "interaction", FLOOR_LABEL, f"{FLOOR}, the least a story page can be",
+                  f"≤ {BUDGET_INTERACTION:g}× hello", edit_row) + median_row(
+        "interaction · median over pages", "pages", ratios_of(measured, FLOOR_LABEL), BUDGET_MEDIAN)
+
+
+def edit_row(label: str, times: list[float], hello_times: list[float], n: int, control: str,
+             floor: float | None) -> Row:
+    """A page's sentence edit against the hello app's and (where measured) the frame's."""
+    m, h = median(times), median(hello_times)
+    framed = f"; {ratio(m, floor)} the frame's" if floor else ""
+    return Row(f"interaction · {label}", f"{control} until its {n} charts have redrawn; median of {len(times)}{framed}",
+               seconds(m), f"hello app {seconds(h)}", ratio(m, h),
+               f"≤ {BUDGET_INTERACTION:g}× hello" + (f", ≤ {BUDGET_FLOOR}× the frame" if floor else ""),
+               m <= BUDGET_INTERACTION * h and (not floor or m <= BUDGET_FLOOR * floor),
+               {"page_s": times, "hello_s": hello_times, "charts": n, "frame_s": floor})
 
 
 def control_rows(own: list[tuple]) -> list[Row]:
     """A row per page-local control against the hello app's edit and the least such a control can be (PART), the
     latter's own, and their median."""
-    rows, ratios = [], []
-    least = next((median(times) for label, times, *_ in own if label == controls.PART.label and times), None)
-    for label, times, hello_times, n, control in own:
-        if label == controls.PART.label:  # a reference for the controls' budgets, not a page's control
-            m, h = median(times), median(hello_times)
-            rows.append(Row(f"reference · {label}", f"{PART}, the least a page's own control can be: {control} until "
-                            f"its one chart has redrawn in place; median of {len(times)}", seconds(m),
-                            f"hello app {seconds(h)}", ratio(m, h), values={"page_s": times, "hello_s": hello_times}))
-            continue
-        if not times:
-            rows.append(Row(f"control · {label}", control, "—", budget=f"≤ {BUDGET_CONTROL:g}× hello"))
-            continue
-        m, h = median(times), median(hello_times)
-        ratios.append(m / h)
-        beside = f"; {ratio(m, least)} the least control's" if least else ""
-        rows.append(Row(f"control · {label}", f"its part alone until the {n} charts it changes have redrawn; "
-                        f"median of {len(times)}{beside}", seconds(m), f"hello app {seconds(h)}", ratio(m, h),
-                        f"≤ {BUDGET_CONTROL:g}× hello", m <= BUDGET_CONTROL * h,
-                        {"page_s": times, "hello_s": hello_times, "charts": n, "least_s": least}))
-    return rows + median_row("control · median over controls", "controls", ratios, BUDGET_CONTROLS)
+    return judged(own, "control", controls.PART.label, f"{PART}, the least a page's own control can be",
+                  f"≤ {BUDGET_CONTROL:g}× hello", control_row) + median_row(
+        "control · median over controls", "controls", ratios_of(own, controls.PART.label), BUDGET_CONTROLS)
+
+
+def control_row(label: str, times: list[float], hello_times: list[float], n: int, control: str,
+                least: float | None) -> Row:
+    """A page's own control against the hello app's edit and (where measured) the least control's."""
+    m, h = median(times), median(hello_times)
+    beside = f"; {ratio(m, least)} the least control's" if least else ""
+    return Row(f"control · {label}", f"its part alone until the {n} charts it changes have redrawn; median of "
+               f"{len(times)}{beside}", seconds(m), f"hello app {seconds(h)}", ratio(m, h),
+               f"≤ {BUDGET_CONTROL:g}× hello", m <= BUDGET_CONTROL * h,
+               {"page_s": times, "hello_s": hello_times, "charts": n, "least_s": least})
+
+
+def judged(measured: list[tuple], figure: str, reference: str, least: str, budget: str, row) -> list[Row]:
+    """The rows of measured uses: the reference's (the use labelled `reference`, the `least` a use can be, judged by
+    no budget), and row(label, times, hello times, charts, control, the reference's median) for each other use
+    measured; one that was not says why, under its `budget`."""
+    rows = []
+    floor = next((median(times) for label, times, *_ in measured if label == reference and times), None)
+    for label, times, hello_times, n, control in measured:
+        if label == reference:
+            rows.append(reference_row(label, f"{least}: {control} until its one chart has redrawn", times,
+                                      hello_times))
+        elif not times:
+            rows.append(Row(f"{figure} · {label}", control, "—", budget=budget))
+        else:
+            rows.append(row(label, times, hello_times, n, control, floor))
+    return rows
+
+
+def ratios_of(measured: list[tuple], reference: str) -> list[float]:
+    """Each measured use's median against the hello app's, but the reference's."""
+    return [median(times) / median(hello) for label, times, hello, *_ in measured if label != reference and times]
+
+
+def reference_row(label: str, how: str, times: list[float], hello_times: list[float]) -> Row:
+    """A reference's row, judged by no budget: its median next to the hello app's."""
+    m, h = median(times), median(hello_times)
+    return Row(f"reference · {label}", f"{how}; median of {len(times)}", seconds(m), f"hello app {seconds(h)}",
+               ratio(m, h), values={"page_s": times, "hello_s": hello_times})
 
 
 def median_row(figure: str, what: str, ratios: list[float], budget: float) -> list[Row]:
