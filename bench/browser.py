@@ -97,9 +97,9 @@ def next_to_hello(figure: str, how: str, samples: dict[str, list[float]], budget
 
 def edit_rows(measured: list[tuple]) -> list[Row]:
     """A row per page's sentence edit against the hello app's and the frame's, the frame's own, and their median."""
-    return judged(measured, "interaction", FLOOR_LABEL, f"{FLOOR}, the least a story page can be",
-                  f"≤ {BUDGET_INTERACTION:g}× hello", edit_row) + median_row(
-        "interaction · median over pages", "pages", ratios_of(measured, FLOOR_LABEL), BUDGET_MEDIAN)
+    rows, ratios = judged(measured, "interaction", FLOOR_LABEL, f"{FLOOR}, the least a story page can be",
+                          f"≤ {BUDGET_INTERACTION:g}× hello", edit_row)
+    return rows + median_row("interaction · median over pages", "pages", ratios, BUDGET_MEDIAN)
 
 
 def edit_row(label: str, times: list[float], hello_times: list[float], n: int, control: str,
@@ -117,9 +117,9 @@ def edit_row(label: str, times: list[float], hello_times: list[float], n: int, c
 def control_rows(own: list[tuple]) -> list[Row]:
     """A row per page-local control against the hello app's edit and the least such a control can be (PART), the
     latter's own, and their median."""
-    return judged(own, "control", controls.PART.label, f"{PART}, the least a page's own control can be",
-                  f"≤ {BUDGET_CONTROL:g}× hello", control_row) + median_row(
-        "control · median over controls", "controls", ratios_of(own, controls.PART.label), BUDGET_CONTROLS)
+    rows, ratios = judged(own, "control", controls.PART.label, f"{PART}, the least a page's own control can be",
+                          f"≤ {BUDGET_CONTROL:g}× hello", control_row)
+    return rows + median_row("control · median over controls", "controls", ratios, BUDGET_CONTROLS)
 
 
 def control_row(label: str, times: list[float], hello_times: list[float], n: int, control: str,
@@ -133,12 +133,13 @@ def control_row(label: str, times: list[float], hello_times: list[float], n: int
                {"page_s": times, "hello_s": hello_times, "charts": n, "least_s": least})
 
 
-def judged(measured: list[tuple], figure: str, reference: str, least: str, budget: str, row) -> list[Row]:
+def judged(measured: list[tuple], figure: str, reference: str, least: str, budget: str,
+           row) -> tuple[list[Row], list[float]]:
     """The rows of measured uses: the reference's (the use labelled `reference`, the `least` a use can be, judged by
     no budget), and row(label, times, hello times, charts, control, the reference's median) for each other use
-    measured; one that was not says why, under its `budget`."""
-    rows = []
-    floor = next((median(times) for label, times, *_ in measured if label == reference and times), None)
+    measured, one that was not saying why under its `budget`; and those measured uses' ratios to the hello app."""
+    rows, ratios = [], []
+    least_s = next((median(times) for label, times, *_ in measured if label == reference and times), None)
     for label, times, hello_times, n, control in measured:
         if label == reference:
             rows.append(reference_row(label, f"{least}: {control} until its one chart has redrawn", times,
@@ -146,13 +147,9 @@ def judged(measured: list[tuple], figure: str, reference: str, least: str, budge
         elif not times:
             rows.append(Row(f"{figure} · {label}", control, "—", budget=budget))
         else:
-            rows.append(row(label, times, hello_times, n, control, floor))
-    return rows
-
-
-def ratios_of(measured: list[tuple], reference: str) -> list[float]:
-    """Each measured use's median against the hello app's, but the reference's."""
-    return [median(times) / median(hello) for label, times, hello, *_ in measured if label != reference and times]
+            rows.append(row(label, times, hello_times, n, control, least_s))
+            ratios.append(median(times) / median(hello_times))
+    return rows, ratios
 
 
 def reference_row(label: str, how: str, times: list[float], hello_times: list[float]) -> Row:
