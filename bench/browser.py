@@ -97,9 +97,8 @@ def next_to_hello(figure: str, how: str, samples: dict[str, list[float]], budget
 
 def edit_rows(measured: list[tuple]) -> list[Row]:
     """A row per page's sentence edit against the hello app's and the frame's, the frame's own, and their median."""
-    rows, ratios = judged(measured, "interaction", FLOOR_LABEL, f"{FLOOR}, the least a story page can be",
-                          f"≤ {BUDGET_INTERACTION:g}× hello", edit_row)
-    return rows + median_row("interaction · median over pages", "pages", ratios, BUDGET_MEDIAN)
+    return judged(measured, "interaction", "pages", FLOOR_LABEL, f"{FLOOR}, the least a story page can be",
+                  (BUDGET_INTERACTION, BUDGET_MEDIAN), edit_row)
 
 
 def edit_row(label: str, times: list[float], hello_times: list[float], n: int, control: str,
@@ -117,9 +116,8 @@ def edit_row(label: str, times: list[float], hello_times: list[float], n: int, c
 def control_rows(own: list[tuple]) -> list[Row]:
     """A row per page-local control against the hello app's edit and the least such a control can be (PART), the
     latter's own, and their median."""
-    rows, ratios = judged(own, "control", controls.PART.label, f"{PART}, the least a page's own control can be",
-                          f"≤ {BUDGET_CONTROL:g}× hello", control_row)
-    return rows + median_row("control · median over controls", "controls", ratios, BUDGET_CONTROLS)
+    return judged(own, "control", "controls", controls.PART.label, f"{PART}, the least a page's own control can be",
+                  (BUDGET_CONTROL, BUDGET_CONTROLS), control_row)
 
 
 def control_row(label: str, times: list[float], hello_times: list[float], n: int, control: str,
@@ -133,11 +131,12 @@ def control_row(label: str, times: list[float], hello_times: list[float], n: int
                {"page_s": times, "hello_s": hello_times, "charts": n, "least_s": least})
 
 
-def judged(measured: list[tuple], figure: str, reference: str, least: str, budget: str,
-           row) -> tuple[list[Row], list[float]]:
+def judged(measured: list[tuple], figure: str, what: str, reference: str, least: str, budgets: tuple[float, float],
+           row) -> list[Row]:
     """The rows of measured uses: the reference's (the use labelled `reference`, the `least` a use can be, judged by
-    no budget), and row(label, times, hello times, charts, control, the reference's median) for each other use
-    measured, one that was not saying why under its `budget`; and those measured uses' ratios to the hello app."""
+    no budget), row(label, times, hello times, charts, control, the reference's median) for each other use measured
+    (one that was not says why, under the first of the `budgets`), and the median of their ratios to the hello app
+    against the second."""
     rows, ratios = [], []
     least_s = next((median(times) for label, times, *_ in measured if label == reference and times), None)
     for label, times, hello_times, n, control in measured:
@@ -145,11 +144,11 @@ def judged(measured: list[tuple], figure: str, reference: str, least: str, budge
             rows.append(reference_row(label, f"{least}: {control} until its one chart has redrawn", times,
                                       hello_times))
         elif not times:
-            rows.append(Row(f"{figure} · {label}", control, "—", budget=budget))
+            rows.append(Row(f"{figure} · {label}", control, "—", budget=f"≤ {budgets[0]:g}× hello"))
         else:
             rows.append(row(label, times, hello_times, n, control, least_s))
             ratios.append(median(times) / median(hello_times))
-    return rows, ratios
+    return rows + median_row(f"{figure} · median over {what}", what, ratios, budgets[1])
 
 
 def reference_row(label: str, how: str, times: list[float], hello_times: list[float]) -> Row:
