@@ -89,7 +89,7 @@ def render(s: Settings, p: Page, sentence_field: str):
         # The layer widgets and the links are built only while shown: hidden, they would cost every run and redraw.
         with st.expander(t("layers"), key="layers_open", on_change="rerun") as layers:
             if layers.open:
-                layer_controls(s)
+                layer_controls()
         with st.popover(t("copy_link"), icon=":material/link:", width="stretch", key="link_open",
                         on_change="rerun") as link:
             if link.open:
@@ -138,7 +138,7 @@ def url_notices(notices: list, unread: bool):
             st.warning(t(sentence, items=said), icon=":material/warning:")
 
 
-def layer_controls(s: Settings):
+def layer_controls():
     """Positional encoding, d_k, and each linear layer's preset, seed and scale."""
     st.slider(t("position"), min_value=SPEC["position"][0], max_value=SPEC["position"][1], step=0.05,
               key="position", help=t("position_help"))
@@ -146,12 +146,12 @@ def layer_controls(s: Settings):
     st.number_input(t("d_k"), min_value=SPEC["d_k"][0], max_value=SPEC["d_k"][1], step=1, key="d_k")
     for layer in LAYERS:
         name = f"W_{layer.upper()}"
-        st.selectbox(t("preset", layer=name), PRESETS if layer == "v" else QK_PRESETS, key=f"{layer}_preset",
-                     format_func=labels(PRESET_NAMES))
+        preset = st.selectbox(t("preset", layer=name), PRESETS if layer == "v" else QK_PRESETS, key=f"{layer}_preset",
+                              format_func=labels(PRESET_NAMES))
         c1, c2 = st.columns(2)
         c1.number_input(t("seed", layer=name), min_value=0, max_value=9999, step=1, key=f"{layer}_seed",
-                        disabled=getattr(s, f"{layer}_preset") in QK_PRESETS[:2])
+                        disabled=preset in QK_PRESETS[:2])
         c2.number_input(t("scale", layer=name), min_value=SPEC["q_scale"][0], max_value=SPEC["q_scale"][1],
-                        format="%g", key=f"{layer}_scale", disabled=getattr(s, f"{layer}_preset") == "identity")
+                        format="%g", key=f"{layer}_scale", disabled=preset == "identity")
 
 
