@@ -250,10 +250,10 @@ def teacher_live(question_no: int, status: str):
     showing = room.status == "asking" and st.session_state.get("_class_show")  # a live chart: redrawn every EVERY_S
     watch.watch(base_url(), me["code"], True, watch.stage(room, True, now),
                       every=watch.EVERY_S if showing else 0.0)
-    a, b, c = st.columns(3)
-    a.metric(t("class_joined"), room.joined)
-    b.metric(t("class_answered"), room.answered)
-    c.metric(t("class_question_no"), room.question_no)
+    joined_box, answered_box, question_box = st.columns(3)
+    joined_box.metric(t("class_joined"), room.joined)
+    answered_box.metric(t("class_answered"), room.answered)
+    question_box.metric(t("class_question_no"), room.question_no)
     revealed = room.status != "asking"
     if revealed or st.session_state.get("_class_show"):
         room_chart(room, revealed)

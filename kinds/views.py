@@ -54,14 +54,14 @@ def heads_choice(ctx) -> int:
     s = ctx.s
     d_k = ctx.w["w_q"].shape[1]
     divisors = [h for h in range(1, d_k + 1) if d_k % h == 0]
-    c1, c2, c3, c4 = st.columns([1, 1.4, 1, 2], vertical_alignment="bottom")
-    c1.toggle(t("scaled"), key="scaled")
-    c2.toggle(t("softmax"), key="softmax")
-    c3.toggle(t("predict"), key="predict", help=t("predict_help"))
+    scaled_box, softmax_box, predict_box, heads_box = st.columns([1, 1.4, 1, 2], vertical_alignment="bottom")
+    scaled_box.toggle(t("scaled"), key="scaled")
+    softmax_box.toggle(t("softmax"), key="softmax")
+    predict_box.toggle(t("predict"), key="predict", help=t("predict_help"))
     if s.heads not in divisors:
         st.warning(t("heads_fallback", h=s.heads, d_k=d_k))
         state.write_setting(replace(s, heads=1), "heads")
-    return c4.selectbox(t("heads"), divisors, key="heads", help=t("heads_help", d_k=d_k))
+    return heads_box.selectbox(t("heads"), divisors, key="heads", help=t("heads_help", d_k=d_k))
 
 
 def tabs(ctx, src, tgt, heads: int):

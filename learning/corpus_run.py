@@ -199,10 +199,10 @@ def ask(ctx, data: Data) -> FitRecipe | None:
         return None
     bound = min(corpus.MAX_STEPS, queue.max_steps(data.words, d, d_k))
     jobs.cap_steps("run_steps", s.run_steps, bound)  # a larger corpus, vectors or d_k than the link's
-    c1, c2, c3 = st.columns(3)
-    jobs.steps_input(c1, "run_steps", bound, data.words, d, d_k)
-    c2.number_input(t("learn_lr"), min_value=1e-4, max_value=1.0, step=0.01, format="%g", key="run_lr")
-    c3.number_input(t("learn_seed"), min_value=0, max_value=9999, step=1, key="run_seed")
+    steps_box, lr_box, seed_box = st.columns(3)
+    jobs.steps_input(steps_box, "run_steps", bound, data.words, d, d_k)
+    lr_box.number_input(t("learn_lr"), min_value=1e-4, max_value=1.0, step=0.01, format="%g", key="run_lr")
+    seed_box.number_input(t("learn_seed"), min_value=0, max_value=9999, step=1, key="run_seed")
     treebank_run = data.which == "treebank"  # the treebank's live recipe, else the template-format fit
     wanted = FitRecipe("treebank" if treebank_run else "templates", d_k, s.position, min(s.run_steps, bound), s.run_lr,
                        s.run_seed, treebank.LIVE.sentences if treebank_run else None)

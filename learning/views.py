@@ -112,15 +112,15 @@ def controls(ctx) -> list[str]:
     jobs.cap_steps("steps", s.steps, bound)
     st.subheader(t("learn_how_title"))
     chosen = [name.strip() for name in s.learn.split(",") if name.strip()]
-    c1, c2, c3, c4 = st.columns([3, 1, 1, 1])
+    what_box, lr_box, steps_box, seed_box = st.columns([3, 1, 1, 1])
     # Settings.learn changes only through save_learn, and the pills' key alone names them, so the default is read
     # where they start: on arrival at the page
-    learn = c1.pills(t("learn_what"), training.PARAMETERS, selection_mode="multi", key="learn_pick",
+    learn = what_box.pills(t("learn_what"), training.PARAMETERS, selection_mode="multi", key="learn_pick",
                      default=[name for name in training.PARAMETERS if name in chosen], on_change=save_learn,
                      format_func=labels(LEARNS))
-    c2.number_input(t("learn_lr"), min_value=1e-4, max_value=training.MAX_LR, step=0.005, format="%g", key="lr")
-    jobs.steps_input(c3, "steps", bound, len(ctx.enc.labels), ctx.kv.vector_size, ctx.d_k)
-    c4.number_input(t("learn_seed"), min_value=0, max_value=9999, step=1, key="train_seed",
+    lr_box.number_input(t("learn_lr"), min_value=1e-4, max_value=training.MAX_LR, step=0.005, format="%g", key="lr")
+    jobs.steps_input(steps_box, "steps", bound, len(ctx.enc.labels), ctx.kv.vector_size, ctx.d_k)
+    seed_box.number_input(t("learn_seed"), min_value=0, max_value=9999, step=1, key="train_seed",
                     disabled=s.learn_start == "sidebar")
     left, middle, right = st.columns([2, 1, 1])
     left.segmented_control(t("learn_start"), list(STARTS), key="learn_start",

@@ -148,10 +148,10 @@ def layer_controls():
         name = f"W_{layer.upper()}"
         preset = st.selectbox(t("preset", layer=name), PRESETS if layer == "v" else QK_PRESETS, key=f"{layer}_preset",
                               format_func=labels(PRESET_NAMES))
-        c1, c2 = st.columns(2)
-        c1.number_input(t("seed", layer=name), min_value=0, max_value=9999, step=1, key=f"{layer}_seed",
+        seed_box, scale_box = st.columns(2)
+        seed_box.number_input(t("seed", layer=name), min_value=0, max_value=9999, step=1, key=f"{layer}_seed",
                         disabled=preset in QK_PRESETS[:2])
-        c2.number_input(t("scale", layer=name), min_value=SPEC["q_scale"][0], max_value=SPEC["q_scale"][1],
+        scale_box.number_input(t("scale", layer=name), min_value=SPEC["q_scale"][0], max_value=SPEC["q_scale"][1],
                         format="%g", key=f"{layer}_scale", disabled=preset == "identity")
 
 

@@ -11,11 +11,11 @@ from lesson import downloads, frame
 def factor_row(ctx: frame.Context):
     """The query word's row of the factor matrix and its weights, as the switches say."""
     s, att, rows = ctx.s, ctx.att, ctx.enc.labels
-    c1, c2, c3, c4 = st.columns([1, 1.4, 1, 2])
-    c1.toggle(t("scaled"), key="scaled")
-    c2.toggle(t("softmax"), key="softmax")
-    c3.toggle(t("predict"), key="predict", help=t("predict_help"))
-    q = views.pick_word("query", t("query"), rows, rows[-1], where=c4)
+    scaled_box, softmax_box, predict_box, word_box = st.columns([1, 1.4, 1, 2])
+    scaled_box.toggle(t("scaled"), key="scaled")
+    softmax_box.toggle(t("softmax"), key="softmax")
+    predict_box.toggle(t("predict"), key="predict", help=t("predict_help"))
+    q = views.pick_word("query", t("query"), rows, rows[-1], where=word_box)
     i = rows.index(q)
     seen = [j for j in range(len(rows)) if att.mask[i, j]]  # the keys query i may look at
     ask = ctx.asker(ctx.enc.tokens, i)  # the class sees the sentence with the question

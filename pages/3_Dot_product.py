@@ -11,10 +11,10 @@ def dot_products(ctx: frame.Context):
     """The query's dot product with two keys, dimension by dimension, and what decides it."""
     s, rows = ctx.s, ctx.enc.labels
     q_rows, k_rows = dot.views.compared(ctx)
-    c1, c2, c3 = st.columns([2, 4, 3])
-    q = views.pick_word("query", t("query"), rows, "milk" if "milk" in rows else rows[-1], where=c1)
-    c2.segmented_control(t("pair_rows"), list(PAIR_ROWS), key="pair_rows", format_func=labels(PAIR_ROWS))
-    c3.segmented_control(t("sort"), list(SORTS), key="sort", format_func=labels(SORTS))
+    word_box, rows_box, sort_box = st.columns([2, 4, 3])
+    q = views.pick_word("query", t("query"), rows, "milk" if "milk" in rows else rows[-1], where=word_box)
+    rows_box.segmented_control(t("pair_rows"), list(PAIR_ROWS), key="pair_rows", format_func=labels(PAIR_ROWS))
+    sort_box.segmented_control(t("sort"), list(SORTS), key="sort", format_func=labels(SORTS))
     i = rows.index(q)
     others, dots = dot.views.ranked(q_rows[i], k_rows, i)  # the best-scoring other word first
     defaults = dot.views.default_keys(rows, others)

@@ -10,10 +10,10 @@ from lesson import downloads, frame
 def measured_relevance(ctx: frame.Context):
     """The query word's relevance to every other word, measured three ways, and the learner's expected order."""
     s, enc, att, rows = ctx.s, ctx.enc, ctx.att, ctx.enc.labels
-    c1, c2, c3, c4 = st.columns([1, 2, 1, 1])
-    q = views.pick_word("query", t("query"), rows, "milk" if "milk" in rows else rows[-1], where=c1)
-    c3.toggle(t("scaled"), key="scaled")
-    c4.toggle(t("predict"), key="predict", help=t("predict_help"))
+    word_box, expected_box, scaled_box, predict_box = st.columns([1, 2, 1, 1])
+    q = views.pick_word("query", t("query"), rows, "milk" if "milk" in rows else rows[-1], where=word_box)
+    scaled_box.toggle(t("scaled"), key="scaled")
+    predict_box.toggle(t("predict"), key="predict", help=t("predict_help"))
     i = rows.index(q)
     others = [j for j in range(len(rows)) if j != i]
     keys = [rows[j] for j in others]
@@ -21,7 +21,7 @@ def measured_relevance(ctx: frame.Context):
     if s.predict and not views.guess_first(att.q[i], att.k[others], q, keys, key=state.view_key("relevance", s, q),
                                           ordered=views.ORDERED, ask=ask):
         st.stop()
-    c2.text_input(t("expected"), key="expected", max_chars=200)  # after the guess: the expectation is a hint
+    expected_box.text_input(t("expected"), key="expected", max_chars=200)  # after the guess: the expectation is a hint
     story = enc.tokens == frame.STORY_TOKENS
     views.aside(t("relevance_story") if story and q == "milk" else None)
     scores = relevance.views.scores(enc, att, i, others)
