@@ -3,25 +3,8 @@ word it sees."""
 import altair as alt
 import pandas as pd
 
-from kit.charts import (
-    HEAD_COLOURS,
-    HOVER,
-    HOVER_KEY,
-    HOVERED,
-    LINE_STEP,
-    LINES_WIDTH,
-    MASKED,
-    Titles,
-    builder,
-    count,
-    described,
-    hover,
-    sequential,
-    signed,
-    when,
-    word_column,
-    word_labels,
-)
+from kit.charts import HEAD_COLOURS, MASKED, Titles, builder, described, sequential, signed, when, word_labels
+from kit.lines import HOVER, HOVER_KEY, HOVERED, LINE_STEP, LINES_WIDTH, count, hover, word_column
 
 LINES_HEIGHT = 240  # pixels a short sentence's line view takes at least, up to WIDE_STEP a word
 WIDE_STEP = 30  # pixels per word of a short sentence: its words, and the lines between them, well apart

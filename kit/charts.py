@@ -9,7 +9,6 @@ per word (fit_width) or from the page, colour ranges, label sizes and number for
 evaluates on the data as drawn. Its spec is then the same for every sentence, so the page builds it once and the
 browser swaps the data of the chart it already drew. A feature's own builders live in its folder (dot/charts.py, …)."""
 import json
-import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
@@ -352,49 +351,3 @@ def label_expr(names: dict[str, str]) -> str:
     """A Vega expression mapping legend values to their display names."""
     cases = " : ".join(f"datum.value == {k!r} ? {v!r}" for k, v in names.items())
     return f"{cases} : datum.value"
-
-
-HOVER = "hover_query"  # the query word under the pointer (by position, as words repeat): its lines and heatmap row
-HOVER_KEY = "hover_key"  # the key word under the pointer: the lines into it and its heatmap column
-LINE_STEP = 18  # pixels per word down the line view: 64 words stay legible
-LINES_WIDTH = 200  # pixels between the query column and the key column
-# a sentence's many lines stay a faint haze
-HOVERED = {"and": [{"param": HOVER}, {"param": HOVER_KEY}]}  # of the hovered query and key; all, while none is
-
-
-def hover(name: str, field: str, views: list[str]) -> alt.TopLevelSelectionParameter:
-    """The mark under the pointer in any of `views`, by `field`; none once the pointer leaves it. Set on the whole
-    chart with its views named: Altair, lifting a param added to several views, warns, and adds sibling layers."""
-    return alt.TopLevelSelectionParameter(name=name, views=views, select=alt.PointSelectionConfig(
-        type="point", fields=[field], on="pointerover", clear="pointerout"))
-
-
-def word_column(df: pd.DataFrame, field: str, position: str, title: str, y: alt.Scale, rows: int,
-                 step: int = LINE_STEP, font: int = 12) -> alt.Chart:
-    """Each word of one column once, at its position, `step` pixels a word, `font` pixels high, beside the lines (query
-    words to their left, key words to their right), under its title, which runs to the right (over the lines, clear
-    of the heatmaps' titles); larger while hovered, the others of its column grey."""
-    param, left = (HOVER if field == "query" else HOVER_KEY), field == "query"
-    width = label_width(df[field], font)
-    chart = alt.Chart(name=f"{field}_words", title=alt.TitleParams(title, anchor="start"))
-    return chart.transform_aggregate(groupby=[field, position]).mark_text(
-        align="right" if left else "left", baseline="middle", limit=LABEL_LIMIT).encode(
-        x=alt.XValue(width if left else 0), y=alt.Y(f"{position}:Q", scale=y, axis=None),
-        text=alt.Text(f"{field}:N", title=title),
-        size=when(alt.SizeValue, {"param": param, "empty": False}, font + 2, font),
-        color=when(alt.ColorValue, {"param": param}, "#222", "#aaa"),
-        tooltip=[alt.Tooltip(f"{field}:N", title=title)],
-    ).properties(width=width, height=step * rows)
-
-
-def count(df: pd.DataFrame, position: str) -> int:
-    """How many words a column of positions spans (at least 1)."""
-    return int(df[position].max()) + 1 if len(df) else 1
-
-
-def label_width(words: pd.Series, font: int = 12) -> int:
-    """Pixels a column of words takes at the largest (hovered) size of a `font`-pixel text: room for the longest, up
-    to LABEL_LIMIT (more in proportion for a larger font); a Chinese character takes two letters' room."""
-    wide = max((sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in str(w)) for w in words.unique()),
-               default=1)
-    return min(LABEL_LIMIT * font // 12, (8 * wide + 4) * font // 12)

@@ -8,21 +8,15 @@ from kit.charts import (
     DISAGREE,
     GREY,
     HEAD_COLOURS,
-    HOVER,
-    HOVER_KEY,
-    HOVERED,
     Titles,
     builder,
-    count,
     described,
     fit_width,
-    hover,
-    label_width,
     level_title,
     number_axis,
     when,
-    word_column,
 )
+from kit.lines import HOVER, HOVER_KEY, HOVERED, count, hover, label_width, word_column
 from kit.narrow import columns, on_narrow
 
 LINE_KINDS = ("gold", "right", "wrong")  # a word's line to its head, and to its top key when right or wrong

@@ -11,6 +11,7 @@ from kinds import lines
 from kinds.charts import HEATMAPS_WIDTH, attention_lines
 from kinds.tables import attention_lines_frame
 from kit import charts, render
+from kit.lines import HOVER, HOVER_KEY, HOVERED, LINE_STEP
 from kit.text import in_language
 from tests.apptest_helpers import chart_data, csv_keys
 from tests.apptest_helpers import charts as page_charts
@@ -100,14 +101,14 @@ def test_one_rule_per_row_as_opaque_as_the_weight():
     assert len(data) == len(df) == len(WORDS) * (len(WORDS) + 1) // 2  # masked pairs drew no line
     opacity = rule["encoding"]["opacity"]
     assert opacity["condition"]["field"] == "opacity" and opacity["condition"]["scale"] is None  # the value itself
-    assert opacity["condition"]["test"] == charts.HOVERED and opacity["value"] < 0.02  # the rest fade out
+    assert opacity["condition"]["test"] == HOVERED and opacity["value"] < 0.02  # the rest fade out
     assert [r["opacity"] for r in data] == pytest.approx([r["weight"] for r in data])
 
 
 def test_hover_is_one_param_shared_by_the_heatmaps_and_the_lines():
     spec = spec_of(frame(heads=3))
     params = {p["name"]: p for p in spec["params"]}
-    hover, key = params[charts.HOVER], params[charts.HOVER_KEY]
+    hover, key = params[HOVER], params[HOVER_KEY]
     assert hover["select"] == {"type": "point", "fields": ["q_pos"], "on": "pointerover", "clear": "pointerout"}
     assert key["select"]["fields"] == ["k_pos"]
     named = views(spec)
@@ -115,8 +116,8 @@ def test_hover_is_one_param_shared_by_the_heatmaps_and_the_lines():
     assert len(maps) == 3 and hover["views"] == maps + ["query_words"] and key["views"] == ["key_words"]
     assert named["query_words"]["mark"]["type"] == "text" and named["key_words"]["mark"]["type"] == "text"
     for name in maps:  # the hovered query's row outlined in every heatmap
-        assert json.dumps(charts.HOVERED) in json.dumps(named[name]["encoding"]["stroke"])
-    assert json.dumps(charts.HOVERED) in json.dumps(named["lines"]["encoding"]["opacity"])
+        assert json.dumps(HOVERED) in json.dumps(named[name]["encoding"]["stroke"])
+    assert json.dumps(HOVERED) in json.dumps(named["lines"]["encoding"]["opacity"])
 
 
 def test_each_head_has_its_colour():
@@ -131,7 +132,7 @@ def test_each_head_has_its_colour():
 
 
 def test_rows_line_up_and_grow_with_the_words():
-    for n, per_word in ((6, 30), (64, charts.LINE_STEP)):
+    for n, per_word in ((6, 30), (64, LINE_STEP)):
         spec = spec_of(frame(n=n))
         named = views(spec)
         assert spec["bounds"] == "flush"  # parts aligned by plot area: heatmap row i level with query word i
@@ -212,7 +213,7 @@ def test_the_view_draws_the_lines_on_a_page():
     assert len(data) == 2 * (4 * 5 // 2)  # two heads, the causal pairs only
     assert set(data["head"]) == {"Head 1", "Head 2"} and set(data["query"]) == {"the", "cat", "drank", "milk"}
     (spec,) = page_charts(at)
-    assert spec["hconcat"] and {p["name"] for p in spec["params"]} == {charts.HOVER, charts.HOVER_KEY}
+    assert spec["hconcat"] and {p["name"] for p in spec["params"]} == {HOVER, HOVER_KEY}
     assert "Hover a query word" in at.caption[0].value and "2 heads" in at.caption[0].value
     assert spec["description"].startswith("Attention as lines")
     assert csv_keys(at) == ["dl_dec-lines"]  # the lines' weights as CSV, in the page's save menu
