@@ -1,2 +1,2 @@
-"""Class mode: panels, the class database (classes.py, in SQL), its questions and rate limits, the seat a browser keeps,
-the watch, and their texts."""
+"""Class mode: panels (the teacher's and a student's), the class database (classes.py, in SQL), its questions and rate
+limits, the seat a browser keeps, the watch, and their texts."""

@@ -1,6 +1,6 @@
 import streamlit as st
 
-from classroom import panels
+from classroom import panels, student
 from kit.text import t
 from lesson import frame
 
@@ -9,9 +9,9 @@ me = panels.role()
 if "key" in me:
     panels.teacher_panel(ctx.pages)
 elif "token" in me:
-    panels.student_panel(ctx.pages)
+    student.panel(ctx.pages)
 else:
     st.markdown(t("class_how"))
-    panels.join_form(ctx.s.room)
+    student.join_form(ctx.s.room)
 panels.leave_button()
 panels.cookie_pixel()
