@@ -208,7 +208,7 @@ def test_layer_controls_offer_the_learned_presets_and_the_position_weight():
 
 def test_old_links_still_open_the_same_view():
     at = ok(run_page(PAGES[1], {"pair_sentence": "The cat drank the milk", "positional": "0", "utm_source": "x",
-                                "fbclid": "abc"}))
+                                "fbclid": "abc", **RANDOM_LAYERS}))  # no head to fit at position 0: not about one
     assert at.sidebar.text_input(key="sentence").value == "The cat drank the milk"
     assert "utm_source" not in messages(at) and "fbclid" not in messages(at)
     assert at.query_params["position"] == "0"
