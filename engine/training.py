@@ -137,14 +137,13 @@ def train(x, targets, *, learn=DEFAULT_LEARN, lr=DEFAULT_LR, steps=DEFAULT_STEPS
     n, d = x.shape
     goal = make_goal(targets, n)
     params = dict(zip(("w_q", "w_k", "w_v"), starting_weights(d, d_k, seed, scale, (w_q, w_k, w_v)), strict=False), x=x)
-    # W_V's gradient is exactly 0, so Adam would never move it; the others become views of one flat vector
-    moving = [name for name in learn if name != "w_v"]
-    theta = flatten(params, moving)
+    moving, theta = moved(params, learn)
     g = np.zeros_like(theta)
     pe = positional_rows(positional, n, d)
     x_in = params["x"] + pe
     snapshot_at = snapshot_steps(steps)
-    terms, row_scores = np.empty((3, steps + 1)), np.empty((steps + 1, len(goal.rows), n))  # loss, order, sign
+    terms = np.empty((3, steps + 1))  # loss, order, sign
+    row_scores = np.empty((steps + 1, len(goal.rows), n))
     snaps: dict[str, list[Any]] = {name: [] for name in ("steps", "x", "w_q", "w_k", "q", "k")}  # steps, arrays
 
     def evaluate(step: int) -> np.ndarray | None:
@@ -166,6 +165,12 @@ def train(x, targets, *, learn=DEFAULT_LEARN, lr=DEFAULT_LR, steps=DEFAULT_STEPS
     done, stopped = descend(theta, evaluate, steps=steps, lr=lr)
     return history(targets, learn, pe, goal, terms[:, :done + 1], row_scores[:done + 1], snaps, params["w_v"], stopped,
                    sign_weight)
+
+
+def moved(params: dict, learn) -> tuple[list[str], np.ndarray]:  # -> names, theta [p]
+    """The parameters Adam moves (not W_V: its gradient is exactly 0) as views of one flat vector, and that vector."""
+    moving = [name for name in learn if name != "w_v"]
+    return moving, flatten(params, moving)
 
 
 def terms_at(terms: np.ndarray, step: int, o: Objective) -> float:  # terms [3, steps+1]

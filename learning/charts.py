@@ -84,6 +84,13 @@ def accuracy_curves(df: pd.DataFrame, levels: pd.DataFrame, titles: Titles, *, n
 AT_SHOWN = f"datum.step <= {SHOWN} && {SHOWN} < datum.until"
 
 
+def _zero_lines(x_scale: alt.Scale, y_scale: alt.Scale, titles: Titles) -> tuple[alt.Chart, alt.Chart]:
+    """The two axes through the origin: grey rules, passed over by a screen reader."""
+    zero = alt.Chart(pd.DataFrame({"zero": [0.0]})).mark_rule(color="#bbb", aria=False)
+    return (zero.encode(x=alt.X("zero:Q", scale=x_scale), tooltip=[alt.Tooltip("zero:Q", title=titles.x)]),
+            zero.encode(y=alt.Y("zero:Q", scale=y_scale), tooltip=[alt.Tooltip("zero:Q", title=titles.y)]))
+
+
 @builder("about_vector_plane")
 def vector_plane(df: pd.DataFrame, titles: Titles, *, role_names: dict[str, str], size: int = 440,
                  description: str | None = None) -> alt.Chart:
@@ -108,9 +115,7 @@ def vector_plane(df: pd.DataFrame, titles: Titles, *, role_names: dict[str, str]
         tooltip=tooltip,
     )
     now = base.transform_filter(AT_SHOWN)
-    zero = alt.Chart(pd.DataFrame({"zero": [0.0]})).mark_rule(color="#bbb", aria=False)
-    axes = zero.encode(x=alt.X("zero:Q", scale=x_scale), tooltip=[alt.Tooltip("zero:Q", title=titles.x)])
-    axes_y = zero.encode(y=alt.Y("zero:Q", scale=y_scale), tooltip=[alt.Tooltip("zero:Q", title=titles.y)])
+    axes, axes_y = _zero_lines(x_scale, y_scale, titles)
     trails = base.transform_filter("datum.focus").mark_line(opacity=0.35, strokeDash=[2, 2]).encode(
         detail=alt.Detail("name:N", title=word_title), order=alt.Order("step:Q", title=step_title))
     arrows = now.mark_rule().encode(
@@ -131,7 +136,8 @@ def _step_slider(df: pd.DataFrame, label: str) -> tuple[alt.Parameter, pd.DataFr
     """The slider over training steps (in steps of the snapshots' common spacing), and the frames with the step at
     which each is followed by the next (field until)."""
     steps = df.groupby(FRAME)["step"].first().sort_index()
-    last, every = int(steps.iloc[-1]), max(1, int(np.gcd.reduce(np.diff(steps.to_numpy(dtype=int)), initial=0)))
+    last = int(steps.iloc[-1])
+    every = max(1, int(np.gcd.reduce(np.diff(steps.to_numpy(dtype=int)), initial=0)))
     frame = alt.param(name=SHOWN, value=last, bind=alt.binding_range(min=0, max=last, step=every, name=label))
     return frame, df.assign(until=df[FRAME].map(steps.shift(-1, fill_value=last + 1)))
 
