@@ -46,7 +46,8 @@ def role() -> dict:
 def returning(cookies: dict[str, str], room: str) -> dict:
     """The part kept in the browser's cookies that the class database still knows: a student's seat first when the
     address names its class, else a teacher's class first; {} for none (a stale cookie is passed over in silence)."""
-    seated, teaching = seat.code_and_secret(cookies, "token"), seat.code_and_secret(cookies, "key")
+    seated = seat.code_and_secret(cookies, "token")
+    teaching = seat.code_and_secret(cookies, "key")
     order = [("token", seated), ("key", teaching)]
     if seated and seat.code_of(room) != seated[0]:
         order.reverse()
@@ -239,7 +240,8 @@ def looked(code: str, question_no: int, status: str | None = None) -> classes.Ro
 def teacher_live(question_no: int, status: str):
     """Joined and answered, and the room's chart (hidden until the reveal unless the teacher shows it); the teacher's
     panel says now and then that it is open (beat), for the students' panels."""
-    me, now = role(), time.time()
+    me = role()
+    now = time.time()
     room = looked(me["code"], question_no, status)
     if room is None:
         return

@@ -84,7 +84,8 @@ async def seat(request: Request) -> Response:
     """ROUTE: the pixel; the cookie its nonce was offered for, and the browser's seat, given to it if it has none (for
     an unknown or stale nonce, nothing)."""
     response = Response(PIXEL, media_type="image/gif", headers={"Cache-Control": "no-store"})
-    now, nonce = time.time(), request.query_params.get("n", "")[:64]
+    now = time.time()
+    nonce = request.query_params.get("n", "")[:64]
     found = taken(nonce, now)
     if found is None:
         return response

@@ -47,7 +47,10 @@ HANDOVER_S = 0.25  # what a busy process may take to hand a queued query to a wo
 SWEEP_S = 60.0  # expired classes are deleted at most this often per process
 ROOM_S = 0.5  # a class's room, as its students see it, is read at most this often per process
 _swept = [0.0]
-_sweeping, _remaking, _starting, _making = threading.Lock(), threading.Lock(), threading.Lock(), threading.Lock()
+_sweeping = threading.Lock()
+_remaking = threading.Lock()
+_starting = threading.Lock()
+_making = threading.Lock()
 _paused = [0.0]  # time.monotonic() until which calls fail at once (a deadline was missed)
 _running: dict[str, float] = {}  # a worker's name -> time.monotonic() when its current query started
 _jobs: queue.SimpleQueue = queue.SimpleQueue()
@@ -301,7 +304,8 @@ def shared_room(db: sa.Engine, code: str, *, now: float) -> classes.Room:
     however many of its students look (one read a class, not one a tab); a failure is not kept. The teacher's panel
     reads classes.room itself, and the teacher's changes are seen here at once in this process (forget), within
     ROOM_S in the others. Kept in ROOMS (a Room is frozen: every look shares it, with no copy to make)."""
-    key, found = (url(), code), ROOMS.get((url(), code))
+    key = (url(), code)
+    found = ROOMS.get((url(), code))
     if found is None or time.monotonic() - found[0] >= ROOM_S:
         if len(ROOMS) >= ROOMS_KEPT:
             for old in [k for k, (at, _) in list(ROOMS.items()) if time.monotonic() - at >= ROOM_S]:

@@ -58,7 +58,8 @@ def panel(pages: Mapping):
 
 def live_panel(question_no: int, pages: Mapping):
     """This student's answer while the class is asking; after the reveal, the answer and why, and the room's chart."""
-    me, now = role(), time.time()
+    me = role()
+    now = time.time()
     held_back(me)
     room = looked(me["code"], question_no)
     if room is None:

@@ -84,7 +84,8 @@ def admitted(action: str, student: str = "") -> dict:
     """What `action` ("join", "start" or "answer", the latter by the student's token) takes from this session once
     its limits allow it: the arguments naming its seat (and keyed address) for the database; ClassError otherwise."""
     key = store.secret()  # a database that does not answer is said as such, not as a missing seat
-    found, now = seat_of(CLAIM_WAIT_S), time.time()
+    found = seat_of(CLAIM_WAIT_S)
+    now = time.time()
     if not found:
         raise ClassError("no_seat")
     if action == "answer":

@@ -199,7 +199,8 @@ async def stage_of(request: Request) -> PlainTextResponse:
         return reply(holds.LATER if found == "later" else DOWN, status=429 if found == "later" else 200,
                      later=holds.SOON_S if found == "later" else holds.DOWN_S)
     teacher = request.query_params.get("as") == "teacher" and holds.teaches(code, dict(request.cookies))
-    shown, now = request.query_params.get("shown", "")[:64], known(code, teacher)
+    shown = request.query_params.get("shown", "")[:64]
+    now = known(code, teacher)
     if now is not None and now != shown:  # delivered before any allowance is counted
         return reply(now)
     address = clients.address(request.client.host if request.client else None, request.headers.get("x-forwarded-for"))

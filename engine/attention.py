@@ -34,7 +34,8 @@ def score_grads(q, k, g, *, scale=True, cosine=False):  # g [..., n_q, n_k] = dL
     if not cosine:
         g = g / np.sqrt(q.shape[-1]) if scale else g
         return g @ k, np.swapaxes(g, -1, -2) @ q
-    qn, kn = unit(q), unit(k)
+    qn = unit(q)
+    kn = unit(k)
     dqn, dkn = TEMPERATURE * g @ kn, TEMPERATURE * np.swapaxes(g, -1, -2) @ qn
     return unit_grad(q, qn, dqn), unit_grad(k, kn, dkn)
 
@@ -158,7 +159,8 @@ def later_share(weights: np.ndarray, i: int) -> float:  # [n_q, n_k]
 def shifted_weights(scores_row, mask_row, c: float) -> tuple[np.ndarray, np.ndarray]:  # [n_k] ×2 -> [n_k] ×2
     """A row's softmax weights, and again after the number c is added to every score of the row: softmax divides
     each e^score by the row's sum, so e^c cancels and the two agree up to rounding."""
-    row, mask = np.asarray(scores_row, dtype=np.float64), np.asarray(mask_row, dtype=bool)
+    row = np.asarray(scores_row, dtype=np.float64)
+    mask = np.asarray(mask_row, dtype=bool)
     return softmax_rows(row, mask), softmax_rows(row + c, mask)
 
 

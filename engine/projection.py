@@ -36,7 +36,8 @@ def project(vectors, plane: Plane) -> np.ndarray:  # [..., d] -> [..., 2]
 
 def pair_cosines(q, k, query, key) -> np.ndarray:  # [m, n, d] ×2, [t], [t] -> [m, t]
     """Cosine between q of each pair's query word and k of its key word at every snapshot (0 for a zero vector)."""
-    a, b = np.asarray(q, dtype=np.float64)[:, query], np.asarray(k, dtype=np.float64)[:, key]  # [m, t, d]
+    a = np.asarray(q, dtype=np.float64)[:, query]  # [m, t, d]
+    b = np.asarray(k, dtype=np.float64)[:, key]  # [m, t, d]
     norms = np.linalg.norm(a, axis=-1) * np.linalg.norm(b, axis=-1)
     dots = (a * b).sum(axis=-1)
     return np.divide(dots, norms, out=np.zeros_like(dots), where=norms > 0)

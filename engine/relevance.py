@@ -25,7 +25,8 @@ class LengthAngle:
 
 def row_lengths(embedding, positional) -> Lengths:  # [n, d], [n, d]
     """How long each word's own row is next to the positional row added to it."""
-    word, position = np.linalg.norm(embedding, axis=1), np.linalg.norm(positional, axis=1)
+    word = np.linalg.norm(embedding, axis=1)
+    position = np.linalg.norm(positional, axis=1)
     ratio = float(position.mean() / word.mean()) if word.mean() > 0 else 0.0
     verdict = "off" if ratio == 0 else "small" if ratio < 0.5 else "comparable" if ratio < 1.5 else "dominant"
     return Lengths(word, position, ratio, verdict)
@@ -59,7 +60,9 @@ def others_span(values, top: int) -> tuple[float, float]:  # [n], position -> (s
 def length_angle(q_row, k_rows) -> LengthAngle:  # [d], [n, d]
     """Each key's dot product with the query, its two lengths and its cosine, and which of them sets the order."""
     q_row, k_rows = np.asarray(q_row, dtype=np.float64), np.asarray(k_rows, dtype=np.float64)
-    dot, cos, k_len = k_rows @ q_row, cosines(q_row, k_rows), np.linalg.norm(k_rows, axis=1)
+    dot = k_rows @ q_row
+    cos = cosines(q_row, k_rows)
+    k_len = np.linalg.norm(k_rows, axis=1)
     return LengthAngle(dot, float(np.linalg.norm(q_row)), k_len, cos, decider(dot, k_len, cos))
 
 

@@ -13,7 +13,9 @@ class Vocabulary(Sequence[str]):
     """Words by index (an int, a slice) and indices by word (`lookup`, `find`)."""
 
     def __init__(self, chunks: Iterable[list[str]]):
-        texts, lengths, hashes = [], [np.zeros(1, np.int64)], [np.zeros(0, np.int64)]
+        texts = []
+        lengths = [np.zeros(1, np.int64)]
+        hashes = [np.zeros(0, np.int64)]
         for words in chunks:  # a chunk's words are let go as soon as they are encoded
             encoded = [w.encode("utf-8") for w in words]
             texts.append(b"".join(encoded))

@@ -158,7 +158,8 @@ def sizes(data: str) -> dict[str, int]:
     held-out ones as a fit holds them (the treebank's padded to the longest)."""
     if data == "treebank":
         found = treebank.built_in()
-        train, test = treebank.split(found, "train"), treebank.split(found, "test")
+        train = treebank.split(found, "train")
+        test = treebank.split(found, "test")
         return {"train": len(train), "test": len(test), "words": words(train),
                 "live_words": words(train[:treebank.LIVE.sentences]),
                 "held_out": len(test) * max(len(s.tokens) for s in test)}

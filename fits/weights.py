@@ -23,7 +23,9 @@ def layers(s: Layers, kv: KeyedVectors) -> tuple[dict[str, np.ndarray], banner.P
     the page. While a learned preset's fit is queued or running, the page shows where it is and stops here; a fit that
     cannot be made leaves random weights, and says why."""
     d, source = kv.vector_size, chosen.source_of(s, kv)
-    d_k, own_run, plans = recipe.width(s.d_k, d), recipe.own_run(s, source), recipe.plans(s, source, kv)
+    d_k = recipe.width(s.d_k, d)
+    own_run = recipe.own_run(s, source)
+    plans = recipe.plans(s, source, kv)
     found = fits(plans, kv)
     for problem in dict.fromkeys(why_unusable(e) for e in found.values() if isinstance(e, Exception)):
         st.warning(problem)

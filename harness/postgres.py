@@ -40,7 +40,9 @@ def cluster(*, durable: bool = True) -> Iterator[tuple[str, int]]:
     def run(*args: str) -> None:
         subprocess.run([*owner, *args], check=True, capture_output=True, timeout=120)
 
-    data, pg_ctl, started = str(home / "data"), str(bin_dir / "pg_ctl"), False
+    data = str(home / "data")
+    pg_ctl = str(bin_dir / "pg_ctl")
+    started = False
     fast = "" if durable else " -c fsync=off -c full_page_writes=off"
     try:
         run(str(bin_dir / "initdb"), "-D", data, "-A", "trust", "-U", "postgres", "-E", "UTF8", "--locale=C",

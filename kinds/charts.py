@@ -51,7 +51,8 @@ def _head_heatmaps(df: pd.DataFrame, heads: list[str], titles: Titles, *, weight
     grey, the hovered query's row (or key's column) outlined; and how many fit side by side in HEATMAPS_WIDTH. The
     first of each row names its query words, but for a lone heatmap, whose rows meet the query words beside it. Key
     words as large as the columns fit: bandwidth('x') names no scale in a chart of charts."""
-    n_q, n_k = count(df, "q_pos"), count(df, "k_pos")
+    n_q = count(df, "q_pos")
+    n_k = count(df, "k_pos")
     x_title, y_title, value_title, head_title = titles.x, titles.y, titles.value, titles["head"]
     per_row = max(1, min(len(heads), HEATMAPS_WIDTH // (n_k * MIN_CELL)))
     cell = max(MIN_CELL, min(step, HEATMAPS_WIDTH // (n_k * per_row)))
@@ -84,7 +85,8 @@ def _line_columns(df: pd.DataFrame, heads: list[str], titles: Titles, *, step: i
     rows = max(count(df, "q_pos"), count(df, "k_pos"))
     x_title, y_title, value_title, head_title = titles.x, titles.y, titles.value, titles["head"]
     y = alt.Scale(domain=[-0.5, rows - 0.5], reverse=True, nice=False, zero=False)  # row i at i + ½ steps down
-    spread, middle = 0.6 / len(heads), (len(heads) - 1) / 2
+    spread = 0.6 / len(heads)
+    middle = (len(heads) - 1) / 2
     lines = alt.Chart(name="lines").transform_calculate(
         y0=f"datum.q_pos + {spread} * (datum.h - {middle})", y1=f"datum.k_pos + {spread} * (datum.h - {middle})",
     ).mark_rule().encode(

@@ -37,7 +37,8 @@ def head_focus(multi: Attention, q_labels: list[str], k_labels: list[str], q: st
     """A sentence saying which key word each head weights most for query `q`, grouped by that word."""
     top, w = head_tops(multi, q_labels.index(q))
     if (top == top[0]).all():
-        lo, hi = w[:, top[0]].argmin(), w[:, top[0]].argmax()
+        lo = w[:, top[0]].argmin()
+        hi = w[:, top[0]].argmax()
         return t("focus_same", q=q, n=len(top), k=k_labels[top[0]], lo=w[lo, top[0]], hi=w[hi, top[0]],
                  h_lo=lo + 1, h_hi=hi + 1)
     items = []

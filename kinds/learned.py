@@ -30,7 +30,8 @@ def names() -> list[str]:
 def heads_attention(x: np.ndarray, *, scale: bool, softmax: bool, own: bool) -> Attention:  # x [n, d] -> [H, ...]
     """Each learned head's attention among the rows x, computed as the page computes one head's, stacked head by head
     (the heads learned no W_V: their weights are what the page shows, so Z is left empty)."""
-    heads, none = specialists.load(), np.zeros((x.shape[1], 1))
+    heads = specialists.load()
+    none = np.zeros((x.shape[1], 1))
     each = [attend(x, x, w_q, w_k, none, scale=scale, softmax=softmax, own=own)
             for w_q, w_k in zip(heads.w_q, heads.w_k, strict=True)]
     return Attention(*(np.stack([getattr(a, f.name) for a in each]) for f in fields(Attention)[:-1]), each[0].mask)

@@ -59,7 +59,8 @@ def fitted(text: str) -> str | dict:
     chart box too narrow for one line (balanced)."""
     if text_px(text) <= LINE_PX:
         return text
-    one, many = json.dumps(text, ensure_ascii=False), json.dumps(balanced(text), ensure_ascii=False)
+    one = json.dumps(text, ensure_ascii=False)
+    many = json.dumps(balanced(text), ensure_ascii=False)
     return {"expr": on_narrow(many, one, text_px(text) + ROOM)}
 
 

@@ -316,7 +316,8 @@ def save_entry(builder: charts.Builder, frames: tuple, options: dict, save: Save
 def saved(kind: str, builder: charts.Builder, frames: tuple, options: dict) -> bytes:
     """The chart as an SVG or PNG file (twice the pixels, for sharp slides), drawn by vl-convert, which may fetch
     nothing: the data is in the spec."""
-    vl_convert, spec = converter(), export_spec(builder, *frames, **options)
+    vl_convert = converter()
+    spec = export_spec(builder, *frames, **options)
     if kind == "svg":
         return vl_convert.vegalite_to_svg(spec, allowed_base_urls=[]).encode("utf-8")
     return vl_convert.vegalite_to_png(spec, scale=2, allowed_base_urls=[])

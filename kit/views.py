@@ -184,7 +184,8 @@ def on_pick(chart_key: str, field: str):
 def contribution_view(att: Attention, i: int, q: str, k_labels: list[str], *, softmax: bool):
     """Query row i's weight on each key, each value row's weighted contribution, and the check that they add up."""
     left, right = side_by_side(len(k_labels), [2, 3])
-    heading, contributed = t("chosen_weights", q=q), t("contrib_title", q=q)
+    heading = t("chosen_weights", q=q)
+    contributed = t("contrib_title", q=q)
     left.markdown(f"**{plain(heading)}**")  # the word stays out of the spec: see charts
     render.chart(weight_bars, tables.weights_frame(att.weights[i], k_labels, att.mask[i]),
                  titles=charts.Titles(None, t("key_word"), t("weight")), weights=softmax, where=left,
@@ -230,7 +231,8 @@ def decides_text(la, q: str, keys: list[str]) -> str:
     others', and how near parallel it is."""
     if la.decides == "tie":
         return t("la_tie")
-    top, deg = int(np.argmax(la.dot)), degrees(la.cos)
+    top = int(np.argmax(la.dot))
+    deg = degrees(la.cos)
     said = t(DECIDES[la.decides], q=plain(q), k=plain(keys[top]), deg=deg[top], len=la.k_len[top],
              degs=span(deg, top, "{:.0f}°"), lens=span(la.k_len, top, "{:.2f}"))
     return said + parallel_note(deg[top], la.cos[top], q, keys[top])

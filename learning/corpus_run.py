@@ -117,7 +117,8 @@ def choose(ctx) -> Data | None:
     if not train:
         st.error(error_text(corpus.CorpusError("no_known")))
         return None
-    words, held_out = corpus.words(usable), sum(len(tokenize(e.sentence)) for e in usable if e.split == "test")
+    words = corpus.words(usable)
+    held_out = sum(len(tokenize(e.sentence)) for e in usable if e.split == "test")
     return Data(which, found, queue.reads(words, held_out), words + held_out, words + held_out)
 
 

@@ -288,7 +288,8 @@ def came_from(h, labels: list[str], cosine: bool) -> str:
         decides = "angle" if cosine and la.decides != "tie" else la.decides
         if decides == "tie":
             continue
-        deg, top = degrees(la.cos), int(np.argmax(la.cos if cosine else la.dot))  # the first by score
+        deg = degrees(la.cos)
+        top = int(np.argmax(la.cos if cosine else la.dot))  # the first by score
         angles = t("list_sep").join(f"“{plain(labels[keys[j]])}” {deg[j]:.0f}°" for j in order_by(la.cos))
         lengths = t("list_sep").join(f"“{plain(labels[keys[j]])}” {la.k_len[j]:.2f}" for j in order_by(la.k_len))
         lines.append(t(CAME[decides], q=plain(labels[i]), angles=angles, lengths=lengths)

@@ -25,7 +25,8 @@ def head_lines_frame(labels: list[str], relations: list[str], head: np.ndarray, 
                            np.where(right, "right", "wrong").astype(object)])
     q = np.concatenate([np.arange(n), has, has])
     k = np.concatenate([np.arange(n), head[has], pick[has]])
-    words, rels = np.asarray(labels, dtype=object), np.asarray(relations, dtype=object)
+    words = np.asarray(labels, dtype=object)
+    rels = np.asarray(relations, dtype=object)
     return pd.DataFrame({
         "kind": kind, "line": [names.get(x, "") for x in kind],
         "query": words[q], "key": words[k], "q_pos": q, "k_pos": k, "relation": rels[q],
@@ -40,7 +41,8 @@ def heads_table(labels: list[str], relations: list[str], head: np.ndarray, pick:
     """One row per word: its relation, the word it belongs to (or why none: `said` names 'root' and 'none') and the
     weight on it (written to 3 decimals, a dash where there is none), the key it weights most and that weight, and
     whether they are the same word (`said` names 'right' and 'wrong'; nothing where the word has no head)."""
-    n, w = len(labels), np.asarray(weights, dtype=np.float64)
+    n = len(labels)
+    w = np.asarray(weights, dtype=np.float64)
     rows = np.arange(n)
     has = np.asarray(head) >= 0
 

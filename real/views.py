@@ -47,7 +47,8 @@ def guessed(ctx, sentence: treebank.Sentence, enc: Encoded, att: Attention) -> b
 def heads_view(ctx, sentence: treebank.Sentence, enc: Encoded, att: Attention, scored: Scored):
     """Each word's head and the word it attends to most, as lines and as a table, with how many agree."""
     s, labels = ctx.s, enc.labels
-    head, pick = treebank.gold(sentence), top_keys(att)
+    head = treebank.gold(sentence)
+    pick = top_keys(att)
     relations = [treebank.short(r) for r in sentence.relations]
     value = t("weight" if s.softmax else "score")
     st.subheader(t("real_heads_title"))
@@ -95,7 +96,8 @@ def same_key(ctx, sentence: treebank.Sentence, enc: Encoded, att: Attention):
     measure = t("measure_qk_scaled" if s.scaled else "measure_qk")
     render.chart(relevance_bars, tables.relevance_table({"qk": scores}, shown),
                  titles=Titles(t("real_key_chart"), measure, t("query_word"), rank=t("rank")))
-    hi, lo = int(scores.argmax()), int(scores.argmin())
+    hi = int(scores.argmax())
+    lo = int(scores.argmin())
     said = t("real_key_said", k=plain(k), hi=plain(labels[queries[hi]]), hi_v=scores[hi],
              lo=plain(labels[queries[lo]]), lo_v=scores[lo])
     deps = [n for n, i in enumerate(queries) if head[i] == j]
@@ -139,7 +141,8 @@ def relations_view(ctx):
     known, scored = sentences.held_out(ctx)
     st.subheader(t("real_rel_title"))
     series = [t("real_rel_head"), t("real_rel_offset")]
-    rivals, heads = other_models(), measured(ctx)
+    rivals = other_models()
+    heads = measured(ctx)
     table = relations_table(list(RELATIONS), scored.relations, known.offsets,
                             {r: t(RELATION_NAMES[r]) for r in RELATIONS}, rivals, learned.columns(heads))
     bars = relation_bars_frame(table, series)

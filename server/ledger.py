@@ -135,7 +135,8 @@ def unreserve(key: object) -> None:
 def hold_upload(token: Token, kv: KeyedVectors, name: tuple) -> bool:
     """Hold kv for the token's visitor, releasing idle visitors' least recently used uploads to stay in budget; False
     (nothing held) when it does not fit."""
-    session, size = session_of(), size_of(kv)
+    session = session_of()
+    size = size_of(kv)
     with lock:
         reserved.pop(token, None)  # the parse's room, now taken by what it made
         if id(token) not in held:
@@ -292,7 +293,8 @@ def sweep(connected, now: float, end=lambda session: None) -> list[str]:
     as long as no one else leaves."""
     with lock:
         sessions = {h.session for h in held.values() if h.session} | set(runtime.storage()) | {s for s, _ in results}
-        offline, ttl = {s for s in sessions if not connected(s)}, reconnect_s()
+        offline = {s for s in sessions if not connected(s)}
+        ttl = reconnect_s()
         for session in set(away) - offline:  # back, or holding nothing any more
             del away[session]
         gone = [s for s in offline if now - away.setdefault(s, now) >= ttl]

@@ -25,7 +25,9 @@ def layer_names() -> list[str]:
 
 def head_map(values: np.ndarray, heading: str, name: str, where):  # [layers, heads]
     """One number per head as a heatmap of layers × heads, titled `heading`; a click on a cell shows that head large."""
-    rows, cols, key = layer_names(), list(range(1, HEADS + 1)), f"{name}_pick"
+    rows = layer_names()
+    cols = list(range(1, HEADS + 1))
+    key = f"{name}_pick"
     csv = render.Csv(f"dl_{name}", lambda: tables.matrix_wide(values, rows, cols).to_csv())
     render.chart(heatmap, views.matrix_cells(values, rows, cols, None, None),
                  titles=Titles(heading, t("model_head_axis"), t("model_layer_axis"), t("model_parked_value")),
@@ -35,7 +37,8 @@ def head_map(values: np.ndarray, heading: str, name: str, where):  # [layers, he
 
 def extremes(values: np.ndarray, names: np.ndarray) -> dict:  # [layers, heads] ×2
     """The lowest and highest value and the heads that have them."""
-    lo, hi = int(values.argmin()), int(values.argmax())
+    lo = int(values.argmin())
+    hi = int(values.argmax())
     return {"lo": values.flat[lo], "lo_head": names.flat[lo], "hi": values.flat[hi], "hi_head": names.flat[hi]}
 
 
@@ -43,7 +46,8 @@ def parked_view(seen: Seen, labels: list[str], head: tuple[int, int], word: int)
     """Each head's share on [CLS] and [SEP], on average over the sentence's words and for the word followed, as maps
     and in sentences, next to the same over the held-out sentences."""
     st.subheader(t("model_parked_title"))
-    names, shipped = head_names(seen.shape), minilm_treebank.shipped()
+    names = head_names(seen.shape)
+    shipped = minilm_treebank.shipped()
     mean, mine = seen.parked.mean(axis=-1), seen.parked[:, :, word]
     left, right = st.columns(2)
     head_map(mean, t("model_parked_mean_chart"), "model_parked", left)

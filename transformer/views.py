@@ -174,7 +174,8 @@ def finders(seen: Seen, chosen: Chosen, head: tuple[int, int]):
     if gold is None:
         st.markdown(t("model_finders_unknown"))
         return
-    m, names = len(words), head_names(seen.shape)
+    m = len(words)
+    names = head_names(seen.shape)
     real = tables.looks(seen.words, seen.picks, ~np.eye(m, dtype=bool))
     ours = tables.looks(np.pad(softmax_rows(chosen.att.scores, chosen.att.mask), ((0, 0), (0, 2))),
                         top_keys(chosen.att), chosen.att.mask)  # judged on its weights, with softmax on or off

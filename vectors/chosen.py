@@ -113,7 +113,9 @@ def read_upload(files: list[tuple[str, bytes]]) -> str | None:
     """Read, check and hold the uploaded files, (name, bytes); a sentence for the learner when that fails. Either way
     Streamlit's copy of the files is let go (ledger.drop_files). A selection refused for its files never releases
     anyone's upload; one that will be read first makes room in the memory ledger for the vectors it holds."""
-    name, token, kv = tuple((n, len(data)) for n, data in files), visitor(), None
+    name = tuple((n, len(data)) for n, data in files)
+    token = visitor()
+    kv = None
     budget = ledger.budget() / 2**20
     try:
         if len(files) > 2:
