@@ -53,7 +53,8 @@ def origin(address: str, key: str) -> str:
 def join(engine: sa.Engine, code: str, nickname: str | None, *, now: float, seat: str, origin: str) -> str:
     """A new student of the class, joining from the browser `seat` at the keyed address `origin`: their token, which
     only they hold."""
-    code, name = normal_code(code), nickname_checked(nickname)
+    code = normal_code(code)
+    name = nickname_checked(nickname)
     token = secrets.token_urlsafe(classes.SECRET_BYTES)
     with engine.begin() as conn:
         row = live(conn, code, now, for_update=True)  # joins to one class in turn: the counts below hold

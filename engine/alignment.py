@@ -30,7 +30,8 @@ def sign_groups(q_row: np.ndarray, k_row: np.ndarray) -> np.ndarray:  # [d], [d]
 
 def pair_alignment(q_row: np.ndarray, k_row: np.ndarray) -> PairAlignment:  # [d], [d]
     """Per-dimension products, their sign groups, the running sum and per-group totals."""
-    q_row, k_row = np.asarray(q_row, dtype=np.float64), np.asarray(k_row, dtype=np.float64)
+    q_row = np.asarray(q_row, dtype=np.float64)
+    k_row = np.asarray(k_row, dtype=np.float64)
     if q_row.shape != k_row.shape or q_row.ndim != 1:
         raise ValueError(f"Query and key rows must be vectors of one length, got {q_row.shape} and {k_row.shape}.")
     products = q_row * k_row

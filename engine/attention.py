@@ -98,7 +98,9 @@ def attend(x_q, x_kv, w_q, w_k, w_v, *, scale=True, softmax=True, causal=False, 
         raise ValueError(f"{heads} heads cannot split d_k = {d_k} and d_v = {v.shape[-1]} evenly; "
                          "choose a number of heads that divides both.")
     if heads > 1:
-        q, k, v = split_heads(q, heads), split_heads(k, heads), split_heads(v, heads)
+        q = split_heads(q, heads)
+        k = split_heads(k, heads)
+        v = split_heads(v, heads)
     factor = q @ np.swapaxes(k, -1, -2)
     scores = score(q, k, scale=scale, cosine=cosine)
     mask = causal_mask(*factor.shape[-2:]) if causal else np.ones(factor.shape[-2:], dtype=bool)

@@ -59,7 +59,8 @@ def others_span(values, top: int) -> tuple[float, float]:  # [n], position -> (s
 
 def length_angle(q_row, k_rows) -> LengthAngle:  # [d], [n, d]
     """Each key's dot product with the query, its two lengths and its cosine, and which of them sets the order."""
-    q_row, k_rows = np.asarray(q_row, dtype=np.float64), np.asarray(k_rows, dtype=np.float64)
+    q_row = np.asarray(q_row, dtype=np.float64)
+    k_rows = np.asarray(k_rows, dtype=np.float64)
     dot = k_rows @ q_row
     cos = cosines(q_row, k_rows)
     k_len = np.linalg.norm(k_rows, axis=1)

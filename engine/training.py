@@ -133,7 +133,8 @@ def train(x, targets, *, learn=DEFAULT_LEARN, lr=DEFAULT_LR, steps=DEFAULT_STEPS
     `sign_weight`); with `cosine`, scores compare directions only (τ·cos θ), so lengths cannot reach the order."""
     # positional: True adds sinusoidal(n, d), False nothing, an [n, d] array those rows (as the pipeline makes them).
     # Weights left None start from the seeded 'random' preset; callback(step, loss) returning False stops early.
-    learn, x = check_settings(learn, lr, steps), embeddings(x)
+    learn = check_settings(learn, lr, steps)
+    x = embeddings(x)
     n, d = x.shape
     goal = make_goal(targets, n)
     params = dict(zip(("w_q", "w_k", "w_v"), starting_weights(d, d_k, seed, scale, (w_q, w_k, w_v)), strict=False), x=x)

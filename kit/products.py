@@ -108,6 +108,6 @@ def with_alignment_domains(frames: list[pd.DataFrame]) -> list[pd.DataFrame]:
 def alignment_domain(frames: list[pd.DataFrame]) -> tuple[float, float]:
     """One y range for the products and the running sums of every frame, holding zero ((0, 1) when all are 0)."""
     values = [df[f].to_numpy() for df in frames for f in ("product", "running")]  # numpy: pandas' min is slow
-    lo, hi = min((float(np.min(v, initial=0.0)) for v in values), default=0.0), max(
-        (float(np.max(v, initial=0.0)) for v in values), default=0.0)
+    lo = min((float(np.min(v, initial=0.0)) for v in values), default=0.0)
+    hi = max((float(np.max(v, initial=0.0)) for v in values), default=0.0)
     return (lo, hi) if hi > lo else (0.0, 1.0)

@@ -269,7 +269,8 @@ def guess_first(q_row: np.ndarray, k_rows: np.ndarray, q: str, keys: list[str], 
     this view, so each view is guessed once. `ask(q, keys, ordered, answer, why)` offers the question to a class."""
     results = st.session_state.setdefault("_guesses", {})  # view -> (guessed keys, right); links hold none
     best, why = winner(q_row, k_rows)
-    la, ordered = length_angle(q_row, k_rows), min(ordered, len(keys))
+    la = length_angle(q_row, k_rows)
+    ordered = min(ordered, len(keys))
     if ask is not None:
         ask(q, keys, ordered, [keys[j] for j in order_by(la.dot)[:ordered]], why)
     guess = ask_guess(q, keys, key=key, ordered=ordered, done=results.get(key, (None,))[0])

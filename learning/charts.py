@@ -99,7 +99,8 @@ def vector_plane(df: pd.DataFrame, titles: Titles, *, role_names: dict[str, str]
     "role" (each in `role_names`), "word" and "step" too. One range on both axes: angles look true, frames compare."""
     frame, df = _step_slider(df, titles["slider"])
     role_title, word_title, step_title = (titles[name] for name in ("role", "word", "step"))
-    (x_scale, y_scale), roles = _square_scales(df), list(ROLE_COLOURS)
+    x_scale, y_scale = _square_scales(df)
+    roles = list(ROLE_COLOURS)
     tooltip = [alt.Tooltip("word:N", title=word_title), alt.Tooltip("role_name:N", title=role_title),
                alt.Tooltip("step:Q", title=step_title), alt.Tooltip("x:Q", title=titles.x, format=".3f"),
                alt.Tooltip("y:Q", title=titles.y, format=".3f")]

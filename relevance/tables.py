@@ -9,5 +9,6 @@ def ranking_table(scores: dict[str, np.ndarray], keys: list[str]) -> pa.Table:  
     """One row per key word in sentence order: each measure's score and rank side by side."""
     columns = {"word": pa.array(keys, pa.string())}
     for m, v in scores.items():
-        columns[m], columns[f"{m}_rank"] = np.asarray(v, dtype=np.float64), ranks(v)
+        columns[m] = np.asarray(v, dtype=np.float64)
+        columns[f"{m}_rank"] = ranks(v)
     return pa.table(columns)

@@ -78,8 +78,10 @@ class PageBase:
     script when Streamlit answers it with its index.html; every other request passes untouched."""
 
     def __init__(self, app, names: Iterable[str]):
-        self.app, self.names = app, frozenset(names)
-        self.index, self.served = streamlit_index(), page(self.names)
+        self.app = app
+        self.names = frozenset(names)
+        self.index = streamlit_index()
+        self.served = page(self.names)
 
     async def __call__(self, scope, receive, send):
         if (scope["type"] != "http" or scope["method"] not in ("GET", "HEAD")

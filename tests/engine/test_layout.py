@@ -78,6 +78,16 @@ def test_pages_compute_one_value_a_line(path):
     assert packed == [], f"lines {packed}"
 
 
+@pytest.mark.parametrize("path", CODE, ids=lambda p: str(p.relative_to(ROOT)))
+def test_code_assigns_one_computed_value_a_line(path):
+    """Nowhere in the app's code are two computed values unpacked into as many names (`a, b = f(), g()`): each gets a
+    line of its own. A tuple of values kept as one (a key, a row) is one value."""
+    packed = [node.lineno for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+              if isinstance(node, ast.Assign) and any(isinstance(t, ast.Tuple) for t in node.targets)
+              and isinstance(node.value, ast.Tuple) and sum(map(computed, node.value.elts)) > 1]
+    assert packed == [], f"lines {packed}"
+
+
 @pytest.mark.parametrize("path", sorted(ROOT.glob("engine/*.py")), ids=lambda p: p.name)
 def test_the_engine_knows_no_ui_and_no_sql(path):
     assert not {m for m in imports(path) if m.split(".")[0] in ("streamlit", "altair", "sqlalchemy")}
