@@ -305,7 +305,7 @@ def shared_room(db: sa.Engine, code: str, *, now: float) -> classes.Room:
     reads classes.room itself, and the teacher's changes are seen here at once in this process (forget), within
     ROOM_S in the others. Kept in ROOMS (a Room is frozen: every look shares it, with no copy to make)."""
     key = (url(), code)
-    found = ROOMS.get((url(), code))
+    found = ROOMS.get(key)
     if found is None or time.monotonic() - found[0] >= ROOM_S:
         if len(ROOMS) >= ROOMS_KEPT:
             for old in [k for k, (at, _) in list(ROOMS.items()) if time.monotonic() - at >= ROOM_S]:

@@ -35,9 +35,10 @@ def join_form(code: str):
             return
     token = attempt(admission.join, typed, nickname, who="join")
     if token is not FAILED:
-        st.session_state[ROLE] = {"code": classes.normal_code(typed), "token": token}
-        offer_cookie("token", classes.normal_code(typed), token)
-        store.forget(classes.normal_code(typed))  # the teacher's count on this process, at its next look
+        joined = classes.normal_code(typed)
+        st.session_state[ROLE] = {"code": joined, "token": token}
+        offer_cookie("token", joined, token)
+        store.forget(joined)  # the teacher's count on this process, at its next look
         st.rerun()
 
 

@@ -94,6 +94,17 @@ def current() -> Context:
     return RUN.get()
 
 
+def navigation() -> tuple[Settings, Page, st.Page]:
+    """How every run begins: the visitor's Settings, their language set for every text from here on, the page's
+    config, and the page asked for among PAGES with its script to run (the sidebar draws its own links)."""
+    settings = sidebar.current()
+    text.use(settings.lang)  # once per run, before the first text
+    st.set_page_config(page_title=t("app_title"), page_icon="🔍", layout="wide")
+    routes = {st.Page(p.script, title=t(p.nav), default=p is pages.PAGES[0]): p for p in pages.PAGES}
+    chosen = st.navigation(list(routes), position="hidden")
+    return settings, routes[chosen], chosen
+
+
 def context(p: Page, s: Settings) -> Context:
     """The one opening of every step of the story, for this run's Settings `s`, in their language (the entry set it),
     in the order a learner reads it: the sidebar with the page's title and the sentence box, the vectors and the intro,

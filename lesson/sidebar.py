@@ -150,8 +150,8 @@ def layer_controls():
                               format_func=labels(PRESET_NAMES))
         seed_box, scale_box = st.columns(2)
         seed_box.number_input(t("seed", layer=name), min_value=0, max_value=9999, step=1, key=f"{layer}_seed",
-                        disabled=preset in QK_PRESETS[:2])
+                              disabled=preset in QK_PRESETS[:2])
         scale_box.number_input(t("scale", layer=name), min_value=SPEC["q_scale"][0], max_value=SPEC["q_scale"][1],
-                        format="%g", key=f"{layer}_scale", disabled=preset == "identity")
+                               format="%g", key=f"{layer}_scale", disabled=preset == "identity")
 
 

@@ -117,7 +117,7 @@ def mark(look: Looks, i: int, gold: int, labels: list[str], special: tuple[str, 
     """One head's pick from word i in words: `say(kind, **values)` with kind 'pick' (the word has no head), 'wrong',
     'parked' (most of the row on [CLS] and [SEP]: where, and how much), 'close' (less than CLEAR ahead) or 'clear'."""
     j = int(look.found[i])
-    values = {"word": labels[int(look.found[i])], "weight": float(look.weight[i])}
+    values = {"word": labels[j], "weight": float(look.weight[i])}
     cls, sep = (float(x) for x in look.special[i])
     if gold < 0 or j != gold or look.clear[i]:
         return say("pick" if gold < 0 else "wrong" if j != gold else "clear", **values)
