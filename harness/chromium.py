@@ -1,5 +1,6 @@
 """A real Streamlit server on a free loopback port and headless Chromium's settings: what the browser tests and the
 load and browser benchmarks share."""
+import random
 import socket
 import subprocess
 import sys
@@ -12,6 +13,7 @@ CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-quic",
                  "--no-first-run", "--disable-component-update", "--disable-sync"]
 VIEWPORT = {"width": 1400, "height": 900}
+LOWEST_PORT = 20_000  # of the ports free_port picks from
 # Counts finished script runs as the browser receives them: Streamlit's ForwardMsg.script_finished (protobuf field 6,
 # any status but FINISHED_EARLY_FOR_RERUN = 2), read off the websocket. The page's own running/not-running flag can
 # miss a quick run when the browser is busy. Also notes when the DOM last changed.
@@ -81,10 +83,19 @@ CANVAS_DIGEST = """c => {  // a hash of a chart's canvas pixels; null for a char
 
 
 def free_port() -> int:
-    """A TCP port on the loopback interface that nothing listens on right now."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """A TCP port on the loopback interface that nothing listens on right now, below the ports the kernel hands out to
+    outgoing connections: a port from that range could be taken by a browser's or a client's connection before the
+    server started on it binds it ("Port … is not available")."""
+    ephemeral = Path("/proc/sys/net/ipv4/ip_local_port_range")
+    low = int(ephemeral.read_text().split()[0]) if ephemeral.exists() else 32768
+    for port in random.sample(range(LOWEST_PORT, low), 200):
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:  # in use, or waiting to close
+                continue
+            return port
+    raise RuntimeError(f"no free port between {LOWEST_PORT} and {low}")
 
 
 def start_server(port: int, *options: str, timeout: float = 60) -> subprocess.Popen:
