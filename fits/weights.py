@@ -18,11 +18,11 @@ from vectors.chosen import BUILT_IN
 WAITS = "_fit_waits"  # the fits this session asked the queue for, by key: queued, running or ended
 
 
-def layers(s: Layers, kv: KeyedVectors) -> tuple[dict[str, np.ndarray], banner.Provenance]:
+def layers(s: Layers, kv: KeyedVectors, source: chosen.Source) -> tuple[dict[str, np.ndarray], banner.Provenance]:
     """W_Q, W_K, W_V ([d, d_k]) from the sidebar's settings, and where W_Q and W_K came from, said in the banner above
     the page. While a learned preset's fit is queued or running, the page shows where it is and stops here; a fit that
     cannot be made leaves random weights, and says why."""
-    d, source = kv.vector_size, chosen.source_of(s, kv)
+    d = kv.vector_size
     d_k = recipe.width(s.d_k, d)
     own_run = recipe.own_run(s, source)
     plans = recipe.plans(s, source, kv)
@@ -85,10 +85,9 @@ def why_unusable(e: Exception) -> str:
         "trained_unavailable")
 
 
-def remember(s: Layers, kv: KeyedVectors, which: str, fit: Fit) -> None:
+def remember(s: Layers, kv: KeyedVectors, source: chosen.Source, which: str, fit: Fit) -> None:
     """A fit made elsewhere with exactly the recipe of `which` (page 5's live run) as the one behind it, so that using
     it costs no second fit; a fit on built-in vectors only (an upload's fits are the visitor's own)."""
-    source = chosen.source_of(s, kv)
     if source.name != "upload":
         cache.shared(recipe.key(source, kv, recipe.job(s, which, source)), fit)
 

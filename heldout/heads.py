@@ -14,9 +14,8 @@ GLOVE = ("glove", "glove50k")  # the vectors the heads were fitted on (the first
 POSITION = specialists.Recipe().position  # the weight of the positions in the rows the heads were fitted on
 
 
-def applies(s, kv) -> bool:
+def applies(source: chosen.Source) -> bool:
     """Whether the learned heads can read these vectors: only the GloVe rows they were fitted on."""
-    source = chosen.source_of(s, kv)
     return source.name in GLOVE and source.dims == specialists.load().w_q.shape[1]
 
 
@@ -41,7 +40,7 @@ def shared_measured(_kv, source: tuple) -> Measured | None:
 def measured(ctx) -> Measured | None:
     """The learned heads on every held-out sentence; None where the vectors are not the GloVe they read. The heads read
     only the GloVe rows they were fitted on, at their own position weight, whatever weights the sidebar chose."""
-    if not applies(ctx.s, ctx.kv):
+    if not applies(ctx.vectors):
         return None
     with st.spinner(t("real_learned_scoring")):
-        return shared_measured(ctx.kv, chosen.source_of(ctx.s, ctx.kv))
+        return shared_measured(ctx.kv, ctx.vectors)

@@ -10,11 +10,11 @@ from gensim.models import KeyedVectors
 from engine import corpus, treebank
 from engine.attention import Attention
 from engine.pipeline import Encoded, encode
+from engine.spelling import suggest
 from engine.tokens import TooManyTokens, tokenize
 from kit import render, state
 from kit.text import error_text, plain, t, then
 from kit.views import code
-from vectors import chosen
 from vectors.rows import missing_item
 
 DEFAULT = "email-enronsent18_01-0013"  # "i met you at the risk conference last week in houston ."
@@ -96,7 +96,7 @@ def held_out(ctx) -> tuple[Known, Scored]:
     s, kv, w_q, w_k = ctx.s, ctx.kv, ctx.w["w_q"], ctx.w["w_k"]
     digest = hashlib.blake2b(w_q.tobytes() + w_k.tobytes(), digest_size=16).hexdigest()
     with st.spinner(t("real_scoring")):
-        source = chosen.source_of(s, kv)
+        source = ctx.vectors
         if source.name != "upload":
             known = shared_known(kv, source, s.position)
             scored = known and shared_scored(kv, source, s.position, s.own, digest, w_q, w_k)
@@ -181,7 +181,7 @@ def search(ctx, known: Known, text: str) -> list[str]:
     unknown = [w for w in words if w not in kv.key_to_index]
     if unknown:
         st.warning(t("real_find_unknown",
-                     items=", ".join(missing_item(kv, plain(w)) for w in unknown[:NEAR])))
+                     items=", ".join(missing_item(w, suggest(kv, w)) for w in map(plain, unknown[:NEAR]))))
         return []
     hits = [x.sent_id for x in treebank.containing(known.sentences, words)]
     if hits:

@@ -102,7 +102,7 @@ def learned_block(ctx) -> bool:
     st.segmented_control(t("kinds_heads_which"), list(CHOICES), key="enc_heads", format_func=labels(CHOICES))
     if ctx.s.enc_heads != "learned":
         return False
-    if not applies(ctx.s, ctx.kv):
+    if not applies(ctx.vectors):
         st.info(t("kinds_learned_other_vectors"))
         return False
     learned_view(ctx)

@@ -137,7 +137,7 @@ def cross_notes(ctx, rows_q, rows_kv):
         st.info(t("glove_note", bola=kv.similarity("bola", "ball"), azul=kv.similarity("azul", "blue")))
     with st.expander(t("neighbours_title")):
         words = list(dict.fromkeys(rows_q.tokens))
-        table = neighbours(kv, s, words[:NEIGHBOURS], rows_kv.tokens)
+        table = neighbours(kv, ctx.vectors, words[:NEIGHBOURS], rows_kv.tokens)
         st.dataframe(tables.styled(table, {"cosine": ".2f"}), hide_index=True, width="stretch", column_config={
             "word": t("neighbours_word"), "neighbours": t("neighbours_near"),
             "closest_source": t("neighbours_source"),
@@ -163,9 +163,8 @@ def heads_block(multi, q_labels: list[str], k_labels: list[str], q: str, heads: 
         heads_view(multi, q_labels, k_labels, q, softmax=ctx.s.softmax, prefix=prefix)
 
 
-def neighbours(kv: KeyedVectors, s, words: list[str], sources: list[str]) -> pd.DataFrame:
+def neighbours(kv: KeyedVectors, source: chosen.Source, words: list[str], sources: list[str]) -> pd.DataFrame:
     """neighbours_frame, searched once per built-in vector source and words (uploads differ per session)."""
-    source = chosen.source_of(s, kv)
     if source.name == "upload":
         return neighbours_frame(kv, words, sources)
     return cached_neighbours(kv, source, tuple(words), tuple(sources))

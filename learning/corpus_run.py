@@ -76,9 +76,8 @@ def shared_reference(_kv: KeyedVectors, source: tuple) -> Reference:
     return reference(_kv)
 
 
-def references(s, kv: KeyedVectors) -> Reference:
+def references(kv: KeyedVectors, source: chosen.Source) -> Reference:
     """reference() for the vectors in use: shared for built-in ones, kept in the session for an upload."""
-    source = chosen.source_of(s, kv)
     if source.name != "upload":
         return shared_reference(kv, source)
     kept = st.session_state.get("_corpus_reference")
@@ -94,7 +93,7 @@ def choose(ctx) -> Data | None:
     which = st.radio(t("corpus_which"), list(CHOICES), index=list(CHOICES).index(ctx.s.run_on), key=CHOICE,
                      horizontal=True, format_func=labels(CHOICES))
     if which == "treebank":
-        ref = references(ctx.s, ctx.kv)
+        ref = references(ctx.kv, ctx.vectors)
         plain = len(corpus.known_split(ctx.kv, "train")) if treebank.LIVE.plain else 0
         more = t("corpus_about_plain", n=plain, weight=treebank.LIVE.plain) if plain else ""
         st.markdown(t("corpus_about_treebank", train=ref.train, total=ref.total, test=ref.test,
@@ -216,7 +215,7 @@ def start(ctx, data: Data, wanted: FitRecipe) -> dict:
     kv, d = ctx.kv, ctx.kv.vector_size
     return RUN.start(lambda report: wanted.fit(kv, data.found, report, every=1), wanted.steps,
                      queue.fit_bytes(d, wanted.d_k, data.held, data.at_once), recipe=wanted, which=data.which,
-                     levels=levels_of(ctx, data.which, data.found), vectors=chosen.source_of(ctx.s, ctx.kv))
+                     levels=levels_of(ctx, data.which, data.found), vectors=ctx.vectors)
 
 
 def progress(running: dict):
@@ -241,7 +240,7 @@ def levels_of(ctx, which: str, found: list) -> dict:
     """What simple rules reach on the held-out sentences: for the treebank, always the same offset and raw cosine
     (each word picks the other word whose raw vector points most alike); for template-format pairs, raw cosine."""
     if which == "treebank":
-        ref = references(ctx.s, ctx.kv)
+        ref = references(ctx.kv, ctx.vectors)
         return {"offset": ref.by_offset, "offset_at": ref.offset, "cosine": ref.by_cosine, "test": ref.test}
     test = [e for e in corpus.known(ctx.kv, found) if e.split == "test"]
     identity = np.eye(ctx.kv.vector_size)
@@ -278,7 +277,7 @@ def result(ctx, res: dict, data: Data | None, wanted: FitRecipe | None):
     """Whether the result is still the current choice's, the figures next to the simple rules, the curves, a sentence
     to try, and the switch to use these weights."""
     fit, r = res["fit"], res["recipe"]
-    same_vectors = res["vectors"] == chosen.source_of(ctx.s, ctx.kv)
+    same_vectors = res["vectors"] == ctx.vectors
     current = same_vectors and data is not None and res["which"] == data.which and r == wanted
     if not current:
         st.caption(t("corpus_stale", corpus=t(CHOICES[res["which"]]), steps=r.steps, lr=r.lr, seed=r.seed, d_k=r.d_k,
@@ -346,14 +345,14 @@ def share(ctx, res: dict, current: bool):
         st.success(t("corpus_in_use"))
     else:
         st.button(t("corpus_use"), key="corpus_use", icon=":material/check:", on_click=use,
-                  args=(ctx.s, ctx.kv, run, fit))
+                  args=(ctx.s, ctx.kv, ctx.vectors, run, fit))
 
 
-def use(s, kv: KeyedVectors, run: tuple, fit):
+def use(s, kv: KeyedVectors, source: chosen.Source, run: tuple, fit):
     """Callback: the run's recipe into the settings, W_Q, W_K from it on every page, and this fit as the one that
     recipe gives (fits are deterministic), so no page fits it again."""
     ss = st.session_state
     ss["run_on"], ss["run_steps"], ss["run_lr"], ss["run_seed"] = run
     ss["q_preset"] = ss["k_preset"] = "run"
     used = replace(s, run_on=run[0], run_steps=run[1], run_lr=run[2], run_seed=run[3])
-    weights.remember(used, kv, "run", fit)
+    weights.remember(used, kv, source, "run", fit)

@@ -12,7 +12,6 @@ from kit.pages import Page
 from kit.text import t
 from lesson.frame import Context
 from lesson.settings import Settings
-from vectors import chosen
 
 # what the notebook says before each of its code cells (engine.reproduce.KINDS), by the cell's kind
 NOTES = {"opening": "notebook_opening", "settings": "notebook_settings", "vectors": "notebook_vectors",
@@ -24,7 +23,7 @@ def view_recipe(ctx: Context) -> dict:
     """Everything that decides the view's numbers, as plain values (see engine.reproduce for the keys)."""
     s = ctx.s
     queries, keys, causal, heads = sentences(ctx)
-    return {"source": chosen.source_of(s, ctx.kv).name, "chinese": knows_cjk(ctx.kv), "queries": queries, "keys": keys,
+    return {"source": ctx.vectors.name, "chinese": knows_cjk(ctx.kv), "queries": queries, "keys": keys,
             "position": s.position, "d_k": ctx.d_k, "scaled": s.scaled, "softmax": s.softmax,
             "causal": causal, "own": s.own or (ctx.enc is None and s.tab == "cross"),  # cross: no word of its own
             "heads": heads, "layers": {name: layer(ctx, name) for name in ("q", "k", "v")}, "lang": s.lang}
@@ -46,7 +45,7 @@ def layer(ctx: Context, name: str) -> dict:
     preset = {"q": ctx.provenance.q, "k": ctx.provenance.k}.get(name, s.v_preset)  # after any fallback to random
     out = {"preset": preset, "seed": getattr(s, f"{name}_seed"), "scale": getattr(s, f"{name}_scale")}
     if preset in LEARNED:
-        r = recipe.job(s, preset, chosen.source_of(s, ctx.kv))
+        r = recipe.job(s, preset, ctx.vectors)
         out |= {"weights": ctx.w[f"w_{name}"].tolist(),
                 "fit": {"data": r.data, "steps": r.steps, "lr": r.lr, "seed": r.seed, "d_k": r.d_k,
                         "position": r.position, "sentences": r.sentences, "train": ctx.provenance.train}}

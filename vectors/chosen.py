@@ -39,20 +39,24 @@ def gensim_data(name: str) -> KeyedVectors:
     return load_gensim_data(name)
 
 
-def vectors(s, where) -> tuple[KeyedVectors, str]:
-    """The vectors the visitor chose, and their short name, as sentences quote them ('GloVe', 'uploaded'); what the
-    choice needs is drawn `where` (the sidebar, under the choice): the uploader and what it holds, or why a download
-    cannot be used. The built-in GloVe stands in while an upload or a download is not available."""
+def vectors(s, where) -> tuple[KeyedVectors, str, Source]:
+    """The vectors the visitor chose, their short name as sentences quote them ('GloVe', 'uploaded'), and which they
+    are; what the choice needs is drawn `where` (the sidebar, under the choice): the uploader and what it holds, or
+    why a download cannot be used. The built-in GloVe stands in, and is named so, while an upload or a download is
+    not available."""
     if s.source == "upload":
         with where:
-            return uploaded()
-    if s.source.startswith("glove-wiki"):
+            kv = uploaded()
+    elif s.source.startswith("glove-wiki"):
         with where:
-            return downloaded(s.source)
-    return (glove(50_000) if s.source == "glove50k" else glove()), t(SHORT[s.source])
+            kv = downloaded(s.source)
+    else:
+        kv = glove(50_000) if s.source == "glove50k" else glove()
+    name = "glove" if kv is glove() else s.source
+    return kv, t(SHORT[name]), Source(name, len(kv), kv.vector_size)
 
 
-def uploaded() -> tuple[KeyedVectors, str]:
+def uploaded() -> KeyedVectors:
     """The visitor's upload, with the uploader and what it holds (or that it was released to make room for others);
     the built-in GloVe until there is one."""
     if ledger.was_evicted(visitor()):
@@ -61,24 +65,18 @@ def uploaded() -> tuple[KeyedVectors, str]:
     held = ledger.get(visitor())
     if held is None:
         st.info(t("upload_none"))
-        return glove(), t(SHORT["glove"])
+        return glove()
     st.caption(t("upload_ok", n=len(held.kv.index_to_key), d=held.kv.vector_size))
-    return held.kv, t(SHORT["upload"])
+    return held.kv
 
 
-def downloaded(name: str) -> tuple[KeyedVectors, str]:
+def downloaded(name: str) -> KeyedVectors:
     """A gensim-data set, or the built-in GloVe in its place, with a sentence, where it cannot be downloaded."""
     try:
-        return gensim_data(name), t(SHORT[name])
+        return gensim_data(name)
     except VectorsError:
         st.error(t("source_offline"))
-        return glove(), t(SHORT[name])
-
-
-def source_of(s, kv: KeyedVectors) -> Source:
-    """The vectors in use: the built-in GloVe is named so while it stands in for an upload or a download."""
-    name = s.source if s.source in ("glove", "glove50k") or kv is not glove() else "glove"
-    return Source(name, len(kv), kv.vector_size)
+        return glove()
 
 
 def visitor() -> ledger.Token:

@@ -105,10 +105,10 @@ class TestLearnedHeads:
             assert t("kinds_slices_note") in [c.value for c in at.caption]
 
     def test_the_learned_heads_read_only_the_glove_they_were_fitted_on(self, glove, make_kv):
-        from lesson.settings import Settings
-        assert applies(Settings(), glove) and applies(Settings(source="glove50k"), glove)
+        from vectors.chosen import Source
+        assert applies(Source("glove", len(glove), 50)) and applies(Source("glove50k", 50_000, 50))
         small = make_kv({w: np.ones(4) for w in ("the", "ball")})
-        assert not applies(Settings(source="upload"), small)
+        assert not applies(Source("upload", len(small), small.vector_size))
 
     def test_in_chinese(self):
         at = run_page(PAGE, {"lang": "zh"})

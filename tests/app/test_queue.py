@@ -262,7 +262,7 @@ def test_a_queued_fit_does_not_keep_an_upload_released_for_others_and_does_not_r
     from vectors import chosen
     kv = keyed_vectors(["the", "cat"], np.ones((2, 3), dtype=np.float32))
     s = replace(DEFAULTS, source="upload")
-    source = chosen.source_of(s, kv)
+    source = chosen.Source("upload", len(kv), kv.vector_size)
     wanted = recipe.job(s, "trained", source)
     job, vectors = wanted.job(kv, recipe.key(source, kv, wanted), lambda fit: None), weakref.ref(kv)
     assert job.inputs()

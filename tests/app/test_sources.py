@@ -5,6 +5,7 @@ import pytest
 
 from engine.errors import VectorsError
 from engine.sources import load_gensim_data
+from kit.text import t
 from tests.apptest_helpers import RANDOM_LAYERS, chart_data, error_message, messages, open_layers, run_page, uploader
 
 
@@ -38,6 +39,14 @@ def test_a_download_source_in_a_link_falls_back_to_the_built_in_vectors_with_a_n
     assert not at.exception
     assert any("cannot reach the internet" in e.value for e in at.sidebar.error)
     assert chart_data(at) and len(chart_data(at)[0]) > 0
+
+
+def test_the_built_in_vectors_standing_in_for_a_download_are_named_as_what_they_are(monkeypatch):
+    monkeypatch.setattr(socket, "create_connection", lambda *a, **k: (_ for _ in ()).throw(OSError("offline")))
+    at = run_page("pages/1_Words_become_rows.py", {"source": "glove-wiki-gigaword-300", **RANDOM_LAYERS})
+    said = " ".join(m.value for m in at.markdown)
+    assert not at.exception and t("source_offline") in messages(at)
+    assert t("words_intro", source=t("short_glove"), d=50) in said and t("short_glove-wiki-gigaword-300") not in said
 
 
 def test_an_upload_serves_only_the_session_that_sent_it():
