@@ -58,8 +58,9 @@ def own_note(p: Provenance) -> str:
 def banner(s: Layers, p: Provenance):
     """Near the top of every page: what W_Q and W_K are, and one click to switch."""
     box = st.container(border=True, horizontal=True, vertical_alignment="center")  # one element, not four
-    box.markdown(describe(s, p), width="stretch")
+    sentence = box.empty()  # left of the switch, written once the switch is drawn
     switch_control(p, p.own_run, box)
+    sentence.markdown(describe(s, p), width="stretch")
 
 
 def describe(s: Layers, p: Provenance) -> str:

@@ -23,16 +23,15 @@ def sentence_rows(kv: KeyedVectors, text: str, position: float) -> Encoded | Non
     if enc.unread_chinese:
         st.info(t("no_chinese_words"))
     if enc.missing:
-        st.warning(t("missing_words", items=", ".join(missing_item(kv, w) for w in enc.missing)))
+        st.warning(t("missing_words", items=", ".join(missing_item(w, suggest(kv, w)) for w in enc.missing)))
     if not enc.tokens:
         st.error(t("no_known_words", text=text[:80]))
         return None
     return enc
 
 
-def missing_item(kv: KeyedVectors, word: str) -> str:
-    """'mlik' (did you mean milk?)"""
-    near = suggest(kv, word)
+def missing_item(word: str, near: list[str]) -> str:
+    """'mlik' (did you mean milk?), for the known spellings `near` it."""
     if near:
         return t("missing_item", word=word[:40], suggestions=", ".join(f"“{w}”" for w in near))
     return t("missing_item_plain", word=word[:40])
