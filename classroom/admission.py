@@ -38,9 +38,8 @@ MAX_LIVE, IDLE_S = 1000, 15 * 60.0
 
 @dataclass(frozen=True)
 class Student:
-    """One student as the teacher's panel lists them: their number (by when they joined, as in the CSV), nickname
-    and when they joined."""
-    number: int
+    """One student as the teacher's panel lists them."""
+    number: int  # by when they joined, as the CSV numbers them
     nickname: str | None
     joined: float
 
@@ -51,8 +50,7 @@ def origin(address: str, key: str) -> str:
 
 
 def join(engine: sa.Engine, code: str, nickname: str | None, *, now: float, seat: str, origin: str) -> str:
-    """A new student of the class, joining from the browser `seat` at the keyed address `origin`: their token, which
-    only they hold."""
+    """A new student of the class, from browser `seat` at keyed address `origin`: their token, which only they hold."""
     code = normal_code(code)
     name = nickname_checked(nickname)
     token = secrets.token_urlsafe(classes.SECRET_BYTES)
@@ -72,10 +70,10 @@ def join(engine: sa.Engine, code: str, nickname: str | None, *, now: float, seat
 
 
 def take_token(conn: sa.Connection, code: str, now: float) -> None:
-    """Take a token from the class's join bucket, else ClassError('busy') with the seconds until one is back. The
-    bucket is kept as the time it is full again (join_full): each join puts it 1 / JOIN_RATE later, from now at the
-    earliest, and no further than JOIN_BURST of them ahead of now. The update decides in the database, so two joins
-    at once cannot both take the last token."""
+    """Take a token from the class's join bucket, else ClassError('busy') with the seconds until one is back."""
+    # The bucket is kept as the time it is full again (join_full): each join puts it 1 / JOIN_RATE later, from now at
+    # the earliest, and no further than JOIN_BURST of them ahead of now. The update decides in the database, so two
+    # joins at once cannot both take the last token.
     full = sa.case((CLASSES.c.join_full > now, CLASSES.c.join_full), else_=sa.literal(now, sa.Double)) + 1 / JOIN_RATE
     ahead = JOIN_BURST / JOIN_RATE  # how far ahead of now a full burst puts it
     taken = conn.execute(sa.update(CLASSES).where(CLASSES.c.code == code, full <= now + ahead + 0.001)  # rounding
@@ -91,8 +89,7 @@ def busy(wait: float) -> ClassError:
 
 
 def admissible(conn: sa.Connection, code: str, seat_hash: str, origin: str, now: float) -> None:
-    """Nothing when the class may take one more student from this seat and origin now; else the ClassError that says
-    why not."""
+    """Nothing when the class may take one more student from this seat and origin now; else a ClassError saying why."""
     mine = sa.select(STUDENTS.c.removed).where(STUDENTS.c.class_code == code, STUDENTS.c.seat == seat_hash)
     seated = conn.execute(mine).scalars().all()
     if any(removed is not None for removed in seated):
@@ -116,8 +113,9 @@ def roster(engine: sa.Engine, code: str, teacher_key: str, *, now: float) -> lis
 
 
 def remove(engine: sa.Engine, code: str, teacher_key: str, numbers: list[int], *, now: float) -> int:
-    """Remove the students with these numbers (roster's): their answers no longer count, their tokens no longer hold
-    and their seats cannot join the class again. How many were removed."""
+    """Remove the students with these (roster's) numbers: how many were removed."""
+    # A removed student's answers no longer count, their token no longer holds and their seat cannot join the class
+    # again.
     code = normal_code(code)
     with engine.begin() as conn:
         teacher(conn, code, teacher_key, now)
@@ -130,8 +128,8 @@ def remove(engine: sa.Engine, code: str, teacher_key: str, numbers: list[int], *
 
 def remove_joined_between(engine: sa.Engine, code: str, teacher_key: str, start: float, end: float, *,
                           now: float) -> int:
-    """Remove, as remove does, every student of the class who joined from `start` until before `end` (a minute of
-    joins_by_minute): how many."""
+    """Remove, as remove does, the students who joined from `start` until before `end`: how many."""
+    # start..end is a minute of joins_by_minute
     code = normal_code(code)
     with engine.begin() as conn:
         teacher(conn, code, teacher_key, now)
@@ -151,8 +149,7 @@ def removed(conn: sa.Connection, code: str, which: sa.ColumnElement[bool], now: 
 
 def joins_by_minute(engine: sa.Engine, code: str, teacher_key: str, *, now: float,
                     minutes: int = JOIN_MINUTES) -> list[tuple[float, int]]:
-    """The students still in the class who joined in each of the last `minutes` minutes of the clock (the current one
-    last): each minute's start and its count."""
+    """The last `minutes` clock minutes, the current one last: each one's start and how many still in joined in it."""
     code = normal_code(code)
     first = (now // 60 - (minutes - 1)) * 60
     starts = [first + 60 * i for i in range(minutes)]
@@ -191,8 +188,7 @@ def teacher_sets(engine: sa.Engine, code: str, teacher_key: str, now: float, **v
 
 
 def start(engine: sa.Engine, question: Question, *, now: float, ttl: float = classes.TTL_S) -> Opened:
-    """classes.start, within MAX_LIVE classes: the oldest idle ones are closed first to make room, and when none is
-    idle, ClassError('too_many_classes')."""
+    """classes.start within MAX_LIVE classes: the oldest idle ones closed first to make room (too few: ClassError)."""
     with engine.begin() as conn:
         open_now = conn.execute(sa.select(sa.func.count()).where(CLASSES.c.expires > now)).scalar_one()
         over = open_now - MAX_LIVE + 1

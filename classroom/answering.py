@@ -18,16 +18,17 @@ COLUMNS = ("class_code", "question_no", "token_hash", "words", "at")  # an answe
 
 def answer(engine: sa.Engine, code: str, token: str, question_no: int, words: list[str], *, now: float,
            seat: str | None = None) -> None:
-    """Record a student's order of keys for the current question, or change it, while the class is asking; given a
-    seat, only from the seat the student joined from."""
+    """Record or change a student's order of keys for the current question while the class is asking."""
+    # given a seat, the answer is taken only from the seat the student joined from
     with engine.begin() as conn:
         recorded(conn, code, token, question_no, words, now=now, seat=seat)
 
 
 def recorded(conn: sa.Connection, code: str, token: str, question_no: int, words: list[str], *, now: float,
              seat: str | None = None) -> None:
-    """answer() on a connection whose transaction the caller commits (store.write writes many in one); every check
-    comes before the first write, so a ClassError leaves nothing written."""
+    """answer() on a connection whose transaction the caller commits (store.write writes many in one)."""
+    # Every check comes before the first write, so a ClassError leaves nothing written (store.written goes on with the
+    # other answers).
     code = normal_code(code)
     if not (isinstance(words, list | tuple) and len(words) <= MAX_ORDERED and all(plain(w, MAX_WORD) for w in words)):
         raise ClassError("bad_answer")

@@ -19,8 +19,8 @@ STYLE = ("<style>.class-sentence { font-size: clamp(1.75rem, 4.5vw, 3.25rem); li
 
 
 def sentence(q: Question) -> None:
-    """The question's sentence in large type, the query's word marked with its label ("the (5)" where the sentence
-    holds "the" twice); nothing for a question stored before questions carried their sentence."""
+    """The question's sentence in large type, the query's word marked with its label ("the (5)" for a repeated word)."""
+    # a question stored before questions carried their sentence has none: nothing is shown
     if q.sentence:
         st.html(STYLE + line(q))
 

@@ -9,8 +9,9 @@ from kit.charts import AGREE, BAR_STEP, GREY, WIDTH, Titles, builder, fit_width,
 
 @builder("about_room_bars", data_free=True)
 def room_bars(df: pd.DataFrame, titles: Titles, *, description: str | None = None) -> alt.VConcatChart:
-    """How many students put each key first (students), one bar a key in the question's order (k), each with its
-    count; the revealed answer (right) in blue and marked in words ("right"), not by colour alone."""
+    """How many students put each key first, one bar a key in the question's order, the revealed answer marked."""
+    # df: key, k (its place in the question), students (the count), right (the revealed answer); the right bar is blue
+    # and also says "right" in words, not by colour alone
     y = alt.Y("key:N", sort=alt.EncodingSortField("k", op="min"), title=titles.x,
               axis=alt.Axis(title=None, labelOverlap=False))
     tooltip = [alt.Tooltip("key:N", title=titles.x), alt.Tooltip("students:Q", title=titles.y)]

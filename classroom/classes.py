@@ -136,8 +136,9 @@ def to_v1(conn: sa.Connection) -> None:
 
 
 def to_v2(conn: sa.Connection, columns: tuple | None = None) -> None:
-    """Version 2: a class's cap and lock; a student's seat, keyed address and removal. A database made at version 1
-    gets the columns (a fresh one has them from to_v1); given `columns`, a later version's (to_v4)."""
+    """Version 2: a class's cap and lock; a student's seat, keyed address and removal."""
+    # A database made at version 1 gets the columns (a fresh one has them from to_v1); given `columns`, a later
+    # version's (to_v4).
     for table, names in columns or ((CLASSES, ("cap", "locked")), (STUDENTS, ("seat", "origin", "removed"))):
         there = {c["name"] for c in sa.inspect(conn).get_columns(table.name)}
         for name in (n for n in names if n not in there):
@@ -154,8 +155,8 @@ UPGRADES = (to_v1, to_v2, given.to_v3, to_v4)  # UPGRADES[v] takes a database fr
 
 
 def secret(engine: sa.Engine, proposed: str) -> str:
-    """The site's key for signing seats (classroom/seat.py), shared by every replica through the database: the one
-    stored, or `proposed` when there is none yet (then stored)."""
+    """The site's key for signing seats (seat.py), shared by every replica: the one stored, else `proposed`."""
+    # `proposed` is stored when none is yet
     with engine.begin() as conn:
         stmt = UPSERTS[conn.dialect.name](META).values(key="seat_secret", value=proposed)
         conn.execute(stmt.on_conflict_do_nothing(index_elements=[META.c.key]))
@@ -182,8 +183,8 @@ def start(engine: sa.Engine, question: Question, *, now: float, ttl: float = TTL
 
 
 def live(conn: sa.Connection, code: str, now: float, *, for_update: bool = False) -> sa.Row:
-    """The class's row (locked until the transaction ends, with for_update, where the database can); ClassError
-    ('unknown') or ('expired') when there is none to use."""
+    """The class's row, else ClassError('unknown') or ('expired') when there is none to use."""
+    # for_update: the row stays locked until the transaction ends, where the database can lock a row
     query = sa.select(CLASSES).where(CLASSES.c.code == code)
     row = conn.execute(query.with_for_update() if for_update else query).one_or_none()
     if row is None:
@@ -202,8 +203,8 @@ def teacher(conn: sa.Connection, code: str, teacher_key: object, now: float) -> 
 
 
 def student(conn: sa.Connection, code: str, token: object, seat: str | None = None) -> str:
-    """The token's hash when it joined this class (from this seat, when one is given and the student has one), else
-    ClassError('not_student'); ClassError('removed') once the teacher removed the student."""
+    """The token's hash when it joined this class from this seat; else ClassError('removed') or ('not_student')."""
+    # The seat is compared only when one is given and the student has one stored.
     if well_formed(token):
         token_hash = digest(str(token))
         found = conn.execute(sa.select(STUDENTS.c.class_code, STUDENTS.c.seat, STUDENTS.c.removed)
@@ -324,8 +325,8 @@ def mine(engine: sa.Engine, code: str, token: str, *, now: float) -> tuple[str, 
 
 
 def answers(engine: sa.Engine, code: str, teacher_key: str, *, now: float) -> list[dict[str, Any]]:
-    """Every answer given in the class for its CSV (a changed answer is two), by question then time; students numbered
-    by when they joined."""
+    """Every answer given in the class for its CSV, by question then time (a changed answer is two)."""
+    # students are numbered by when they joined, as roster numbers them
     code = normal_code(code)
     with engine.connect() as conn:
         row = teacher(conn, code, teacher_key, now)

@@ -36,8 +36,9 @@ def parsed(text: str | None) -> ipaddress.IPv4Address | ipaddress.IPv6Address | 
 
 
 def address(peer: str | None, forwarded: str | None, proxies: str | None = None) -> str:
-    """The client's address as a limit's key: the peer's, or, while the address in hand is a trusted proxy's, the
-    one before it in X-Forwarded-For (read from its end: each proxy appends the address it saw). '' for no peer."""
+    """The client's address as a limit's key: the peer's, or the one its trusted proxies saw; '' for no peer."""
+    # While the address in hand is a trusted proxy's, take the one before it in X-Forwarded-For, read from its end: each
+    # proxy appends the address it saw.
     networks = trusted(os.environ.get(TRUSTED_ENV, "") if proxies is None else proxies)
     hops = [h for h in (forwarded or "").split(",")[-16:] if h.strip()]
     found = parsed(peer)

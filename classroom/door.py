@@ -38,8 +38,7 @@ def controls(me: dict, room: classes.Room) -> None:
 
 
 def cap_reached(me: dict, room: classes.Room) -> None:
-    """What the teacher of a full class is told, and the one click that takes CAP_STEP more students (while the cap
-    is below the most a class may take)."""
+    """What the teacher of a full class is told, and the one click that takes CAP_STEP more students."""
     st.warning(t("class_cap_reached", cap=room.cap))
     more = min(admission.CAP_STEP, admission.MAX_CAP - room.cap)
     if more > 0:
@@ -48,8 +47,7 @@ def cap_reached(me: dict, room: classes.Room) -> None:
 
 
 def by_minute(me: dict) -> None:
-    """How many of the students still in joined in each recent minute that had any; the one the teacher picks, and
-    the button that removes everyone who joined in it."""
+    """How many still in joined in each recent minute, and a button that removes all who joined in the one picked."""
     counts = done(admission.joins_by_minute, me)
     if counts is FAILED:
         return

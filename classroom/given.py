@@ -26,8 +26,8 @@ LATEST = sa.table("class_answers", *(sa.column(name) for name in ("class_code", 
 
 
 def to_v3(conn: sa.Connection) -> None:
-    """Version 3: the log of answers given, started from the answers a database of version 2 holds (one a student and
-    question: the earlier ones were never kept)."""
+    """Version 3: the log of answers given, started from the answers a database of version 2 holds."""
+    # one a student and question: the earlier ones were never kept
     GIVEN.create(conn, checkfirst=True)
     names = ["class_code", "question_no", "token_hash", "words", "at"]
     conn.execute(sa.insert(GIVEN).from_select(names, sa.select(*(LATEST.c[n] for n in names)).order_by(LATEST.c.at)))
@@ -46,9 +46,8 @@ def given(conn: sa.Connection, code: str) -> list[sa.Row]:
 
 def row(number: int, q: Question, words: tuple[str, ...], student: tuple[int, str | None], at: float,
         since: tuple[float, float]) -> dict[str, Any]:
-    """One answer given, as a row of the class's CSV: the question (its sentence, query and right answer), who gave
-    it, what they gave, whether it is right, when (UTC), and how long after the class opened and after the question
-    was asked (`since`: those two moments)."""
+    """One answer given as a row of the class's CSV: the question, who gave what, whether right, and when."""
+    # times in UTC, and in seconds after the class opened and after the question was asked (`since`: those two moments)
     opened, asked = since
     return {"question_no": number, "sentence": " ".join(q.sentence), "query": q.query,
             "right_answer": " > ".join(q.answer), "student": student[0], "nickname": student[1],

@@ -31,9 +31,9 @@ _holding = [0]
 
 
 async def look(code: str) -> str:
-    """"live" when `code` names a live class; "unknown" when a read of the live classes after it was asked for says
-    it does not; "later" when the last read ended less than REFRESH_S ago (ask again); "down" when the database did
-    not answer."""
+    """Whether `code` names a live class: "live", "unknown", "later" (ask again) or "down" (no database)."""
+    # "unknown" comes only from a read of the live classes made after the question was asked; "later" when the last read
+    # ended less than REFRESH_S ago
     if code in _teachers:
         return "live"
     loop, task = asyncio.get_running_loop(), _reading[0] if _reading else None
@@ -67,8 +67,7 @@ def teaches(code: str, cookies: dict[str, str]) -> bool:
 
 
 async def seat_of(cookies: dict[str, str]) -> str:
-    """The browser's seat as its signed cookie says ("" without one, or while the database holding the site's key
-    does not answer)."""
+    """The browser's seat as its signed cookie says; "" without one, or while the database holding the key is down."""
     cookie = cookies.get(seat.COOKIES["seat"])
     if not cookie:
         return ""
@@ -80,8 +79,7 @@ async def seat_of(cookies: dict[str, str]) -> str:
 
 
 def hold(address: str, browser: str = "") -> bool:
-    """Count one more question held for the seat `browser` at `address`, if it, the address and the process are within
-    their limits; False when not."""
+    """Count one more question held for seat `browser` at `address`; False when it, the address or process is full."""
     if (_seated[address, browser] >= HELD_PER_SEAT or _held[address] >= HELD_PER_ADDRESS
             or _holding[0] >= HELD_PER_PROCESS):
         return False
@@ -101,7 +99,7 @@ def let_go(address: str, browser: str = "") -> None:
 
 
 def forget_teachers() -> None:
-    """The next look reads the live classes again (tests; a class this process just opened is read on its first
-    miss anyway)."""
+    """Have the next look read the live classes again."""
+    # for tests: a class this process just opened is read on its first miss anyway
     _teachers.clear()
     _read[0] = float("-inf")

@@ -51,8 +51,8 @@ class Limiter:
 
 
 class Bucket:
-    """At most `burst` calls per key at once and `rate` a second after that (a token bucket), for the `keys` most
-    recent keys (a key forgotten starts full again, as one that waited would be)."""
+    """At most `burst` calls per key at once and `rate` a second after (a token bucket), for the `keys` latest keys."""
+    # a key forgotten starts full again, as one that waited would be
 
     def __init__(self, burst: int, rate: float, keys: int = 50_000):
         self.burst, self.rate, self.keys = burst, rate, keys

@@ -32,8 +32,8 @@ RETURNED = "_class_returned"  # the browser's kept part was looked for
 
 
 def role() -> dict:
-    """This session's part in a class ({} for none); on the session's first look, the part its browser kept (a reload,
-    or a replica restarted under it: seat), if the class database still knows it."""
+    """This session's part in a class ({} for none): on its first look, the one its browser kept, if still known."""
+    # kept across a reload, or a replica restarted under it (seat.py); the class database says whether it still holds
     ss = st.session_state
     if ROLE not in ss and RETURNED not in ss:
         ss[RETURNED] = True
@@ -44,8 +44,9 @@ def role() -> dict:
 
 
 def returning(cookies: dict[str, str], room: str) -> dict:
-    """The part kept in the browser's cookies that the class database still knows: a student's seat first when the
-    address names its class, else a teacher's class first; {} for none (a stale cookie is passed over in silence)."""
+    """The part kept in the browser's cookies that the class database still knows; {} for none."""
+    # A student's place first when the address names its class, else a teacher's class first; a stale cookie is passed
+    # over in silence.
     seated = seat.code_and_secret(cookies, "token")
     teaching = seat.code_and_secret(cookies, "key")
     order = [("token", seated), ("key", teaching)]
@@ -63,8 +64,8 @@ def returning(cookies: dict[str, str], room: str) -> dict:
 
 
 def offer_cookie(secret: str, code: str = "", value: str = "") -> None:
-    """Have the browser keep this part (seat.py), or with no value forget it: the class page shows the pixel that
-    sets the cookie (cookie_pixel)."""
+    """Have the browser keep this part (seat.py), or forget it when no value is given."""
+    # the class page shows the pixel that sets the cookie (cookie_pixel)
     visitor.offered(secret, code, value)
 
 
@@ -77,9 +78,9 @@ FAILED = object()  # what attempt returns when the call did not happen
 
 
 def attempt(fn, *args, who: str = "", student: str = "", via=store.call, **kwargs):
-    """via(fn, ...) (store.call, or store.write for an answer), for an action `who` ("join", "start", "answer") once
-    the session's seat and limits allow it (visitor.admitted); FAILED after saying in a sentence what went wrong (a
-    person's mistake, too many tries, or a database that did not answer)."""
+    """via(fn, ...) once the session's seat and limits allow action `who`; else FAILED, after saying what went wrong."""
+    # via: store.call, or store.write for an answer; who: "join", "start" or "answer" (visitor.admitted), "" for none.
+    # What went wrong is said in a sentence: a person's mistake, too many tries, or a database that did not answer.
     try:
         if who:
             kwargs |= visitor.admitted(who, student)
@@ -92,16 +93,16 @@ def attempt(fn, *args, who: str = "", student: str = "", via=store.call, **kwarg
 
 
 def asker(s, view: str, pages: Mapping, words: Sequence[str] = (), at: int | None = None):
-    """What views.guess_first calls to offer its question to a class: ask_button for this view's Settings; `pages` are
-    the dashboard's, by name (the page's context holds them), the class page among them; `words`, the sentence the
-    query is word `at` of (from 0), which the class sees with the question."""
+    """What views.guess_first calls to offer its question to a class: ask_button for this view's Settings."""
+    # `pages`: the dashboard's, by name (the page's context holds them), the class page among them; `words`: the
+    # sentence the class sees with the question, the query being word `at` of it (from 0)
     return functools.partial(ask_button, s, view, pages, words=tuple(words), at=at)
 
 
 def ask_button(s, view: str, pages: Mapping, query: str, keys: list[str], ordered: int, answer: list[str],
                reason: str, *, words: tuple[str, ...] = (), at: int | None = None):
-    """Below a predict-first question: the teacher asks it of the class (a new one, or the one they teach next), and
-    goes to the class page."""
+    """Below a predict-first question: the button that asks it of the class (a new one, or the one taught)."""
+    # then the teacher goes to the class page
     teaching = "key" in role()
     cookie_pixel()  # a new class needs the browser's seat
     if not st.button(t("class_ask_next" if teaching else "class_ask"), icon=":material/groups:",
@@ -135,9 +136,8 @@ def question_text(q: Question, teacher: bool = False) -> str:
 
 
 def room_chart(room: classes.Room, revealed: bool):
-    """How the room answered: how many put each key first, the right one marked once revealed; while no one has
-    answered the question, a sentence that says so instead (a chart of zeros has no scale: its axis reads 0.000000)."""
-    if not room.answered:
+    """How the room answered: how many put each key first, the right one marked once revealed."""
+    if not room.answered:  # a chart of zeros has no scale (its axis reads 0.000000): a sentence instead
         st.info(t("class_no_answers_yet" if room.status == "asking" else "class_no_answers"))
         return
     frame = room_frame(room.question.keys, room.first, room.question.answer[0] if revealed else None)
@@ -178,9 +178,9 @@ def link_of(code: str, pages: Mapping) -> str:
 
 
 def teacher_panel(pages: Mapping):
-    """The class's code, link and QR code, large for the room's screen; the question, the live counts and chart, and
-    the teacher's buttons. Only the counts and the chart change by themselves, so only they are redrawn when they do (a
-    fragment and its watch); the rest is drawn when the teacher acts, or when the panel sees the class move on."""
+    """The class's code, link and QR code for the room's screen; the question, the counts, the chart and the buttons."""
+    # Only the counts and the chart change by themselves, so only they are redrawn when they do (a fragment and its
+    # watch); the rest is drawn when the teacher acts, or when the panel sees the class move on.
     me = role()
     room = attempt(store.shared_room, me["code"])
     if room is FAILED:
@@ -217,15 +217,16 @@ def door_sign(code: str, pages: Mapping) -> None:
 
 @st.fragment
 def live(draw, *args):
-    """draw(*args) now and again alone, whenever its watch asks (a fragment); `draw` carries the run's language, which
-    the fragment's own reruns, in a thread of their own, would not know (text.with_language)."""
+    """draw(*args) now, and again alone whenever its watch asks (a fragment)."""
+    # `draw` carries the run's language, which the fragment's own reruns, in a thread of their own, would not know
+    # (text.with_language)
     draw(*args)
 
 
 def looked(code: str, question_no: int, status: str | None = None) -> classes.Room | None:
-    """The class's room for a live panel, None after saying why there is none (and watching for that to change).
-    When the class has moved on from the question (and, given one, the status) the page around the panel was drawn
-    for, or ended, the whole page is drawn again: its question and buttons."""
+    """The class's room for a live panel, None after saying why there is none (and watching for that to change)."""
+    # When the class has moved on from the question (and, given one, the status) the page around the panel was drawn
+    # for, or ended, the whole page is drawn again: its question and buttons.
     teacher = "key" in role()
     room = attempt(classes.room if teacher else store.shared_room, code)  # the teacher's counts as they are now
     if room is FAILED:
@@ -238,8 +239,8 @@ def looked(code: str, question_no: int, status: str | None = None) -> classes.Ro
 
 
 def teacher_live(question_no: int, status: str):
-    """Joined and answered, and the room's chart (hidden until the reveal unless the teacher shows it); the teacher's
-    panel says now and then that it is open (beat), for the students' panels."""
+    """Joined and answered, and the room's chart (hidden until the reveal unless the teacher shows it)."""
+    # the panel also says now and then that it is open (beat), for the students' panels
     me = role()
     now = time.time()
     room = looked(me["code"], question_no, status)

@@ -75,8 +75,8 @@ def checked(q: Question) -> Question:
 
 
 def marks(sentence: tuple[str, ...], position: int, query: str) -> bool:
-    """True when position is 0 (no word marked), or names a word of sentence that the query's label is, the label
-    perhaps followed by its position ("the (5)", as the dashboard labels a word the sentence holds twice)."""
+    """True when position is 0 (no word marked), or names a word of sentence that the query's label is."""
+    # the label may be followed by its position ("the (5)"), as the dashboard labels a word the sentence holds twice
     if position == 0:
         return True
     word = sentence[position - 1] if 1 <= position <= len(sentence) else None

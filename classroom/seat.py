@@ -44,8 +44,8 @@ NEW_SEATS = Bucket(*SEATS_PER_ADDRESS)
 
 
 def offer(secret: str, code: str, value: str, *, now: float) -> str:
-    """A one-time nonce that sets the cookie of role `secret` ("key" or "token") to code.value; with value "",
-    one that deletes it; with secret "", one that sets nothing but the seat."""
+    """A one-time nonce that sets the cookie of role `secret` ("key" or "token") to code.value."""
+    # value "": one that deletes it; secret "": one that sets nothing but the seat
     nonce = secrets.token_urlsafe(24)
     with _lock:
         for kept in (_offers, _claims):
@@ -81,8 +81,8 @@ def verified(key: str, cookie: str | None) -> str | None:
 
 
 async def seat(request: Request) -> Response:
-    """ROUTE: the pixel; the cookie its nonce was offered for, and the browser's seat, given to it if it has none (for
-    an unknown or stale nonce, nothing)."""
+    """ROUTE: the pixel, with the cookie its nonce was offered for and a seat for a browser that has none."""
+    # an unknown or stale nonce gets the pixel alone
     response = Response(PIXEL, media_type="image/gif", headers={"Cache-Control": "no-store"})
     now = time.time()
     nonce = request.query_params.get("n", "")[:64]
@@ -104,8 +104,8 @@ async def seat(request: Request) -> Response:
 
 
 async def seat_of(request: Request, now: float) -> tuple[str, str] | None:
-    """(the browser's seat, the cookie to set: "" when it has one) for a pixel's request: its cookie's, else a new one
-    if its address may have one more; None when it may not, or the database holds no key to sign with."""
+    """(the browser's seat, the cookie to set: "" when it has one) for a pixel's request: its own, else a new one."""
+    # None when its address may have no more new seats, or the database holds no key to sign with
     try:
         key = store.secret_now() or await asyncio.to_thread(store.secret)
     except store.Unavailable:

@@ -85,8 +85,7 @@ def located(from_environment: str, folder: str) -> str:
 
 
 def engine() -> sa.Engine:
-    """The database's engine, its tables created (or upgraded) once per process, and again when its SQLite file was
-    deleted; Unavailable when it cannot be."""
+    """The database's engine, tables made once per process and again if its SQLite file is gone; else Unavailable."""
     try:
         found = ready(url())
         remade(found)
@@ -96,8 +95,8 @@ def engine() -> sa.Engine:
 
 
 def connect_args(address: str) -> dict:
-    """How a connection gives up: PostgreSQL connects, runs a statement and notices a dead peer (keepalives, unsent
-    data) within seconds; SQLite waits TIMEOUT_S for a lock."""
+    """How a connection gives up: PostgreSQL within seconds, SQLite after waiting TIMEOUT_S for a lock."""
+    # PostgreSQL connects, runs a statement and notices a dead peer (keepalives, unsent data) within seconds
     if address.startswith("postgresql"):
         return {"connect_timeout": TIMEOUT_S, "options": f"-c statement_timeout={TIMEOUT_S * 1000}", "keepalives": 1,
                 "keepalives_idle": 5, "keepalives_interval": 2, "keepalives_count": 2, "tcp_user_timeout": 10_000}
@@ -105,8 +104,9 @@ def connect_args(address: str) -> dict:
 
 
 def ready(address: str) -> sa.Engine:
-    """st.connection's engine for `address`, with the schema created; kept only once it is (a dictionary, not
-    st.cache_resource: every class query asks, and hashing its argument each time cost more than the look-up)."""
+    """st.connection's engine for `address`, with the schema created; kept only once it is."""
+    # a dictionary, not st.cache_resource: every class query asks, and hashing its argument each time cost more than the
+    # look-up
     if address not in _engines:
         with _making:
             if address not in _engines:
@@ -126,15 +126,15 @@ def made(address: str) -> sa.Engine:
 
 
 def wal(connection, _record) -> None:
-    """A SQLite connection in WAL mode: readers do not wait for the writer, and a commit does not sync the file each
-    time (only a checkpoint does; a power cut may lose the last answers, never the file)."""
+    """A SQLite connection in WAL mode: readers do not wait for the writer, and a commit does not sync the file."""
+    # only a checkpoint syncs it: a power cut may lose the last answers, never the file
     connection.execute("PRAGMA journal_mode=WAL")
     connection.execute("PRAGMA synchronous=NORMAL")
 
 
 def remade(db: sa.Engine) -> None:
-    """A SQLite file that is gone is made again with its tables (and the key that signs seats, so that browsers keep
-    theirs); its classes are lost, and their students are told so."""
+    """Make a deleted SQLite file again with its tables and the key that signs seats; its classes are lost."""
+    # the key again, so that browsers keep their seats; the lost classes' students are told so
     if db.dialect.name != "sqlite" or not db.url.database or Path(db.url.database).exists():
         return
     with _remaking:
@@ -150,10 +150,10 @@ def remade(db: sa.Engine) -> None:
 
 
 def call(fn, *args, **kwargs):
-    """fn(engine, *args, now=..., **kwargs) in a worker, expired classes swept first now and then: its result within
-    DEADLINE_S, else Unavailable (also when the database fails). A ClassError (a person's mistake) passes through.
-    A room shared_room read less than ROOM_S ago is handed back at once, in the caller's thread: a busy process's
-    threads wait for each other's turn on the interpreter, and a look that needs no database should not."""
+    """fn(engine, *args, now=..., **kwargs) in a worker: its result within DEADLINE_S, else Unavailable."""
+    # Expired classes are swept first now and then; a ClassError (a person's mistake) passes through. A room shared_room
+    # read less than ROOM_S ago is handed back at once, in the caller's thread: a busy process's threads wait for each
+    # other's turn on the interpreter, and a look that needs no database should not.
     found = ROOMS.get((url(), args[0])) if fn is shared_room and args else None
     if found is not None and time.monotonic() - found[0] < ROOM_S and time.monotonic() >= _paused[0]:
         return found[1]
@@ -161,8 +161,8 @@ def call(fn, *args, **kwargs):
 
 
 def write(fn, *args, **kwargs):
-    """fn(connection, *args, now=..., **kwargs) by the writer, in one transaction with the other writes waiting: its
-    result within DEADLINE_S, else Unavailable; a ClassError passes through (the others are written)."""
+    """fn(connection, *args, now=..., **kwargs) by the writer, in one transaction with the other writes waiting."""
+    # its result within DEADLINE_S, else Unavailable; a ClassError passes through (the others are written)
     return waited(_writes, fn, args, kwargs)
 
 
@@ -183,15 +183,15 @@ def waited(jobs: queue.SimpleQueue, fn, args: tuple, kwargs: dict):
 
 
 def stuck() -> bool:
-    """Whether a worker's query has been running for about DEADLINE_S (HANDOVER_S less: it started that much after its
-    caller began to wait): the database, not this process, is slow."""
+    """Whether a worker's query has been running for about DEADLINE_S: the database, not this process, is slow."""
+    # HANDOVER_S less: it started that much after its caller began to wait
     now = time.monotonic()
     return any(now - since >= DEADLINE_S - HANDOVER_S for since in list(_running.values()))
 
 
 def started() -> None:
-    """The workers, started once per process: daemon threads, so that a query stuck on a stopped database does not
-    keep the process from exiting."""
+    """Start the workers and the writer, once per process."""
+    # daemon threads, so that a query stuck on a stopped database does not keep the process from exiting
     if len(_workers) <= WORKERS:
         with _starting:
             while len(_workers) < WORKERS:
@@ -239,8 +239,8 @@ def writer() -> None:
 
 
 def written(batch: list) -> None:
-    """Each job of the batch run on one transaction: its result once that is committed, its ClassError at once, and
-    Unavailable for all when the database fails."""
+    """Run each job of the batch on one transaction: its result once committed, its ClassError at once."""
+    # Unavailable for all when the database fails
     done: list[tuple[Future, object]] = []
     try:
         db = engine()
@@ -300,10 +300,10 @@ def sweep(db: sa.Engine, now: float) -> None:
 
 
 def shared_room(db: sa.Engine, code: str, *, now: float) -> classes.Room:
-    """classes.room as the students' panels see it: read at most once every ROOM_S per process for each class,
-    however many of its students look (one read a class, not one a tab); a failure is not kept. The teacher's panel
-    reads classes.room itself, and the teacher's changes are seen here at once in this process (forget), within
-    ROOM_S in the others. Kept in ROOMS (a Room is frozen: every look shares it, with no copy to make)."""
+    """classes.room as the students' panels see it: read at most once every ROOM_S per process for each class."""
+    # One read a class, not one a tab, however many of its students look; a failure is not kept. The teacher's panel
+    # reads classes.room itself, and the teacher's changes are seen here at once in this process (forget), within ROOM_S
+    # in the others. Kept in ROOMS: a Room is frozen, so every look shares it with no copy to make.
     key = (url(), code)
     found = ROOMS.get(key)
     if found is None or time.monotonic() - found[0] >= ROOM_S:
@@ -328,7 +328,7 @@ COUNTED: list = []  # what hears that an answer was given on this process: watch
 
 
 def counted(code: str) -> None:
-    """Someone here answered in class `code`: its counts are read again within a moment (watch.py), not at once, so
-    that a room answering together costs a read now and then, not one an answer."""
+    """Have class `code`'s counts read again within a moment (watch.py): someone here answered in it."""
+    # not at once, so that a room answering together costs a read now and then, not one an answer
     for hear in COUNTED:
         hear(code)

@@ -84,8 +84,8 @@ def live_panel(question_no: int, pages: Mapping):
 
 
 def sent_of(me: dict, question_no: int):
-    """What this student sent for the question: read once a question (which checks their token), then kept in their
-    part (ROLE) as they change it."""
+    """What this student sent for the question: read once a question, then kept in their part (ROLE) as it changes."""
+    # the read also checks their token
     sent = me.setdefault("sent", {})
     if question_no not in sent:
         got = attempt(classes.mine, me["code"], me["token"])
@@ -96,9 +96,9 @@ def sent_of(me: dict, question_no: int):
 
 
 def choose(me: dict, room: classes.Room, sent: tuple[str, ...] | None):
-    """The student's answer to the current question, changeable until the reveal: sent by its Send button alone (a
-    form, as the story pages' guess is checked), so moving between the options sends nothing; an answer sent that the
-    database did not take is sent again by the next run that draws the choices."""
+    """The student's answer to the current question, changeable until the reveal and sent by its Send button alone."""
+    # A form, as the story pages' guess is checked, so moving between the options sends nothing; an answer sent that the
+    # database did not take is sent again by the next run that draws the choices.
     q, key = room.question, f"{PICK}{room.question_no}"
     if key not in st.session_state:  # a reloaded panel shows what was sent, or what is still to be sent
         shown = unsent(me).get(room.question_no) or sent
@@ -119,9 +119,9 @@ def choose(me: dict, room: classes.Room, sent: tuple[str, ...] | None):
 
 
 def unsent(me: dict) -> dict[int, tuple[str, ...]]:
-    """What this student picked that the database has not taken yet (it did not answer, or refused), by question:
-    shown and sent again by the panel's next run that draws the choices, which a run that could not read the class
-    did not draw (so Streamlit dropped their value)."""
+    """What this student picked that the database has not taken yet (it did not answer, or refused), by question."""
+    # Shown and sent again by the panel's next run that draws the choices: a run that could not read the class did not
+    # draw them, so Streamlit dropped their value.
     return me.setdefault("unsent", {})
 
 

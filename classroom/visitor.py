@@ -34,8 +34,7 @@ def address() -> str:
 
 
 def seat_of(wait: float = 0.0) -> str | None:
-    """The session's seat: its cookie's, else the one its pixel's browser has (waiting up to `wait` seconds for the
-    pixel); None while there is none."""
+    """The session's seat: its cookie's, else its pixel's browser's (waiting up to `wait` s for it); None while none."""
     ss = st.session_state
     if not ss.get(SEAT):
         ss[SEAT] = from_cookie() or claimed(wait)
@@ -60,8 +59,8 @@ def claimed(wait: float) -> str | None:
 
 
 def offered(secret: str = "", code: str = "", value: str = "") -> str:
-    """A pixel's path that sets the cookie of role `secret` to code.value (seat.offer) and tells this session its
-    seat; it is what pixel() shows from now on."""
+    """A pixel's path that sets role `secret`'s cookie to code.value (seat.offer) and tells this session its seat."""
+    # pixel() shows it from now on
     nonce = seat.offer(secret, code, value, now=time.time())
     st.session_state[NONCES] = [*st.session_state.get(NONCES, ())[-(NONCES_KEPT - 1):], nonce]
     st.session_state[PIXEL] = f"{seat.ROUTE}?n={nonce}"
@@ -69,20 +68,19 @@ def offered(secret: str = "", code: str = "", value: str = "") -> str:
 
 
 def pixel(base_url: str) -> None:
-    """The hidden pixel the session's page shows: the last one offered, else, while the session has no seat, one
-    that gives it one (nothing when the database cannot say which seat a cookie holds)."""
+    """The hidden pixel the page shows: the last one offered, else, while the session has no seat, one giving it one."""
     try:
         if PIXEL not in st.session_state and seat_of() is None:
             offered()
-    except store.Unavailable:
+    except store.Unavailable:  # no pixel: the database cannot say which seat a cookie holds
         return
     if PIXEL in st.session_state:
         st.html(f'<img src="{base_url}{st.session_state[PIXEL]}" alt="" width="1" height="1" hidden>')
 
 
 def admitted(action: str, student: str = "") -> dict:
-    """What `action` ("join", "start" or "answer", the latter by the student's token) takes from this session once
-    its limits allow it: the arguments naming its seat (and keyed address) for the database; ClassError otherwise."""
+    """The arguments naming this session's seat (and keyed address) for `action`, once its limits allow it."""
+    # action: "join", "start" or "answer" (the latter limited by the student's token); ClassError when not allowed
     key = store.secret()  # a database that does not answer is said as such, not as a missing seat
     found = seat_of(CLAIM_WAIT_S)
     now = time.time()

@@ -121,15 +121,14 @@ def stages(room: classes.Room | str, now: float) -> tuple[str, str]:
 
 @dataclass
 class Watched:
-    """A class someone on this process is watching: its stages as last read, the questions waiting on them, and the
-    event that says the class changed on this process."""
+    """A class someone on this process is watching."""
     loop: asyncio.AbstractEventLoop
     follower: asyncio.Task | None = None  # follow's task, held here: the loop keeps only a weak reference to it
-    stages: tuple[str, str] | None = None
-    changed: asyncio.Event = field(default_factory=asyncio.Event)
-    poked: asyncio.Event = field(default_factory=asyncio.Event)
+    stages: tuple[str, str] | None = None  # (a student's, the teacher's), as last read
+    changed: asyncio.Event = field(default_factory=asyncio.Event)  # set, then replaced, when a stage changed
+    poked: asyncio.Event = field(default_factory=asyncio.Event)  # the class changed on this process: read it now
     soon: asyncio.TimerHandle | None = None  # the poke an answer asked for (counted), COUNT_S after the first
-    waiting: int = 0
+    waiting: int = 0  # the questions waiting on its stages
 
 
 _watched: dict[str, Watched] = {}  # class code -> its watch; changed only on the server's event loop
@@ -137,8 +136,7 @@ _stopping: list[bool] = []  # [True] once the server is stopping (release): no q
 
 
 async def follow(code: str, watched: Watched) -> None:
-    """Read the class's room while anyone waits on it, again when poked or FOLLOW_S later; wake the waiting questions
-    when a stage changed."""
+    """Read the class's room while anyone waits on it, again when poked or FOLLOW_S later; wake them on a new stage."""
     try:
         while watched.waiting > 0:
             watched.poked.clear()  # before reading: a change made during the read is read again
@@ -167,8 +165,8 @@ def poke(code: str) -> None:
 
 
 def counted(code: str) -> None:
-    """Someone answered in class `code` on this process (store.counted): its watch reads it COUNT_S from the first
-    answer since its last read, however many come meanwhile."""
+    """Someone answered in class `code` on this process (store.counted): its watch reads it COUNT_S later."""
+    # COUNT_S from the first answer since its last read, however many come meanwhile
     watched = _watched.get(code)
     if watched is not None:
         with contextlib.suppress(RuntimeError):
@@ -186,11 +184,11 @@ store.COUNTED.append(counted)
 
 
 async def stage_of(request: Request) -> PlainTextResponse:
-    """ROUTE: the stage of the class named by ?c= (its teacher's with ?as=teacher and the teacher's key in the
-    cookies) once it is not ?shown= any more, or after HOLD_S; at once for a code no live class has, for a stage
-    this process knows to be another already (before any limit is counted: a change reaches every screen), and for a
-    question over the limits of holds.py or while the process is short of open files (server/files.py), with a
-    Retry-After."""
+    """ROUTE: the stage of class ?c= (the teacher's with ?as=teacher) once it is not ?shown=, or after HOLD_S."""
+    # The teacher's only with the teacher's key in the cookies. At once instead: for a code no live class has, for a
+    # stage this process knows to be another already (before any limit is counted: a change reaches every screen), and,
+    # with a Retry-After, for a question over holds.py's limits or while the process is short of open files
+    # (server/files.py).
     code = seat.code_of(request.query_params.get("c", "")[:32])
     found = "unknown" if code is None else await holds.look(code)
     if found == "unknown":
@@ -244,10 +242,9 @@ async def changed_from(code: str, teacher: bool, shown: str) -> str:
 
 
 def release() -> None:
-    """The server is stopping (server/lifespan.py, on its loop): answer every question held now, and any asked from here
-    on
-    at once, with the stage as last read. The server waits for every open request before it exits; a container's
-    stop would otherwise wait up to HOLD_S, or kill the server first."""
+    """The server is stopping: answer every question held, and any asked from now on, at once with the last stage."""
+    # Called on the server's loop (server/lifespan.py). The server waits for every open request before it exits; a
+    # container's stop would otherwise wait up to HOLD_S, or kill the server first.
     _stopping[:] = [True]
     for watched in list(_watched.values()):
         watched.changed.set()
@@ -257,8 +254,7 @@ ROUTES = [Route(ROUTE, stage_of, methods=["GET"])]
 
 
 def watch(base_url: str, code: str, teacher: bool, shown: str, every: float = 0.0) -> None:
-    """In a panel's fragment: the watcher that reruns it when its class's stage is no longer `shown`, and every
-    `every` seconds if that is given."""
+    """In a panel's fragment: the watcher that reruns it once its class's stage is not `shown`, and every `every` s."""
     mount = st.components.v2.component("class_watch", js=JS)
     query = f"c={code}" + ("&as=teacher" if teacher else "")
     data = {"url": f"{base_url}{ROUTE}?{query}", "stage": shown, "retry": int(RETRY_S * 1000),

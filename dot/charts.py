@@ -10,9 +10,9 @@ STRIP_STEP = 30  # pixels a strip of signs
 
 @builder("about_sign_strips", data_free=True)
 def sign_strips(df: pd.DataFrame, titles: Titles, *, description: str | None = None) -> alt.VConcatChart:
-    """Vectors as coloured strips, one above the other in table order (field v, titles' y: its axis shows only their
-    names), dimension by dimension, so matching signs line up, each cell marked with its sign; STRIP_STEP pixels a
-    vector."""
+    """Vectors as coloured strips, one above the other in table order (field v), dimension by dimension."""
+    # so matching signs line up, each cell marked with its sign; titles' y names the vectors in tooltips, their axis
+    # showing only their names; STRIP_STEP pixels a vector
     x_title, value_title, vector_title = titles.x, titles.value, titles.y
     base = alt.Chart(df).encode(
         x=alt.X("dim:O", title=x_title),

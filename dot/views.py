@@ -23,8 +23,7 @@ def ranked(q_row: np.ndarray, k_rows: np.ndarray, i: int) -> tuple[list[int], np
 
 
 def default_keys(rows: list[str], others: list[int]) -> dict[str, str]:
-    """The two keys first shown: the article's drank and black where the sentence has them, else the best- and the
-    worst-scoring other word."""
+    """The two keys first shown: the article's drank and black where present, else the best- and worst-scoring word."""
     return {"key": "drank" if "drank" in rows else rows[others[0]],
             "key2": "black" if "black" in rows else rows[others[-1]]}
 
@@ -35,9 +34,8 @@ def aligned(q_row: np.ndarray, key_rows: list[np.ndarray]) -> list[PairAlignment
 
 
 def pair_products(pairs: list, q: str, keys: list[str], *, by_size: bool, fields: list[str], wheres: list):
-    """Each (query, key) pair's products dimension by dimension, coloured by sign group, with the running sum, side by
-    side on shared scales so their bars and lines compare; each chart's numbers as CSV in the page's save menu, keyed
-    by its key's field."""
+    """Each (query, key) pair's products by dimension, coloured by sign group, with the running sum, side by side."""
+    # on shared scales, so their bars and lines compare; each chart's CSV button keyed by its key's field
     frames = [alignment_frame(pair, by_size=by_size) for pair in pairs]
     shown_frames = with_alignment_domains(frames)
     for products, shown, k, field, where in zip(frames, shown_frames, keys, fields, wheres, strict=True):
@@ -49,16 +47,15 @@ def pair_products(pairs: list, q: str, keys: list[str], *, by_size: bool, fields
 
 
 def signs_view(q_row, key_rows: list, q: str, keys: list[str]):  # [d], 2 × [d]
-    """The signs of q and of both keys, dimension by dimension: the query's strip between the two keys', so that each
-    key's signs sit next to it."""
+    """The signs of q and of both keys, dimension by dimension, the query's strip between the two keys'."""
+    # so that each key's signs sit next to the query's
     (k1, k2), (row1, row2) = keys, key_rows
     render.chart(sign_strips, signs_table([row1, q_row, row2], [f"k₁ · {k1}", f"q · {q}", f"k₂ · {k2}"]),
                  titles=charts.Titles(t("signs_title"), t("dim"), t("vector"), t("value")))
 
 
 def pair_summary(pair, q: str, k: str, *, note: str, source: str, sign: str):
-    """The pair's dot product, what its sign says (`sign`), its four sign groups' sums and the check that they add up
-    to it."""
+    """The pair's dot product, what its sign says (`sign`), its four sign groups' sums and the check they add up."""
     st.markdown(t("dot_pair_value", q=q, k=k, dot=pair.dot, agree=pair.agree, disagree=pair.dot - pair.agree)
                 + then() + sign)
     groups = group_table(pair, group_names())
@@ -76,8 +73,8 @@ def summaries(pairs: list[PairAlignment], q: str, keys: list[str], *, note: str,
 
 
 def pair_sign(dot: float, q: str, k: str, *, top: str, best: float) -> str:
-    """Whether the same-sign dimensions won, what the sign then says of the pair, and whether the word the query
-    attends to most (`top`, scored `best`) sits above 0: if not, the sign says nothing with these weights."""
+    """Whether the same-sign dimensions won, what the sign says of the pair, and whether the top key scores above 0."""
+    # `top`: the word the query attends to most, scored `best`; at or below 0, the sign says nothing with these weights
     said = t("signs_pair_above" if dot > 0 else "signs_pair_below" if dot < 0 else "signs_pair_zero",
              q=plain(q), k=plain(k))
     if best <= 0:

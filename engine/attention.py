@@ -87,8 +87,9 @@ def own_mask(mask: np.ndarray) -> np.ndarray:  # [n, n] -> [n, n]
 
 def attend(x_q, x_kv, w_q, w_k, w_v, *, scale=True, softmax=True, causal=False, own=True, heads=1,
            cosine=False) -> Attention:
-    """x_q [n_q, d], x_kv [n_k, d], w_q/w_k [d, d_k], w_v [d, d_v] -> Attention. `own=False` (self-attention only:
-    the same words as queries and keys) hides each word's own cell, so it attends to the other words."""
+    """x_q [n_q, d], x_kv [n_k, d], w_q/w_k [d, d_k], w_v [d, d_v] -> Attention."""
+    # own=False is for self-attention only (the same words as queries and keys): it hides each word's own cell,
+    # so each word attends to the other words.
     q, k, v = (np.asarray(x, dtype=np.float64) @ np.asarray(w, dtype=np.float64)
                for x, w in ((x_q, w_q), (x_kv, w_k), (x_kv, w_v)))
     d_k = q.shape[-1]
@@ -124,8 +125,9 @@ def sum_gap(parts: np.ndarray, z_row: np.ndarray) -> float:  # [n_k, d_v], [d_v]
 
 
 def relative_gap(parts: np.ndarray, z_row: np.ndarray) -> float:  # [n_k, d_v], [d_v]
-    """sum_gap as a share of the largest |number| in the sum, parts or Z (0 when all are 0): rounding leaves a gap
-    that grows with the numbers, so only its share says whether the sum holds at every layer scale."""
+    """sum_gap as a share of the largest |number| in the sum, parts or Z (0 when all are 0)."""
+    # A share, not the gap: rounding leaves a gap that grows with the numbers, so only its share says whether the
+    # sum holds at every layer scale.
     size = max(float(np.abs(parts).max(initial=0.0)), float(np.abs(z_row).max(initial=0.0)))
     return sum_gap(parts, z_row) / size if size > 0 else 0.0
 
@@ -159,8 +161,8 @@ def later_share(weights: np.ndarray, i: int) -> float:  # [n_q, n_k]
 
 
 def shifted_weights(scores_row, mask_row, c: float) -> tuple[np.ndarray, np.ndarray]:  # [n_k] ×2 -> [n_k] ×2
-    """A row's softmax weights, and again after the number c is added to every score of the row: softmax divides
-    each e^score by the row's sum, so e^c cancels and the two agree up to rounding."""
+    """A row's softmax weights, and again after the number c is added to every score of the row."""
+    # Softmax divides each e^score by the row's sum, so e^c cancels and the two agree up to rounding.
     row = np.asarray(scores_row, dtype=np.float64)
     mask = np.asarray(mask_row, dtype=bool)
     return softmax_rows(row, mask), softmax_rows(row + c, mask)

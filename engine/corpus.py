@@ -107,8 +107,9 @@ def example(line: int, sentence: str, query: str, targets: str, split: str) -> E
 
 
 def relevances(line: int, text: str, tokens: list[str], query: str) -> dict[str, float]:
-    """'drank=1; cat=0.5' -> {'drank': 1.0, 'cat': 0.5}, each word checked against the sentence and each relevance (0 to
-    1) by the one target check; example() asks more of the whole row (three targets, not all equal)."""
+    """'drank=1; cat=0.5' -> {'drank': 1.0, 'cat': 0.5}, each word checked against the sentence."""
+    # Each relevance (0 to 1) goes through the one target check; example() asks more of the whole row (three
+    # targets, not all equal).
     written: list[tuple[str, str]] = []
     wrong = None
     for item in filter(str.strip, text.split(";")):
@@ -211,9 +212,9 @@ def order_accuracy(kv: KeyedVectors, examples: list[Example], w_q, w_k, *, posit
 
 def loss_grads(b: Batch, w_q, w_k, cosine=False, decay=DEFAULT_DECAY, sign_weight=SIGN_WEIGHT,
                positive_share=POSITIVE_SHARE):  # -> loss, s [E, L], dW_Q, dW_K
-    """The one objective on each example's targeted keys (which word: its softmax against the normalised relevances;
-    whether at all: relevant keys above 0, those labelled 0 below, the first weighing `positive_share` of the sign
-    term), and an L2 pull towards 0."""
+    """The one objective on each example's targeted keys, and an L2 pull towards 0."""
+    # Which word: its softmax against the normalised relevances; whether at all: relevant keys above 0, those
+    # labelled 0 below, the first weighing `positive_share` of the sign term.
     every = np.ones((len(b.query), 1), dtype=bool)  # [E, 1]  each example's one query row
 
     def loss_of(s):  # [E, 1, L]
@@ -231,8 +232,9 @@ def signs(b: Batch, s: np.ndarray) -> tuple[float, float]:  # s [E, L]
 def fit(kv: KeyedVectors, examples: list[Example], *, d_k=16, steps=DEFAULT_STEPS, lr=DEFAULT_LR, seed=0,
         position=WEIGHT, cosine=False, decay=DEFAULT_DECAY, sign_weight=SIGN_WEIGHT,
         callback: Callable[..., bool | None] | None = None) -> Fit:
-    """Full-batch Adam on the one objective over the training examples from seeded random W_Q, W_K; deterministic for
-    a seed. callback(step, loss, train accuracy, held-out accuracy, held-out sign shares ×2) returning False stops."""
+    """Full-batch Adam on the one objective over the training examples, from seeded random W_Q, W_K."""
+    # Deterministic for a seed. callback(step, loss, train accuracy, held-out accuracy, held-out sign shares ×2)
+    # returning False stops.
     usable = known(kv, examples)
     train, test = ([e for e in usable if e.split == s] for s in SPLITS)
     if not train:

@@ -68,9 +68,9 @@ def embedded(kv: KeyedVectors, sentences: Sequence[Sequence[str]], position: flo
 
 
 def asked(s, asks, mask, p, sign=SIGN_WEIGHT, positive_share=POSITIVE_SHARE, g=None):  # s [B, Q, L], asks [B, Q]
-    """The one objective on the asked rows of the scores (R of them; mask, p [R, L]: which word, its softmax against p
-    over the mask; whether at all, p > 0 above 0 and the rest of the mask below), and its gradient on every score,
-    added to `g` where given."""
+    """The one objective on the asked rows of the scores, and its gradient on every score, added to `g` where given."""
+    # R asked rows; mask, p [R, L]. Which word: its softmax against p over the mask; whether at all: p > 0 above 0
+    # and the rest of the mask below.
     o = objective(s[asks], mask, p, sign, positive_share)
     g = np.zeros_like(s) if g is None else g
     g[asks] += o.grad
@@ -78,8 +78,8 @@ def asked(s, asks, mask, p, sign=SIGN_WEIGHT, positive_share=POSITIVE_SHARE, g=N
 
 
 def through_scores(x_q, x, w_q, w_k, loss_of: Callable, decay: float = 0.0, cosine: bool = False):
-    """A loss on the scores of query rows x_q ([B, Q, d]) against key rows x ([B, L, d]), where loss_of(s) gives it and
-    its gradient on s, plus an L2 pull towards 0; the loss, s [B, Q, L] and its gradients for W_Q, W_K ([d, d_k])."""
+    """A loss on the scores of x_q [B, Q, d] against x [B, L, d] plus an L2 pull -> loss, s [B, Q, L], dW_Q, dW_K."""
+    # loss_of(s) gives the loss and its gradient on s; the L2 pull is towards 0; dW_Q, dW_K are [d, d_k].
     q = x_q @ w_q
     k = x @ w_k
     s = score(q, k, cosine=cosine)
@@ -127,9 +127,9 @@ def adam_step(theta, g, m, v, lr: float, step: int) -> None:  # [p] each, update
 
 def descend(theta, evaluate: Callable[[int], np.ndarray | None], *, steps: int, lr: float,
             anneal: bool = False) -> tuple[int, bool]:
-    """The one training loop: evaluate(step) measures the parameters theta ([p], updated in place) and returns the
-    gradient, or None to stop; Adam then takes step `step + 1`, with `anneal` at a step size that falls linearly to 0
-    over the second half (minibatches then settle). Returns the steps run and whether it was stopped."""
+    """The one training loop: Adam on theta [p], in place; returns the steps run and whether it was stopped."""
+    # evaluate(step) measures theta and returns the gradient, or None to stop; Adam then takes step `step + 1`.
+    # anneal: the step size falls linearly to 0 over the second half, so that minibatches settle.
     m = np.zeros_like(theta)  # Adam's running mean of the gradient
     v = np.zeros_like(theta)  # and of its square
     for step in range(steps + 1):
@@ -143,10 +143,10 @@ def descend(theta, evaluate: Callable[[int], np.ndarray | None], *, steps: int, 
 
 def run(w_q, w_k, batches: list, grads: Callable, held: Callable | None, *, steps: int, lr: float, seed: int,
         anneal: bool = False, every: int = 1, callback: Callable[..., bool | None] | None = None) -> Run:
-    """Adam from W_Q, W_K ([..., d, d_k]) over the batches, in a seeded order each pass. grads(batch, w_q, w_k) gives
-    the loss, the batch's accuracy and the two gradients; held(w_q, w_k) the held-out accuracy and sign shares, every
-    `every` steps and where the run ends. callback(step, *the step's CURVES, NaN where not measured) returning False
-    stops early."""
+    """Adam from W_Q, W_K ([..., d, d_k]) over the batches, in a seeded order each pass."""
+    # grads(batch, w_q, w_k) gives the loss, the batch's accuracy and the two gradients; held(w_q, w_k) the
+    # held-out accuracy and sign shares, every `every` steps and where the run ends.
+    # callback(step, *the step's CURVES, NaN where not measured) returning False stops early.
     params = {"w_q": w_q, "w_k": w_k}
     theta = flatten(params, ["w_q", "w_k"])
     w_q = params["w_q"]  # a view into theta, as is w_k

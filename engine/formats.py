@@ -36,8 +36,7 @@ def keyed_vectors(words: list[str] | Vocabulary, vectors: np.ndarray) -> KeyedVe
 
 
 def load_upload(files: list[tuple[str, bytes]]) -> KeyedVectors:
-    """Uploaded (name, bytes): one text vectors file (.txt, .vec, ...), one word2vec .bin, or a .npy matrix plus a word
-    list."""
+    """Uploaded (name, bytes): a text vectors file (.txt, .vec, ...), a word2vec .bin, or a .npy plus a word list."""
     npy = [data for name, data in files if name.lower().endswith(".npy")]
     rest = [(name, data) for name, data in files if not name.lower().endswith(".npy")]
     if npy:
@@ -51,9 +50,9 @@ def load_upload(files: list[tuple[str, bytes]]) -> KeyedVectors:
 
 
 def load_text_vectors(source: str | os.PathLike[str] | bytes, max_bytes: int = MAX_UPLOAD_BYTES) -> KeyedVectors:
-    """word2vec, GloVe or fastText text ("word v1 v2 ...", optional "count dim" header); never unpickles. The limits
-    are checked before parsing, and the numbers go straight into one float32 matrix: through pandas' C parser, or line
-    by line where that parser might judge a line differently, so that a message can name the line."""
+    """word2vec, GloVe or fastText text ("word v1 v2 ...", optional "count dim" header); never unpickles."""
+    # The limits are checked before parsing, and the numbers go straight into one float32 matrix: through pandas'
+    # C parser, or line by line where that parser might judge a line differently, so that a message can name it.
     data = read_capped(source, max_bytes)
     check_utf8(data)
     lines = text_lines(data)
@@ -67,8 +66,7 @@ def load_text_vectors(source: str | os.PathLike[str] | bytes, max_bytes: int = M
 
 
 def text_lines(data: bytes) -> Iterator[tuple[int, int, str]]:
-    """(line number, byte offset, text) of each non-blank line, decoded one at a time; a UTF-8 byte-order mark is
-    skipped."""
+    """(line number, byte offset, text) of each non-blank line, decoded one at a time; a UTF-8 BOM is skipped."""
     offset = len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0
     stream = io.BytesIO(data)
     stream.seek(offset)
@@ -94,9 +92,9 @@ def text_start(lines: Iterator[tuple[int, int, str]]) -> tuple[tuple[int, int] |
 
 
 def matrix_shape(header: tuple[int, int] | None, d: int, size: int, lines: int) -> tuple[int, int]:
-    """Rows and columns to set aside for `size` bytes of `lines` vector lines of d numbers, refusing at once what the
-    limits rule out. No more rows than the bytes can hold, whatever a header says: a line takes at least 2d + 2 bytes
-    (a word, then d numbers after a space each, and a line break)."""
+    """Rows and columns to hold `size` bytes of `lines` lines of d numbers; refuses at once what the limits rule out."""
+    # No more rows than the bytes can hold, whatever a header says: a line takes at least 2d + 2 bytes (a word,
+    # then d numbers after a space each, and a line break).
     if header:
         check_header(header)
     elif d > MAX_DIMS:
@@ -115,9 +113,10 @@ def check_header(header: tuple[int, int]) -> None:
 
 
 def fast_rows(data: bytes, offset: int, matrix: np.ndarray) -> Vocabulary | None:
-    """read_rows over the lines from byte `offset` on: split at single spaces (the quicker parse, right for GloVe and
-    word2vec files), else at any run of spaces and tabs; None where the careful path might judge a line differently
-    (NUL bytes, a lone CR, spaces other than space and tab) or read_rows refuses a line, so that path can name it."""
+    """read_rows over the lines from byte `offset` on, or None where the careful path should read them."""
+    # Split at single spaces (the quicker parse, right for GloVe and word2vec files), else at any run of spaces and
+    # tabs. None where the careful path might judge a line differently (NUL bytes, a lone CR, spaces other than
+    # space and tab) or read_rows refuses a line, so that path can name it.
     if b"\x00" in data or (b"\r" in data and data.count(b"\r") != data.count(b"\r\n")):
         return None
     for sep in (" ", r"\s+"):
@@ -133,8 +132,9 @@ def fast_rows(data: bytes, offset: int, matrix: np.ndarray) -> Vocabulary | None
 
 def read_rows(stream: io.BufferedIOBase, matrix: np.ndarray,  # fills matrix [capacity, d] from row 0
               sep: str = r"\s+") -> Vocabulary:
-    """Lines 'word v1 ... vd' through pandas' C parser, a chunk at a time into matrix; ValueError at anything it cannot
-    take as it is (a wrong count, a non-number, NaN or infinity, more lines than rows)."""
+    """The words of lines 'word v1 ... vd', their numbers read into matrix by pandas' C parser a chunk at a time."""
+    # ValueError at anything it cannot take as it is (a wrong count, a non-number, NaN or infinity, more lines than
+    # rows).
     import pandas as pd
 
     capacity, d = matrix.shape
@@ -196,8 +196,7 @@ def parse_line(number: int, line: str) -> tuple[str, np.ndarray]:  # -> word, [d
 
 
 def vectors_of(found: list[str] | Vocabulary, matrix: np.ndarray, header: tuple[int, int] | None) -> KeyedVectors:
-    """KeyedVectors over the filled rows and the words as one Vocabulary, after the checks only the whole file
-    answers."""
+    """KeyedVectors of the filled rows and the words (one Vocabulary), after the checks only the whole file answers."""
     words = found if isinstance(found, Vocabulary) else Vocabulary([found])
     if header and len(words) != header[0]:
         raise VectorsError("header_lies", words=header[0], dims=header[1], n=len(words), d=matrix.shape[1])
@@ -209,8 +208,9 @@ def vectors_of(found: list[str] | Vocabulary, matrix: np.ndarray, header: tuple[
 
 
 def load_word2vec_binary(source: str | os.PathLike[str] | bytes, max_bytes: int = MAX_UPLOAD_BYTES) -> KeyedVectors:
-    """word2vec's binary format: a line 'words dims', then per word its UTF-8 bytes, a space and dims little-endian
-    float32s. Parsed here (gensim reads it only from a path), with the limits checked first; never unpickles."""
+    """word2vec's binary format, parsed here with the limits checked first; never unpickles."""
+    # The format: a line 'words dims', then per word its UTF-8 bytes, a space and dims little-endian float32s.
+    # Parsed here because gensim reads it only from a path.
     data = read_capped(source, max_bytes)
     end = data.find(b"\n", 0, 64)
     header = header_counts(data[:end].decode("latin-1")) if end > 0 else None
@@ -231,8 +231,7 @@ def load_word2vec_binary(source: str | os.PathLike[str] | bytes, max_bytes: int 
 
 
 def binary_rows(data: bytes, at: int, matrix: np.ndarray) -> list[str]:  # fills matrix [n, d]
-    """The words of a word2vec binary from byte `at` on, their vectors written into matrix; stops at the first
-    damage."""
+    """The words of a word2vec binary from byte `at` on, their vectors written into matrix; stops at first damage."""
     n, d = matrix.shape
     words: list[str] = []
     for i in range(n):

@@ -25,9 +25,9 @@ MAX_PIECES = 128
 
 
 class ModelError(CodedError):
-    """missing: the model's files are not there; too_many_pieces: a sentence of more than
-    MAX_PIECES word pieces (values: count, max); no_room: a shared server cannot spare a run's working memory now
-    (values: mb, budget). The catalogues say each as err_model_<code>."""
+    """Why a model run cannot go ahead; the catalogues say each code as err_model_<code>."""
+    # missing: the model's files are not there; too_many_pieces: a sentence of more than MAX_PIECES word pieces
+    # (values: count, max); no_room: a shared server cannot spare a run's working memory now (values: mb, budget).
 
     CODES = ("missing", "too_many_pieces", "no_room")
     TEXT_PREFIX = "err_model_"
@@ -78,8 +78,9 @@ def load(where: Path | None = None) -> Model:
 
 
 def mapped(path: Path) -> dict[str, np.ndarray]:
-    """Every tensor of a safetensors file as a read-only view into one memory map of the file. (safetensors' own numpy
-    reader copies each tensor out of its map: 87 MB private to every process instead of pages they all share.)"""
+    """Every tensor of a safetensors file as a read-only view into one memory map of the file."""
+    # Not safetensors' own numpy reader: it copies each tensor out of its map, 87 MB private to every process
+    # instead of pages they all share.
     with open(path, "rb") as f:
         size = int.from_bytes(f.read(8), "little")  # the format: an 8-byte header length, a JSON header, the data
         header = json.loads(f.read(size))
@@ -89,8 +90,8 @@ def mapped(path: Path) -> dict[str, np.ndarray]:
 
 
 def pieces(model: Model, words: list[str]) -> Pieces:
-    """The words (already split, as engine.tokens.tokenize or the treebank gives them) as word pieces between [CLS] and
-    [SEP]; the tokenizer's word ids say which word each piece belongs to."""
+    """Split words (as engine.tokens.tokenize or the treebank gives them) as word pieces between [CLS] and [SEP]."""
+    # The tokenizer's word ids say which word each piece belongs to.
     encoded = model.tokenizer.encode(words, is_pretokenized=True)
     kept = {w for w in encoded.word_ids if w is not None}
     if len(kept) < len(words):  # a word with no piece would have no row: it becomes [UNK], as BERT reads the unknown
@@ -103,8 +104,8 @@ def pieces(model: Model, words: list[str]) -> Pieces:
 
 
 def run(model: Model, words: list[str], after: Callable[[int], object] = lambda done: None) -> Run:
-    """The words through the whole model: every layer's attention weights and hidden states; after(layers done) is
-    called between layers (a shared server's queue lets others go first there)."""
+    """The words through the whole model: every layer's attention weights and hidden states."""
+    # after(layers done) is called between layers: a shared server's queue lets others go first there.
     p = pieces(model, words)
     return Run(p, *forward(model, p.ids, after))
 
@@ -123,9 +124,9 @@ def forward(model: Model, ids: np.ndarray, after: Callable[[int], object] = lamb
 
 
 def run_bytes(model: Model, n: int) -> int:
-    """Working memory of one run on n pieces, in bytes (float32): each layer's scores, softmax and weights kept,
-    every hidden state twice (kept and stacked), and the feed-forward layer's width; a little above what numpy
-    allocates at its peak (15 MB at 128 pieces)."""
+    """Working memory of one run on n pieces, in bytes (float32); a little above numpy's peak (15 MB at 128 pieces)."""
+    # Counted: each layer's scores, softmax and weights kept, every hidden state twice (kept and stacked), and the
+    # feed-forward layer's width.
     d = model.weights["embeddings.word_embeddings.weight"].shape[1]
     return 4 * (3 * model.layers * model.heads * n * n + 2 * (model.layers + 1) * n * d + 8 * n * d)
 
@@ -180,8 +181,8 @@ class Words:
 
 
 def to_words(attention: np.ndarray, word: np.ndarray) -> Words:  # [..., n, n], [n] -> Words
-    """Clark et al.'s word-level attention: to a split word, the sum over its pieces; from it, the mean over them;
-    [CLS] and [SEP] (word -1, first and last) stay two keys apart and are never queries."""
+    """Clark et al.'s word-level attention: to a split word, the sum over its pieces; from it, the mean over them."""
+    # [CLS] and [SEP] (word -1, first and last) stay two keys apart and are never queries.
     m = int(word.max(initial=-1)) + 1
     belongs = (word[:, None] == np.arange(m)).astype(attention.dtype)  # [n, m] piece -> its word
     keys = np.concatenate([belongs, np.eye(len(word), dtype=attention.dtype)[:, [0, -1]]], axis=1)  # [n, m + 2]

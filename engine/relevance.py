@@ -46,8 +46,8 @@ NEAR, FAR = 30.0, 60.0  # degrees: up to NEAR a query and a key may be called al
 
 
 def parallel(deg: float) -> str:
-    """How near parallel an angle is: 'aligned' up to NEAR, 'between' up to FAR, 'far' under 90° (cos θ > 0, so q·k
-    > 0), 'past' from 90° on (cos θ ≤ 0)."""
+    """How near parallel an angle is: 'aligned' up to NEAR, 'between' up to FAR, 'far' under 90°, 'past' from 90° on."""
+    # Under 90° cos θ > 0, so q·k > 0; from 90° on cos θ ≤ 0.
     return "aligned" if deg <= NEAR else "between" if deg <= FAR else "far" if deg < 90 else "past"
 
 
@@ -68,8 +68,8 @@ def length_angle(q_row, k_rows) -> LengthAngle:  # [d], [n, d]
 
 
 def decider(dot, k_len, cos) -> str:  # [n] ×3
-    """'angle' when cos θ alone ranks the keys as the dot product does, else 'length' when |k| alone does,
-    else 'both'; 'tie' for fewer than two keys or equal dot products."""
+    """'angle' when cos θ alone ranks keys as the dot product does, else 'length' when |k| alone does, else 'both'."""
+    # 'tie' for fewer than two keys or equal dot products.
     if len(dot) < 2 or np.ptp(dot) == 0:
         return "tie"
     rank = np.argsort(-dot, kind="stable")

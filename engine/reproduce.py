@@ -184,8 +184,8 @@ def script(recipe: dict) -> str:
 
 
 def notebook(recipe: dict, notes: dict[str, str] | None = None) -> str:
-    """The same cells as a Jupyter notebook (nbformat 4.5 JSON), each code cell after a text cell that says what it
-    does: notes[kind] for each of KINDS (the reader's language), when given."""
+    """The same cells as a Jupyter notebook (nbformat 4.5 JSON), each code cell after a text cell if notes are given."""
+    # notes[kind], for each of KINDS in the reader's language, says what a cell does.
     book: list[dict[str, object]] = []
     for i, (kind, text) in enumerate(zip(kinds(recipe), worded(recipe), strict=False), 1):
         if notes:

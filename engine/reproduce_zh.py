@@ -61,10 +61,10 @@ PAIRS = [
      "转成小写的词：单词、数字、附着词和单个标点（去掉控制字符）。"),
     ("PE[p, 2i] = sin(p / 10000^(2i/d)), PE[p, 2i+1] = cos(p / 10000^(2i/d)).",
      "位置编码：PE[p, 2i] = sin(p / 10000^(2i/d))，PE[p, 2i+1] = cos(p / 10000^(2i/d))。"),
-    ("Tokens as labels; a token that repeats gets its 1-based position in the sentence (`positions`, where words were\n"
-     "    left out; else its place in `tokens`) to tell the rows apart: the position its positional encoding uses.",
-     "把词用作行的标签；重复出现的词加上它在句子中的位置（从 1 数起；有词被略去时用 `positions`，否则用它在 `tokens` 中的位置），"
-     "好把各行区分开：这正是它的位置编码所用的位置。"),
+    ("Tokens as labels; a token that repeats gets its 1-based position in the sentence to tell the rows apart.",
+     "把词用作行的标签；重复出现的词加上它在句子中的位置（从 1 数起），好把各行区分开。"),
+    ("# the position: from `positions` where words were left out, else the place in `tokens` (as the encoding has it)",
+     "# 位置：有词被略去时取自 `positions`，否则是它在 `tokens` 中的位置（与位置编码所用的相同）"),
     ("The sentence's words as rows: embedding + POSITION · positional encoding. Words the vectors lack are left out;\n"
      "    the others keep their positions.",
      "把句子的词变成行：词向量 + POSITION · 位置编码。词向量里没有的词被略去；其余的词保留原来的位置。"),

@@ -46,8 +46,9 @@ def load_glove(limit: int | None = None) -> KeyedVectors:
 
 
 def load_gensim_data(name: str, timeout: float = 3.0) -> KeyedVectors:
-    """A gensim-data GloVe set by catalogue name. Only its data file is fetched (gensim.downloader would also import the
-    reader code it downloads), converted once to a .npy and a word list in cache_dir(), memory-mapped from then on."""
+    """A gensim-data GloVe set by catalogue name, converted once to a .npy and a word list in cache_dir()."""
+    # Only its data file is fetched: gensim.downloader would also import the reader code it downloads.
+    # After the conversion it is memory-mapped.
     if name not in GENSIM_DATA:
         raise ValueError(f"{name!r} is not one of the gensim-data sets we know: {sorted(GENSIM_DATA)}")
     folder = cache_dir() / name
@@ -87,8 +88,8 @@ def download_gz(name: str, path: Path, timeout: float) -> None:
 
 
 def reachable(host: str, timeout: float) -> bool:
-    """Whether host:443 takes a connection within `timeout` seconds, name lookup included (getaddrinfo has no timeout
-    of its own, so the attempt runs in a daemon thread that is left behind if it hangs)."""
+    """Whether host:443 takes a connection within `timeout` seconds, name lookup included."""
+    # getaddrinfo has no timeout of its own, so the attempt runs in a daemon thread that is left behind if it hangs.
     answered: list[bool] = []
 
     def connect() -> None:
@@ -105,8 +106,8 @@ def reachable(host: str, timeout: float) -> bool:
 
 
 def convert_gz(name: str, gz: Path, folder: Path) -> None:
-    """word2vec text in a .gz -> folder/vectors.npy [n, d] float32 (written through a memory map, never held whole)
-    and folder/words.txt, one word a line."""
+    """word2vec text in a .gz -> folder/vectors.npy [n, d] float32 and folder/words.txt, one word a line."""
+    # The matrix is written through a memory map, never held whole.
     folder.mkdir()
     with gzip.open(gz, "rb") as stream:
         try:
@@ -124,17 +125,18 @@ def convert_gz(name: str, gz: Path, folder: Path) -> None:
 
 
 def nearest(kv: KeyedVectors, word: str, n: int) -> list[tuple[str, float]]:
-    """The n words closest to `word` by cosine over the whole vocabulary. The search reads every row; for memory-mapped
-    vectors those pages are then handed back (the file stays in the system's page cache, the next search reads it from
-    there), so one search does not leave all of GloVe resident in the server."""
+    """The n words closest to `word` by cosine over the whole vocabulary."""
+    # The search reads every row; for memory-mapped vectors those pages are then handed back (the file stays in the
+    # system's page cache, the next search reads it from there), so one search does not leave all of GloVe
+    # resident in the server.
     found = kv.most_similar(word, topn=n)
     release(kv.vectors)
     return found
 
 
 def release(vectors: np.ndarray) -> None:
-    """Drop the resident pages of a memory-mapped array from this process; arrays held in memory are left alone, and
-    so is everything where the system cannot be told (Windows has no MADV_DONTNEED)."""
+    """Drop the resident pages of a memory-mapped array from this process; arrays held in memory are left alone."""
+    # So is everything where the system cannot be told (Windows has no MADV_DONTNEED).
     mapped = getattr(vectors, "_mmap", None)  # np.memmap and its slices keep the mmap.mmap they view
     advice = getattr(mmap, "MADV_DONTNEED", None)
     if isinstance(mapped, mmap.mmap) and not mapped.closed and advice is not None:

@@ -104,9 +104,9 @@ def not_mine(b: Batch, words: np.ndarray) -> np.ndarray:  # words [B, L] -> [R, 
 
 
 def head_grads(b: Batch, taught: np.ndarray, h: int, w_q, w_k, recipe: Recipe):  # -> loss, s [B, L, L], dW ×2
-    """Head h's objective on a minibatch (taught [B, L]: which head each word teaches, family_of): the one objective on
-    its family's words, and `recipe.other` times the sign term asking the other families' words to score their own
-    head (the word they belong to) below 0."""
+    """Head h's objective on a minibatch: the one objective on its family's words, a sign term on other families'."""
+    # taught [B, L]: which head each word teaches (family_of). The sign term, at `recipe.other`, asks the other
+    # families' words to score their own head (the word they belong to) below 0.
     own = taught == h
     others = (taught >= 0) & ~own
 
@@ -124,9 +124,9 @@ def head_grads(b: Batch, taught: np.ndarray, h: int, w_q, w_k, recipe: Recipe): 
 
 def batch_grads(taught_batch: tuple[Batch, np.ndarray], w_q, w_k, plain: tuple[Batch, np.ndarray] | None,
                 recipe: Recipe):  # w [H, d, d_k] -> loss, accuracy, dW_Q, dW_K
-    """Every head's objective on a minibatch, plus `recipe.plain` times it on the plain sentences for each head whose
-    family they hold, summed; the share of the minibatch's family words each own head gets right; and the gradients:
-    one step of fit."""
+    """One step of fit: the heads' summed loss on a minibatch, the share of family words right, and the gradients."""
+    # Every head's objective, plus `recipe.plain` times it on the plain sentences for each head whose family they
+    # hold.
     b, taught = taught_batch
     loss = 0.0
     right = 0  # family words whose own head's top key is their head
@@ -145,8 +145,9 @@ def batch_grads(taught_batch: tuple[Batch, np.ndarray], w_q, w_k, plain: tuple[B
 
 
 def measured(taught_batches: list[tuple[Batch, np.ndarray]], w_q, w_k) -> tuple[float, float, float]:
-    """Held-out: family words whose own head's top key is their head, its score with them above 0, and the share of
-    their other pairs that head scores below 0, over all batches."""
+    """Held-out shares over all batches: family words their own head gets right, scores above 0, other pairs below 0."""
+    # Of the family words: those whose own head's top key is their head, and those whose own head scores their head
+    # above 0; of their other pairs, those that head scores below 0.
     total = np.zeros(5)
     for b, taught in taught_batches:
         for h in range(len(w_q)):
@@ -167,9 +168,10 @@ def taught_batches(kv: KeyedVectors, sentences: list[Sentence], recipe: Recipe) 
 
 def fit(kv: KeyedVectors, sentences: list[Sentence], recipe: Recipe = Recipe(), *, every: int = 1,
         callback: Callable[..., bool | None] | None = None) -> Heads:
-    """The heads fitted together by the one loop as treebank.fit fits one (Adam on minibatches, a seeded order each
-    pass, the step size falling to 0 over the second half), from the columns of one seeded random [d, H·d_k] pair
-    split into heads; held-out figures every `every` steps and at the end. Deterministic for a recipe."""
+    """The heads fitted together by the one loop as treebank.fit fits one; deterministic for a recipe."""
+    # Adam on minibatches, a seeded order each pass, the step size falling to 0 over the second half, from the
+    # columns of one seeded random [d, H·d_k] pair split into heads; held-out figures every `every` steps and at
+    # the end.
     usable = treebank.known(kv, sentences)
     train = treebank.split(usable, "train")
     test = treebank.split(usable, "test")
@@ -255,8 +257,8 @@ def families_found(b: Batch, picked: np.ndarray, heads: Heads) -> np.ndarray:  #
 
 
 def signs(b: Batch, s: np.ndarray, heads: Heads) -> list[tuple[float, float]]:  # s [H, B, L, L]
-    """Per head, as treebank.signs on its family's words: their head scored above 0, their other pairs below 0 (NaN
-    where the batch holds none of its family)."""
+    """Per head, as treebank.signs on its family's words: their head scored above 0, their other pairs below 0."""
+    # NaN where the batch holds none of its family.
     family = family_of(b, tuple(zip(heads.names, heads.families, strict=True)))
     return [treebank.signs(b, s[h], family == h) for h in range(len(s))]
 

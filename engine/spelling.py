@@ -17,8 +17,9 @@ SpellingGroup = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]  # ranks, 
 
 
 def suggest(kv: KeyedVectors, word: str, n: int = 3) -> list[str]:
-    """Up to n of the FREQUENT most frequent words, in the word's own script, with the fewest edits (one; two for short
-    words; never more than half its letters), most frequent first. Answers are cached per vector set."""
+    """Up to n of the FREQUENT most frequent words in the word's script with the fewest edits, most frequent first."""
+    # The fewest edits: one, two for short words, never more than half its letters. Answers are cached per vector
+    # set.
     if not 2 <= len(word) <= 30 or not word.isalpha():  # emoji, symbols and numbers get no spelling advice
         return []
     return list(per_vectors(kv, speller)(word, n))
@@ -40,9 +41,10 @@ def spelling_index(words: list[str]) -> dict[str, SpellingGroup]:
 
 
 def spelling_group(words: list[str], ranks: np.ndarray) -> SpellingGroup:  # [m] words and their frequency ranks
-    """(ranks [m], lengths [m], codes [m, L], bags [m, 32]) sorted by length, then rank: codes are the code points,
-    zero-padded (16 bits where they fit: this is held as long as the vectors), and spell the words again (word_at);
-    bags count letters by code point modulo 32. Arrays only: no object per word stays behind."""
+    """(ranks [m], lengths [m], codes [m, L], bags [m, 32]) of the words, sorted by length, then rank."""
+    # codes: the code points, zero-padded (16 bits where they fit: this is held as long as the vectors), and spell
+    # the words again (word_at); bags count letters by code point modulo 32. Arrays only: no object per word stays
+    # behind.
     codes = codes_of(words)
     lengths = (codes != 0).sum(axis=1)
     order = np.argsort(lengths, kind="stable")  # ranks come ascending, and stay so within a length
@@ -70,8 +72,8 @@ def script(word: str) -> str:
 
 
 def closest(index: dict[str, SpellingGroup], word: str, n: int) -> tuple[str, ...]:
-    """Up to n words of the word's script with the fewest edits from it (at least one, at most its budget), most
-    frequent first."""
+    """Up to n words of the word's script with the fewest edits from it, most frequent first."""
+    # At least one edit, at most the word's budget (`most`).
     if script(word) not in index:
         return ()
     ranks, lengths, codes, bags = index[script(word)]
@@ -94,8 +96,8 @@ def word_at(codes: np.ndarray, lengths: np.ndarray, i: int) -> str:  # [m, L], [
 
 
 def edit_distances(word: str, codes: np.ndarray, lengths: np.ndarray) -> np.ndarray:  # [m, L], [m] -> [m]
-    """Optimal-string-alignment distance (insert, delete, substitute, swap two neighbours) from `word` to every row at
-    once: one table row per letter of `word`, in which insertions are a running minimum."""
+    """Optimal-string-alignment distance (insert, delete, substitute, swap two neighbours) from `word` to every row."""
+    # All rows at once: one table row per letter of `word`, in which insertions are a running minimum.
     m, width = codes.shape
     steps = np.arange(width + 1)
     before, row = None, np.broadcast_to(steps, (m, width + 1))

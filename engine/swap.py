@@ -8,8 +8,8 @@ def swapped(tokens: list[str], i: int, word: str) -> list[str]:
 
 
 def change(before: np.ndarray, after: np.ndarray, removed: int | None, *, cols_too: bool) -> np.ndarray:
-    """after − before on the rows (and, with cols_too, the columns) both have: a removed word's row and column are
-    dropped from `before` first. before [n, m] -> [n', m']."""
+    """after − before [n, m] -> [n', m'] on the rows (and, with cols_too, the columns) both have."""
+    # A removed word's row and column are dropped from `before` first.
     if removed is not None:
         before = np.delete(before, removed, axis=0)
         if cols_too:

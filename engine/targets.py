@@ -21,11 +21,11 @@ class Goal:
 
 
 def target_problems(triples, high: float = math.inf) -> list[tuple[str, dict]]:  # t (query, key, relevance)
-    """The one check of targets: why (query, key, relevance) triples cannot all be targets, as (code, values) in their
-    order. A triple's pair may be a 'duplicate' of an earlier usable triple `first` (not checked where its query or key
-    is None: a word not found); then its relevance may be 'missing' (None), 'not_number' (or not finite), 'negative'
-    or 'above' `high`. Each of these names its triple `i`. Only when none is found (and no word is None): 'empty'
-    without triples, or 'all_zero' for each `query` whose relevances are all 0."""
+    """The one check of targets: why (query, key, relevance) triples cannot all be targets, as (code, values)."""
+    # A triple's pair may be a 'duplicate' of an earlier usable triple `first` (not checked where its query or key
+    # is None: a word not found); then its relevance may be 'missing' (None), 'not_number' (or not finite),
+    # 'negative' or 'above' `high`. Each of these names its triple `i`. Only when none is found (and no word is
+    # None): 'empty' without triples, or 'all_zero' for each `query` whose relevances are all 0.
     problems: list[tuple[str, dict]] = []
     seen: dict = {}
     for i, (query, key, value) in enumerate(triples):

@@ -31,8 +31,9 @@ class TooManyTokens(VectorsError):
 
 
 def tokenize(text: str, kv: KeyedVectors | None = None) -> list[str]:
-    """Lower-cased GloVe tokens: words, numbers, clitics and single punctuation marks. When the vectors `kv` hold
-    Chinese words, runs of Chinese characters are cut into words by jieba; otherwise each run stays one token."""
+    """Lower-cased GloVe tokens: words, numbers, clitics and single punctuation marks."""
+    # When the vectors `kv` hold Chinese words, runs of Chinese characters are cut into words by jieba; otherwise
+    # each run stays one token.
     text = unicodedata.normalize("NFKC", text).lower()
     text = "".join(c for c in text if unicodedata.category(c) not in ("Cc", "Cf", "Cs", "Co", "Cn") or c.isspace())
     chinese = kv is not None and has_cjk(text) and knows_cjk(kv)
@@ -69,8 +70,8 @@ def has_cjk(text: str) -> bool:
 
 
 def knows_cjk(kv: KeyedVectors) -> bool:
-    """Whether the vectors hold Chinese words: at least 1 in 20 of ~1,000 words spread over the vocabulary (GloVe 6B
-    has 39 such words in 400,000)."""
+    """Whether the vectors hold Chinese words: at least 1 in 20 of ~1,000 words spread over the vocabulary."""
+    # GloVe 6B has 39 such words in 400,000.
     return per_vectors(kv, chinese_share) >= 0.05
 
 

@@ -63,8 +63,8 @@ def forward(x, w_q, w_k, goal: Goal, cosine=False, sign_weight: float = SIGN_WEI
 
 
 def backward(x, w_q, w_k, q, k, g, goal: Goal, learn: Collection[str], cosine=False) -> dict:  # g [r, n] -> grads
-    """Gradients of the loss for the learned names among w_q, w_k, x, from its gradient g with respect to the scores
-    (W_V's is 0: no score depends on it, it only shapes what each word passes on)."""
+    """Gradients of the loss for the learned names among w_q, w_k, x, from its gradient g with respect to the scores."""
+    # W_V's is 0: no score depends on it, it only shapes what each word passes on.
     dq, dk = score_grads(q[goal.rows], k, g, cosine=cosine)  # [r, d_k] (only targeted rows' queries matter), [n, d_k]
     grads = {}
     if "w_q" in learn:
@@ -129,8 +129,8 @@ def starting_weights(d: int, d_k, seed: int, scale: float, given) -> list[np.nda
 def train(x, targets, *, learn=DEFAULT_LEARN, lr=DEFAULT_LR, steps=DEFAULT_STEPS, seed=0, d_k=None,
           positional=DEFAULT_POSITIONAL, scale=1.0, w_q=None, w_k=None, w_v=None, cosine=False,
           sign_weight=SIGN_WEIGHT, callback: Callable[[int, float], bool | None] | None = None) -> History:  # x [n, d]
-    """Adam on the objective (each targeted row's softmax against its normalised targets; each pair's sign at
-    `sign_weight`); with `cosine`, scores compare directions only (τ·cos θ), so lengths cannot reach the order."""
+    """Adam on the objective: each targeted row's softmax against its normalised targets, and each pair's sign."""
+    # With `cosine`, scores compare directions only (τ·cos θ), so lengths cannot reach the order.
     # positional: True adds sinusoidal(n, d), False nothing, an [n, d] array those rows (as the pipeline makes them).
     # Weights left None start from the seeded 'random' preset; callback(step, loss) returning False stops early.
     learn = check_settings(learn, lr, steps)
@@ -222,8 +222,8 @@ def history(targets, learn, pe, goal: Goal, terms, row_scores, snaps: dict, w_v,
 
 
 def loss_floor(h: History) -> float:
-    """The lowest loss a run can approach: the mean entropy of each query's target shares, where the weights equal them
-    (the sign term can come as near 0 as the scores grow: it asks only for their signs)."""
+    """The lowest loss a run can approach: the mean entropy of each query's target shares, where weights equal them."""
+    # The sign term can come as near 0 as the scores grow: it asks only for their signs.
     shares: dict[int, list[float]] = {}
     for (query, _, _), p in zip(h.targets, h.goal, strict=False):
         shares.setdefault(query, []).append(p)

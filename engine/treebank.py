@@ -165,16 +165,16 @@ def best_offset(b: Batch, span: int = 5) -> tuple[int, float]:
 
 
 def best_offsets(b: Batch, span: int = 5) -> dict[str, tuple[int, float]]:
-    """Per relation, the fixed offset (never 0; the nearer one on a tie) whose pick is most often the head, and its
-    accuracy: a baseline that reads no vectors, given the best offset for each relation with hindsight."""
+    """Per relation, the fixed offset most often picking the head, and its accuracy: a baseline reading no vectors."""
+    # Never offset 0; a tie goes to the nearer offset. The baseline is given each relation's best offset with hindsight.
     nearest_first = sorted((o for o in range(-span, span + 1) if o), key=lambda o: (abs(o), -o))
     found = {o: by_relation(b, offset_pick(b, o)) for o in nearest_first}
     return {r: max(((o, found[o][r][1]) for o in nearest_first), key=lambda pair: pair[1]) for r in found[1]}
 
 
 def key_only_share(s: np.ndarray) -> float:  # [n, n] -> share
-    """How much of the scores' variance one number per key (its column mean) explains: 1 means every query
-    ranks the keys alike, so relevance would belong to the key alone, not to the pair."""
+    """How much of the scores' variance one number per key (its column mean) explains."""
+    # 1 means every query ranks the keys alike, so relevance would belong to the key alone, not to the pair.
     total = ((s - s.mean()) ** 2).sum()
     within = ((s - s.mean(axis=0, keepdims=True)) ** 2).sum()
     return float(1 - within / total) if total > 0 else 0.0
@@ -186,14 +186,14 @@ def row_centred(s: np.ndarray) -> np.ndarray:  # [..., n] -> [..., n]
 
 
 def signs(b: Batch, s: np.ndarray, words: np.ndarray | None = None) -> tuple[float, float]:  # s [B, L, L]
-    """Share of the words with a head (or of `words`, a [B, L] mask of them) whose score with their head is above 0,
-    and share of their other pairs (the other words of the sentence) scored below 0."""
+    """Share of the words with a head whose score with it is above 0, and of their other pairs scored below 0."""
+    # `words`, a [B, L] mask, takes the place of the words with a head; their other pairs are the other words of
+    # the sentence.
     return sign_shares(s, *pairs(b, b.head >= 0 if words is None else words))
 
 
 def pairs(b: Batch, words: np.ndarray) -> tuple[np.ndarray, np.ndarray]:  # words [B, L] -> [B, L, L] ×2
-    """Which cells are the `words`' pairs with their head, and which their other pairs (the other words of their
-    sentence)."""
+    """Which cells pair the `words` with their head, and which with the other words of their sentence."""
     at_head = np.arange(b.keys.shape[1]) == b.head[..., None]
     return words[..., None] & at_head, visible(b) & words[..., None] & ~at_head
 
@@ -227,9 +227,9 @@ def plain_batch(kv: KeyedVectors, recipe: Recipe) -> corpus.Batch | None:
 
 
 def joint_grads(b: Batch, plain: corpus.Batch | None, w_q, w_k, recipe: Recipe):  # -> loss, s [B, L, L], dW_Q, dW_K
-    """loss_grads on a minibatch of the treebank, plus `recipe.plain` times the one objective on the plain sentences
-    (their sign term at `recipe.plain_sign`, its relevant pairs weighing `recipe.plain_share` of it; no pull towards 0
-    of their own)."""
+    """loss_grads on a treebank minibatch, plus `recipe.plain` times the one objective on the plain sentences."""
+    # The plain sentences' sign term is at `recipe.plain_sign`, its relevant pairs weighing `recipe.plain_share` of
+    # it; no pull towards 0 of their own.
     loss, s, g_q, g_k = loss_grads(b, w_q, w_k, recipe)
     if plain is None:
         return loss, s, g_q, g_k
@@ -239,8 +239,8 @@ def joint_grads(b: Batch, plain: corpus.Batch | None, w_q, w_k, recipe: Recipe):
 
 
 def loss_grads(b: Batch, w_q, w_k, recipe: Recipe):  # -> loss, s [B, L, L], dW_Q, dW_K
-    """The one objective on every word with a head (which word, over the other words of its sentence; whether at all:
-    its head above 0, the others below), the sentence's key-only part, and an L2 pull towards 0."""
+    """The one objective on every word with a head, the sentence's key-only part, and an L2 pull towards 0."""
+    # Which word: over the other words of its sentence; whether at all: its head above 0, the others below.
     has = b.head >= 0
 
     def loss_of(s):  # [B, L, L]
@@ -253,8 +253,8 @@ def loss_grads(b: Batch, w_q, w_k, recipe: Recipe):  # -> loss, s [B, L, L], dW_
 
 
 def head_rows(b: Batch, words: np.ndarray) -> tuple[np.ndarray, np.ndarray]:  # words [B, L] -> [R, L] ×2
-    """For each of the `words` (R of them), the keys it compares (the other words of its sentence) and what its softmax
-    aims for: all on its head."""
+    """For each of the `words` (R of them), the keys it compares and what its softmax aims for: all on its head."""
+    # The keys it compares are the other words of its sentence.
     mask = visible(b)[words]
     p = np.zeros(mask.shape)
     p[np.arange(len(p)), b.head[words]] = 1.0
@@ -292,10 +292,10 @@ def split(sentences: list[Sentence], name: str) -> list[Sentence]:
 
 def fit(kv: KeyedVectors, sentences: list[Sentence], recipe: Recipe = Recipe(), *, every: int = 1,
         callback: Callable[[int, float, float, float], bool | None] | None = None) -> Fit:
-    """Adam on minibatches of training sentences (a seeded order each pass, the step size falling to 0 over the second
-    half) from seeded random W_Q, W_K; held-out accuracy and sign shares every `every` steps and at the end.
-    Deterministic for a recipe. callback(step, loss, batch accuracy, held-out accuracy, held-out share of heads above 0,
-    of other pairs below 0; NaN where not measured) returning False stops early."""
+    """Adam on minibatches of training sentences from seeded random W_Q, W_K; deterministic for a recipe."""
+    # A seeded order each pass, the step size falling to 0 over the second half; held-out accuracy and sign shares
+    # every `every` steps and at the end. callback(step, loss, batch accuracy, held-out accuracy, held-out share of
+    # heads above 0, of other pairs below 0; NaN where not measured) returning False stops early.
     usable = known(kv, sentences)
     train = split(usable, "train")[:recipe.sentences]
     test = split(usable, "test")
@@ -324,8 +324,9 @@ def measured(batches: list[Batch], w_q, w_k) -> tuple[float, float, float]:
 
 
 def counts(b: Batch, s: np.ndarray, words: np.ndarray | None = None) -> np.ndarray:  # s [B, L, L], words [B, L] -> [5]
-    """Of the words with a head (or of `words`, a [B, L] mask of them): those whose top key is their head, all of them,
-    those scoring it above 0, their other pairs scored below 0, and their other pairs."""
+    """Five counts over the words with a head (or over `words`, a [B, L] mask of them), in the order below."""
+    # Those whose top key is their head, all of them, those scoring it above 0, their other pairs scored below 0,
+    # and their other pairs.
     words = b.head >= 0 if words is None else words
     head, others = pairs(b, words)
     return np.array([((top_key(b, s) == b.head) & words).sum(), words.sum(), (head & (s > 0)).sum(),

@@ -12,8 +12,7 @@ from kit.views import score_name
 
 
 def shift_view(att: Attention, i: int, q: str, keys: list[str], *, scaled: bool):
-    """Add one number to query row i's scores (q·k/√d_k where `scaled`) and watch its weights stay where they were;
-    then why the sign still matters."""
+    """Add one number to query row i's scores (q·k/√d_k where `scaled`): its weights stay; then why the sign matters."""
     st.subheader(t("signs_shift_title"))
     left, right = st.columns([2, 3], gap="large")
     c = left.slider(t("signs_shift_add", q=q), *SHIFT_RANGE, step=0.5, key="shift", help=t("signs_shift_help"))

@@ -36,8 +36,7 @@ class Provenance:
 
 def provenance(s: Layers, fallback: dict, d: int, d_k: int, used: tuple[Fit, FitRecipe] | None,
                own_run: bool) -> Provenance:
-    """What W_Q and W_K are once the presets in `fallback` fell back to random ones; `used` is the learned fit used and
-    its recipe."""
+    """What W_Q and W_K are once `fallback`'s presets fell back to random; `used`: the learned fit and its recipe."""
     s = replace(s, **fallback)
     fit, wanted = used or (None, None)
     data = wanted.data if wanted else "treebank"
@@ -47,8 +46,7 @@ def provenance(s: Layers, fallback: dict, d: int, d_k: int, used: tuple[Fit, Fit
 
 
 def own_note(p: Provenance) -> str:
-    """What the grey own cells mean with these weights: the question the head learned from real sentences answers when
-    it is in use, else only that each word's weights go to the other words, naming the weights in use."""
+    """What the grey own cells mean: the treebank head's question when it is in use, else the weights in use."""
     if p.q == p.k and p.fit is not None and p.data == "treebank":
         return t("own_hidden")
     weights = t(PRESET_NAMES[p.q]) if p.q == p.k else t("weights_pair", q=t(PRESET_NAMES[p.q]), k=t(PRESET_NAMES[p.k]))
@@ -86,8 +84,7 @@ def describe(s: Layers, p: Provenance) -> str:
 
 
 def wait_for(s: Layers, job: queue.Job, d: int, own_run: bool):
-    """In place of the banner: which fit the page waits for, its place in the queue or progress, Stop, and the switch
-    to other weights."""
+    """In place of the banner: the fit the page waits for, its place in the queue or progress, Stop and the switch."""
     recipe: FitRecipe = job.key[-1]
     n = treebank.LIVE.sentences if recipe.sentences else sizes(recipe.data)["train"]
     box = st.container(border=True)
@@ -98,8 +95,8 @@ def wait_for(s: Layers, job: queue.Job, d: int, own_run: bool):
 
 
 def unfitted(job: queue.Job):
-    """After Stop: a fit that gives no weights (it had not begun, or others still wait for it) leaves random ones; one
-    that was running gives the steps it reached."""
+    """After Stop: random weights for the learned presets, unless the fit was running and keeps the steps it reached."""
+    # a fit not stopped had not begun, or others still wait for it: it gives this page no weights
     if job.stop.is_set():
         return
     ss = st.session_state
@@ -110,8 +107,8 @@ def unfitted(job: queue.Job):
 
 
 def switch_control(p: Provenance | None, own_run: bool, where):
-    """The choice of W_Q's and W_K's preset, showing the one in use (none while a fit is awaited or they differ); the
-    learner's own run is a choice once it is in use or its recipe is not the default one (`own_run`)."""
+    """The choice of W_Q's and W_K's preset, marking the one in use (none while a fit is awaited or they differ)."""
+    # `own_run`: the learner's own run is a choice once in use or its recipe is not the default (recipe.own_run)
     ss = st.session_state
     choices = list(CHOICES) if own_run else list(CHOICES)[:4]
     ss["_qk_choice"] = p.q if p is not None and p.q == p.k and p.q in choices else None

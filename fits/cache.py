@@ -16,9 +16,8 @@ kept_lock = threading.Lock()  # the worker keeps fits too
 
 
 def store(key: tuple, kv: KeyedVectors) -> dict:
-    """Where the fit named `key` is kept: FITTED, or for an upload ("upload" first in its key) the fits made on this
-    session's upload (a new upload starts with none; a weak reference names the vectors they were fitted on without
-    keeping them alive once the upload is released)."""
+    """Where the fit named `key` is kept: FITTED, or for an upload the fits made on this session's upload."""
+    # a new upload starts with none; a weak reference names its vectors without keeping a released upload alive
     if key[0] != "upload":
         return FITTED
     fitted_on, fits = st.session_state.get("_upload_fits", (None, {}))
@@ -38,8 +37,7 @@ def shared(key: tuple, fit: Fit) -> Fit:
 
 
 def storing_in(mine: dict, key: tuple) -> Callable[[Fit], None]:
-    """What keeps a fit the queue made to its end under `key` in `mine` (a store): in FITTED, or as the one fit of
-    an upload, counted in the memory ledger as the session's."""
+    """What keeps a fit the queue made to its end under `key` in `mine`: FITTED, or as the upload's one fit."""
     session = ledger.session_of()
 
     def put(fit: Fit):

@@ -22,8 +22,8 @@ class Runner:
     explained: type[Exception]  # a failure the section says in its own words; any other is raised
 
     def section(self, parts: Callable[[queue.Job | None], None]) -> None:
-        """The section, drawn by parts(ended): `ended` is the fit that has ended since the last look (if any), whose
-        results are drawn in its turn."""
+        """Draw the section with parts(ended): `ended` is the fit ended since the last look, if any."""
+        # the ended fit's results are drawn in its turn (queue.showing)
         ended = self.finish()
         with queue.showing(ended):
             parts(ended)
@@ -33,8 +33,9 @@ class Runner:
         return st.session_state.get(self.running)
 
     def finish(self) -> queue.Job | None:
-        """The fit that has ended since the last look, if any: its result (the steps it reached, when stopped) kept
-        with its inputs; one that failed keeps its error, one that left the queue before it began leaves nothing."""
+        """The fit that ended since the last look, if any, its result kept beside its inputs."""
+        # a stopped fit's result is the steps it reached; one that failed keeps its error; one that left the queue
+        # before it began leaves nothing
         ss = st.session_state
         running = ss.get(self.running)
         if running is None or not running["job"].ended.is_set():
@@ -49,23 +50,23 @@ class Runner:
         return job
 
     def pressed(self, label: str, key: str, disabled: bool = False) -> bool:
-        """Train: whether it was clicked while no fit of this section is queued or running (a click sent for a
-        disabled button starts nothing)."""
+        """Train: whether it was clicked while no fit of this section is queued or running."""
+        # a click sent for a disabled button starts nothing
         idle = self.current() is None
         clicked = st.button(label, key=key, type="primary", icon=":material/play_arrow:", disabled=disabled or not idle)
         return clicked and idle
 
     def start(self, work: Callable[[Callable[..., bool]], Any], steps: int, nbytes: int, /, **inputs) -> dict:
-        """Queue work(report), a fit of `steps` steps holding `nbytes` while it runs, which keeps its turn until the
-        page has drawn its results; the fit in progress with `inputs`, kept in the session until it ends."""
+        """Queue the fit work(report) of `steps` steps holding `nbytes`; its job with `inputs`, kept in the session."""
+        # hold=True: the fit keeps its turn until the page has drawn its results
         job = queue.ask(queue.Job(work, steps, nbytes, hold=True), waiting.me())
         running = st.session_state[self.running] = dict(inputs, job=job)
         return running
 
 
 def cap_steps(key: str, asked: int, bound: int) -> None:
-    """Hold the step setting `key` to `bound`, the most steps one fit may take here, saying so when a link or another
-    sentence asked for more."""
+    """Hold the step setting `key` to `bound`, the most steps one fit may take here, saying so when more was asked."""
+    # more comes from a link, or was asked for another sentence
     if asked > bound:
         st.session_state[key] = bound
         st.info(t("learn_steps_capped", asked=asked, max=bound))

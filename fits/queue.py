@@ -79,8 +79,8 @@ def max_steps(words: int, d: int, d_k: int) -> int:
 
 
 def max_d_k(words: int, d: int) -> int:
-    """The widest d_k for which one step on this many words stays within STEP_WORK; 0 when none does (below
-    MIN_WIDTH, every d_k costs the same)."""
+    """The widest d_k for which one step on this many words stays within STEP_WORK; 0 when none does."""
+    # below MIN_WIDTH every d_k costs the same, so no narrower one helps
     most = (STEP_WORK // (words + UPDATE_WORDS) - PER_WORD) // d
     return most if most >= MIN_WIDTH else 0
 
@@ -104,9 +104,10 @@ def reads(train: int, held_out: int = 0, every: int = 1) -> int:
 
 
 def fit_bytes(d: int, d_k: int, words: int, at_once: int | None = None, snapshots: int = 0) -> int:
-    """Working memory of a fit, in bytes: its `words` word rows of d float64 numbers; q, k, scores and softmax of the
-    most words it scores at once (`at_once`, all by default); W_Q, W_K with their gradients and Adam's moments; and
-    `snapshots` copies of W_Q, W_K, the rows, q and k kept for scrubbing (twice: as kept and as stacked at the end)."""
+    """Working memory of a fit on `words` word rows of d numbers through d_k, in bytes."""
+    # 8 bytes a float64: word rows; q, k, scores and softmax of the `at_once` words scored at once (all by default);
+    # W_Q, W_K, their gradients and Adam's moments; `snapshots` copies of W_Q, W_K, rows, q and k kept for scrubbing,
+    # counted twice: as kept and as stacked at the end
     at_once = words if at_once is None else at_once
     rows = words * d + at_once * (2 * d_k + SCORE_COLUMNS) + 6 * d * d_k
     kept = 2 * snapshots * (2 * d * d_k + words * (d + 2 * d_k))
@@ -114,8 +115,7 @@ def fit_bytes(d: int, d_k: int, words: int, at_once: int | None = None, snapshot
 
 
 def ask(job: Job, who: str) -> Job:
-    """`job` queued for `who`; or, when a fit with its key is queued or running (and not stopping), that one, which
-    `who` then waits for too."""
+    """`job` queued for `who`, or the unstopped fit with its key already queued or running, which `who` joins."""
     global worker
     with lock:
         same = next((j for j in [running, *line] if j is not None and job.key is not None and j.key == job.key
@@ -139,8 +139,7 @@ def ahead(job: Job) -> int:
 
 
 def leave(job: Job, who: str, wait: float = STOP_WAIT) -> None:
-    """`who` waits no longer. A fit nobody waits for leaves the queue, or, running, stops at the end of its step:
-    waited for up to `wait` seconds, so that the steps reached are there to show."""
+    """`who` waits no longer; a fit nobody waits for leaves the queue or, running, stops at the end of its step."""
     with lock:
         job.waiting.discard(who)
         if job.waiting or job.ended.is_set():
@@ -150,7 +149,7 @@ def leave(job: Job, who: str, wait: float = STOP_WAIT) -> None:
             job.ended.set()
             return
         job.stop.set()
-    job.ended.wait(wait)
+    job.ended.wait(wait)  # so that the steps reached are there to show
 
 
 def serve() -> None:
@@ -170,8 +169,7 @@ def serve() -> None:
 
 
 def run(job: Job) -> None:
-    """One fit: its result or its error kept on it, `keep` told of a result reached without a stop; its inputs let
-    go."""
+    """One fit: its result or error kept on it, `keep` told of a result reached without a stop; its inputs let go."""
     def report(step: int, *values) -> bool:
         if not job.stop.is_set():  # a stopped fit does not wait for others' pages first
             give_way()
@@ -200,8 +198,8 @@ def run(job: Job) -> None:
 
 
 def abandoned(job: Job) -> bool:
-    """Whether the fit is for one visitor only, whose tab has closed, or its inputs are gone (an upload released for
-    others, whose page now shows the built-in vectors): it would hold the queue for a page nobody sees."""
+    """Whether the fit would hold the queue for a page nobody sees: its one visitor's tab closed, or its inputs gone."""
+    # inputs gone: an upload released for others, whose page now shows the built-in vectors
     with lock:
         alone = len(job.waiting) == 1
     return not job.inputs() or (alone and not runtime.connected(job.session))
@@ -244,8 +242,8 @@ def drawing() -> None:
 
 @contextmanager
 def showing(job: Job | None):
-    """Inside: the script thread draws the result of `job` (None: nothing to note) in the fit's turn, giving way to
-    others' pages; on leaving, the queue moves on."""
+    """Inside: the script thread draws `job`'s result (None: nothing to note) in its turn, giving way to others."""
+    # on leaving, the queue moves on (job.shown)
     if job is None:
         yield
         return
@@ -261,8 +259,8 @@ def showing(job: Job | None):
 
 
 def give_way() -> None:
-    """In the fit with the turn (the worker, or a page drawing its results): wait while another visitor's page is
-    being drawn, the fit's `yields` seconds at most; elsewhere nothing."""
+    """In the fit with the turn, wait while another visitor's page is drawn, the fit's `yields` seconds at most."""
+    # the fit with the turn: the worker, or a page drawing its results; elsewhere this does nothing
     me = threading.current_thread()
     if me is not worker and me not in turn:
         return

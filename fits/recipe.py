@@ -45,9 +45,8 @@ class FitRecipe:
         return queue.reads(size["words"], size["held_out"]), held, held
 
     def fit(self, kv: KeyedVectors, found: list, report=None, every: int = EVERY) -> Fit:
-        """The fit on the treebank's sentences or the examples `found`; report(step, loss, training accuracy, held-out
-        accuracy) is told each step (held-out accuracy every `every` steps on the treebank) and stops the fit by
-        returning False."""
+        """The fit on the treebank's sentences or the examples `found`, reporting each step to report()."""
+        # report(step, loss, training accuracy, held-out accuracy every `every` steps on the treebank): False stops it
         if self.data == "treebank":
             recipe = treebank.Recipe(self.d_k, self.position, self.steps, self.lr, self.seed, self.sentences)
             return treebank.fit(kv, found, recipe, every=every, callback=report)
@@ -55,8 +54,8 @@ class FitRecipe:
                           seed=self.seed, callback=report)
 
     def job(self, kv: KeyedVectors, key: tuple, keep: Callable[[Fit], None]) -> queue.Job:
-        """The queue's job for this fit on `kv`, named `key` (who asks for it again joins it), keep(fit) told of a fit
-        run to its end; queue.TooLarge when one of its steps would take too long."""
+        """The queue's job for this fit on `kv`, named `key`, keep(fit) told of a fit run to its end."""
+        # who asks for `key` again joins it; queue.TooLarge when one of its steps would take too long
         d = kv.vector_size
         step, held, at_once = self.load()
         queue.check_step(step, d, self.d_k)
@@ -68,18 +67,16 @@ class FitRecipe:
 
 @dataclass(frozen=True)
 class Plan:
-    """The fit behind a learned preset: what names it (`key`: its vectors and recipe, an upload by the vectors
-    themselves), its recipe, where it is kept (fits/cache.py), and the fit itself where one is kept or shipped."""
+    """The fit behind a learned preset: what names it, its recipe, where it is kept and the fit where there is one."""
 
-    key: tuple
+    key: tuple  # its vectors and recipe; an upload by the vectors themselves
     recipe: FitRecipe
-    store: dict
-    fit: Fit | None
+    store: dict  # where it is kept (fits/cache.py)
+    fit: Fit | None  # the fit where one is kept or shipped
 
 
 def plans(s: Layers, source: Source, kv: KeyedVectors) -> dict[str, Plan]:
-    """The fit behind each learned preset W_Q and W_K use, by preset: found among the fits this process keeps or the
-    ones the project ships, else to be asked of the queue (fit None)."""
+    """The plan of each learned preset's fit W_Q and W_K use: kept, shipped, or to ask of the queue (fit None)."""
     out = {}
     for which in {s.q_preset, s.k_preset} & set(LEARNED):
         wanted = job(s, which, source)
@@ -91,14 +88,13 @@ def plans(s: Layers, source: Source, kv: KeyedVectors) -> dict[str, Plan]:
 
 
 def own_run(s: Layers, source: Source) -> bool:
-    """Whether the learner's own run is one of the weights switch's choices: once it is in use, or its recipe is not
-    the default one."""
+    """Whether the weights switch offers the learner's own run: once it is in use or its recipe is not the default."""
     return "run" in (s.q_preset, s.k_preset) or asked(s, "run", source) != asked(DEFAULTS, "run", source)
 
 
 def key(source: Source, kv: KeyedVectors, wanted: FitRecipe) -> tuple:
-    """What names a fit: its vectors and recipe; an upload by the vectors themselves, as its fits are its visitor's
-    own."""
+    """What names a fit: its vectors and recipe; an upload by the vectors themselves."""
+    # an upload's fits are its visitor's own, so it is named by the vectors' id, not by its source
     return ("upload", id(kv), wanted) if source.name == "upload" else (source, wanted)
 
 
@@ -108,9 +104,9 @@ def width(d_k: int, dims: int) -> int:
 
 
 def asked(s: Layers, which: str, source: Source) -> FitRecipe:
-    """The recipe the settings ask of the fit behind the learned preset `which`, on the vectors `source`. The default
-    head ships fitted with the full recipe; for other vectors, d_k or position weight a shorter one is fitted once per
-    server."""
+    """The recipe the settings ask of the fit behind the learned preset `which`, on the vectors `source`."""
+    # the default head ships fitted with the full recipe; other vectors, d_k or position weight fit a shorter one,
+    # once per server
     d_k = width(s.d_k, source.dims)
     if which == "run":
         n = treebank.LIVE.sentences if s.run_on == "treebank" else None
@@ -142,8 +138,8 @@ def shipped(source: Source, recipe: FitRecipe) -> Path | None:
 
 @st.cache_resource(show_spinner=False)
 def shipped_fit(path) -> Fit:
-    """A fit the project ships (tests check it is what the fit gives), read once per server and shared by every
-    session, so no visitor waits for it."""
+    """A fit the project ships, read once per server and shared by every session, so no visitor waits for it."""
+    # tests check it is what the fit gives
     return load_fit(path)
 
 
@@ -154,8 +150,8 @@ def examples(data: str) -> list:
 
 @functools.cache
 def sizes(data: str) -> dict[str, int]:
-    """Sentences per split; words of the training sentences (all, and the treebank's first LIVE.sentences) and of the
-    held-out ones as a fit holds them (the treebank's padded to the longest)."""
+    """Sentences per split, and words of the training and held-out sentences as a fit holds them."""
+    # `live_words`: the treebank's first LIVE.sentences; `held_out`: the treebank's padded to the longest sentence
     if data == "treebank":
         found = treebank.built_in()
         train = treebank.split(found, "train")

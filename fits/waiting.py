@@ -19,10 +19,9 @@ def me() -> str:
 
 def panel(job: queue.Job, key: str, progress: Callable[[queue.Job], None] | None = None,
           stopped: Callable[[queue.Job], None] | None = None, queued: str = "queue_wait"):
-    """Until `job` ends: its place in the queue (the text `queued`), or how far it got (`progress(job)` draws that,
-    else one line), and Stop, which calls `stopped(job)` after leaving the fit; once it has ended, the whole page
-    again. Looked at again every POLL seconds in the run's language (text.with_language): such a look may come in a
-    script thread of its own."""
+    """Until `job` ends, its place in the queue or how far it got, and Stop; once it has ended, the whole page again."""
+    # progress(job) draws how far it got (else one line); Stop calls stopped(job) after leaving the fit
+    # a look every POLL seconds may come in a script thread of its own: with_language keeps the run's language
     notice(job, with_language(functools.partial(status, job, key, progress, stopped, queued)))
 
 

@@ -19,9 +19,9 @@ WAITS = "_fit_waits"  # the fits this session asked the queue for, by key: queue
 
 
 def layers(s: Layers, kv: KeyedVectors, source: chosen.Source) -> tuple[dict[str, np.ndarray], banner.Provenance]:
-    """W_Q, W_K, W_V ([d, d_k]) from the sidebar's settings, and where W_Q and W_K came from, said in the banner above
-    the page. While a learned preset's fit is queued or running, the page shows where it is and stops here; a fit that
-    cannot be made leaves random weights, and says why."""
+    """W_Q, W_K, W_V ([d, d_k]) from the sidebar's settings, and where W_Q and W_K came from, for the banner."""
+    # while a learned preset's fit is queued or running, the page shows where it is and stops here (st.stop);
+    # a fit that cannot be made leaves random weights, and says why
     d = kv.vector_size
     d_k = recipe.width(s.d_k, d)
     own_run = recipe.own_run(s, source)
@@ -52,9 +52,9 @@ def layers(s: Layers, kv: KeyedVectors, source: chosen.Source) -> tuple[dict[str
 
 
 def fits(plans: dict[str, Plan], kv: KeyedVectors) -> dict[str, Fit | queue.Job | Exception]:
-    """Each plan's fit: kept or shipped; the queue's job while it is queued or running (asked for now, or joined); or
-    why there is none (the fit's error, queue.TooLarge). The fits this session waited for that no plan names any more
-    are left."""
+    """Each plan's fit: kept or shipped; the queue's job while it is queued or running; or why there is none."""
+    # the job is asked for now, or joined; why none: the fit's error or queue.TooLarge
+    # the fits this session waited for that no plan names any more are left
     waits = st.session_state.setdefault(WAITS, {})
     for gone in [key for key in waits if key not in {p.key for p in plans.values()}]:
         queue.leave(waits.pop(gone), waiting.me(), wait=0)
@@ -79,15 +79,14 @@ def fits(plans: dict[str, Plan], kv: KeyedVectors) -> dict[str, Fit | queue.Job 
 
 
 def why_unusable(e: Exception) -> str:
-    """Why a learned preset's fit cannot be used now: too large a step, no room for it, or no sentence the vectors
-    know."""
+    """Why a learned preset's fit cannot be used now: too large a step, no room, or no sentence the vectors know."""
     return error_text(e) if isinstance(e, queue.TooLarge) or getattr(e, "code", "") == "no_room" else t(
         "trained_unavailable")
 
 
 def remember(s: Layers, kv: KeyedVectors, source: chosen.Source, which: str, fit: Fit) -> None:
-    """A fit made elsewhere with exactly the recipe of `which` (page 5's live run) as the one behind it, so that using
-    it costs no second fit; a fit on built-in vectors only (an upload's fits are the visitor's own)."""
+    """Keep a fit made elsewhere (page 5's live run) as the one behind `which`, so using it costs no second fit."""
+    # it has exactly `which`'s recipe; on built-in vectors only, as an upload's fits are the visitor's own
     if source.name != "upload":
         cache.shared(recipe.key(source, kv, recipe.job(s, which, source)), fit)
 

@@ -18,8 +18,9 @@ ASKED = [0]  # fits asked of the queue in this process so far, joined ones inclu
 
 
 def counting(ask):
-    """queue.ask, counting each fit asked for in ASKED: a run that asked for one that ended before the run did still
-    has its waiting notice to draw the page again."""
+    """queue.ask, counting each fit asked for in ASKED."""
+    # arrive() needs the count: a run that asked for a fit that ended before the run did still has its waiting
+    # notice to draw the page again.
     def ask_and_count(*args, **kwargs):
         ASKED[0] += 1
         return ask(*args, **kwargs)
@@ -30,8 +31,7 @@ queue.ask = counting(queue.ask)
 
 
 def run_page(page: str | None = None, query: dict | None = None, timeout: float = 60) -> AppTest:
-    """A fresh session on `page` (home when None), opened with URL parameters `query`; each of its runs ends with the
-    fits its page asked for drawn (arrive)."""
+    """A fresh session on `page` (home when None) with URL parameters `query`, each run ending with its fits drawn."""
     at = from_root(arrive(AppTest.from_file(str(ENTRY), default_timeout=timeout)))
     at._bidi_component_manager = components()
     at.query_params.update(query or {})
@@ -41,24 +41,25 @@ def run_page(page: str | None = None, query: dict | None = None, timeout: float 
 
 
 def from_root(at: AppTest) -> AppTest:
-    """`at`, switching to a page named by its path from the repository root ('pages/2_Factor_matrix.py'), as the
-    registry names it: AppTest reads a path from the entry's own folder."""
+    """`at`, switching to a page named by its path from the repository root ('pages/2_Factor_matrix.py')."""
+    # As the registry names it: AppTest reads a path from the entry's own folder.
     at.switch_page = lambda page: AppTest.switch_page(at, str(ROOT / page))
     return at
 
 
 @functools.cache
 def components() -> BidiComponentManager:
-    """The installed custom components, found once per process and shared by every session, as one server shares them.
-    A new AppTest would scan every installed package's metadata for them again (about 0.08 s of CPU, most of a run)."""
+    """The installed custom components, found once per process and shared by every session, as a server shares them."""
+    # A new AppTest would scan every installed package's metadata for them again (about 0.08 s of CPU, most of a
+    # run).
     found = BidiComponentManager()
     found.discover_and_register_components(start_file_watching=False)
     return found
 
 
 def arrive(at: AppTest) -> AppTest:
-    """Make each run of `at` that asked for a fit, or left one queued or running, wait for the fits to end and run
-    again, as the page's waiting notice reruns it in a browser once its fit has arrived."""
+    """Make each run of `at` that asked for a fit, or left one queued or running, wait for the fits and run again."""
+    # As the page's waiting notice reruns it in a browser once its fit has arrived.
     once = at._run
 
     def run(widget_state=None, timeout=None):

@@ -83,9 +83,9 @@ CANVAS_DIGEST = """c => {  // a hash of a chart's canvas pixels; null for a char
 
 
 def free_port() -> int:
-    """A TCP port on the loopback interface that nothing listens on right now, below the ports the kernel hands out to
-    outgoing connections: a port from that range could be taken by a browser's or a client's connection before the
-    server started on it binds it ("Port … is not available")."""
+    """A loopback TCP port that nothing listens on now, below the ports the kernel hands out to outgoing connections."""
+    # A port from that range could be taken by a browser's or a client's connection before the server started on
+    # it binds it ("Port … is not available").
     ephemeral = Path("/proc/sys/net/ipv4/ip_local_port_range")
     low = int(ephemeral.read_text().split()[0]) if ephemeral.exists() else 32768
     for port in random.sample(range(LOWEST_PORT, low), 200):

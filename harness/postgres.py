@@ -16,8 +16,7 @@ START_TRIES = 3  # a free port may be taken between finding it and the server bi
 
 
 def server_bin() -> Path | None:
-    """The newest PostgreSQL server's bin folder (Debian's /usr/lib/postgresql/<ver>/bin, else PATH) when this user
-    can run it; else None."""
+    """The newest PostgreSQL server's bin folder (Debian's, else from PATH) when this user can run it; else None."""
     found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"), key=lambda p: float(Path(p).parents[1].name))
     initdb = found[-1] if found else shutil.which("initdb")
     usable = os.geteuid() != 0 or shutil.which("runuser")
@@ -26,8 +25,9 @@ def server_bin() -> Path | None:
 
 @contextlib.contextmanager
 def cluster(*, durable: bool = True) -> Iterator[tuple[str, int]]:
-    """(its URL, its postmaster's process id); durable=False turns off fsync and full-page writes (a test's). A
-    RuntimeError with the log's end when PostgreSQL is missing or does not start."""
+    """A throwaway PostgreSQL cluster: (its URL, its postmaster's process id)."""
+    # durable=False turns off fsync and full-page writes (a test's). A RuntimeError with the log's end when PostgreSQL
+    # is missing or does not start.
     bin_dir = server_bin()
     if bin_dir is None:
         raise RuntimeError("PostgreSQL not found (/usr/lib/postgresql/*/bin/initdb): apt-get install postgresql")

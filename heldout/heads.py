@@ -38,8 +38,9 @@ def shared_measured(_kv, source: tuple) -> Measured | None:
 
 
 def measured(ctx) -> Measured | None:
-    """The learned heads on every held-out sentence; None where the vectors are not the GloVe they read. The heads read
-    only the GloVe rows they were fitted on, at their own position weight, whatever weights the sidebar chose."""
+    """The learned heads on every held-out sentence; None where the vectors are not the GloVe they read."""
+    # the heads read only the GloVe rows they were fitted on, at their own position weight, whatever the sidebar's
+    # weights
     if not applies(ctx.vectors):
         return None
     with st.spinner(t("real_learned_scoring")):

@@ -66,8 +66,7 @@ def find_known(kv: KeyedVectors, position: float) -> Known | None:
 
 
 def score_known(known: Known, w_q: np.ndarray, w_k: np.ndarray, own: bool) -> Scored:
-    """Each held-out word's top key under these weights, against its head; the signs of its scores, and on the plain
-    held-out sentences."""
+    """Each held-out word's top key under these weights against its head; the scores' signs, also on plain sentences."""
     b, plain = known.batch, known.plain
     scores = treebank.scores(b, w_q, w_k)[2]
     picked = treebank.top_key(b, scores, own)
@@ -90,9 +89,8 @@ def shared_scored(_kv: KeyedVectors, source: tuple, position: float, own: bool, 
 
 
 def held_out(ctx) -> tuple[Known, Scored]:
-    """Every held-out sentence the vectors know, and how the current weights do on them: computed once per vectors,
-    position weight and weights (an upload's in its own session), so a rerun costs nothing. Stops the page, saying
-    why, when the vectors know no held-out sentence."""
+    """Every held-out sentence the vectors know and how the current weights do on them; stops the page if none."""
+    # computed once per vectors, position weight and weights (an upload's in its own session), so a rerun costs nothing
     s, kv, w_q, w_k = ctx.s, ctx.kv, ctx.w["w_q"], ctx.w["w_k"]
     digest = hashlib.blake2b(w_q.tobytes() + w_k.tobytes(), digest_size=16).hexdigest()
     with st.spinner(t("real_scoring")):
@@ -121,8 +119,8 @@ def held_out(ctx) -> tuple[Known, Scored]:
 
 
 def choose(ctx, known: Known, page: str = "real") -> treebank.Sentence:
-    """The random button and the word search (bound to Settings.real and real_find); the sentence they give, after
-    which `page`'s charts are named in their files."""
+    """The random button and the word search (Settings.real, real_find); the sentence they give."""
+    # `page`'s chart files are named after that sentence
     s = ctx.s
     left, right = st.columns([1, 2], vertical_alignment="bottom")
     right.text_input(t("real_find"), key="real_find", max_chars=100, help=t("real_find_help"),
@@ -166,8 +164,7 @@ def forget_words():
 
 
 def search(ctx, known: Known, text: str) -> list[str]:
-    """The ids of the held-out sentences holding every word of `text`, after a sentence saying how many; a
-    sentence saying why when none does."""
+    """The ids of the held-out sentences holding every word of `text`, after a sentence saying how many, or why none."""
     kv = ctx.kv
     try:
         words = list(dict.fromkeys(tokenize(text, kv)))

@@ -17,12 +17,10 @@ ANY_HOVERED = {"or": [{"param": HOVER, "empty": False}, {"param": HOVER_KEY, "em
 @builder("about_attention_lines")
 def attention_lines(df: pd.DataFrame, titles: Titles, *, weights: bool = True,
                     description: str | None = None) -> alt.HConcatChart | alt.VConcatChart:
-    """BertViz's line view: a weights heatmap per head, then query words (field query, position q_pos) level with
-    its rows, key words (key, k_pos) to the right, and a line from each query to each key it sees (a row of df) in
-    its head's colour (h, head), as opaque as field opacity, dashed for a negative score. Hovering a query word or a
-    heatmap cell isolates that query's lines and outlines its row; hovering a key word, the lines into it and its
-    column. Sequential heatmap colours from 0 with `weights` (softmax), diverging ones for raw scores. Heatmaps that
-    do not fit beside the lines (HEATMAPS_WIDTH) wrap to rows below them. Titles name the "head" too."""
+    """BertViz's line view: a weights heatmap per head, then a line from each query word to each key word it sees."""
+    # df: a row per line, with query/q_pos, key/k_pos, head/h, weight and opacity; a negative score's line is dashed
+    # hovering a query word or a heatmap cell isolates that query's lines and outlines its row; a key word, the lines
+    # into it and its column
     heads = list(dict.fromkeys(df.sort_values("h", kind="stable")["head"]))
     step = _word_step(max(count(df, "q_pos"), count(df, "k_pos")))
     maps, per_row = _head_heatmaps(df, heads, titles, weights=weights, step=step)
@@ -40,17 +38,16 @@ def attention_lines(df: pd.DataFrame, titles: Titles, *, weights: bool = True,
 
 
 def _word_step(rows: int) -> int:
-    """Pixels per word down the line view: LINE_STEP for a long sentence, more (up to WIDE_STEP) for a short one,
-    whose view then stays LINES_HEIGHT high."""
+    """Pixels per word down the line view: LINE_STEP for a long sentence, up to WIDE_STEP for a short one."""
+    # a short sentence's view then stays LINES_HEIGHT high
     return max(LINE_STEP, min(WIDE_STEP, LINES_HEIGHT // rows))
 
 
 def _head_heatmaps(df: pd.DataFrame, heads: list[str], titles: Titles, *, weights: bool,
                    step: int) -> tuple[list[alt.Chart], int]:
-    """One weights heatmap per head (field h), rows `step` high to sit level with the query words, masked pairs
-    grey, the hovered query's row (or key's column) outlined; and how many fit side by side in HEATMAPS_WIDTH. The
-    first of each row names its query words, but for a lone heatmap, whose rows meet the query words beside it. Key
-    words as large as the columns fit: bandwidth('x') names no scale in a chart of charts."""
+    """One weights heatmap per head (field h), and how many fit side by side in HEATMAPS_WIDTH."""
+    # rows `step` high to sit level with the query words; the hovered query's row (or key's column) outlined
+    # key words as large as the columns fit: bandwidth('x') names no scale in a chart of charts
     n_q = count(df, "q_pos")
     n_k = count(df, "k_pos")
     x_title, y_title, value_title, head_title = titles.x, titles.y, titles.value, titles["head"]
@@ -79,9 +76,9 @@ def _head_heatmaps(df: pd.DataFrame, heads: list[str], titles: Titles, *, weight
 
 
 def _line_columns(df: pd.DataFrame, heads: list[str], titles: Titles, *, step: int) -> list[alt.Chart]:
-    """Query words, a line for every row of df, key words, `step` pixels a word: three plain views (not layers, whose
-    names Altair changes in a concat; the hover params list these names). Each head's lines run a little apart, so
-    heads drawn over each other stay visible."""
+    """Query words, a line for every row of df, and key words, `step` pixels a word, as three plain views."""
+    # plain views, not layers: Altair renames layers in a concat, and the hover params list these names
+    # each head's lines run a little apart, so heads drawn over each other stay visible
     rows = max(count(df, "q_pos"), count(df, "k_pos"))
     x_title, y_title, value_title, head_title = titles.x, titles.y, titles.value, titles["head"]
     y = alt.Scale(domain=[-0.5, rows - 0.5], reverse=True, nice=False, zero=False)  # row i at i + ½ steps down

@@ -28,8 +28,8 @@ def names() -> list[str]:
 
 
 def heads_attention(x: np.ndarray, *, scale: bool, softmax: bool, own: bool) -> Attention:  # x [n, d] -> [H, ...]
-    """Each learned head's attention among the rows x, computed as the page computes one head's, stacked head by head
-    (the heads learned no W_V: their weights are what the page shows, so Z is left empty)."""
+    """Each learned head's attention among the rows x, as the page computes one head's, stacked head by head."""
+    # the heads learned no W_V: their weights are what the page shows, so Z is left empty
     heads = specialists.load()
     none = np.zeros((x.shape[1], 1))
     each = [attend(x, x, w_q, w_k, none, scale=scale, softmax=softmax, own=own)
@@ -38,8 +38,8 @@ def heads_attention(x: np.ndarray, *, scale: bool, softmax: bool, own: bool) -> 
 
 
 def sends(s: np.ndarray) -> list[list[tuple[int, int, float]]]:  # [H, n, n] -> per head: (query, key, score)
-    """Per head, each word and the other word it scores highest, where that score is above 0 (the side of 0 a head was
-    taught to put the pairs of its family on)."""
+    """Per head, each word and the other word it scores highest, where that score is above 0."""
+    # above 0: the side of 0 a head was taught to put the pairs of its family on
     picks = specialists.sentence_picks(s)
     return [[(i, int(j), float(one[i, j])) for i, j in enumerate(row) if j != i and one[i, j] > 0]
             for one, row in zip(s, picks, strict=True)]
@@ -61,8 +61,8 @@ def sentence_said(heads: tuple[str, ...], words: list[str], s: np.ndarray) -> st
 
 
 def article_said(kv) -> str:
-    """For each of the article's pairs, the head that sends its query word to its key word with the highest score
-    (sends), or that none does; from the heads' own numbers on the article's sentence."""
+    """For each of the article's pairs, the head that sends its query word to its key word most strongly, or none."""
+    # from the heads' own numbers on the article's sentence (sends)
     enc = encode(kv, ARTICLE, position=POSITION)
     heads = specialists.load()
     found = sends(specialists.head_scores(heads, enc.x))
@@ -76,8 +76,8 @@ def article_said(kv) -> str:
 
 
 def learned_view(ctx) -> None:
-    """The four learned heads on the source sentence: what each learned, each head's strongest pair here and which
-    head sends the article's pairs, in words, and each head's weights beside its lines."""
+    """The four learned heads on the source sentence: what each learned, said in words, and their weights and lines."""
+    # in words: each head's strongest pair here and which head sends the article's pairs
     s, heads = ctx.s, specialists.load()
     what = t("item_sep").join(t("kinds_learned_what", head=t(SHORT[name]), what=t(WHAT[name])) for name in heads.names)
     st.markdown(t("kinds_learned_intro", n=len(heads.names), d_k=heads.w_q.shape[2], items=what))
@@ -97,8 +97,8 @@ def learned_view(ctx) -> None:
 
 
 def learned_block(ctx) -> bool:
-    """The choice of the encoder's heads: the learned ones (drawn here, True), or slices of the one head's columns
-    (False: the caller draws them), which are also what is left where the vectors are not the GloVe they read."""
+    """The choice of the encoder's heads; True when the learned ones were drawn here, False for the caller's slices."""
+    # the slices are also what is left where the vectors are not the GloVe the learned heads read
     st.segmented_control(t("kinds_heads_which"), list(CHOICES), key="enc_heads", format_func=labels(CHOICES))
     if ctx.s.enc_heads != "learned":
         return False

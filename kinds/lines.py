@@ -12,11 +12,9 @@ MAX_LINES = 8192  # lines a browser redraws at once on hover without a lag: two 
 
 def line_view(att: Attention, q_labels: list[str], k_labels: list[str], *, softmax: bool, key: str,
               heads: list[str] | None = None, title: str | None = None, where=st):
-    """Lines from every query word to every key word it sees, as opaque as the weight, one colour per head, beside
-    each head's weights heatmap, with how to read them; hovering a word isolates its lines. `heads` names the heads
-    of a multi-head `att` (weights [h, n_q, n_k]; 'Head 1', … unless given); the first heads are drawn, as many as
-    have a colour and MAX_LINES lines. `key` tells this view's CSV button from others on the page; `title` names the
-    chart ('Attention as lines…' unless given)."""
+    """Lines from each query word to each key it sees, as opaque as the weight, a colour a head, beside the heatmaps."""
+    # `heads` names a multi-head `att`'s heads (weights [h, n_q, n_k]); the first are drawn, as many as have a colour
+    # and MAX_LINES lines; hovering a word isolates its lines; `key` tells this view's CSV button from others
     weights = att.weights if att.weights.ndim == 3 else att.weights[None]
     names = heads or [t("lines_head", h=h + 1) for h in range(len(weights))]
     shown = max(1, min(len(weights), len(charts.HEAD_COLOURS), MAX_LINES // weights[0].size))

@@ -7,8 +7,7 @@ from kit.state import MAX_WORD, setting
 
 @dataclass(frozen=True)
 class Kinds:
-    """The source and target sentences, and how page 6 shows attention between them (the encoder's heads: the four
-    learned from real sentences, or the one head's columns cut into slices)."""
+    """The source and target sentences, and how page 6 shows attention between them."""
 
     source_sentence: str = "The ball is blue"
     target_sentence: str = "La bola es azul"

@@ -22,9 +22,9 @@ def neighbours_frame(kv, words: list[str], sources: list[str], n: int = 5) -> pd
 
 def attention_lines_frame(weights: np.ndarray, q_labels: list[str], k_labels: list[str], mask: np.ndarray | None = None,
                           head_names: list[str] | None = None, *, softmax: bool = True) -> pd.DataFrame:
-    """One row per visible (head, query, key) pair of weights [h, n_q, n_k] or [n_q, n_k] under mask [n_q, n_k]
-    (masked pairs get no row), positions (q_pos, k_pos, h) telling repeated words apart. A line's opacity is its
-    softmax weight itself; raw scores, of any size and sign, become |score| ÷ the largest |score| shown."""
+    """One row per visible (head, query, key) pair of weights [h, n_q, n_k] or [n_q, n_k] under mask [n_q, n_k]."""
+    # masked pairs get no row; positions (q_pos, k_pos, h) tell repeated words apart
+    # a line's opacity is its softmax weight itself; raw scores, of any size and sign, become |score| ÷ the largest
     w = np.asarray(weights, dtype=np.float64)
     w = w[None] if w.ndim == 2 else w
     h, n_q, n_k = w.shape

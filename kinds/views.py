@@ -34,8 +34,8 @@ MASK_NOTES = {(True, True): "mask_hides", (True, False): "mask_hides_raw", (Fals
 
 
 def sentences(ctx) -> tuple:
-    """The source sentence (the sidebar's, quoted) beside the box for the target sentence; both through the vectors
-    (Encoded, or None for a target left empty or not read)."""
+    """The source sentence (the sidebar's, quoted) beside the box for the target sentence, both through the vectors."""
+    # each Encoded, the target None when left empty or not read
     s = ctx.s
     left, right = st.columns(2)
     with left:
@@ -111,8 +111,8 @@ def section(ctx, name: str, rows_q, rows_kv, need: str, heads: int):
 
 
 def guessed(ctx, name: str, att, words: list[str], k_labels: list[str], q: str, i: int) -> bool:
-    """Predict first: the learner guesses among the keys query row i may see (the mask hides later words) before the
-    tab shows its numbers; a class asked it sees `words`, the sentence of query word i."""
+    """Predict first: the learner guesses among the keys query row i may see before the tab shows its numbers."""
+    # the mask hides later words; a class asked it sees `words`, the sentence of query word i
     seen = np.flatnonzero(att.mask[i])
     keys = [k_labels[j] for j in seen]
     return views.guess_first(att.q[i], att.k[seen], q, keys, key=view_key(f"kinds-{name}", ctx.s, q),
@@ -147,8 +147,8 @@ def cross_notes(ctx, rows_q, rows_kv):
 
 
 def heads_block(multi, q_labels: list[str], k_labels: list[str], q: str, heads: int, ctx, prefix: str):
-    """Several heads: on the encoder, the four heads learned from real sentences or slices of the one head's columns
-    (the choice is a setting); elsewhere the slices, or a sentence on what one head means."""
+    """Several heads: on the encoder, the learned heads or the one head's slices (a setting); elsewhere the slices."""
+    # the learned heads are the four learned from real sentences; with one head, a sentence on what it means
     d_k = ctx.w["w_q"].shape[1]
     st.subheader(t("heads_title"))
     if prefix == PREFIX["enc"] and learned.learned_block(ctx):

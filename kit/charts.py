@@ -57,14 +57,11 @@ END_LABEL = "abs(datum.running) >= 1000 ? format(datum.running, '.3~s') : format
 
 @dataclass(frozen=True)
 class Builder:
-    """A chart builder (frames, Titles and options in, an Altair chart out) with what the page needs to know of it:
-    `about`, the catalogue key of what a screen reader reads for it (filled in with its titles); `data_free`, whether
-    its spec holds nothing from its frames; `height`, for a chart as high as the page makes it, the pixels its frames
-    need."""
+    """A chart builder (frames, Titles and options in, an Altair chart out) with what the page needs to know of it."""
     build: Callable[..., alt.TopLevelMixin]
-    about: str
-    data_free: bool = False
-    height: Callable[..., int] | None = None
+    about: str  # the catalogue key of what a screen reader reads for it, filled in with its titles
+    data_free: bool = False  # its spec holds nothing from its frames
+    height: Callable[..., int] | None = None  # for a chart as high as the page makes it: the pixels its frames need
 
     @property
     def name(self) -> str:
@@ -83,15 +80,13 @@ def builder(about: str, *, data_free: bool = False,
 
 @dataclass(frozen=True, init=False)
 class Titles:
-    """Every word of a chart that is not its data: its title (None: the page writes it above the chart), its axes'
-    titles, what its values are called (colour scale, tooltips), and the builder's own by name (`more`: "running",
-    "rank", …; Titles(title, x, y, value, running="running sum")). The about_<builder> sentence a screen reader reads
-    is filled in with them under the same names (fields)."""
-    title: str | None
+    """Every word of a chart that is not its data: title, axis titles, what its values are called, the builder's own."""
+    # The about_<builder> sentence a screen reader reads is filled in with them under the same names (fields).
+    title: str | None  # None: the page writes it above the chart
     x: str
     y: str
-    value: str
-    more: tuple[tuple[str, str], ...]
+    value: str  # what its values are called: colour scale, tooltips
+    more: tuple[tuple[str, str], ...]  # the builder's own by name: Titles(title, x, y, value, running="running sum")
 
     def __init__(self, title: str | None, x: str = "", y: str = "", value: str = "", **more: str):
         for name, given in (("title", title), ("x", x), ("y", y), ("value", value), ("more", tuple(more.items()))):
@@ -113,8 +108,8 @@ class Titles:
 
 @dataclass(frozen=True)
 class Cells:
-    """What a heatmap draws besides its colours: each cell's number (`annotate`), masked cells grey, the selected row
-    outlined, and the ticks of an axis of dimensions (None: an axis of words, every one labelled)."""
+    """What a heatmap draws besides its colours: cell numbers, grey masked cells, the selected row's outline, ticks."""
+    # x_ticks, y_ticks: the ticks of an axis of dimensions; None: an axis of words, every one labelled
     annotate: bool = True
     masked: bool = False
     outlined: bool = False
@@ -123,8 +118,8 @@ class Cells:
 
 
 def on_canvas(rows: list, cols: list) -> bool:
-    """Whether a heatmap of these row and column labels is drawn on a canvas: past CANVAS_CELLS cells where an axis is
-    of dimensions (integers), past CANVAS_WORD_CELLS where both are of words."""
+    """Whether a heatmap of these row and column labels is drawn on a canvas rather than as SVG."""
+    # integer labels are dimensions: see CANVAS_CELLS for why the two limits differ
     dims = any(isinstance(x, int) for x in (*rows[:1], *cols[:1]))
     return len(rows) * len(cols) > (CANVAS_CELLS if dims else CANVAS_WORD_CELLS)
 
@@ -142,8 +137,8 @@ def symmetric_domain(field: str) -> alt.ExprRef:
 
 
 def signed(field: str, title: str, **legend) -> alt.Color:
-    """Diverging red-blue colour, blue positive and red negative, symmetric about zero: a weight of 0 is white, not the
-    red end of an all-positive scale, and equal sizes look equally strong."""
+    """Diverging red-blue colour, blue positive and red negative, symmetric about zero."""
+    # symmetric: a weight of 0 is white, not the red end of an all-positive scale, and equal sizes look equally strong
     scale = alt.Scale(scheme="redblue", domainMid=0, domain=symmetric_domain(field))
     return alt.Color(f"{field}:Q", title=title, scale=scale, legend=gradient(**legend))
 
@@ -166,15 +161,15 @@ def number_axis(**kw) -> alt.Axis:
 
 
 def level_title(orient: Literal["left", "right"] = "left", **kw) -> alt.Axis:
-    """A vertical axis with its title written level, above the axis, and not turned on its side: turned, Chinese
-    titles read sideways."""
+    """A vertical axis with its title written level above it, not turned on its side."""
+    # turned, Chinese titles read sideways
     return alt.Axis(**{"orient": orient, "titleAngle": 0, "titleAlign": "right" if orient == "left" else "left",
                        "titleBaseline": "bottom", "titleX": 0, "titleY": -8, **kw})
 
 
 def word_labels(channel: str) -> dict:
-    """Axis label settings that show every word (words are data: none may be dropped), on an x axis turned upright
-    and smaller where the columns get narrow, as the browser finds them drawn."""
+    """Axis label settings that show every word; an x axis's turned upright, smaller as its columns narrow."""
+    # words are data: none may be dropped; the size follows the band width as the browser draws it
     if channel == "y":
         return {"labelOverlap": False}
     return {"labelOverlap": False, "labelFlush": False, "labelAngle": -90, "labelLimit": LABEL_LIMIT,
@@ -187,8 +182,8 @@ def described(chart, description: str | None):
 
 
 def when(channel, test: str | dict, then, otherwise):
-    """A value channel that is `then` where `test` holds, else `otherwise`: what alt.condition gives for two values,
-    but typed, so encode() need not match a plain dict against the schema (that matching cost ~15 ms a channel)."""
+    """A value channel that is `then` where `test` holds, else `otherwise`: alt.condition for two values, typed."""
+    # typed, so encode() need not match a plain dict against the schema (that matching cost ~15 ms a channel)
     return channel(otherwise, condition={"test": test, "value": then})
 
 
@@ -196,11 +191,9 @@ def when(channel, test: str | dict, then, otherwise):
 def heatmap(df: pd.DataFrame, titles: Titles, *, cells: Cells | None = None, clickable: bool = False,
             height: int | None = None, weights: bool = False, canvas: bool | None = None,
             description: str | None = None) -> alt.VConcatChart:
-    """Rows are words in table order (field r), columns likewise (c); signed values on a diverging scale (attention
-    weights, never negative, with `weights` on a sequential one from 0), with what `cells` draws on them (the masked
-    cells' label is titles' "masked"). An axis with ticks (of dimensions) labels those that fit, one without (of
-    words) every label. `height` pixels high, else ROW_STEP pixels a row; as wide as the page's column (fit_width);
-    drawn on a canvas or as SVG as `canvas` says (on_canvas; None: as Streamlit chooses)."""
+    """A heatmap of `df` (rows r, columns c, in table order) with what `cells` draws on it, as wide as the page."""
+    # `weights`: attention weights, never negative, on a sequential scale from 0; else signed values on a diverging one
+    # `canvas` None leaves canvas or SVG to Streamlit (kit.views passes on_canvas)
     cells = cells or Cells()
     tooltip = [alt.Tooltip("row:N", title=titles.y), alt.Tooltip("col:N", title=titles.x),
                alt.Tooltip("value:Q", title=titles.value, format=".3f")]
@@ -232,14 +225,14 @@ def heatmap(df: pd.DataFrame, titles: Titles, *, cells: Cells | None = None, cli
 
 def fit_width(plot: alt.Chart | alt.LayerChart | alt.FacetChart, description: str | None = None,
               **top) -> alt.VConcatChart:
-    """`plot` as wide as the page's column and as high as it says (a step a row: as high as its words): a column of
-    one. Alone, a chart with a height of steps can fit only its width to the page, and Vega-Lite warns on every draw
-    that it drops fitting the height; a height the page gave it would change with the number of words, and the browser
-    would then lay the chart out and draw it twice on each such edit. A column's height is its parts', which Vega-Lite
-    leaves alone, while fit-x makes the whole as wide as the page (Streamlit sets the part's width to the column's).
-    Shared scales keep their names (x, y, color) for the expressions that read them. The `description` (described) and
-    the column's other properties `top` are given at once: each .properties() on a chart of charts copies it deeply,
-    its parts over again (a third of the home page's first run); a plot built with its width is not copied either."""
+    """`plot` in a column of one: as wide as the page's column and as high as it says (a step a row)."""
+    # Alone, a chart with a height of steps can fit only its width to the page, and Vega-Lite warns on every draw that
+    # it drops fitting the height; a height the page gave it would change with the number of words, and the browser
+    # would then lay the chart out and draw it twice on each such edit. A column's height is its parts', which Vega-Lite
+    # leaves alone, while fit-x makes the whole as wide as the page (Streamlit sets the part's width to the column's).
+    # Shared scales keep their names (x, y, color) for the expressions that read them.
+    # `description` and `top` are given at once: each .properties() on a chart of charts copies it deeply, its parts
+    # over again (a third of the home page's first run); a plot built with its width is not copied either.
     if description is not None:
         top["description"] = description
     return alt.VConcatChart(vconcat=[plot if plot.width == WIDTH else plot.properties(width=WIDTH)],
@@ -258,8 +251,8 @@ def _band_labels(channel: str, ticks: tuple | None) -> dict:
 
 
 def _cell_numbers(base: alt.Chart, masked: bool, masked_label: str) -> alt.Chart:
-    """Each cell's number, compact, dark or white to stand out from its colour, at a size its column fits. Hidden from
-    screen readers, which read the cell itself."""
+    """Each cell's number, compact, dark or white against its colour, at a size its column fits."""
+    # hidden from screen readers, which read the cell itself
     number = alt.Text("label:N")
     return base.transform_joinaggregate(lo="min(value)", hi="max(value)").transform_calculate(label=CELL).mark_text(
         fontSize=alt.ExprRef("clamp(bandwidth('x') / 3.5, 7, 11)"), aria=False).encode(
@@ -269,10 +262,9 @@ def _cell_numbers(base: alt.Chart, masked: bool, masked_label: str) -> alt.Chart
 
 
 def cell_signs(base: alt.Chart, strong: str, masked: bool = False) -> alt.Chart:
-    """Each cell's sign, + or −, where its number is not written: a sign is readable without telling red from blue.
-    Drawn as a filled plus or minus symbol (a path, which the browser draws faster than text), white where `strong`
-    holds, else dark, to stand out from the cell; none at zero, in masked cells or in cells too narrow for it; hidden
-    from screen readers, which read the cell's signed value."""
+    """Each cell's sign, + or −, where its number is not written, as a filled plus or minus symbol."""
+    # A sign is readable without telling red from blue; a path draws faster than text. None at zero, in masked cells or
+    # in cells too narrow for it; hidden from screen readers, which read the cell's signed value.
     shown = "datum.value != 0" + (" && !datum.masked" if masked else "")
     return base.transform_filter(shown).mark_point(
         filled=True, strokeWidth=0, size=alt.ExprRef("pow(clamp(bandwidth('x') / 2, 5, 7), 2)"),
@@ -284,8 +276,8 @@ def cell_signs(base: alt.Chart, strong: str, masked: bool = False) -> alt.Chart:
 @builder("about_weight_bars", data_free=True)
 def weight_bars(df: pd.DataFrame, titles: Titles, *, weights: bool = True,
                 description: str | None = None) -> alt.Chart:
-    """The query's weight on each key word, in sentence order (field k); sequential colours from 0 for softmax
-    weights, diverging ones when the softmax is off and raw scores can be negative."""
+    """The query's weight on each key word as bars, in sentence order (field k)."""
+    # sequential colours from 0 for softmax weights; diverging when the softmax is off and raw scores can be negative
     x_title, y_title = titles.x, titles.y
     return described(alt.Chart(df, title=titles.title).mark_bar().encode(
         x=alt.X("key:N", sort=alt.EncodingSortField("k", op="min"), title=x_title, axis=alt.Axis(**word_labels("x"))),
@@ -296,19 +288,19 @@ def weight_bars(df: pd.DataFrame, titles: Titles, *, weights: bool = True,
 
 
 def contribution_bars_height(df: pd.DataFrame, z_row: pd.DataFrame) -> int:
-    """The page height of contribution_bars: a 260-pixel plot, its title and axes, and a row of legend for every
-    half KEY_COLUMNS entries, as a phone shows them (a key word of field k each, up to HEAD_COLOURS, and the others)."""
+    """The page height of contribution_bars: a 260-pixel plot, its title and axes, and its legend."""
+    # a legend row for every half KEY_COLUMNS entries, as a phone shows them: a key word of field k each, up to
+    # HEAD_COLOURS, and the others
     return 380 + 20 * -(-min(df["k"].nunique(), len(HEAD_COLOURS) + 1) // (KEY_COLUMNS // 2))
 
 
 @builder("about_contribution_bars", data_free=True, height=contribution_bars_height)
 def contribution_bars(df: pd.DataFrame, z_row: pd.DataFrame, titles: Titles, *,
                       description: str | None = None) -> alt.Chart:
-    """Stacked weighted value rows per dimension in sentence order (field k), with the query's row of Z as ticks; as
-    high as the page makes it (render.chart makes it contribution_bars_height). The key words of the largest weights
-    (as many as HEAD_COLOURS) each have a colour, most weighted first in the legend; the others are grey together
-    under titles' "other", so no two words share a colour however long the sentence. Titles also name the "key"
-    word, the "z" row and the "weight"."""
+    """Stacked weighted value rows per dimension in sentence order (field k), with the query's Z row as ticks."""
+    # As high as the page makes it (render.chart gives it contribution_bars_height). The key words of the largest
+    # weights (as many as HEAD_COLOURS) each have a colour, most weighted first in the legend; the others are grey
+    # together under titles' "other", so no two words share a colour however long the sentence.
     x_title, y_title, key_title, other_title = titles.x, titles.y, titles["key"], titles.get("other", "…")
     bars = alt.Chart(df, title=titles.title).transform_window(
         rank="dense_rank()", sort=[alt.SortField("weight", "descending"), alt.SortField("k")],
@@ -334,8 +326,8 @@ def contribution_bars(df: pd.DataFrame, z_row: pd.DataFrame, titles: Titles, *,
 
 @builder("about_relevance_bars", data_free=True)
 def relevance_bars(df: pd.DataFrame, titles: Titles, *, description: str | None = None) -> alt.VConcatChart:
-    """One measure's scores for the query as horizontal bars, the most relevant word on top (equal scores in sentence
-    order), BAR_STEP pixels a word; the tooltip names each word's "rank"."""
+    """One measure's scores for the query as horizontal bars, the most relevant word on top."""
+    # equal scores stay in sentence order; BAR_STEP pixels a word
     x_title, y_title = titles.x, titles.y
     return fit_width(alt.Chart(df, title=titles.title).mark_bar().encode(
         y=alt.Y("key:N", sort=alt.EncodingSortField("score", op="max", order="descending"), title=y_title,

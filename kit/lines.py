@@ -14,17 +14,18 @@ HOVERED = {"and": [{"param": HOVER}, {"param": HOVER_KEY}]}  # of the hovered qu
 
 
 def hover(name: str, field: str, views: list[str]) -> alt.TopLevelSelectionParameter:
-    """The mark under the pointer in any of `views`, by `field`; none once the pointer leaves it. Set on the whole
-    chart with its views named: Altair, lifting a param added to several views, warns, and adds sibling layers."""
+    """The mark under the pointer in any of `views`, by `field`; none once the pointer leaves it."""
+    # set on the whole chart with its views named: Altair, lifting a param added to several views, warns, and adds
+    # sibling layers
     return alt.TopLevelSelectionParameter(name=name, views=views, select=alt.PointSelectionConfig(
         type="point", fields=[field], on="pointerover", clear="pointerout"))
 
 
 def word_column(df: pd.DataFrame, field: str, position: str, title: str, y: alt.Scale, rows: int,
                  step: int = LINE_STEP, font: int = 12) -> alt.Chart:
-    """Each word of one column once, at its position, `step` pixels a word, `font` pixels high, beside the lines (query
-    words to their left, key words to their right), under its title, which runs to the right (over the lines, clear
-    of the heatmaps' titles); larger while hovered, the others of its column grey."""
+    """Each word of one column once, at its position beside the lines, under its title; larger while hovered."""
+    # query words to the left of the lines, key words to their right; the title runs to the right, over the lines, clear
+    # of the heatmaps' titles; the column's other words grey while one is hovered
     param, left = (HOVER if field == "query" else HOVER_KEY), field == "query"
     width = label_width(df[field], font)
     chart = alt.Chart(name=f"{field}_words", title=alt.TitleParams(title, anchor="start"))
@@ -44,8 +45,8 @@ def count(df: pd.DataFrame, position: str) -> int:
 
 
 def label_width(words: pd.Series, font: int = 12) -> int:
-    """Pixels a column of words takes at the largest (hovered) size of a `font`-pixel text: room for the longest, up
-    to LABEL_LIMIT (more in proportion for a larger font); a Chinese character takes two letters' room."""
+    """Pixels a column of words takes at the hovered size of a `font`-pixel text, at most LABEL_LIMIT (scaled)."""
+    # room for the longest word; a Chinese character takes two letters' room
     wide = max((sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in str(w)) for w in words.unique()),
                default=1)
     return min(LABEL_LIMIT * font // 12, (8 * wide + 4) * font // 12)

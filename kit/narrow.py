@@ -20,14 +20,15 @@ BREAKS = re.compile(r"(?<=\s)(?![—–])|(?<=[—–])|(?<=[\u3000-\u9fff\uff00
 
 
 def on_narrow(narrow: str, wide: str, below: float = PHONE_BOX) -> str:
-    """A Vega expression: `narrow` where the chart's box is narrower than `below` pixels, else `wide` (also in a saved
-    file, which has no box)."""
+    """A Vega expression: `narrow` where the chart's box is narrower than `below` pixels, else `wide`."""
+    # a saved file has no box: it takes `wide`
     return f"containerSize()[0] > 0 && containerSize()[0] < {below:.0f} ? {narrow} : {wide}"
 
 
 def columns(most: int, px: int) -> alt.ExprRef:
-    """A legend's columns: as many of `px` pixels as the chart's box holds, 1 to `most` (`most` in a saved file, which
-    has no box): on a phone a legend beside or below a chart wraps instead of running past its edge."""
+    """A legend's columns: as many of `px` pixels as the chart's box holds, 1 to `most`."""
+    # on a phone a legend beside or below a chart wraps instead of running past its edge; a saved file, with no box,
+    # takes `most`
     return alt.ExprRef(f"containerSize()[0] > 0 ? clamp(floor(containerSize()[0] / {px}), 1, {most}) : {most}")
 
 
@@ -55,8 +56,7 @@ def balanced(text: str) -> list[str]:
 
 
 def fitted(text: str) -> str | dict:
-    """A title's text: itself where it fits the narrowest screen, else an expression that writes it on `lines` in a
-    chart box too narrow for one line (balanced)."""
+    """A title's text: itself where it fits the narrowest screen, else an expression putting it on balanced lines."""
     if text_px(text) <= LINE_PX:
         return text
     one = json.dumps(text, ensure_ascii=False)

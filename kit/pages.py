@@ -27,14 +27,15 @@ class Page:
 
     @property
     def script(self) -> str:
-        """The script's absolute path, as st.Page and st.page_link are given it: Streamlit then never looks for a
-        pages/ folder beside the entry (lesson/app.py), where a first request could run a page without the entry."""
+        """The script's absolute path, as st.Page and st.page_link are given it."""
+        # absolute, so Streamlit never looks for a pages/ folder beside the entry (lesson/app.py), where a first request
+        # could run a page without the entry
         return str(ROOT / self.path)
 
     @property
     def url_path(self) -> str:
-        """The URL path Streamlit derives from the script's file name, its number of any length and the underscore
-        after it dropped (pages/10_New_page.py: New_page); '' for the first page, the default."""
+        """The URL path Streamlit derives from the script's file name; '' for the first page, the default."""
+        # its number of any length and the underscore after it dropped: pages/10_New_page.py gives New_page
         return "" if self is PAGES[0] else re.sub(r"^\d+_", "", Path(self.path).stem)
 
 

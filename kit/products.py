@@ -22,8 +22,7 @@ def group_names() -> dict[str, str]:
 
 
 def alignment_frame(pair: PairAlignment, by_size: bool = False) -> pd.DataFrame:
-    """Per-dimension products with sign group, in dimension order or largest |product| first; running sum in that
-    order."""
+    """Per-dimension products with sign group and running sum, in dimension order or largest |product| first."""
     order = np.argsort(-np.abs(pair.products), kind="stable") if by_size else np.arange(len(pair.products))
     return pd.DataFrame({
         "dim": np.asarray(dims(len(pair.products)))[order],
@@ -43,11 +42,11 @@ BARS_HEIGHT = 260 + 210
 @builder("about_alignment_bars", height=lambda *frames: BARS_HEIGHT)
 def alignment_bars(df: pd.DataFrame, titles: Titles, *, group_names: dict[str, str],
                    description: str | None = None) -> alt.Chart:
-    """Per-dimension products q_i·k_i coloured by sign group (titles' "group", each named in `group_names`), and their
-    running sum (titles' "running") as a line, both in the legend and on one y axis, so a bar and a point at the same
-    height are the same number. The y range is the frame's y_lo … y_hi (with_alignment_domains: one range for every
-    chart shown together; without them the chart spans its own numbers), read in the browser, so a new sentence
-    changes the chart's data and not its spec."""
+    """Per-dimension products q_i·k_i coloured by sign group, and their running sum as a line, on one y axis."""
+    # bars and line share the legend and the y axis, so a bar and a point at the same height are the same number
+    # The y range is the frame's y_lo … y_hi (with_alignment_domains: one range for every chart shown together; without
+    # them the chart spans its own numbers), read in the browser, so a new sentence changes the chart's data and not its
+    # spec.
     if "y_lo" not in df:
         (df,) = with_alignment_domains([df])
     x_title, y_title, group_title, running_title = titles.x, titles.y, titles["group"], titles["running"]
@@ -79,9 +78,9 @@ def alignment_bars(df: pd.DataFrame, titles: Titles, *, group_names: dict[str, s
 
 
 def _running_end(base: alt.Chart, x_title: str, running_title: str, scale: alt.Scale, axis_title: str) -> alt.Chart:
-    """The running sum's last value (the dot product) written beside the line's last point, so it reads off without
-    the axis: above the point in the lower half of the plot, below it in the upper half, ending at the point so it
-    stays inside the plot."""
+    """The running sum's last value (the dot product) written beside the line's last point."""
+    # so it reads off without the axis: above the point in the plot's lower half, below it in the upper half, ending at
+    # the point so it stays inside the plot
     middle = "(datum.y_lo + datum.y_hi) / 2"
     gap = "(datum.y_hi - datum.y_lo) * 0.09"
     return base.transform_window(place="row_number()").transform_joinaggregate(points="count()").transform_filter(

@@ -53,36 +53,32 @@ WIDE = "wide_chart"  # the key of a container whose chart may be wider than a ph
 
 @dataclasses.dataclass(frozen=True)
 class Files:
-    """This run's file names: the page and sentence slugs, how often each chart name was given, and the open save
-    menu (None while it is closed)."""
+    """This run's file names: page and sentence slugs, how often each chart name was given, the open save menu."""
     page: str
     sentence: str
     given: dict[str, int]
-    menu: Any = None
+    menu: Any = None  # the open save menu; None while it is closed
 
 
 @dataclasses.dataclass(frozen=True)
 class Csv:
-    """A chart's numbers as a CSV file in its save menu: the button's key and what writes the file when clicked (a
-    function of nothing, called off the script thread like the pictures')."""
+    """A chart's numbers as a CSV file in its save menu: the button's key and what writes the file when clicked."""
     key: str
-    write: Callable[[], str | bytes]
+    write: Callable[[], str | bytes]  # a function of nothing, called off the script thread like the pictures'
 
 
 @dataclasses.dataclass(frozen=True)
 class Save:
-    """A chart's line in the page's save menu: labelled `label` (else the chart's title), its files named after `name`
-    (else file_stem's fallbacks), and with `csv`, its numbers too."""
-    name: str | None = None
-    label: str | None = None
+    """A chart's line in the page's save menu: its label, the name of its files, and its numbers as CSV."""
+    name: str | None = None  # else file_stem's fallbacks
+    label: str | None = None  # else the chart's title
     csv: Csv | None = None
 
 
 def chart(builder: charts.Builder, *frames: pd.DataFrame | pa.Table, where=st, key: str | None = None, on_select=None,
           width: str = "stretch", save: Save | None = Save(), **options):
-    """Draw builder(*frames, **options), whose options hold the chart's `titles` (charts.Titles), at full
-    width (width="content": as wide as its spec says), described for screen readers in the run's language (describe),
-    and list it in the page's save menu as `save` says (None: not at all); clickable when given `on_select`."""
+    """Draw builder(*frames, **options), the options holding its `titles`, and list it in the page's save menu."""
+    # width="content": as wide as its spec says; save=None: not in the save menu
     PAUSE.get()()  # a training run's results let others' pages go first
     options["description"] = describe(builder, options["titles"])
     spec, height = spec_of(builder, *frames, **options)
@@ -96,16 +92,14 @@ def chart(builder: charts.Builder, *frames: pd.DataFrame | pa.Table, where=st, k
 
 
 def page_height(builder: charts.Builder, spec: dict, height: int | None, frames: tuple) -> int | str:
-    """The chart's height on the page: a fixed plot height and room for title and axes; for a chart as high as the
-    page makes it, what the builder's height says its frames need; else what the chart takes."""
+    """The chart's height on the page: its plot height with room for title and axes, else what it needs or takes."""
     if height is not None:
         return height + 90
     return builder.height(*frames) if builder.height and spec.get("height") == "container" else "content"
 
 
 def describe(builder: charts.Builder, titles: charts.Titles) -> str:
-    """The catalogue's sentence about the chart (builder.about), filled in with the chart's titles: what a screen reader
-    reads out instead of Vega's field names."""
+    """What a screen reader reads out for the chart instead of Vega's field names: builder.about with its titles."""
     return t(builder.about, **titles.fields())
 
 
@@ -126,22 +120,20 @@ def columns(df: pd.DataFrame | pa.Table) -> tuple:
 
 
 def as_frame(data: pd.DataFrame | pa.Table) -> pd.DataFrame:
-    """A chart's data as the DataFrame its builder reads: an Arrow table (a heatmap's cells) converted, only where a
-    spec or a file is built."""
+    """A chart's data as the DataFrame its builder reads, an Arrow table (a heatmap's cells) converted."""
+    # called only where a spec or a file is built
     return data.to_pandas() if isinstance(data, pa.Table) else data
 
 
 def data_free_spec(builder: charts.Builder, *frames: pd.DataFrame,
                    **options) -> tuple[dict, int | None, list[tuple[str, int]]]:
-    """The spec without its data, its plot height, and (dataset name, index into `frames`) for each dataset; built
-    once per builder, frame columns and options."""
+    """The spec without its data, its plot height, and (dataset name, index into `frames`) for each dataset."""
     key = ("free", builder.build, tuple(map(columns, frames)), options_key(options))
     return built_once(key, lambda: build_data_free(builder, *frames, **options))
 
 
 def full_spec(builder: charts.Builder, *frames: pd.DataFrame, **options) -> tuple[dict, int | None]:
-    """The spec and plot height of a builder whose spec depends on its data, built once per distinct input (frames
-    known by a digest of their pickle)."""
+    """The spec and plot height of a builder whose spec depends on its data, built once per distinct input."""
     digest = hashlib.blake2b(b"".join(pickle.dumps(f, 5) for f in frames), digest_size=16).digest()
     return built_once(("full", builder.build, digest, options_key(options)),
                       lambda: vega_lite(builder(*frames, **options)))
@@ -153,8 +145,9 @@ def options_key(options: dict) -> str:
 
 
 def built_once(key: tuple, build: Callable[[], tuple]):
-    """build() once per key, shared by every session, the SPECS_KEPT most recently used kept. Handed out as they are,
-    never copied (Streamlit's cache unpickles a copy on every hit): callers do not change what they get."""
+    """build() once per key, shared by every session, the SPECS_KEPT most recently used kept."""
+    # handed out as they are, never copied as Streamlit's cache is (it unpickles a copy on every hit): callers must not
+    # change them
     with SPECS_LOCK:
         found = SPECS.get(key)
         if found is not None:
@@ -191,30 +184,29 @@ def build_data_free(builder: charts.Builder, *frames: pd.DataFrame,
 
 
 def plot_height(built: alt.TopLevelMixin) -> int | None:
-    """The chart's fixed plot height in pixels, or None when the page or its content decides it (a chart of charts side
-    by side has no height of its own: its parts size themselves)."""
+    """The chart's fixed plot height in pixels, or None when the page or its content decides it."""
+    # a chart of charts side by side has no height of its own: its parts size themselves
     height = getattr(built, "height", None)
     return height if isinstance(height, int) else None
 
 
 def vega_lite(built: alt.TopLevelMixin) -> tuple[dict, int | None]:
-    """The chart's Vega-Lite spec, its DataFrames as named Arrow datasets, and its plot height. Built below the top
-    level, so Altair's global theme and data transformer, which Streamlit switches while it draws, play no part."""
+    """The chart's Vega-Lite spec, its DataFrames as named Arrow datasets, and its plot height."""
+    # Built below the top level, so Altair's global theme and data transformer, which Streamlit switches while it draws,
+    # play no part.
     spec, frames = unbound(built)
     return {**spec, "datasets": {name: arrow_bytes(df) for name, df in frames.items()}}, plot_height(built)
 
 
 def unbound(built: alt.TopLevelMixin) -> tuple[dict, dict[str, pd.DataFrame]]:
-    """The chart's spec with its DataFrames by name only (named_data), unvalidated, below the top level, its titles
-    fitted to a phone (narrow.fit_titles); and the frames by those names."""
+    """The chart's spec, unvalidated and titles fitted to a phone, with DataFrames by name only; and those frames."""
     frames: dict[str, pd.DataFrame] = {}
     spec = named_data(built, frames).to_dict(validate=False, context={"top_level": False})
     return narrow.fit_titles(spec), frames
 
 
 def named_data(built: Any, frames: dict[str, pd.DataFrame]) -> Any:
-    """A shallow copy of the chart and its parts (layers, columns, rows) with each DataFrame replaced by its name
-    (charts.dataset), the frames collected in `frames`."""
+    """A shallow copy of the chart and its parts with each DataFrame replaced by its name, collected in `frames`."""
     built = built.copy(deep=False)
     if isinstance(built.data, pd.DataFrame):
         name = next((n for n, df in frames.items() if df is built.data), charts.dataset(len(frames)))
@@ -227,8 +219,8 @@ def named_data(built: Any, frames: dict[str, pd.DataFrame]) -> Any:
 
 
 def arrow(df: pd.DataFrame | pa.Table) -> bytes:
-    """A data-free chart's frame as Arrow bytes, converted once per frame: a frame or table a cache hands out again
-    is found by identity, and a rerun that changed other things sends the same bytes again."""
+    """A data-free chart's frame as Arrow bytes, converted once per frame."""
+    # data a cache hands out again is found by identity: a rerun that changed other things sends the same bytes
     known = ARROW_OF.get(id(df))
     if known is not None and known[0]() is df:
         return known[1]
@@ -240,8 +232,8 @@ def arrow(df: pd.DataFrame | pa.Table) -> bytes:
 
 
 def arrow_bytes(data: pd.DataFrame | pa.Table) -> bytes:
-    """The Arrow IPC stream a chart reads, without a frame's index, through pyarrow's public API (faster than
-    Streamlit's own conversion, which also writes the index); a table as it is, never through pandas."""
+    """The Arrow IPC stream a chart reads: a frame without its index, a table as it is, never through pandas."""
+    # pyarrow's public API: faster than Streamlit's own conversion, which also writes the index
     table = data if isinstance(data, pa.Table) else pa.Table.from_pandas(data, preserve_index=False)
     sink = pa.BufferOutputStream()
     with pa.ipc.new_stream(sink, table.schema) as writer:
@@ -250,17 +242,16 @@ def arrow_bytes(data: pd.DataFrame | pa.Table) -> bytes:
 
 
 def name_files(page: str, sentence: str, menu=None) -> Files:
-    """Name the charts this run saves <page>-<chart>-<sentence> and list them in `menu` (the open save menu, or None):
-    frame.context calls it at the top of every run, on the script thread, and so starts the run's count of chart names
-    (two charts never share a file)."""
+    """Name the charts this run saves <page>-<chart>-<sentence> and list them in `menu` (None: menu closed)."""
+    # frame.context calls it at the top of every run, on the script thread, and so starts the run's count of chart names
+    # (two charts never share a file).
     files = Files(slug(page, CHART_CHARS), slug(sentence, SENTENCE_CHARS), {}, menu)
     FILES.set(files)
     return files
 
 
 def file_stem(builder: str, name: str | None, key: str | None, title: str | None) -> str:
-    """<page>-<chart>-<sentence>, the chart part from `name`, else the widget key without its _pick, else the title,
-    else the builder; a chart name given before in this run gets -2, -3."""
+    """A chart's file name: <page>-<chart>-<sentence>, the chart part from `name`, else key, title or builder."""
     files = FILES.get(None) or name_files("", "")
     chart_name = slug(name or (key or "").removesuffix(f"_{charts.PICK}") or title or "", CHART_CHARS) or \
         slug(builder, CHART_CHARS)
@@ -271,8 +262,7 @@ def file_stem(builder: str, name: str | None, key: str | None, title: str | None
 
 
 def slug(text: str, limit: int) -> str:
-    """Lower-case words joined by '-': letters and digits of every script (Chinese too) and nothing else, at most
-    `limit` characters, cut between words where one ends in the second half."""
+    """Lower-case words of every script (Chinese too) joined by '-', at most `limit` characters, cut between words."""
     out = "-".join(re.findall(r"[^\W_]+", unicodedata.normalize("NFKC", text).lower()))
     if len(out) <= limit:
         return out
@@ -281,8 +271,8 @@ def slug(text: str, limit: int) -> str:
 
 
 def save_menu(where=st):
-    """The page's save menu, above its charts: the open menu's container, into which each chart drawn after it puts
-    its buttons (save_entry), or None while it is closed; the run's files (name_files) list their charts in it."""
+    """The page's save menu above its charts: the open menu's container, or None while it is closed."""
+    # charts drawn after it put their buttons in it (save_entry), through the run's Files (name_files)
     menu = where.popover(t("save_charts"), icon=":material/download:", key="_saving", on_change="rerun")
     if not menu.open:  # closed, it holds nothing: its buttons would cost every rerun one element per chart
         return None
@@ -294,10 +284,9 @@ def save_menu(where=st):
 
 
 def save_entry(builder: charts.Builder, frames: tuple, options: dict, save: Save, key: str | None):
-    """One chart's line in the open save menu: its label (else its title), then SVG and PNG buttons, and a CSV one with
-    save.csv, in files named by file_stem. The pictures' data is a function that Streamlit calls only on a click, off
-    the script thread and without the session: all it needs is in its arguments, its words already in the visitor's
-    language. Nothing while the menu is closed."""
+    """One chart's line in the open save menu: its label, SVG and PNG buttons, and a CSV one with save.csv."""
+    # The pictures' data is a function Streamlit calls only on a click, off the script thread and without the session:
+    # all it needs is in its arguments, its words already in the visitor's language.
     menu = (FILES.get(None) or name_files("", "")).menu
     if menu is None:
         return
@@ -314,8 +303,8 @@ def save_entry(builder: charts.Builder, frames: tuple, options: dict, save: Save
 
 
 def saved(kind: str, builder: charts.Builder, frames: tuple, options: dict) -> bytes:
-    """The chart as an SVG or PNG file (twice the pixels, for sharp slides), drawn by vl-convert, which may fetch
-    nothing: the data is in the spec."""
+    """The chart as an SVG or PNG file (PNG at twice the pixels, for sharp slides), drawn by vl-convert."""
+    # vl-convert may fetch nothing: the data is in the spec
     vl_convert = converter()
     spec = export_spec(builder, *frames, **options)
     if kind == "svg":
@@ -325,8 +314,8 @@ def saved(kind: str, builder: charts.Builder, frames: tuple, options: dict) -> b
 
 @functools.cache
 def converter():
-    """vl-convert with the machine's CJK fonts, for Chinese labels, where it has any; imported and set up once a
-    process, when someone first saves a chart, so that no page pays for loading its engine."""
+    """vl-convert with the machine's CJK fonts registered, for Chinese labels, where it has any."""
+    # imported and set up once a process, when someone first saves a chart, so that no page pays for loading its engine
     import vl_convert
     for folder in CJK_FONTS:
         if os.path.isdir(folder):
@@ -335,9 +324,9 @@ def converter():
 
 
 def export_spec(builder: charts.Builder, *frames: pd.DataFrame, **options) -> dict:
-    """The chart as a file shows it: its frames inline as named datasets (charts' expressions read them by name),
-    charts.WIDTH wide where the page stretches it, as high as the page draws it, on white, in a font that has its
-    characters."""
+    """The chart as a saved file shows it: data inline, a fixed size where the page sized it, on white."""
+    # frames inline as named datasets: charts' expressions read them by name
+    # the font chosen has the spec's characters (FONT, CJK_FONT)
     frames = tuple(map(as_frame, frames))
     spec, found = unbound(builder(*frames, **options))
     spec["datasets"] = {name: json.loads(df.to_json(orient="records")) for name, df in found.items()}

@@ -24,10 +24,11 @@ class Invalid(CodedError):
 
 
 def setting(default, *, spec: tuple | None = None, limit: int = MAX_TEXT, check=None, in_view: bool = True):
-    """A field of a Settings slice: its default, and what a link may set it to: `spec`, the choices of a text or the
-    bounds (lo, hi) of a number; `limit`, the most characters of a text; `check(text)`, raising Invalid for a text no
-    link may hold. `in_view=False`: left out of what identifies a view for a guess (view_key), as the language, a word
-    picked or a text typed to look with are."""
+    """A field of a Settings slice: its default and what a link may set it to."""
+    # `spec`: the choices of a text or the bounds (lo, hi) of a number; `limit`: the most characters of a text;
+    # `check(text)` raises Invalid for a text no link may hold
+    # in_view=False leaves it out of what identifies a view for a guess (view_key), as for the language, a word picked
+    # or a text typed to look with
     return field(default=default, metadata={"spec": spec, "limit": limit, "check": check, "in_view": in_view})
 
 
@@ -77,8 +78,7 @@ def parse(cls: type, name: str, raw) -> object:
 
 
 def from_values(cls: type, values: dict) -> tuple[object, list[tuple[str, str, Invalid]]]:
-    """Settings of `cls` from raw values by name, and (name, value, reason) for every value that was refused, or cut
-    to its limit (the reason's code 'cut')."""
+    """Settings of `cls` from raw values by name, and (name, value, reason) for each value refused or cut."""
     good, bad = {}, []
     for name, raw in values.items():
         if name not in by_name(cls):
@@ -133,10 +133,10 @@ def query_items(s) -> tuple[tuple[str, str], ...]:
 
 
 def linked(s) -> dict[str, str]:
-    """The URL parameters page links carry (a page has up to thirteen): the view's, so that a page opened in a new tab
-    shows it too; none when they are longer than LINKED characters, which only texts near their limits make them.
-    Every link would encode such parameters and send them to the browser again on every rerun, more work than the
-    rest of the run; moving between pages keeps the view all the same, from the session."""
+    """The URL parameters page links carry: the view's, so a page opened in a new tab shows it; none past LINKED."""
+    # A page has up to thirteen links, each of which would encode such parameters and send them to the browser again on
+    # every rerun, more work than the rest of the run. Only texts near their limits pass LINKED, and moving between
+    # pages keeps the view all the same, from the session.
     return dict(linked_items(s))
 
 
@@ -161,18 +161,18 @@ def view_key(name: str, s, q: str) -> str:
 
 
 def write_setting(s, name: str):
-    """A setting the page changes itself (one without a widget, or before its widget is drawn this run): into the
-    session and the URL, the one way a page writes a setting."""
+    """Write a setting the page changes itself into the session and the URL: the one way a page does so."""
+    # for a setting without a widget, or before its widget is drawn this run
     st.session_state["_settings"] = s
     st.session_state[name] = getattr(s, name)
     write_url(s)
 
 
 def open_tab(s, name: str, key: str, labels: dict[str, str]):
-    """Tabs (the widget `key`), one per option of the setting `name` of `s`, shown as `labels` says (option: label, in
-    order); the open one is the setting, so a link opens it, and switching runs the page again, so that only the open
-    one need be built. A label of another language (the language just changed) leaves the setting as it is. Returns
-    the open tab's container and its option, (None, None) if none is open."""
+    """Tabs (the widget `key`), one per option of setting `name`; the open tab's container and its option."""
+    # `labels`: option -> label, in tab order. The open tab is the setting, so a link opens it, and switching runs the
+    # page again, so only the open one need be built. A label of another language (the language just changed) leaves the
+    # setting as it is. (None, None) when no tab is open.
     ss = st.session_state
     options = {label: option for option, label in labels.items()}
     chosen: str = options.get(ss.get(key, ""), getattr(s, name))
@@ -184,8 +184,8 @@ def open_tab(s, name: str, key: str, labels: dict[str, str]):
 
 
 def write_url(s):
-    """The view's parameters into the address bar, unless it holds them already: Streamlit would encode them and send
-    them to the browser again, which for long texts is much of a rerun's work."""
+    """Write the view's parameters into the address bar, unless it holds them already."""
+    # Streamlit would encode them and send them to the browser again, which for long texts is much of a rerun's work
     wanted = dict(query_items(s))
     if {k: st.query_params.get_all(k) for k in st.query_params} != {k: [v] for k, v in wanted.items()}:
         st.query_params.from_dict(wanted)

@@ -17,15 +17,14 @@ if TYPE_CHECKING:
 
 def matrix_long(a: np.ndarray, rows: list[str], cols: list, *, mask: np.ndarray | None = None,
                 selected: str | None = None) -> pd.DataFrame:  # [n, m] -> n·m rows
-    """One row per cell: row and column label and position, value, whether it is strong (beyond 60% of the largest
-    |value|, drawn dark), masked, or in the selected row. matrix_table as a DataFrame."""
+    """matrix_table as a DataFrame: one row per cell, its labels, positions and value, strong, masked, selected."""
+    # strong: beyond 60% of the largest |value|, a dark cell
     return matrix_table(a, rows, cols, mask=mask, selected=selected).to_pandas()
 
 
 def matrix_table(a: np.ndarray, rows: list[str], cols: list, *, mask: np.ndarray | None = None,
                  selected: str | None = None) -> pa.Table:  # [n, m] -> n·m rows
-    """matrix_long's cells as an Arrow table, built straight from the arrays: what a heatmap sends, as it is
-    (views.matrix_cells)."""
+    """matrix_long's cells as an Arrow table built straight from the arrays: what views.matrix_cells sends as is."""
     n, m = a.shape
     values = np.asarray(a, dtype=np.float64).ravel()
     largest = float(np.abs(values).max(initial=0.0))
@@ -49,9 +48,9 @@ def matrix_wide(a: np.ndarray, rows: list[str], cols: list) -> pd.DataFrame:  # 
 
 
 def styled(table: pd.DataFrame | pa.Table, formats: dict[str, str]) -> "Styler":
-    """The table as a page shows it: each column of `formats` written by its spec (".4f"; "" for a number already
-    written out) with the true minus sign, as the charts write numbers, while its values stay numbers (st.dataframe
-    sorts by them); other columns as they are."""
+    """The table as a page shows it: the columns of `formats` written by their spec with the true minus sign."""
+    # values stay numbers, as st.dataframe sorts by them; spec "" for a number already written out; other columns as
+    # they are
     df = table.to_pandas() if isinstance(table, pa.Table) else table
     return df.style.format({c: partial(number, spec=spec) for c, spec in formats.items()}, na_rep="")
 
@@ -87,8 +86,7 @@ def ranks(scores: np.ndarray) -> np.ndarray:  # [n] -> [n]
 
 
 def relevance_table(scores: dict[str, np.ndarray], keys: list[str]) -> pa.Table:  # {measure: [n_k]}
-    """One row per (measure, key word): the query's score for the word and its rank under that measure. Sent as it
-    is."""
+    """One row per (measure, key word): the query's score for the word and its rank under that measure."""
     values = [np.asarray(v, dtype=np.float64) for v in scores.values()]
     return pa.table({"measure": pa.array(np.repeat(np.asarray(list(scores), dtype=object), len(keys)), pa.string()),
                      "key": pa.array(np.tile(np.asarray(keys, dtype=object), len(values)), pa.string()),

@@ -63,8 +63,8 @@ def t(key: str, /, **values) -> str:
 
 
 def signed(text: str) -> str:
-    """A formatted number as the charts write it: "−" for its leading "-" ("-8.1792" -> "−8.1792"), no sign where it
-    rounds to zero ("-0.000" -> "0.000"); an exponent's "-" stays ("4.2e-17")."""
+    """A formatted number as the charts write it: "−" for its leading "-", no sign where it rounds to zero."""
+    # "-8.1792" -> "−8.1792", "-0.000" -> "0.000"; an exponent's "-" stays ("4.2e-17")
     match = SIGN.match(text)
     if match is None:
         return text
@@ -85,8 +85,8 @@ def use(lang: str) -> None:
 
 @contextmanager
 def in_language(lang: str) -> Iterator[None]:
-    """Inside, t() speaks `lang`: for the few texts that are in another language on purpose, such as each language's
-    own name on the language switch."""
+    """Inside, t() speaks `lang`."""
+    # for the few texts in another language on purpose, such as each language's own name on the language switch
     token = LANGUAGE.set(lang)
     try:
         yield
@@ -95,8 +95,8 @@ def in_language(lang: str) -> Iterator[None]:
 
 
 def with_language(fn: Callable) -> Callable:
-    """`fn` in the run's language wherever and whenever it is called: a fragment's own rerun may come in a new script
-    thread, which starts with the default language, not the run's."""
+    """`fn` in the run's language wherever and whenever it is called."""
+    # a fragment's own rerun may come in a new script thread, which starts with the default language, not the run's
     lang = LANGUAGE.get()
 
     def in_its_language(*args, **kwargs):
@@ -106,8 +106,8 @@ def with_language(fn: Callable) -> Callable:
 
 
 def labels(keys: Mapping[str, str]) -> Callable[[str], str]:
-    """A widget's format_func: option `v` shown as the string keys[v], in the run's language whenever it is called
-    (Streamlit calls it again to match a value to its label, and so does AppTest, from its own thread)."""
+    """A widget's format_func: option `v` shown as the string keys[v], in the run's language whenever called."""
+    # Streamlit calls it again to match a value to its label, and so does AppTest, from its own thread
     return with_language(lambda v: t(keys[v]))
 
 
@@ -117,8 +117,8 @@ def then() -> str:
 
 
 def error_text(e) -> str:
-    """A problem reported by code (an engine.errors.CodedError, the engine's or the UI's), in the run's language: the
-    text keyed by its class's TEXT_PREFIX and its code (the code is written in full where it is raised)."""
+    """A problem reported by code (an engine.errors.CodedError, the engine's or the UI's) in the run's language."""
+    # the text keyed by its class's TEXT_PREFIX and its code (the code is written in full where it is raised)
     return t(e.TEXT_PREFIX + e.code, **e.values)
 
 

@@ -32,18 +32,16 @@ DIGITS = 16  # significant digits a float64 holds, about: two numbers that agree
 
 @dataclass(frozen=True, eq=False)
 class Marks:
-    """What a matrix of attention shows besides its numbers: masked cells grey (`mask` [n_q, n_k], False where hidden;
-    None: none is), the `selected` row's word outlined, a click on a cell choosing its row's word into the Settings
-    field `pick_into`, and `weights` (softmax weights) on a sequential scale from 0."""
-    mask: np.ndarray | None = None
-    selected: str | None = None
-    pick_into: str | None = None
-    weights: bool = False
+    """What a matrix of attention shows besides its numbers: hidden cells, a selected row, a click's target, weights."""
+    mask: np.ndarray | None = None  # [n_q, n_k], False where hidden (grey); None: none is
+    selected: str | None = None  # the row whose word is outlined
+    pick_into: str | None = None  # the Settings field a click on a cell chooses its row's word into
+    weights: bool = False  # softmax weights: on a sequential scale from 0
 
 
 def aside(text: str | None) -> None:
-    """A paragraph only some views have, in a container that is always drawn: what follows keeps its place in the
-    page, so the browser updates its charts instead of building them anew."""
+    """A paragraph only some views have, in a container that is always drawn."""
+    # what follows keeps its place in the page, so the browser updates its charts instead of building them anew
     with st.container():
         if text:
             st.markdown(text)
@@ -51,8 +49,8 @@ def aside(text: str | None) -> None:
 
 def matrix(a: np.ndarray, rows: list[str], cols: list, titles: charts.Titles, *, name: str, marks: Marks = Marks(),
            height: int | None = None, where=st):
-    """A labelled heatmap of one matrix under `titles` (title, x and y; y 'row' where empty), with its `marks`, its
-    numbers as CSV in the page's save menu (files and widget keys named after `name`)."""
+    """A labelled heatmap of one matrix under `titles`, with its `marks`, its numbers as CSV in the save menu."""
+    # titles' y is 'row' where empty; `name` names its files and widget keys
     key = f"{name}_{charts.PICK}" if marks.pick_into else None
     picked = on_pick(key, marks.pick_into) if key and marks.pick_into else None
     titles = charts.Titles(titles.title, titles.x, titles.y or t("row"), titles.value or t("value"),
@@ -65,9 +63,9 @@ def matrix(a: np.ndarray, rows: list[str], cols: list, titles: charts.Titles, *,
 
 
 def matrix_cells(a: np.ndarray, rows: list, cols: list, mask: np.ndarray | None, selected: str | None) -> pa.Table:
-    """tables.matrix_table, once per distinct matrix and labels: the same Arrow table each time (read only), sent as
-    it is, its bytes found by identity (render.arrow), never through pandas. Keyed by the matrix's bytes: Streamlit's
-    own argument hash took longer than the table."""
+    """tables.matrix_table once per distinct matrix and labels: the same Arrow table each time, read only."""
+    # Sent as it is, its bytes found by identity (render.arrow), never through pandas. Keyed by the matrix's bytes:
+    # Streamlit's own argument hash took longer than the table.
     a = np.ascontiguousarray(a, dtype=np.float64)
     m = None if mask is None else np.ascontiguousarray(mask, dtype=bool)
     return cells_of(a.tobytes(), a.shape, tuple(rows), tuple(cols), None if m is None else m.tobytes(), selected)
@@ -82,8 +80,9 @@ def cells_of(a: bytes, shape: tuple, rows: tuple, cols: tuple, mask: bytes | Non
 
 
 def heatmap_cells(rows: list, cols: list, mask: np.ndarray | None, selected: str | None) -> charts.Cells:
-    """What a heatmap draws besides its colours: numbers on narrow ones, grey masked cells, the selected row's outline,
-    and ticks on an axis of dimensions, every fifth on a long one (words get none: every word is labelled)."""
+    """What a heatmap of these labels draws besides its colours (charts.Cells)."""
+    # numbers only on narrow heatmaps; ticks on an axis of dimensions, every fifth on a long one; words get none: every
+    # word is labelled
     def ticks(labels: list) -> tuple | None:
         if not all(isinstance(x, int) for x in labels):
             return None
@@ -93,8 +92,7 @@ def heatmap_cells(rows: list, cols: list, mask: np.ndarray | None, selected: str
 
 
 def download(a: np.ndarray, rows: list[str], cols: list, name: str, shown: str, *, where=st):
-    """A CSV download of one matrix with its row and column labels, written only when clicked; its button and file
-    named `shown` (`name` keys the button)."""
+    """A CSV download of one matrix with its row and column labels, written only when clicked."""
     where.download_button(t("download", name=shown), lambda: tables.matrix_wide(a, rows, cols).to_csv(),
                           file_name=f"{shown}.csv", mime="text/csv", key=f"dl_{name}", on_click="ignore")
 
@@ -107,8 +105,7 @@ def download_table(table: pd.DataFrame | pa.Table, name: str, *, key: str, where
 
 
 def side_by_side(words: int, widths: int | list[float] = 2) -> tuple:
-    """Two places for two charts over `words` words: columns side by side while their labels stay readable
-    (SIDE_BY_SIDE), else one above the other."""
+    """Two places for two charts over `words` words: side by side up to SIDE_BY_SIDE words, else one above the other."""
     return tuple(st.columns(widths)) if words <= SIDE_BY_SIDE else (st.container(), st.container())
 
 
@@ -129,9 +126,9 @@ def weights_value(softmax: bool, scaled: bool) -> str:
 
 def attention_view(att: Attention, q_labels: list[str], k_labels: list[str], q: str, *, softmax: bool, scaled: bool,
                    own_note: str, prefix: str = "", query_field: str = "query"):
-    """Factor matrix (q·k) and weights (of q·k/√d_k where `scaled`; click a cell to pick the query word into
-    Settings.<query_field>), what hidden own cells mean with the weights in use (`own_note`), the query word `q`'s
-    weights and contributions, the sum check, Z."""
+    """Factor matrix and weights, the query word `q`'s weights and contributions, the sum check, and Z."""
+    # weights of q·k/√d_k where `scaled`; a click on a cell picks its query word into Settings.<query_field>; `own_note`
+    # says what hidden own cells mean with the weights in use
     mask = None if att.mask.all() else att.mask
     left, right = side_by_side(len(k_labels))
     weights_title = t("weights_m_soft" if softmax else "weights_m_raw")
@@ -155,8 +152,8 @@ def quoted(word: str) -> str:
 
 
 def positive_cells(att: Attention, q_labels: list[str], k_labels: list[str]) -> str:
-    """What the sign of a score says: each row's keys scored above 0 (own cell left out where hidden), and the rows
-    with none."""
+    """What the sign of a score says: each row's keys scored above 0, and the rows with none."""
+    # a row's own cell is left out where it is hidden
     found = positive_keys(att.factor, att.mask)
     rows = [f"{quoted(q_labels[i])} → {t('list_sep').join(quoted(k_labels[j]) for j in keys)}"
             for i, keys in enumerate(found) if keys]
@@ -227,8 +224,7 @@ def length_angle_view(q_row: np.ndarray, k_rows, q: str, keys: list[str]):  # [d
 
 
 def decides_text(la, q: str, keys: list[str]) -> str:
-    """Which of length and angle set q·k's order, said with the numbers: the first key's angle and length against the
-    others', and how near parallel it is."""
+    """Which of length and angle set q·k's order, said with the first key's numbers against the others'."""
     if la.decides == "tie":
         return t("la_tie")
     top = int(np.argmax(la.dot))
@@ -245,15 +241,15 @@ def span(values, top: int, form: str) -> str:
 
 
 def parallel_note(deg: float, cos: float, q: str, k: str) -> str:
-    """The sentence that follows, on how near parallel q and k of the first key are: aligned, far from it, or past 90°
-    (then no key is relevant by its sign); empty in between."""
+    """The next sentence, on how near parallel q and the first key are: aligned, far or past 90°; else empty."""
+    # past 90°, no key is relevant by its sign
     key = PARALLEL.get(parallel(deg))
     return then() + t(key, deg=deg, cos=cos, q=plain(q), k=plain(k)) if key else ""
 
 
 def order_list(la, keys: list[str]) -> str:
-    """Markdown bullets: the keys in order by q·k, by cos θ alone and by |k| alone, the first ORDER_SHOWN of each, so
-    that a long sentence's orders stay three short lines."""
+    """Markdown bullets: the keys in order by q·k, by cos θ alone and by |k| alone, the first ORDER_SHOWN of each."""
+    # so that a long sentence's orders stay three short lines
     n = min(ORDER_SHOWN, len(keys))
     cut = " > …" if len(keys) > n else ""
     lines = [f"- {t(key, order=' > '.join(f'“{plain(keys[j])}”' for j in order_by(v)[:n]) + cut)}"
@@ -263,10 +259,11 @@ def order_list(la, keys: list[str]) -> str:
 
 def guess_first(q_row: np.ndarray, k_rows: np.ndarray, q: str, keys: list[str], *, key: str,
                 ordered: int = 1, ask=None) -> bool:
-    """Predict, then reveal: the learner picks the word `q` attends to most (the highest q·k), or with `ordered` > 1
-    orders that many keys, most first, before seeing any number; True once guessed (the page then shows its answer),
-    with right or wrong and why, computed from the vectors. q_row [d], k_rows [n, d] for the n `keys`; `key` names
-    this view, so each view is guessed once. `ask(q, keys, ordered, answer, why)` offers the question to a class."""
+    """Predict, then reveal: the learner picks the key `q` attends to most, or orders `ordered`; True once guessed."""
+    # 'Most' is the highest q·k, guessed before any number is shown; once guessed the page shows its answer, with right
+    # or wrong and why, computed from the vectors.
+    # q_row [d], k_rows [n, d] for the n `keys`; `key` names this view, so each view is guessed once; ask(q, keys,
+    # ordered, answer, why) offers the question to a class.
     results = st.session_state.setdefault("_guesses", {})  # view -> (guessed keys, right); links hold none
     best, why = winner(q_row, k_rows)
     la = length_angle(q_row, k_rows)
@@ -296,10 +293,10 @@ def guess_first(q_row: np.ndarray, k_rows: np.ndarray, q: str, keys: list[str], 
 
 def ask_guess(q: str, keys: list[str], *, key: str, ordered: int,
               done: list[str] | None) -> list[str] | None:
-    """The learner's guess: the one word `q` attends to most, or `ordered` words most first; None until it is complete
-    and checked. A form holds it, so moving between the options (the arrow keys move a radio's choice) commits nothing:
-    only its Check button does, with Enter, Space or a click, and it stays where it is, focus and all. A guess already
-    `done` stays on screen, fixed."""
+    """The learner's guess: the top word for `q`, or `ordered` words most first; None until complete and checked."""
+    # A form holds it, so moving between the options (the arrow keys move a radio's choice) commits nothing: only its
+    # Check button does, with Enter, Space or a click, and it stays where it is, focus and all. A guess already `done`
+    # stays on screen, fixed.
     with st.form(f"_guess_form_{key}", border=False, enter_to_submit=False):
         if ordered <= 1:
             choice = st.radio(t("predict_ask", q=q), keys, index=keys.index(done[0]) if done else None,

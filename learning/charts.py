@@ -29,9 +29,8 @@ def loss_curve(df: pd.DataFrame, titles: Titles, *, steps: int | None = None,
 @builder("about_pair_curves")
 def pair_curves(df: pd.DataFrame, titles: Titles, *, marker: int | None = None, columns: int = 2,
                 angles: bool = False, description: str | None = None) -> alt.Chart:
-    """One line per target pair (titles' "pair") over the training steps, named in a legend of `columns` columns; a
-    dashed rule at step `marker`, where the target order was reached (titles' "marker"); with `angles`, cosines whose
-    tooltip also gives the angle in degrees (field "angle", titles' "angle")."""
+    """One line per target pair over the training steps; a dashed rule at step `marker`, where the order was reached."""
+    # with `angles`, the values are cosines whose tooltip also gives the angle in degrees (field "angle")
     pairs = list(dict.fromkeys(df["pair"]))
     x_title, y_title, pair_title = titles.x, titles.y, titles["pair"]
     lines = alt.Chart(df, title=titles.title).mark_line().encode(
@@ -54,9 +53,9 @@ def pair_curves(df: pd.DataFrame, titles: Titles, *, marker: int | None = None, 
 @builder("about_accuracy_curves", data_free=True)
 def accuracy_curves(df: pd.DataFrame, levels: pd.DataFrame, titles: Titles, *, names: list[str],
                     steps: int | None = None, description: str | None = None) -> alt.LayerChart:
-    """Accuracy (0 to 100 %) at every training step, one line per set of sentences (titles' "line": `names`, in legend
-    order; the first, the held-out one, bold and the others faint), over a dashed level for each simple rule (titles'
-    "level"), labelled at the right; the x axis spans all `steps` so a run drawn live grows across it."""
+    """Accuracy (0 to 100 %) at every training step, a line per set of sentences, over dashed levels of simple rules."""
+    # `names` in legend order: the first, the held-out one, bold and the others faint; levels labelled at the right;
+    # the x axis spans all `steps` so a run drawn live grows across it
     x_scale = alt.Scale(domain=[0, steps]) if steps else alt.Undefined
     x_title, y_title, line_title = titles.x, titles.y, titles["line"]
     y = alt.Y("value:Q", title=y_title, scale=alt.Scale(domain=[0, 1]),
@@ -94,9 +93,9 @@ def _zero_lines(x_scale: alt.Scale, y_scale: alt.Scale, titles: Titles) -> tuple
 @builder("about_vector_plane")
 def vector_plane(df: pd.DataFrame, titles: Titles, *, role_names: dict[str, str], size: int = 440,
                  description: str | None = None) -> alt.Chart:
-    """Query and key vectors as arrows from the origin at the step a slider (titles' "slider") picks, in steps of the
-    snapshots' spacing (between two, the earlier), the highlighted ones labelled and trailed by their path; titles'
-    "role" (each in `role_names`), "word" and "step" too. One range on both axes: angles look true, frames compare."""
+    """Query and key vectors as arrows from the origin at the slider's step, highlighted ones labelled and trailed."""
+    # the slider moves by the snapshots' spacing and, between two, shows the earlier; one range on both axes, so that
+    # angles look true and frames compare
     frame, df = _step_slider(df, titles["slider"])
     role_title, word_title, step_title = (titles[name] for name in ("role", "word", "step"))
     x_scale, y_scale = _square_scales(df)
@@ -134,8 +133,8 @@ def vector_plane(df: pd.DataFrame, titles: Titles, *, role_names: dict[str, str]
 
 
 def _step_slider(df: pd.DataFrame, label: str) -> tuple[alt.Parameter, pd.DataFrame]:
-    """The slider over training steps (in steps of the snapshots' common spacing), and the frames with the step at
-    which each is followed by the next (field until)."""
+    """The slider over training steps, and the frames with the step at which each is followed by the next (until)."""
+    # it moves by the snapshots' common spacing
     steps = df.groupby(FRAME)["step"].first().sort_index()
     last = int(steps.iloc[-1])
     every = max(1, int(np.gcd.reduce(np.diff(steps.to_numpy(dtype=int)), initial=0)))

@@ -145,8 +145,8 @@ def uploaded() -> list[corpus.Example] | None:
 
 
 def read_corpus(file) -> corpus.CorpusError | None:
-    """Read the uploaded CSV into the session's corpus, or the reason it cannot be: a file larger than the corpus
-    limit is refused by its size, unread."""
+    """Read the uploaded CSV into the session's corpus; else the reason it cannot be."""
+    # a file larger than the corpus limit is refused by its size, unread
     try:
         if file.size > corpus.MAX_BYTES:
             raise corpus.CorpusError("too_big", size=file.size, limit=corpus.MAX_BYTES)
@@ -164,8 +164,8 @@ def offset_name(offset: int) -> str:
 
 
 def section(ctx):
-    """The corpus fit: choose the corpus and recipe, train, read the curves, try a sentence, use the weights (the
-    results of a run that has just ended drawn in its turn)."""
+    """The corpus fit: choose the corpus and recipe, train, read the curves, try a sentence, use the weights."""
+    # the results of a run that has just ended are drawn in its turn (jobs.Runner.section)
     RUN.section(lambda ended: parts(ctx, ended))
 
 
@@ -189,8 +189,7 @@ def parts(ctx, ended: queue.Job | None):
 
 
 def ask(ctx, data: Data) -> FitRecipe | None:
-    """Steps (bounded by the work of one fit), learning rate and seed; returns the fit's recipe, or None after saying
-    why a step of it would take too long."""
+    """Steps (bounded by one fit's work), rate and seed; the fit's recipe, or None when a step would take too long."""
     s, d, d_k = ctx.s, ctx.kv.vector_size, ctx.d_k
     try:
         queue.check_step(data.words, d, d_k)
@@ -237,8 +236,8 @@ def progress(running: dict):
 
 
 def levels_of(ctx, which: str, found: list) -> dict:
-    """What simple rules reach on the held-out sentences: for the treebank, always the same offset and raw cosine
-    (each word picks the other word whose raw vector points most alike); for template-format pairs, raw cosine."""
+    """What simple rules reach on the held-out sentences: one offset and raw cosine on the treebank, else raw cosine."""
+    # one offset: always the same; raw cosine: each word picks the other word whose raw vector points most alike
     if which == "treebank":
         ref = references(ctx.kv, ctx.vectors)
         return {"offset": ref.by_offset, "offset_at": ref.offset, "cosine": ref.by_cosine, "test": ref.test}
@@ -252,8 +251,8 @@ CURVES = (("test", 2), ("train", 1), ("positive", 3), ("negative", 4))  # a curv
 
 
 def line_names(which: str) -> dict[str, str]:
-    """The curves' names: held-out accuracy, training accuracy (the step's batch, for the treebank's minibatches), and
-    the held-out sign shares."""
+    """The curves' names: held-out accuracy, training accuracy and the held-out sign shares."""
+    # the treebank trains in minibatches, so its training accuracy is the step's batch's
     train = "corpus_batch_split" if which == "treebank" else "corpus_train_split"
     positive, negative = (("corpus_signs_treebank_positive", "corpus_signs_treebank_negative") if which == "treebank"
                           else ("corpus_signs_positive", "corpus_signs_negative"))
@@ -261,8 +260,7 @@ def line_names(which: str) -> dict[str, str]:
 
 
 def accuracy_chart(measured, curves: dict, levels: dict, which: str, **options):
-    """Accuracy at the `measured` steps, a line per entry of `curves` (held-out first), with the simple rules as dashed
-    levels; `options` go to render.chart."""
+    """Accuracy at the `measured` steps, a line per entry of `curves` (held-out first), over simple rules' levels."""
     named = {t("corpus_ref_cosine"): levels["cosine"]}
     if "offset" in levels:
         named = {t("corpus_ref_offset", offset=offset_name(levels["offset_at"])): levels["offset"], **named}
@@ -274,8 +272,8 @@ def accuracy_chart(measured, curves: dict, levels: dict, which: str, **options):
 
 
 def result(ctx, res: dict, data: Data | None, wanted: FitRecipe | None):
-    """Whether the result is still the current choice's, the figures next to the simple rules, the curves, a sentence
-    to try, and the switch to use these weights."""
+    """Whether the result is the current choice's; its figures and curves, a sentence to try, the switch to use it."""
+    # the figures are set beside the simple rules'
     fit, r = res["fit"], res["recipe"]
     same_vectors = res["vectors"] == ctx.vectors
     current = same_vectors and data is not None and res["which"] == data.which and r == wanted
@@ -349,8 +347,8 @@ def share(ctx, res: dict, current: bool):
 
 
 def use(s, kv: KeyedVectors, source: chosen.Source, run: tuple, fit):
-    """Callback: the run's recipe into the settings, W_Q, W_K from it on every page, and this fit as the one that
-    recipe gives (fits are deterministic), so no page fits it again."""
+    """Callback: the run's recipe into the settings, W_Q and W_K from it on every page, and this fit kept as its own."""
+    # fits are deterministic, so this fit is the one that recipe gives, and no page fits it again
     ss = st.session_state
     ss["run_on"], ss["run_steps"], ss["run_lr"], ss["run_seed"] = run
     ss["q_preset"] = ss["k_preset"] = "run"

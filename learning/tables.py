@@ -43,8 +43,8 @@ LABEL_GAP = 0.045  # of the vector plane's span: a 12 px label line on its 440 p
 
 def plane_frame(q: np.ndarray, k: np.ndarray, labels: list[str], steps: np.ndarray, focus_q: list[str],
                 focus_k: list[str]) -> pd.DataFrame:  # q, k [m, n, 2] -> 2·m·n rows
-    """One row per (snapshot, vector): its 2-D position, word, role (q or k), whether it is highlighted, and where its
-    label goes (label_y: the highlighted labels of one snapshot kept a line apart, LABEL_GAP of the plane's span)."""
+    """One row per (snapshot, vector): its 2-D position, word, role (q or k), whether highlighted, and its label's y."""
+    # label_y: the highlighted labels of one snapshot kept a line apart, LABEL_GAP of the plane's span
     m, n, _ = q.shape
     parts = []
     for role, xy, focus in (("q", q, focus_q), ("k", k, focus_k)):

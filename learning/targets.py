@@ -54,8 +54,8 @@ def find_word(name: str, tokens: list[str], labels: list[str]) -> list[str]:
 
 
 def resolve(table: pd.DataFrame, tokens: list[str], labels: list[str]):
-    """(query, key, target) triples by row position, and the problems as (text key, values) for the learner: each row's
-    words, then engine.targets.target_problems' check of the rows."""
+    """(query, key, target) triples by row position, and the problems as (text key, values) for the learner."""
+    # each row's words are checked first, then the rows by engine.targets.target_problems
     rows: list[tuple[int, int | None, int | None, str]] = []  # (number, query, key, written target) of each row
     problems: list[tuple[str, dict]] = []
     for number, (_, row) in enumerate(table.iterrows(), 1):
@@ -88,8 +88,8 @@ def word_problem(number: int, what: str, word: str, tokens: list[str], labels: l
 
 
 def learner_problem(code: str, where: dict, rows: list, labels: list[str]) -> tuple[str, dict]:
-    """One of target_problems' problems as the catalogue key and the values the learner reads; `rows` holds each
-    checked row's (number, query, key, written target)."""
+    """One of target_problems' problems as the catalogue key and the values the learner reads."""
+    # `rows` holds each checked row's (number, query, key, written target)
     if code == "empty":
         return "targets_empty", {}
     if code == "all_zero":

@@ -33,15 +33,15 @@ def quoted(words) -> str:
 
 
 def section(ctx, part):
-    """Targets, what learns, where training starts, Train, and the last run's results (those of a run that has just
-    ended drawn in its turn); what follows one word of them is drawn by part(draw, "query"), so that picking another
-    word runs that alone (the page's frame.part)."""
+    """Targets, what learns, where training starts, Train, and the last run's results."""
+    # a run that has just ended has its results drawn in its turn; what follows one word is drawn by part(draw,
+    # "query"), so that picking another word runs that alone (the page's frame.part)
     LIVE.section(lambda ended: parts(ctx, part, failed=ended.error if ended is not None else None))
 
 
 def parts(ctx, part, failed: Exception | None):
-    """The section's parts, top to bottom, what the results follow of one word drawn by `part`; `failed`: why the run
-    that has just ended failed (no room for it, or numbers grown too large), if it did."""
+    """The section's parts, top to bottom; `failed` is why the run that has just ended failed, if it did."""
+    # it fails for want of room or with numbers grown too large; `part` draws what follows one word of the results
     ss = st.session_state
     triples, problems = targets_editor(ctx)
     learn = controls(ctx)
@@ -206,8 +206,8 @@ def progress():
 
 
 def order_text(triples, scores, labels) -> str:
-    """'for “milk”, black 0.68 > drank 0.10 > cat 0.09': each query's targeted keys from the highest score down, so
-    the line always reads true; the sentence around it says whether that is the target order."""
+    """'for “milk”, black 0.68 > drank 0.10 > cat 0.09': each query's targeted keys from the highest score down."""
+    # highest first so the line always reads true; the sentence around it says whether that is the target order
     rows = []
     for query in dict.fromkeys(q for q, _, _ in triples):
         items = sorted(((scores[j], labels[k]) for j, (q, k, _) in enumerate(triples) if q == query),
@@ -220,8 +220,8 @@ def order_text(triples, scores, labels) -> str:
 
 
 def show_result(res: dict, config: dict, part):
-    """Verdict, curves and table, then, drawn by `part` (the word they follow runs it again alone), one word's dot
-    products before and after and its vectors turning in one fixed plane."""
+    """Verdict, curves and table, then one word's dot products before and after and its vectors turning in one plane."""
+    # the word's part is drawn by `part`, so that changing the word they follow runs it again alone
     h, labels = res["h"], res["labels"]
     pairs = [f"{labels[q]} → {labels[k]}" for q, k, _ in h.targets]
     verdict(res, config)
@@ -230,8 +230,8 @@ def show_result(res: dict, config: dict, part):
 
 
 def followed(h, labels: list[str], pairs: list[str]):
-    """The word the results follow (a choice where the targets name several query words), its dot products with its
-    keys before and after, its vectors turning, and its lengths and angles at the end."""
+    """The word the results follow, its dot products before and after, its vectors turning, its lengths and angles."""
+    # a choice where the targets name several query words; the dot products are with its keys
     rows = [labels[r] for r in h.rows]
     q = rows[0] if len(rows) == 1 else pick_word("query", t("query"), rows, rows[0])
     i = labels.index(q)
@@ -277,10 +277,9 @@ def signs_verdict(h, labels: list[str]):
 
 
 def came_from(h, labels: list[str], cosine: bool) -> str:
-    """For each query word, whether the final order of its keys comes from the angle (cos θ), the key lengths |k|, or
-    both, as q·k = |q|·|k|·cos θ splits it (|q| is the same for every key), said with the angles and lengths measured;
-    scores of directions only (cosine) can only follow the angle. Empty where a query has fewer than two keys or equal
-    scores."""
+    """Per query word, whether its keys' final order comes from the angle (cos θ), the key lengths |k| or both."""
+    # q·k = |q|·|k|·cos θ splits the order, |q| being the same for every key; said with the angles and lengths measured
+    # scores of directions only (cosine) can only follow the angle; nothing for a query with one key or equal scores
     lines = []
     for i in dict.fromkeys(q for q, _, _ in h.targets):
         keys = [k for q, k, _ in h.targets if q == i]
@@ -303,8 +302,7 @@ def score_title(cosine: bool) -> str:
 
 
 def curves(h, pairs: list[str], *, cosine: bool):
-    """Loss, scores (τ·cos θ where `cosine`, else q·k/√d_k) and weights per step, the summary table and its
-    download."""
+    """Loss, scores (τ·cos θ where `cosine`, else q·k/√d_k) and weights per step, the summary table and its download."""
     step_title = t("learn_step")
     left, middle, right = st.columns(3)
     terms = {t("learn_term_total"): h.loss, t("learn_term_order"): h.order_loss,

@@ -59,9 +59,9 @@ def title(s: Settings, page: Page) -> str:
 
 
 def menu(ctx: Context):
-    """The view of the page the Context opens (ctx.page) as a Python script and as a Jupyter notebook, named after the
-    page's entry, in a menu built only while open (closed, it is one element of every rerun), each file written only
-    when clicked."""
+    """The view of the page ctx opens as a Python script and as a Jupyter notebook, in a menu of downloads."""
+    # the menu is built only while open (closed, it is one element of every rerun); each file is named after the page's
+    # entry and written only when clicked
     ss = st.session_state
     menu = st.popover(t("reproduce_menu"), icon=":material/code:", help=t("reproduce_menu_help"),
                       key="_reproducing", on_change="rerun")

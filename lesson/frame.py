@@ -28,8 +28,7 @@ STORY_TOKENS = tokenize(DEFAULTS.sentence)  # texts about the story sentence app
 
 @dataclass(frozen=True)
 class Context:
-    """What every page starts from: settings, vectors, the weights, the encoded sentence and its attention, and the
-    pages, by name, for links between them."""
+    """What every page starts from: settings, vectors, weights, the encoded sentence and its attention, the pages."""
 
     s: Settings
     kv: KeyedVectors
@@ -39,7 +38,7 @@ class Context:
     provenance: banner.Provenance
     enc: Encoded | None  # None for a page that encodes its own sentences
     att: Attention | None
-    pages: Mapping[str, Page]
+    pages: Mapping[str, Page]  # by name, for links between them
     page: Page  # the page this Context opens
 
     @property
@@ -53,19 +52,18 @@ class Context:
         return banner.own_note(self.provenance)
 
     def attend(self, enc: Encoded) -> Attention:
-        """The sentence `enc` attending to itself through this page's layers, scaled, softmaxed and own cells as its
-        Settings say; numbers too large to compute stop the run with a sentence for the learner."""
+        """The sentence `enc` attending to itself through this page's layers, as its Settings say."""
         s, w = self.s, self.w
         try:
             return attend(enc.x, enc.x, w["w_q"], w["w_k"], w["w_v"], scale=s.scaled, softmax=s.softmax, own=s.own)
-        except ValueError:
+        except ValueError:  # numbers too large to compute: the learner is told, and the run stops
             st.error(t("overflow"))
             st.stop()
             raise  # st.stop() ends the run; this line is never reached
 
     def asker(self, words: Sequence[str], at: int, view: Settings | None = None):
-        """What kit.views.guess_first calls to offer this page's question to a class: about word `at` of `words` (the
-        class sees the sentence with it), on the view `view` (the page's Settings unless a page shows another)."""
+        """What kit.views.guess_first calls to offer this page's question to a class, about word `at` of `words`."""
+        # the class sees the sentence with it; `view` is the page's Settings unless a page shows another
         return panels.asker(self.s if view is None else view, self.page.name, self.pages, words, at)
 
     @property
@@ -96,8 +94,9 @@ def current() -> Context:
 
 
 def navigation() -> tuple[Settings, Page, st.Page]:
-    """How every run begins: the visitor's Settings, their language set for every text from here on, the page's
-    config, and the page asked for among PAGES with its script to run (the sidebar draws its own links)."""
+    """How every run begins: the visitor's Settings in their language, the page config, the page asked for."""
+    # the page comes as its Page and its st.Page, the script to run; the sidebar draws its own page links, so the
+    # navigation is hidden
     settings = sidebar.current()
     text.use(settings.lang)  # once per run, before the first text
     st.set_page_config(page_title=t("app_title"), page_icon="🔍", layout="wide")
@@ -107,11 +106,10 @@ def navigation() -> tuple[Settings, Page, st.Page]:
 
 
 def context(p: Page, s: Settings) -> Context:
-    """The one opening of every step of the story, for this run's Settings `s`, in their language (the entry set it),
-    in the order a learner reads it: the sidebar with the page's title and the sentence box, the vectors and the intro,
-    the layers' weights with their banner, the save menu, then the sentence through the layers; the run stops here,
-    with a sentence saying why, when there is nothing to show. The page's `sentence` names the Settings field to encode
-    (None: the page encodes its own, and the sidebar's sentence box is the field `box`)."""
+    """The opening of every step of the story for Settings `s`, in reading order; stops the run if nothing to show."""
+    # `s` is in its language already (the entry set it); where the run stops, a sentence on the page says why
+    # p.sentence names the Settings field to encode; None: the page encodes its own, and the sidebar's sentence box is
+    # the field p.box
     box = p.sentence or p.box
     queue.drawing()
     render.PAUSE.set(queue.give_way)  # each chart a fit's or a model run's turn draws lets others' pages go first
@@ -134,8 +132,8 @@ def context(p: Page, s: Settings) -> Context:
 
 
 def lobby(p: Page, s: Settings) -> Context:
-    """The opening of a page outside the story (the class page): the sidebar's menu, the title and intro, and nothing
-    of the story (no vectors, weights or sentence: its Context holds none)."""
+    """The opening of a page outside the story (the class page): the sidebar's menu, the title and the intro."""
+    # nothing of the story: no vectors, weights or sentence, and its Context holds none
     sidebar.lobby(s)
     st.title(t(p.title))
     st.markdown(t(p.intro))
@@ -144,11 +142,11 @@ def lobby(p: Page, s: Settings) -> Context:
 
 
 def part(draw: Callable[[Context], T], *local: str) -> T:
-    """draw(ctx) as the part of the page that its own controls run again alone (a fragment): the Settings fields
-    `local`, and the widgets that are no setting (a guess, a head clicked on a chart). The entry, the sidebar (its page
-    links too, until the page runs again), the banner and the rest of the page stay as drawn; the address bar follows.
-    A change to any other setting runs the whole page. While the save menu is open, the part runs with the page: the
-    menu lists its charts. Returns what draw returned in the page's run."""
+    """draw(ctx) as the page's part, which its own controls rerun alone (a fragment); draw's result in the page run."""
+    # Its own controls: the Settings fields `local`, and the widgets that are no setting (a guess, a head clicked on a
+    # chart). The entry, the sidebar (its page links too, until the page runs again), the banner and the rest of the
+    # page stay as drawn; the address bar follows. A change to any other setting runs the whole page.
+    # While the save menu is open, the part runs with the page: the menu lists its charts.
     ctx = current()
     if render.FILES.get().menu is not None:
         return draw(ctx)
@@ -161,18 +159,19 @@ def part(draw: Callable[[Context], T], *local: str) -> T:
 
 @st.fragment
 def alone(draw: Callable[[Context], T], ctx: Context, local: tuple[str, ...], run: Run) -> T:
-    """draw(ctx) in a fragment; on the fragment's own runs with the Context again. A page that stops in its part (a
-    guess not made yet) has nothing after it: the fragment's own run that stops leaves nothing of the page's drawn
-    below it."""
+    """draw(ctx) in a fragment; on the fragment's own runs, with the Context made again (again)."""
+    # A page that stops in its part (a guess not made yet) has nothing after it: the fragment's own run that stops
+    # leaves nothing of the page's drawn below it.
     if not run.page:
         ctx = again(ctx, local)
     return draw(ctx)
 
 
 def again(ctx: Context, local: tuple[str, ...]) -> Context:
-    """The page run's Context `ctx` for a run of its part alone, which starts in a thread of its own: the Settings the
-    widgets hold now (the whole page runs again when one not `local` changed), in their language, written into the
-    address bar, with the sentence's attention computed again when how it is computed changed."""
+    """The page run's Context `ctx` for a run of its part alone, with the Settings the widgets hold now."""
+    # Such a run starts in a thread of its own: the language, the address bar and the run's context are set again. The
+    # whole page runs again when a setting not `local` changed; the sentence's attention is computed again when how it
+    # is computed changed.
     s = sidebar.current()
     text.use(s.lang)
     if any(getattr(s, f.name) != getattr(ctx.s, f.name) for f in fields(s) if f.name not in local):

@@ -21,16 +21,15 @@ from vectors.settings import Vectors
 
 @dataclass(frozen=True)
 class Story:
-    """What every page of the story reads: the language, the sentence, how attention is computed, the query word
-    picked on pages 2 to 4, and whether the page asks the learner to predict first (pages 2, 4, 6 and 7)."""
+    """What every page of the story reads: language, sentence, how attention is computed, query word, predict first."""
 
     lang: str = setting("en", spec=LANGS, in_view=False)  # the catalogues' languages: a new one is a new choice
     sentence: str = "The black cat drank the milk"
     scaled: bool = True  # scores divided by √d_k
     softmax: bool = True  # weights by softmax, or the raw scores
     own: bool = False  # whether a word may attend to itself
-    query: str = setting("", limit=MAX_WORD, in_view=False)
-    predict: bool = setting(False, in_view=False)
+    query: str = setting("", limit=MAX_WORD, in_view=False)  # the query word picked on pages 2 to 4
+    predict: bool = setting(False, in_view=False)  # ask the learner to predict first (pages 2, 4, 6 and 7)
 
 
 @dataclass(frozen=True)
@@ -55,8 +54,7 @@ def parse(name: str, raw) -> object:
 
 
 def from_values(values: dict) -> tuple[Settings, list[tuple[str, str, state.Invalid]]]:
-    """Settings from raw values (a link's, or the widgets'), and (name, value, reason) for every value that was refused,
-    or cut to its limit; tracking parameters are passed over, and the names of older links read as they are now."""
+    """Settings from raw values (a link's, or the widgets'), and (name, value, reason) for each value refused or cut."""
     current = {}
     for name, raw in values.items():
         if name.startswith(IGNORED):
@@ -69,7 +67,8 @@ def from_values(values: dict) -> tuple[Settings, list[tuple[str, str, state.Inva
 
 
 def readable(pairs: list[tuple[str, str]]) -> dict[str, str]:
-    """A link's (name, value) pairs cut down to what from_values reads: the last value of each setting, at most one
-    character longer than its limit (so that from_values still says which were cut), and the UNREAD mark."""
+    """A link's (name, value) pairs cut down to what from_values reads, with the UNREAD mark."""
+    # the last value of each setting, at most one character over its limit, so that from_values still says which were
+    # cut
     kept = {name: state.cut(value, LIMITS.get(name, MAX_TEXT) + 1) for name, value in pairs if name in KNOWN}
     return kept | {UNREAD: "1"}

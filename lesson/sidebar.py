@@ -59,8 +59,8 @@ STYLE = ("[data-testid=stTextInputRootElement]:focus-within, [data-testid=stNumb
 
 
 def sentence_here(s: Settings, field: str):
-    """On a narrow screen the sidebar starts closed, so the sentence box also stands on the page itself, kept in step
-    with the sidebar's; on a wide screen, where the sidebar is open, CSS hides it."""
+    """The sentence box on the page itself, kept in step with the sidebar's, for narrow screens."""
+    # on a narrow screen the sidebar starts closed; on a wide one, where it is open, CSS hides this box
     st.session_state[f"_{field}_here"] = getattr(s, field)
     st.html(f"<style>@media (min-width: {NARROW}px) {{ .st-key-_{field}_here {{ display: none; }} }}{STYLE}</style>")
     st.text_input(t(field), key=f"_{field}_here", max_chars=MAX_TEXT, on_change=copy_sentence, args=(field,))
@@ -72,12 +72,10 @@ def copy_sentence(field: str):
 
 
 def render(s: Settings, p: Page, sentence_field: str):
-    """The head of a page of the story for the run's Settings `s` (current(), which the entry read): URL notices, the
-    page's title, the sentence box on a narrow screen, the sidebar (navigation, its links carrying the view's
-    parameters, and the shared controls, with the challenge link for a page that can hide its answer until the learner
-    guesses), then `s` written into the address bar. Returns the place, under the choice of vectors, where what the
-    chosen vectors need is drawn (vectors.chosen.vectors); None where they need nothing drawn
-    (vectors.settings.DRAWN)."""
+    """The head of a story page for Settings `s`; returns where the chosen vectors draw what they need, or None."""
+    # `s` is current()'s, which the entry read; it goes into the address bar last
+    # The place is under the choice of vectors (vectors.chosen.vectors draws in it); None where they need nothing drawn
+    # (vectors.settings.DRAWN).
     url_notices(st.session_state.pop("_notices", []), st.session_state.pop("_unread", False))
     st.title(t(p.title))
     sentence_here(s, sentence_field)
@@ -106,9 +104,9 @@ def render(s: Settings, p: Page, sentence_field: str):
 
 
 def menu(s: Settings):
-    """The sidebar's title, the links to every page (carrying the view's parameters, state.linked, so that a page
-    opened in a new tab shows the view `s` too: a part's own run leaves them as the page's run drew them) and the
-    choice of language."""
+    """The sidebar's title, the links to every page carrying the view's parameters, and the choice of language."""
+    # the links carry state.linked(s), so a page opened in a new tab shows the view; a part's own run leaves them as
+    # drawn
     query = state.linked(s)
     st.markdown(f"### {t('app_title')}")
     for p in pages.PAGES:
@@ -118,8 +116,8 @@ def menu(s: Settings):
 
 
 def lobby(s: Settings):
-    """The sidebar of a page outside the story (the class page): URL notices, the menu and the address bar, and none
-    of the story's controls (vectors, sentence, layers, links to a view)."""
+    """The sidebar of a page outside the story (the class page): URL notices, the menu and the address bar."""
+    # none of the story's controls: vectors, sentence, layers, links to a view
     url_notices(st.session_state.pop("_notices", []), st.session_state.pop("_unread", False))
     with st.sidebar:
         menu(s)

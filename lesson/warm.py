@@ -24,8 +24,8 @@ def up() -> None:
 
 
 def class_database() -> None:
-    """Create or upgrade class mode's tables (classroom/store.py). A database that does not answer is only logged: the
-    class page says so when someone uses it, and everything else works."""
+    """Create or upgrade class mode's tables (classroom/store.py); a database that does not answer is only logged."""
+    # the class page says so when someone uses it, and everything else works
     from classroom import store
     from engine.errors import ClassError
 

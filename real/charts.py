@@ -31,11 +31,9 @@ FONT, STEP, WIDTH = 15, 26, 520
 @builder("about_head_lines")
 def head_lines(df: pd.DataFrame, titles: Titles, *, line_names: list[str],
                description: str | None = None) -> alt.HConcatChart:
-    """The line view of one sentence's heads (head_lines_frame): each word's relation, the word (field query,
-    position q_pos), ✓ or ✗ (mark, blue where right, red where not), then a line to the word it belongs to and one
-    to the word it attends to most (kinds LINE_KINDS, shown as `line_names`; wrong ones dashed), key words (key,
-    k_pos) to the right. Hovering a word keeps its lines, as in attention_lines. Titles name the "relation" and the
-    "line" too."""
+    """The line view of one sentence's heads (head_lines_frame): each word's relation, ✓ or ✗, and its two lines."""
+    # a word's lines go to the word it belongs to and to the word it attends to most (LINE_KINDS, shown as
+    # `line_names`; wrong ones dashed); ✓ blue, ✗ red; hovering a word keeps its lines, as in attention_lines
     rows = count(df, "q_pos")
     x_title, y_title, value_title = titles.x, titles.y, titles.value
     relation_title, line_title = titles["relation"], titles["line"]
@@ -99,9 +97,8 @@ SERIES_COLOURS = [HEAD_COLOURS[0], GREY]  # the head as in the line view, the ba
 @builder("about_relation_accuracy")
 def relation_accuracy(df: pd.DataFrame, titles: Titles, *, series: list[str],
                       description: str | None = None) -> alt.VConcatChart:
-    """Per relation (label, in order r), two bars side by side: the head's share right and the best fixed offset's
-    (series, in order s, named `series` under titles' "series"), each with its share written at its end (text); the
-    tooltip gives the "count" of words."""
+    """Per relation, two bars: the head's share right and the best fixed offset's, each share written at its end."""
+    # df: label in order r, series in order s (named `series`), accuracy, text, and the words' count for the tooltip
     x_title, y_title, series_title = titles.x, titles.y, titles["series"]
     base = alt.Chart(df).encode(
         y=alt.Y("label:N", sort=alt.EncodingSortField("r", op="min"), title=y_title,

@@ -26,8 +26,8 @@ def caption(m: Measured) -> str:
 
 
 def summary(m: Measured | None, scored: Scored, rows: dict) -> str:
-    """What the heads' columns show, in words: some head right, the best of them against these weights and against
-    the best offset, relation by relation (rows: relations_table's columns)."""
+    """What the heads' columns show in words: some head right, the best of them against these weights and the offset."""
+    # relation by relation; `rows` holds relations_table's columns
     if m is None:
         return t("real_rel_learned_none")
     pairs = list(zip(rows["relation"], rows["heads_best"], rows["heads_best_head"], rows["head"],

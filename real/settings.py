@@ -20,10 +20,9 @@ def held_out(sent_id: str) -> None:
 
 @dataclass(frozen=True)
 class RealSentences:
-    """The held-out treebank sentence shown (its id; "" for the page's default), the word searched for, the word whose
-    pick the learner predicts, and the key word compared across queries."""
+    """The held-out sentence shown, the word searched for, the word whose pick is predicted and the key compared."""
 
-    real: str = setting("", check=held_out)
+    real: str = setting("", check=held_out)  # its id; "": the page's default
     real_find: str = setting("", limit=100, in_view=False)
-    real_query: str = setting("", limit=MAX_WORD, in_view=False)
-    real_key: str = setting("", limit=MAX_WORD, in_view=False)
+    real_query: str = setting("", limit=MAX_WORD, in_view=False)  # the word whose pick the learner predicts
+    real_key: str = setting("", limit=MAX_WORD, in_view=False)  # the key word compared across queries

@@ -13,9 +13,9 @@ NONE = "—"  # a figure a model does not have
 
 def head_lines_frame(labels: list[str], relations: list[str], head: np.ndarray, pick: np.ndarray,
                      weights: np.ndarray, names: dict[str, str]) -> pd.DataFrame:  # [n] ×3, [n, n]
-    """One sentence's line view: a row per word (kind "word", with its relation and a ✓ or ✗ where it has a head);
-    for each word with a head (head ≥ 0), a line to that head ("gold") and one to the key it weights most ("right"
-    when that is the head, else "wrong"), each with the weight of that pair; `names` gives each kind its shown name."""
+    """One sentence's line view: a row per word, and for each word with a head its two lines, with their weights."""
+    # a word's row: kind "word", its relation, and ✓ or ✗ where it has a head (head ≥ 0); its lines: "gold" to that head
+    # and "right" or "wrong" to the key it weights most; `names` gives each kind its shown name
     n = len(labels)
     has = np.flatnonzero(np.asarray(head) >= 0)
     right = pick[has] == head[has]
@@ -38,9 +38,8 @@ def head_lines_frame(labels: list[str], relations: list[str], head: np.ndarray, 
 
 def heads_table(labels: list[str], relations: list[str], head: np.ndarray, pick: np.ndarray, weights: np.ndarray,
                 said: dict[str, str]) -> pa.Table:  # [n] ×3, [n, n]
-    """One row per word: its relation, the word it belongs to (or why none: `said` names 'root' and 'none') and the
-    weight on it (written to 3 decimals, a dash where there is none), the key it weights most and that weight, and
-    whether they are the same word (`said` names 'right' and 'wrong'; nothing where the word has no head)."""
+    """One row per word: its head and the weight on it, its top key and that weight, and whether they agree."""
+    # `said` gives the words for 'root' and 'none' (why a word has no head), 'right' and 'wrong'
     n = len(labels)
     w = np.asarray(weights, dtype=np.float64)
     rows = np.arange(n)
@@ -65,12 +64,9 @@ Learned = tuple[tuple[str, ...], list[str], dict[str, tuple[int, np.ndarray]]]  
 
 def relations_table(relations: list[str], head: dict[str, tuple[int, float]], offsets: dict[str, tuple[int, float]],
                     meanings: dict[str, str], others: Others | None = None, learned: Learned | None = None) -> pa.Table:
-    """One row per relation that occurs: how many words have it, the share the head gets right, the best fixed
-    offset for it and the share that offset gets right; with `learned` (several heads' names, the names shown, and per
-    relation its words and each head's share [H]), each head's share as column heads_<name>, the best of them as
-    heads_best and its shown name as heads_best_head (the first on a tie); then for each of `others` (name ->
-    relation -> (what it is, its share)) its share as column <name> and what it is as <name>_head, empty where it has
-    no figure."""
+    """One row per relation that occurs: its word count, the head's share right, the best fixed offset and its share."""
+    # with `learned`, each head's share as heads_<name>, the best as heads_best and its shown name as heads_best_head
+    # (the first on a tie); for each of `others`, its share as <name> and what it is as <name>_head, None without one
     shown = [r for r in relations if r in head]
     columns = {"relation": pa.array(shown, pa.string()),
                "meaning": pa.array([meanings[r] for r in shown], pa.string()),
@@ -103,8 +99,8 @@ def percent_columns(table: pa.Table) -> list[str]:
 
 
 def shown(table: pa.Table, others: tuple[str, ...]) -> pa.Table:
-    """relations_table as the page shows it: its shares in percent (51.2), several heads' too, and each of `others`'
-    share and head written out ("81.3%", "L3-H9"), "—" where it has no figure for a relation."""
+    """relations_table as the page shows it: shares in percent (51.2), and `others`' shares and heads written out."""
+    # written out: "81.3%", "L3-H9"; "—" where a model has no figure for a relation
     for name in percent_columns(table):
         table = table.set_column(table.schema.get_field_index(name), name, pc.multiply(table[name], 100.0))
     for name in others:
@@ -116,8 +112,7 @@ def shown(table: pa.Table, others: tuple[str, ...]) -> pa.Table:
 
 
 def relation_bars_frame(table: pa.Table, series: list[str]) -> pd.DataFrame:
-    """relations_table as two bars a relation: the head's share right and the best offset's (`series` names them),
-    with the text written at each bar's end."""
+    """relations_table as two bars a relation: the head's share right and the best offset's, text at each bar's end."""
     df = table.to_pandas()
     n = len(df)
     label = (df["relation"] + " · " + df["meaning"]).tolist()

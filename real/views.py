@@ -26,8 +26,7 @@ LINE_NAMES = {"gold": "real_line_gold", "right": "real_line_right", "wrong": "re
 
 
 def guessed(ctx, sentence: treebank.Sentence, enc: Encoded, att: Attention) -> bool:
-    """Predict first: which word will the chosen word attend to most? True once guessed, with what the treebank
-    says it belongs to."""
+    """Predict first: which word will the chosen word attend to most? True once guessed, said with its treebank head."""
     labels, head = enc.labels, treebank.gold(sentence)
     first = next((i for i, w in enumerate(enc.tokens) if w == "the" and head[i] >= 0),
                  next((i for i in range(len(labels)) if head[i] >= 0), 0))
@@ -111,8 +110,7 @@ def same_key(ctx, sentence: treebank.Sentence, enc: Encoded, att: Attention):
 
 
 def sentence_view(ctx):
-    """One held-out sentence through the layers: each word's head and the word it attends to, and one key's scores;
-    returns the Context of that sentence."""
+    """One held-out sentence through the layers: each word's head and top key, and one key's scores; its Context."""
     s = ctx.s
     known, scored = sentences.held_out(ctx)
     sentence = sentences.choose(ctx, known)
@@ -128,16 +126,16 @@ def sentence_view(ctx):
 
 
 def other_models() -> dict[str, dict[str, tuple[str, float]]]:
-    """Beside these weights: the real transformer's best head per relation on the held-out sentences (its label and
-    share), and Clark et al.'s best BERT-base head (their relation's name and share)."""
+    """Beside these weights: the real transformer's best head per relation on held-out sentences, and BERT-base's."""
+    # relation -> (what it is, its share): the real model's head label, or the relation Clark et al. name for BERT-base
     shipped = minilm_treebank.shipped()
     return {"minilm": {r: shipped.best(r) for r in RELATIONS if r in shipped.words},
             "bert": {r: (theirs, share / 100) for r, (theirs, share, _, _) in minilm_treebank.BERT_BASE.items()}}
 
 
 def relations_view(ctx):
-    """Every held-out sentence, relation by relation: the current head against the best fixed offset for each, then a
-    table beside them of page 6's learned heads, the real transformer's best head and BERT-base's."""
+    """Every held-out sentence, relation by relation: the current head against the best fixed offset, then a table."""
+    # the table sets page 6's learned heads, the real transformer's best head and BERT-base's beside them
     known, scored = sentences.held_out(ctx)
     st.subheader(t("real_rel_title"))
     series = [t("real_rel_head"), t("real_rel_offset")]
@@ -176,8 +174,8 @@ def column_config(heads: Measured | None) -> dict:
 
 
 def relations_said(known: Known, scored: Scored, rows: dict) -> str:
-    """What the relations show in words: the head against the best offset over all words and relation by relation,
-    and the signs on web text and on plain sentences."""
+    """What the relations show in words: the head against the best offset, over all words and relation by relation."""
+    # it also gives the signs on web text and on plain sentences
     offset, offset_acc = known.offset
     said = t("real_rel_said", words=scored.words, sentences=len(known.sentences), acc=scored.accuracy,
              offset=offset, offset_acc=offset_acc) + then() + t("real_rel_signs", above=scored.signs[0],

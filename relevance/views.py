@@ -32,8 +32,8 @@ def takeaway_view(cosine: np.ndarray, keys: list[str], att: Attention, labels: l
 
 
 def takeaway(cosine: np.ndarray, keys: list[str], *, story: bool) -> str:  # [n] raw cos θ of the query and each key
-    """What to take away: on the story sentence with GloVe, how much closer “milk” points to “drank” than to the other
-    words, in degrees; elsewhere what pretrained vectors carry in general."""
+    """What to take away: how much closer “milk” points to “drank” than to the others, or what vectors carry."""
+    # the first, in degrees, on the story sentence with GloVe; elsewhere what pretrained vectors carry in general
     deg = degrees(cosine)
     if not story or int(np.argmin(deg)) != keys.index("drank"):  # other vectors may put another word closest
         return t("relevance_takeaway_other")
@@ -52,8 +52,7 @@ def measure_names(source: str, *, scaled: bool) -> dict[str, str]:
 
 
 def bars(scores: dict[str, np.ndarray], names: dict[str, str], keys: list[str], source: str, *, scaled: bool):
-    """Each measure's scores of the keys as bars, side by side (Q·K's axis named q·k/√d_k where `scaled`), and what
-    the measures are."""
+    """Each measure's scores of the keys as bars, side by side, and a caption on what the measures are."""
     for where, m in zip(st.columns(len(scores)), scores, strict=False):
         axis = score_name(scaled) if m == "qk" else t("score")
         render.chart(relevance_bars, tables.relevance_table({m: scores[m]}, keys), where=where,
@@ -84,8 +83,9 @@ def ranking(scores: dict[str, np.ndarray], names: dict[str, str], keys: list[str
 
 
 def ranking_columns(names: dict[str, str], scaled: bool) -> dict:
-    """The ranking table's columns under short names, so that seven fit a phone's width: each measure's score, then
-    its rank as "#"; the full names in each column's help and in the caption below the table."""
+    """The ranking table's column settings: each measure's score under a short name, then its rank as "#"."""
+    # short names, so that seven columns fit a phone's width; the full names are in each column's help and in the
+    # caption below the table
     config = {"word": t("word")}
     for m, name in names.items():
         config[m] = st.column_config.NumberColumn(short_name(m, names, scaled), help=name)  # tables.styled: ".3f"
@@ -95,8 +95,7 @@ def ranking_columns(names: dict[str, str], scaled: bool) -> dict:
 
 
 def short_name(m: str, names: dict[str, str], scaled: bool) -> str:
-    """A measure's short column name: Q·K's is its score's name (q·k/√d_k where `scaled`), another's its short
-    name, else its full name."""
+    """A measure's short column name: Q·K's is its score's name (score_name), another's its short or full name."""
     if m == "qk":
         return score_name(scaled)
     return t(SHORT[m]) if m in SHORT else names[m]

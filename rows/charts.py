@@ -9,8 +9,8 @@ LENGTH_STEP = 17  # pixels a bar
 
 @builder("about_length_bars", data_free=True)
 def length_bars(df: pd.DataFrame, titles: Titles, *, description: str | None = None) -> alt.Chart:
-    """Each word's GloVe row length beside its positional row length (titles' "part"), words in sentence order,
-    LENGTH_STEP pixels a bar (Vega-Lite's step is the offset's where there is one)."""
+    """Each word's GloVe row length beside its positional row length (titles' "part"), in sentence order."""
+    # LENGTH_STEP pixels a bar: Vega-Lite's step is the offset's where there is one
     title, x_title, y_title, part_title = titles.title, titles.x, titles.y, titles["part"]
     return described(fit_width(alt.Chart(df, title=alt.Undefined if title is None else title).mark_bar().encode(
         y=alt.Y("row:N", sort=alt.EncodingSortField("r", op="min"), title=y_title,

@@ -14,8 +14,8 @@ VERDICTS = {"off": "lengths_off", "small": "lengths_small", "comparable": "lengt
 
 
 def lengths_view(enc, position: float, source: str):
-    """The lengths of the sentence's rows (enc, an engine.pipeline.Encoded) and of their positions at this weight,
-    as bars, and what they mean."""
+    """The lengths of the sentence's rows and of their positions at this weight, as bars, and what they mean."""
+    # `enc`: an engine.pipeline.Encoded
     st.subheader(t("lengths_title"))
     lengths = row_lengths(enc.embedding, enc.positional)
     left, right = st.columns([3, 2], gap="large")

@@ -41,19 +41,18 @@ log = get_logger(__name__)  # Streamlit's: its lines, at its level (info), where
 
 @dataclass
 class Room:
-    """What the process knows of its descriptors: its limit, those free at the last count (None: it cannot count
-    here), the connections and websockets let in since, the spare one, the listening sockets set aside (descriptor ->
-    what resumes them), what was done for want of descriptors since it was last said, and what wakes the checks."""
-    limit: int = 0
-    free: int | None = None
-    taken: int = 0
-    spare: int | None = None
-    paused: dict = field(default_factory=dict)
+    """What the process knows of its descriptors."""
+    limit: int = 0  # its open-files limit
+    free: int | None = None  # free at the last count; None: it cannot count here
+    taken: int = 0  # connections and websockets let in since that count
+    spare: int | None = None  # the descriptor kept spare for counting
+    paused: dict = field(default_factory=dict)  # the listening sockets set aside: descriptor -> what resumes them
+    # what was done for want of descriptors since it was last said (say_if_due)
     closed: int = 0
     refused: int = 0
     failed: int = 0
     said: float = float("-inf")
-    woken: asyncio.Event | None = None
+    woken: asyncio.Event | None = None  # what wakes the checks
 
 
 room = Room()
@@ -101,8 +100,8 @@ def wake() -> None:
 
 
 def accepting(loop: asyncio.AbstractEventLoop, original):
-    """The loop's accept for a listening socket: as many connections as leave FLOOR descriptors free; none, and the
-    socket set aside until check() finds room, when no more may come in."""
+    """The loop's accept for a listening socket, taking as many connections as leave FLOOR descriptors free."""
+    # when no more may come in: none, and the socket set aside until check() finds room
     def accept(protocol_factory, sock, sslcontext, server, backlog, *timeouts):
         left = free()
         if left is not None and left <= FLOOR:
@@ -117,19 +116,18 @@ def accepting(loop: asyncio.AbstractEventLoop, original):
 
 
 def resume(loop: asyncio.AbstractEventLoop) -> None:
-    """The listening sockets set aside accept again, once more than FLOOR descriptors are free (those the server has
-    closed meanwhile, as it stops, are let go)."""
+    """Let the listening sockets set aside accept again, once more than FLOOR descriptors are free."""
     left = free()
     if room.paused and (left is None or left > FLOOR):  # None: nothing counted, nothing held back
         for fd, (sock, handler) in list(room.paused.items()):
-            if sock.fileno() == fd:
+            if sock.fileno() == fd:  # a socket closed meanwhile (the server stopping) is let go
                 loop.add_reader(fd, *handler)
         room.paused.clear()
 
 
 def check(loop: asyncio.AbstractEventLoop) -> None:
-    """Count the descriptors; let the sockets set aside accept again if there is room; close idle connections until
-    FLOOR are free besides one for each connection waiting to be accepted."""
+    """Count the descriptors, let the sockets set aside accept again if there is room, and close idle connections."""
+    # idle ones are closed until FLOOR are free besides one for each connection waiting to be accepted
     now = counted()
     room.free, room.taken = (None if now is None else room.limit - now), 0
     resume(loop)
@@ -152,8 +150,8 @@ def say_if_due() -> None:
 
 
 def quiet(previous):
-    """The event loop's exception handler: an accept() that failed for want of descriptors is counted (and the checks
-    woken); anything else goes to `previous`, or asyncio's own."""
+    """The loop's exception handler: accept()s that failed for want of descriptors counted, anything else passed on."""
+    # a counted failure also wakes the checks; the rest goes to `previous`, or asyncio's own
     def handler(loop: asyncio.AbstractEventLoop, context: dict) -> None:
         failure = context.get("exception")
         if context.get("message") == ACCEPT_FAILED and isinstance(failure, OSError) and failure.errno in (
@@ -183,8 +181,9 @@ def limit_line(limit: int, hard: int, open_now: int | None, class_cap: int) -> t
 
 
 def watch_open_files(loop: asyncio.AbstractEventLoop, limit: int, hard: int, class_cap: int) -> asyncio.Task:
-    """At the server's start, before it listens: say what the limit holds, accept only while there is room, quiet the
-    accepts that fail anyway, and check every CHECK_S (the task returned, to be cancelled at the end)."""
+    """At the server's start, before it listens: say what the limit holds and guard the accepts; the checks' task."""
+    # Accept only while there is room, quiet the accepts that fail anyway, and check every CHECK_S; the task returned is
+    # cancelled at the end.
     room.limit = limit
     open_now = counted()  # and the spare descriptor taken
     warning, line = limit_line(limit, hard, open_now, class_cap)
@@ -229,8 +228,7 @@ class Gate:
 
 
 async def refuse(scope: dict, send) -> None:
-    """HTTP 503 with a Retry-After and the sentence, where the server can answer a websocket with HTTP (uvicorn can);
-    else the websocket closed before it opens."""
+    """Refuse a websocket: HTTP 503 with a Retry-After and BUSY where the server can (uvicorn can), else a close."""
     if "websocket.http.response" not in scope.get("extensions", {}):
         await send({"type": "websocket.close", "code": 1013})  # try again later
         return

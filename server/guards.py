@@ -12,7 +12,8 @@ from server.upload_gate import UploadGate
 
 
 def middleware(readable: Callable[[list[tuple[str, str]]], dict[str, str]], pages: list[str]) -> list[Middleware]:
-    """Every guard; `readable` keeps what a long link's settings are (lesson/settings.py's), `pages` are the URL names
-    of the app's pages but its root (kit/pages.py's)."""
+    """Every guard, in the order a request meets them, for st.App's middleware."""
+    # `readable` keeps what a long link's settings are (lesson/settings.py's); `pages` are the URL names of the app's
+    # pages but its root (kit/pages.py's)
     return [Middleware(files.Gate), headers.middleware(page_base.page(pages)), page_base.middleware(pages),
             links.middleware(readable), Middleware(UploadGate)]

@@ -27,10 +27,11 @@ def script_hashes(index_html: bytes) -> list[str]:
 
 
 def content_security_policy(host: str | None, scripts: list[str]) -> str:
-    """What Streamlit's page needs, checked in Chromium on every page: its own scripts and the inline ones hashed,
-    blob: modules (a components.v2 component's inline JavaScript, class mode's watch; only a script already running on
-    the page can make one), WebAssembly (protobuf's 64-bit numbers; Vega draws without 'unsafe-eval'), inline styles,
-    data:/blob: images and workers, its websocket to the host it was reached at; no framing by other sites."""
+    """What Streamlit's page needs, checked in Chromium on every page, with no framing by other sites."""
+    # Its own scripts and the inline ones hashed; blob: modules (a components.v2 component's inline JavaScript, class
+    # mode's watch; only a script already running on the page can make one); WebAssembly (protobuf's 64-bit numbers;
+    # Vega draws without 'unsafe-eval'); inline styles; data:/blob: images and workers; its websocket to the host it was
+    # reached at.
     sockets = f" ws://{host} wss://{host}" if host and HOST.fullmatch(host) else ""
     return "; ".join([
         "default-src 'self'", " ".join(["script-src 'self' blob: 'wasm-unsafe-eval'", *scripts]),
@@ -46,10 +47,10 @@ def security_headers(host: str | None, scripts: list[str]) -> list[tuple[bytes, 
 
 
 def same_origin(origin: str | None, host: str | None) -> bool:
-    """True when a websocket may open: its page is on the very host and port the browser reached this server at
-    (Streamlit's own check lets any page of localhost or this machine's addresses in, whatever its port). The scheme
-    is not compared: where TLS ends in front, an https page's websocket arrives as ws://. No Origin: not a browser."""
-    if origin is None:
+    """True when a websocket may open: its page is on the very host and port the browser reached this server at."""
+    # Streamlit's own check lets any page of localhost or this machine's addresses in, whatever its port. The scheme is
+    # not compared: where TLS ends in front, an https page's websocket arrives as ws://.
+    if origin is None:  # not a browser
         return True
     parts = urlsplit(origin)
     return parts.scheme in ("http", "https") and host is not None and parts.netloc.lower() == host.lower()
@@ -61,8 +62,8 @@ def header(scope: dict, name: bytes) -> str | None:
 
 
 class Guard:
-    """ASGI middleware: refuses foreign websockets (HTTP 403) and, unless opened, the metrics (404); adds the security
-    headers to every HTTP response."""
+    """ASGI middleware: refuses foreign websockets and, unless opened, the metrics; adds the security headers."""
+    # a websocket closed before it opens is an HTTP 403; the metrics are a 404; the headers go on every HTTP response
 
     def __init__(self, app, page: bytes, metrics: bool = False):
         self.app, self.metrics, self.scripts = app, metrics, script_hashes(page)
@@ -88,6 +89,6 @@ class Guard:
 
 
 def middleware(page: bytes) -> Middleware:
-    """The Guard for st.App, its policy allowing the inline scripts of `page` (the index.html the app serves), with the
-    metrics open when the operator set ATTENTION_METRICS=1."""
+    """The Guard for st.App, allowing the inline scripts of `page` (the index.html the app serves)."""
+    # metrics open when the operator set ATTENTION_METRICS=1
     return Middleware(Guard, page=page, metrics=os.environ.get(METRICS_ENV) == "1")

@@ -22,13 +22,12 @@ QUEUED_AT, QUIET_AT, RECEIVED_AT = 24, 52, 128  # tcpi_unacked (a listener's que
 
 @dataclass(frozen=True)
 class Seen:
-    """One TCP socket of this process: its descriptor, its local port, whether it listens, and (a connection) the bytes
-    it received and the milliseconds since it last received any."""
+    """One TCP socket of this process."""
     fd: int
-    port: int
+    port: int  # its local port
     listening: bool
-    received: int = 0
-    quiet_ms: int = 0
+    received: int = 0  # a connection's bytes received
+    quiet_ms: int = 0  # milliseconds since the connection last received any
 
 
 def available() -> bool:
@@ -52,9 +51,9 @@ def seen(sock: socket.socket) -> Seen | None:
 
 @contextlib.contextmanager
 def borrowed(fd: int):
-    """A socket object over descriptor `fd` for the block (None if it is none, or closed meanwhile), the descriptor
-    left its owner's after. Never while a default timeout is set: a socket made then would be set non-blocking, and
-    the mode belongs to the descriptor's owner."""
+    """A socket object over descriptor `fd` for the block (None if none, or closed meanwhile), left its owner's."""
+    # Never while a default timeout is set: a socket made then would be set non-blocking, and the mode belongs to the
+    # descriptor's owner.
     try:
         sock = socket.socket(fileno=fd) if socket.getdefaulttimeout() is None else None
     except OSError:

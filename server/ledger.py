@@ -86,9 +86,9 @@ def session_of() -> str:
 
 
 def make_room(key: object, size: int, session: str) -> bool:
-    """Count `size` bytes of working memory for `key` (a file about to be parsed, a fit about to run) for the session,
-    releasing idle visitors' least recently used uploads if need be; False (nothing counted) when they do not fit.
-    unreserve(key) gives them back."""
+    """Count `size` bytes of working memory for `key` for the session, releasing idle uploads if need be."""
+    # key: a file about to be parsed, a fit about to run. False (nothing counted) when they do not fit; unreserve(key)
+    # gives them back.
     with lock:
         before = len(held)
         fits = evict_for(session, size)
@@ -101,8 +101,8 @@ def make_room(key: object, size: int, session: str) -> bool:
 
 
 def keep_result(session: str, what: str, result) -> None:
-    """Count the arrays of a fit's result that the session keeps (its last live run, corpus run or upload's fit) in
-    place of the last one it kept as `what`; let go with the session."""
+    """Count the arrays of a fit's result that the session keeps as `what`, in place of the last; let go with it."""
+    # what: its last live run, corpus run or upload's fit
     with lock:
         results[(session, what)] = nbytes(result)
 
@@ -133,8 +133,8 @@ def unreserve(key: object) -> None:
 
 
 def hold_upload(token: Token, kv: KeyedVectors, name: tuple) -> bool:
-    """Hold kv for the token's visitor, releasing idle visitors' least recently used uploads to stay in budget; False
-    (nothing held) when it does not fit."""
+    """Hold kv for the token's visitor, releasing idle uploads, least recently used first; False if it does not fit."""
+    # False: nothing held, not even the upload it replaces
     session = session_of()
     size = size_of(kv)
     with lock:
@@ -157,10 +157,10 @@ def used() -> int:
 
 
 def evict_for(session: str, extra: int) -> bool:
-    """Release idle visitors' least recently used uploads until everything counted and `extra` bytes fit the budget
-    (under lock); whether they fit. Nothing is released when they would not fit even so. The session's own upload is
-    never released (outside a server, where there are no session ids, every upload is another's); the owners of those
-    released are told on their next run."""
+    """Release idle uploads, least recently used first, till all counted and `extra` fit the budget: whether they do."""
+    # Under lock. Nothing is released when they would not fit even so. The session's own upload is never released
+    # (outside a server, where there are no session ids, every upload is another's); the owners of those released are
+    # told on their next run.
     now = time.monotonic()
     others = ((h.used, k) for k, h in held.items() if h.session != session or not session)
     idle = sorted((used_at, k) for used_at, k in others if now - used_at >= IDLE_S)
@@ -176,9 +176,9 @@ def evict_for(session: str, extra: int) -> bool:
 
 
 def admit(session: str, size: int) -> bool:
-    """Whether a file of `size` bytes may start arriving for the session (called before its body is read): at most
-    one file's worth (server.maxUploadSize) stored and arriving per session, and room in the budget for FLIGHT times
-    its size, made by releasing idle visitors' uploads if need be. When True, it is counted until landed()."""
+    """Whether a file of `size` bytes may start arriving for the session; when True, it is counted until landed()."""
+    # Called before its body is read: at most one file's worth (server.maxUploadSize) stored and arriving per session,
+    # and room in the budget for FLIGHT times its size, made by releasing idle visitors' uploads if need be.
     with lock:
         before = len(held)
         mine = stored(session) + in_flight.get(session, 0) // FLIGHT
@@ -198,8 +198,8 @@ def admit(session: str, size: int) -> bool:
 
 
 def refusal(session: str) -> str | None:
-    """Why the session's last file was refused at the door, if it was since last asked ("share": one file's worth per
-    visitor; "room": the budget is in use by active visitors); then forgotten."""
+    """Why the session's last file was refused at the door, if it was since last asked; then forgotten."""
+    # "share": one file's worth per visitor; "room": the budget is in use by active visitors
     with lock:
         return refused.pop(session, None)
 
@@ -227,23 +227,23 @@ def stored(session: str | None = None) -> int:
 
 
 def map_large_blocks() -> None:
-    """Have glibc give every block of LARGE_BLOCK bytes or more its own mapping, returned to the system when freed.
-    By default glibc raises that threshold to the largest block freed so far (up to 32 MiB) and keeps such blocks in
-    the heap of the thread that freed them; reading a 45 MB upload in a script thread then left ~60 MB there. Called
-    once at server start; nothing happens where the C library has no mallopt (not glibc)."""
+    """Have glibc give every block of LARGE_BLOCK bytes or more its own mapping, returned to the system when freed."""
+    # By default glibc raises that threshold to the largest block freed so far (up to 32 MiB) and keeps such blocks in
+    # the heap of the thread that freed them; reading a 45 MB upload in a script thread then left ~60 MB there. Called
+    # once at server start; nothing happens where the C library has no mallopt (not glibc).
     mallopt = getattr(LIBC, "mallopt", None)
     if mallopt is not None:
         mallopt(M_MMAP_THRESHOLD, LARGE_BLOCK)
 
 
 def give_back(collect: bool = True) -> None:
-    """Collect what the released vectors leave in reference cycles, and return freed memory to the system at once.
-    The runner's collection after every run is off (.streamlit/config.toml), so a released upload caught in a cycle
-    would wait for the next full collection (measured in bench/attack.py: 35 MB kept per upload released). glibc
-    keeps what a thread frees in that thread's heap for its next use, and each script run is a new thread: after an
-    upload is read or released, ~150 MB would stay with the process (measured in bench/hosting.py). The trim is
-    skipped where the C library has no malloc_trim (not glibc). `collect` False: the trim alone, for work that leaves
-    no cycles (a full collection walks every object of the process: tens of milliseconds that no other thread runs)."""
+    """Collect what the released vectors leave in reference cycles, and return freed memory to the system at once."""
+    # The runner's collection after every run is off (.streamlit/config.toml), so a released upload caught in a cycle
+    # would wait for the next full collection (measured in bench/attack.py: 35 MB kept per upload released). glibc keeps
+    # what a thread frees in that thread's heap for its next use, and each script run is a new thread: after an upload
+    # is read or released, ~150 MB would stay with the process (measured in bench/hosting.py). The trim is skipped where
+    # the C library has no malloc_trim (not glibc). `collect` False: the trim alone, for work that leaves no cycles (a
+    # full collection walks every object of the process: tens of milliseconds that no other thread runs).
     if collect:
         gc.collect()
     trim = getattr(LIBC, "malloc_trim", None)
@@ -252,8 +252,8 @@ def give_back(collect: bool = True) -> None:
 
 
 def file_bytes(files) -> list[tuple[str, bytes]]:
-    """The uploader's files as (name, bytes), read from the copy Streamlit holds for the session where there is one:
-    the uploader hands the script a second copy of each file, closed here so that only one is in memory."""
+    """The uploader's files as (name, bytes), read from the copy Streamlit holds for the session where there is one."""
+    # the uploader hands the script a second copy of each file, closed here so that only one is in memory
     stored = {(rec.name, len(rec.data)): rec.data for rec in runtime.own_files().values()}
     pairs = [(f.name, stored.get((f.name, f.size)) or f.getvalue()) for f in files]
     for f in files:
@@ -262,9 +262,9 @@ def file_bytes(files) -> list[tuple[str, bytes]]:
 
 
 def drop_files(name: tuple) -> None:
-    """Let go of the bytes of the files just read (held or refused), named by their (name, size) pairs, that Streamlit
-    keeps for the running session until it ends (the frontend never deletes them once the uploader is gone): only the
-    vectors count against the budget. Other uploaders' files stay."""
+    """Let go of the files just read (held or refused), named by their (name, size) pairs, that Streamlit keeps."""
+    # Streamlit keeps them for the running session until it ends (the frontend never deletes them once the uploader is
+    # gone): only the vectors count against the budget. Other uploaders' files stay.
     for rec in list(runtime.own_files().values()):
         if (rec.name, len(rec.data)) in name:
             runtime.remove_own_file(rec.file_id)
@@ -287,10 +287,10 @@ def sweep_forever() -> None:
 
 
 def sweep(connected, now: float, end=lambda session: None) -> list[str]:
-    """Release the uploads and files of sessions disconnected for longer than a reconnect may take, and end(session)
-    each; the sessions ended. Streamlit forgets such a session only at the next write to its session store (another
-    tab closing): on a quiet server the session, its files, its token and the upload it holds would otherwise stay for
-    as long as no one else leaves."""
+    """Release uploads and files of sessions gone longer than a reconnect may take, end(session) each: those ended."""
+    # Streamlit forgets such a session only at the next write to its session store (another tab closing): on a quiet
+    # server the session, its files, its token and the upload it holds would otherwise stay for as long as no one else
+    # leaves.
     with lock:
         sessions = {h.session for h in held.values() if h.session} | set(runtime.storage()) | {s for s, _ in results}
         offline = {s for s in sessions if not connected(s)}
@@ -312,9 +312,9 @@ def sweep(connected, now: float, end=lambda session: None) -> list[str]:
 
 
 def end_session(session: str) -> None:
-    """Let go of a session's files and have Streamlit end the session (its state) on the server's event loop, unless
-    it came back. The files go here: Streamlit's store of disconnected sessions forgets them at the same TTL without
-    ending them, and a session it forgot keeps its files for as long as the server runs."""
+    """Let go of a session's files and have Streamlit end it on the server's event loop, unless it came back."""
+    # The files go here: Streamlit's store of disconnected sessions forgets them at the same TTL without ending them,
+    # and a session it forgot keeps its files for as long as the server runs.
     runtime.remove_files(session)
     loop = server_loop[0] if server_loop else None
     if loop is not None and not loop.is_closed():

@@ -18,10 +18,10 @@ log = logging.getLogger(__name__)
 
 
 def of(prepare: Callable[[], None], stopping: Callable[[], None], class_cap: int = 0):
-    """The lifespan st.App runs: at the server's start it takes the open files it may and says what they hold against
-    a class of `class_cap` students (files.watch_open_files, whose checks end with the server), notes the event loop
-    (the memory ledger's sweeper ends sessions on it), has a stop call stopping() on that loop first, and starts
-    warm_up(prepare)."""
+    """The lifespan st.App runs: the open files taken and watched, the loop noted, stops heard, the warm-up started."""
+    # files.watch_open_files says what the open files hold against a class of `class_cap` students, its checks ending
+    # with the server; the memory ledger's sweeper ends sessions on the loop noted; a stop calls stopping() on that loop
+    # first
     @contextlib.asynccontextmanager
     async def lifespan(app):
         from server import files, ledger
@@ -39,9 +39,9 @@ def of(prepare: Callable[[], None], stopping: Callable[[], None], class_cap: int
 
 
 def more_files() -> tuple[int, int]:
-    """Raise this process's soft limit on open files to its hard limit: the soft one is often 1,024, which 1,000 idle
-    connections reach (where the hard one is as low, server/files.py keeps the server answering). (soft, hard) as
-    they are after."""
+    """Raise this process's soft limit on open files to its hard limit: (soft, hard) as they are after."""
+    # the soft one is often 1,024, which 1,000 idle connections reach (where the hard one is as low, server/files.py
+    # keeps the server answering)
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     wanted = hard if hard != resource.RLIM_INFINITY else 2**20  # Linux takes no more than fs.nr_open, 2**20 by default
     if soft < wanted:
@@ -56,9 +56,9 @@ STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)  # a container's or a service man
 
 
 def on_stop(release) -> None:
-    """Call release() when the server is told to stop, then the handler that was there (the server's own, which
-    begins its shutdown: it waits for every open request to end). Only the main thread may set signal handlers; a
-    lifespan run elsewhere (a test's) leaves them alone."""
+    """Call release() when the server is told to stop, then the handler that was there (the server's own)."""
+    # The server's own begins its shutdown: it waits for every open request to end. Only the main thread may set signal
+    # handlers; a lifespan run elsewhere (a test's) leaves them alone.
     if threading.current_thread() is not threading.main_thread():
         return
     for sig in STOP_SIGNALS:
@@ -83,13 +83,9 @@ def start_warm_up(prepare: Callable[[], None]) -> threading.Thread:
 
 
 def warm_up(prepare: Callable[[], None]) -> None:
-    """Ready the process for its visitors, then prepare() what the app's first run needs, so that it finds it ready:
-    blocks of memory mapped on their own, Arrow on the system allocator, one BLAS thread. A failure here is logged;
-    the run that needs the part then meets the same failure and reports it there.
-
-    Then everything alive is frozen out of the garbage collector: the modules and the 400k-word index live as long as
-    the server, yet every full collection during a rerun would walk them again; frozen, a collection walks only what
-    the sessions made, which halves the time from an edit to the redrawn charts."""
+    """Ready the process for its visitors and prepare() what the app's first run needs, then freeze what is alive."""
+    # Blocks of memory mapped on their own, Arrow on the system allocator, one BLAS thread. A failure here is logged;
+    # the run that needs the part then meets the same failure and reports it there.
     try:
         from server import ledger
 
@@ -102,6 +98,9 @@ def warm_up(prepare: Callable[[], None]) -> None:
         # every product here is small: one BLAS thread is as fast, and several visitors' fits do not fight over cores
         threadpool_limits(1, user_api="blas")
         prepare()
+        # The modules and the 400k-word index live as long as the server, yet every full collection during a rerun would
+        # walk them again; frozen out of the collector, a collection walks only what the sessions made, which halves the
+        # time from an edit to the redrawn charts.
         gc.collect()
         gc.freeze()
     except Exception:

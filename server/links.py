@@ -20,8 +20,8 @@ def unreadable(query: str) -> bool:
 
 
 class Links:
-    """ASGI middleware: a page requested with a query string Streamlit would drop is sent to its readable part, the
-    settings `readable` keeps of the link's (name, value) pairs."""
+    """ASGI middleware: a page requested with a query string Streamlit would drop is sent to its readable part."""
+    # the readable part: the settings `readable` keeps of the link's (name, value) pairs
 
     def __init__(self, app, readable: Callable[[list[tuple[str, str]]], dict[str, str]]):
         self.app, self.readable = app, readable

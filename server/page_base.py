@@ -50,16 +50,16 @@ def asks_for_page(path: str, names: frozenset[str]) -> bool:
 
 
 def plain(scope: dict) -> dict:
-    """The request as passed on: a GET (a HEAD's headers are then those of the GET), without the headers in DROPPED,
-    and without Starlette's pathsend, whose file never passes through here."""
+    """The request as passed on: a GET, without the headers in DROPPED and without Starlette's pathsend."""
+    # a HEAD goes on as a GET (its headers are then those of the GET); pathsend's file never passes through here
     extensions = {k: v for k, v in scope.get("extensions", {}).items() if k != "http.response.pathsend"}
     return {**scope, "method": "GET", "extensions": extensions,
             "headers": [(k, v) for k, v in scope["headers"] if k not in DROPPED]}
 
 
 def answer(messages: list[dict], index: bytes, served: bytes, head: bool) -> list[dict]:
-    """The messages to send for a page request: `served` in place of a body that is Streamlit's `index`, its length
-    told and the file's validators dropped; anything else as it came; no body at all for a HEAD."""
+    """The messages to send for a page request: `served` in place of a body that is Streamlit's `index`."""
+    # its length told and the file's validators dropped; anything else as it came; no body at all for a HEAD
     if not messages:
         return []
     start, rest = messages[0], messages[1:]
@@ -74,8 +74,8 @@ def answer(messages: list[dict], index: bytes, served: bytes, head: bool) -> lis
 
 
 class PageBase:
-    """ASGI middleware: a GET or HEAD of the app's root or a page's address is answered with the page holding the
-    script when Streamlit answers it with its index.html; every other request passes untouched."""
+    """ASGI middleware: a GET or HEAD of the app's root or a page is answered with the page holding the script."""
+    # only when Streamlit answers it with its index.html; every other request passes untouched
 
     def __init__(self, app, names: Iterable[str]):
         self.app = app

@@ -20,8 +20,9 @@ def session_id() -> str:
 
 
 def peer() -> str | None:
-    """The address the running session's websocket came from, as the server's socket saw it (None outside a server, or
-    when the session's client is gone): Streamlit's st.context.ip_address hides a loopback peer."""
+    """The address the running session's websocket came from, as the server's socket saw it."""
+    # None outside a server, or when the session's client is gone. Streamlit's st.context.ip_address hides a loopback
+    # peer.
     ctx = scriptrunner.get_script_run_ctx(suppress_warning=True)
     if ctx is None or not running():
         return None
@@ -31,8 +32,8 @@ def peer() -> str | None:
 
 
 def storage() -> dict:
-    """Streamlit's stored upload files, session id -> file id -> record with .name and .data ({} without a server, or
-    where the server keeps files elsewhere than in memory)."""
+    """Streamlit's stored upload files: session id -> file id -> record with .name and .data."""
+    # {} without a server, or where the server keeps files elsewhere than in memory
     if not running():
         return {}
     files = Runtime.instance().uploaded_file_mgr
@@ -40,8 +41,9 @@ def storage() -> dict:
 
 
 def own_files() -> dict:
-    """The running session's stored files, file id -> record ({} outside a script run): through the manager its script
-    run was given, the one Streamlit serves with (its own chat_input checks the same way)."""
+    """The running session's stored files, file id -> record ({} outside a script run)."""
+    # through the manager its script run was given, the one Streamlit serves with (its own chat_input checks the same
+    # way)
     ctx = scriptrunner.get_script_run_ctx(suppress_warning=True)
     files = ctx.uploaded_file_mgr if ctx is not None else None
     if isinstance(files, MemoryUploadedFileManager):
@@ -68,7 +70,7 @@ def remove_files(session: str) -> None:
 
 
 def close_if_gone(session: str) -> None:
-    """End the session (its state and its place in Streamlit's store) unless its tab has come back; to be called on
-    the server's event loop."""
+    """End the session (its state and its place in Streamlit's store) unless its tab has come back."""
+    # to be called on the server's event loop
     if running() and not Runtime.instance().is_active_session(session):
         Runtime.instance().close_session(session)

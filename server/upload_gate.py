@@ -20,8 +20,8 @@ def content_length(scope: dict) -> int | None:
 
 
 class UploadGate:
-    """Pure ASGI middleware (the request body passes through untouched): PUTs to the upload endpoint are counted
-    while they arrive, and refused when the session or the server has no room for them."""
+    """Pure ASGI middleware: PUTs to the upload endpoint are counted as they arrive, refused when there is no room."""
+    # the request body passes through untouched; no room: in the session's share or the server's budget
 
     def __init__(self, app):
         self.app = app
@@ -42,8 +42,8 @@ class UploadGate:
 
 
 async def refuse(receive, send, status: int) -> None:
-    """Answer with the status and its sentence. The body is read and dropped piece by piece (nothing is kept): a
-    connection closed on a body still arriving is reset, and the browser would never see the answer."""
+    """Answer with the status and its sentence, after reading and dropping the body piece by piece (nothing kept)."""
+    # a connection closed on a body still arriving is reset, and the browser would never see the answer
     while (await receive()).get("more_body"):
         pass
     await send({"type": "http.response.start", "status": status,

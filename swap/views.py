@@ -51,8 +51,8 @@ def choice(s, tokens: list[str], labels: list[str]) -> tuple[int, str] | None:
 
 
 def swap_changes(before: Attention, after: Attention, labels: list[str], removed: int | None, old: str, new: str):
-    """What swapping word `old` for `new` (or removing word `removed`) changed: the weights and Z after minus before,
-    over the after-sentence's `labels`, and the biggest changes named."""
+    """What swapping word `old` for `new` (or removing word `removed`) changed: weights and Z after minus before."""
+    # over the after-sentence's `labels`, with the biggest changes named
     delta = change(before.weights, after.weights, removed, cols_too=True)
     items = [t("swap_item", q=labels[r], k=labels[c], d=d) for r, c, d in biggest(delta)]
     said = t("swap_said", old=old, new=new) if new else t("swap_removed_said", old=old)

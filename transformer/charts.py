@@ -19,13 +19,10 @@ QUIET = {"aria": False, "invalid": None}
 @builder("about_head_grid", data_free=True)
 def head_grid(boxes: pd.DataFrame, cells: pd.DataFrame, titles: Titles, *,
               description: str | None = None) -> alt.VConcatChart:
-    """tables.grid_table drawn: a box per head (x0–x1 × y0–y1 in head and layer units, 12 × 6), its name (head) in its
-    top band, framed in black while `picked`; its cells coloured by weight from 0, the heads' order reading left to
-    right and layers top to bottom. Clicking a box or a cell selects its head (PICK, by head). Drawn on a canvas: a
-    long sentence has tens of thousands of cells, which an SVG draws too slowly; on a canvas no screen reader reaches
-    a mark, so the marks carry no description of their own (the chart keeps its accessible name). Titles name the
-    "head", the "query" and "key" words, the value (weight), the share "parked" on [CLS] and [SEP] and the share
-    "held" out."""
+    """tables.grid_table drawn: a box per head, named atop, framed while picked, its cells coloured by weight from 0."""
+    # boxes span x0–x1 × y0–y1 in head and layer units (12 × 6): heads read left to right, layers top to bottom;
+    # clicking a box or a cell selects its head (PICK, by head)
+    # drawn on a canvas: a long sentence has tens of thousands of cells, which an SVG draws too slowly (see QUIET)
     x = alt.Scale(domain=[0, 12], nice=False, zero=False)
     y = alt.Scale(domain=[0, 6], nice=False, zero=False, reverse=True)
     head = alt.Tooltip("head:N", title=titles["head"])

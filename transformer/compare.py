@@ -43,8 +43,8 @@ def extremes(values: np.ndarray, names: np.ndarray) -> dict:  # [layers, heads] 
 
 
 def parked_view(seen: Seen, labels: list[str], head: tuple[int, int], word: int):
-    """Each head's share on [CLS] and [SEP], on average over the sentence's words and for the word followed, as maps
-    and in sentences, next to the same over the held-out sentences."""
+    """Each head's share on [CLS] and [SEP] over the sentence and for the word followed, as maps and in sentences."""
+    # said next to the same over the held-out sentences
     st.subheader(t("model_parked_title"))
     names = head_names(seen.shape)
     shipped = minilm_treebank.shipped()
@@ -62,8 +62,8 @@ def parked_view(seen: Seen, labels: list[str], head: tuple[int, int], word: int)
 
 
 def compare_view(ctx, head: tuple[int, int]):
-    """Over every held-out sentence: the real model's best single head against ours, then relation by relation its
-    best head against ours, and why; what the head shown large is best at."""
+    """The real model's best heads against ours over the held-out sentences, overall and by relation, and why."""
+    # then what the head shown large is best at
     st.subheader(t("model_compare_title"))
     _, scored = sentences.held_out(ctx)
     shipped = minilm_treebank.shipped()
@@ -92,8 +92,8 @@ def compare_view(ctx, head: tuple[int, int]):
 
 
 def learned_said(ctx, heads: Measured | None, shipped: minilm_treebank.Measured) -> str:
-    """Page 6's learned heads, the best of them per relation as the real model's best head is, against that head:
-    where they are now ahead of it, level (within LEVEL) and still behind (the largest gap first), and why."""
+    """Page 6's learned heads against the real model's best head per relation: where they are ahead, level or behind."""
+    # per relation the best learned head, as for the real model; level: within LEVEL; the largest gap first; and why
     if heads is None:
         return t("model_compare_learned_none")
     best = heads.found.best
@@ -115,8 +115,8 @@ def items(rows: list[tuple[str, str, float, float]]) -> str:
 
 
 def specialty(shipped: minilm_treebank.Measured, head: tuple[int, int]) -> str:
-    """What the head shown large is best at over the held-out sentences: the relations where no head beats it, else
-    the one where it comes nearest the best."""
+    """What the head shown large is best at over the held-out sentences."""
+    # the relations where no head beats it, else the one where it comes nearest the best
     name = NAMES[head[0] * HEADS + head[1]]
     shown = [r for r in sentences.RELATIONS if r in shipped.words]
     top = [r for r in shown if shipped.best(r)[0] == name]

@@ -67,8 +67,7 @@ def start(where: Path) -> Fetch:
 
 
 def run(job: Fetch) -> None:
-    """The fetch itself; its failure is kept as a code for the page, and logged with the details for whoever runs the
-    server."""
+    """The fetch itself; a failure is kept as a code for the page and logged in detail for whoever runs the server."""
     try:
         minilm_files.fetch(job.where, progress=job.note)
     except minilm_files.FetchError as e:
@@ -82,8 +81,8 @@ def run(job: Fetch) -> None:
 
 
 def asked() -> bool:
-    """Whether the host asks for the fetch at the server's start: ATTENTION_MODEL_FETCH, else `fetch` under [model] in
-    the secrets (no secrets file, or one that does not parse, asks nothing)."""
+    """Whether the host asks for the fetch at the server's start: ATTENTION_MODEL_FETCH, else `fetch` under [model]."""
+    # no secrets file, or one that does not parse, asks nothing
     if os.environ.get(ENV, "").strip().lower() in YES:
         return True
     try:
@@ -94,16 +93,15 @@ def asked() -> bool:
 
 
 def at_start() -> None:
-    """The server's warm-up: the fetch started in the background when the host asks and the files are not there, so a
-    visitor arriving meanwhile sees its progress."""
+    """The server's warm-up: start the fetch in the background when the host asks and the files are not there."""
+    # so that a visitor arriving meanwhile sees its progress
     where = minilm_files.folder()
     if asked() and minilm_files.missing(where):
         start(where)
 
 
 def offer(where: Path) -> NoReturn:
-    """The page without the model's files: the sentence, then the fetch's progress while it runs, else how the last
-    one failed and the button that fetches them; the page stops there."""
+    """The page without the model's files: the sentence, the fetch's progress, else how it failed and the button."""
     st.info(error_text(ModelError("missing")), icon=":material/cloud_download:")
     job = current(where)
     if job is not None and not job.ended.is_set():

@@ -19,8 +19,8 @@ def picked_head(s) -> tuple[int, int]:
 
 
 def pick_head(chart_key: str, rows: list[str] | None = None):
-    """Callback: a click on a head's box or cell (the grid: its name; a map of heads, `rows` of layers: its row and
-    column) chooses it into Settings.model_head."""
+    """Callback choosing the head clicked, in the grid or a map of heads, into Settings.model_head."""
+    # the grid's points carry the head's name; a map of heads (`rows` of layers) its row and column
     def pick():
         points = st.session_state[chart_key].selection.get(charts.PICK) or []
         if points and rows is None:

@@ -43,8 +43,8 @@ def model() -> minilm.Model:
 
 
 def read(m: minilm.Model, words: tuple[str, ...], after=lambda done: None) -> Seen:
-    """`words` through the model (after(layers done) between layers), kept at word level only: a 64-word sentence's
-    is about 2 MB."""
+    """`words` through the model, after(layers done) told between layers, kept at word level only."""
+    # word level only: a 64-word sentence's is about 2 MB
     r = minilm.run(m, list(words), after)
     w = minilm.to_words(r.attention, r.pieces.word)
     return Seen(r.pieces, np.concatenate([w.words, w.special], axis=-1), minilm.top_other(w),

@@ -62,8 +62,8 @@ def ask(m: minilm.Model, key: tuple) -> queue.Job:
 
 
 def mine(key: tuple) -> queue.Job | None:
-    """This visitor's run for `key`, if there is one; a run for another sentence is left (it stops if nobody else
-    waits for it)."""
+    """This visitor's run for `key`, if there is one; a run for another sentence is left."""
+    # it stops if nobody else waits for it
     job = st.session_state.get(RUN)
     if job is not None and job.key != ("model", *key):
         queue.leave(job, waiting.me(), wait=0)
@@ -82,9 +82,9 @@ def arrived(job: queue.Job) -> bool:
 
 @contextmanager
 def reading(m: minilm.Model, words: list[str]):
-    """Inside: the sentence as the model read it, drawn in its run's turn when it was read just now. Until it arrives,
-    its place in line with Stop, and the page stops there; a sentence of too many pieces, or no room, says so. Kept
-    by the model's folder and the words."""
+    """Inside: the sentence as the model read it, drawn in its run's turn when it was read just now."""
+    # kept by the model's folder and the words; until it arrives the page shows its place in line with Stop and stops
+    # there; a sentence of too many pieces, or no room, says so
     key = (str(minilm_files.folder()), tuple(words))
     job = mine(key)
     found = cached(key) if job is None else None
@@ -110,8 +110,8 @@ def running(job: queue.Job) -> None:
 
 
 def ended(job: queue.Job) -> None:
-    """A run that ended without what it read says why, and the page stops there with a button that asks again (the
-    same sentence is not run again until then): an error in a sentence, or Stop."""
+    """A run that ended without what it read says why and stops the page, with a button that asks again."""
+    # why: an error in the sentence, or Stop; the same sentence is not run again until the button is pressed
     if job.result is not None:
         del st.session_state[RUN]
         return

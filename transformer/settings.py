@@ -19,10 +19,9 @@ def head_name(text: str) -> None:
 
 @dataclass(frozen=True)
 class RealModel:
-    """The sentence the real model reads (SOURCES), its head shown large ("": the best single head on the held-out
-    sentences), the word whose attention the page follows and the open tab under the grid (VIEWS)."""
+    """The sentence the real model reads, the head shown large, the word the page follows and the open tab."""
 
     model_sentence: str = setting("yours", spec=SOURCES)
-    model_head: str = setting("", limit=8, check=head_name)
+    model_head: str = setting("", limit=8, check=head_name)  # "": the best single head on the held-out sentences
     model_word: str = setting("", limit=MAX_WORD, in_view=False)
     model_view: str = setting("large", spec=VIEWS)

@@ -25,12 +25,10 @@ PARKED = 0.5  # …and when the row puts at most half on [CLS] and [SEP]: past t
 def grid_table(words: np.ndarray, labels: list[str], special: tuple[str, str], picked: tuple[int, int],
                parked: np.ndarray, held: np.ndarray,
                names: np.ndarray) -> tuple[pa.Table, pa.Table]:  # words [L, H, m, m + 2]; parked, held, names [L, H]
-    """The grid as two tables. Boxes, one row per head: its name, where its box stands and where its name is written
-    (middle, band), whether it is `picked`, its share `parked` on this sentence and its accuracy `held` out ([L, H]
-    each). Cells, one per weight of SHOWN or more: its head, query and key words, weight and place. Head (l, h) has
-    the box [h, h + 1] × [l, l + 1]; its cells fill it below the band of its name, a column per key word, then a gap,
-    then [CLS] and [SEP]. Two tables, so that the browser draws each part from its own rows without sorting them out
-    of one (an expression per row and part, which Vega interprets under the site's policy)."""
+    """The grid as two tables: boxes, one row per head, and cells, one per weight of SHOWN or more."""
+    # head (l, h) has the box [h, h + 1] × [l, l + 1]; its cells fill it below the band of its name, a column per key
+    # word, then a gap, then [CLS] and [SEP]. Two tables, so that the browser draws each part from its own rows without
+    # sorting them out of one (an expression per row and part, which Vega interprets under the site's policy)
     layers, heads, m, _ = words.shape
     box_l, box_h = np.divmod(np.arange(layers * heads), heads)
     cell_l, cell_h, q, k = np.nonzero(words >= SHOWN)
@@ -59,8 +57,7 @@ def grid_table(words: np.ndarray, labels: list[str], special: tuple[str, str], p
 
 def heads_long(words: np.ndarray, labels: list[str], special: tuple[str, str],
                names: np.ndarray) -> pa.Table:  # [L, H, m, m + 2], [m], …, [L, H]
-    """Every weight of every head at word level, one row each (the grid's numbers, none left out): the head, its layer
-    and number, the query word, the key word ([CLS] and [SEP] after the words) and the weight."""
+    """Every weight of every head at word level, one row each ([CLS] and [SEP] keys after the words), none left out."""
     layers, heads, m, n = words.shape
     cell_l, cell_h, q, k = (a.ravel() for a in np.indices(words.shape))
     keys = [*labels, *special]
@@ -91,13 +88,12 @@ def split_words(word: np.ndarray, pieces: tuple[str, ...], labels: list[str]) ->
 
 @dataclass(frozen=True)
 class Looks:
-    """Where heads look most from each word, and how clearly: the other word weighted most (found), its weight, how far
-    it is ahead of the next other word (lead) and the row's weights on [CLS] and [SEP] (special)."""
+    """Where heads look most from each word, and how clearly."""
 
-    found: np.ndarray  # [..., m]
-    weight: np.ndarray  # [..., m]
-    lead: np.ndarray  # [..., m]
-    special: np.ndarray  # [..., m, 2]
+    found: np.ndarray  # [..., m] the other word weighted most
+    weight: np.ndarray  # [..., m] its weight
+    lead: np.ndarray  # [..., m] how far it is ahead of the next other word
+    special: np.ndarray  # [..., m, 2] the row's weights on [CLS] and [SEP]
 
     @property
     def clear(self) -> np.ndarray:  # [..., m]
@@ -106,16 +102,17 @@ class Looks:
 
 
 def looks(words: np.ndarray, found: np.ndarray, candidates: np.ndarray) -> Looks:  # [..., m, m + 2], [..., m], [m, m]
-    """Looks from word-level weights (to the words, then [CLS] and [SEP]) and the word each row picked among its
-    `candidates` (Clark et al.: every other word)."""
+    """Looks from word-level weights (to the words, then [CLS] and [SEP]) and the word each row picked."""
+    # `found` was picked among `candidates` (Clark et al.: every other word), the only words its lead counts
     m = words.shape[-2]
     weight = np.take_along_axis(words, found[..., None], axis=-1)[..., 0]
     return Looks(found, weight, lead(np.where(candidates, words[..., :m], 0.0)), words[..., m:])
 
 
 def mark(look: Looks, i: int, gold: int, labels: list[str], special: tuple[str, str], say: Callable[..., str]) -> str:
-    """One head's pick from word i in words: `say(kind, **values)` with kind 'pick' (the word has no head), 'wrong',
-    'parked' (most of the row on [CLS] and [SEP]: where, and how much), 'close' (less than CLEAR ahead) or 'clear'."""
+    """One head's pick from word i, said by say(kind, **values): 'pick', 'wrong', 'parked', 'close' or 'clear'."""
+    # 'pick': the word has no head; 'parked': most of the row on [CLS] and [SEP] (where, and how much);
+    # 'close': less than CLEAR ahead
     j = int(look.found[i])
     values = {"word": labels[j], "weight": float(look.weight[i])}
     cls, sep = (float(x) for x in look.special[i])
@@ -131,9 +128,8 @@ def mark(look: Looks, i: int, gold: int, labels: list[str], special: tuple[str, 
 def finders_table(labels: list[str], relations: list[str], gold: np.ndarray, real: Looks, picked: tuple[int, int],
                   ours: Looks, names: np.ndarray, special: tuple[str, str],
                   say: Callable[..., str]) -> pa.Table:  # [m] ×3, real [L, H, m], …, ours [m], [L, H]
-    """One row per word: its relation, the word it belongs to (or why none: say('root') or say('none')), how many
-    heads find it clearly and how many barely, which find it clearly (by name, `names` [L, H]), and what the picked
-    head and ours pick, marked (see mark)."""
+    """One row per word: its relation and head, which heads find it, and the picked head's pick and ours, marked."""
+    # no head: say('root') or say('none'); how many heads find it clearly and how many barely, the clear ones by name
     right = (real.found == gold) & (gold >= 0)  # [L, H, m]
     clear = right & real.clear
 

@@ -32,12 +32,11 @@ LABELS = {"large": "model_view_large", "finders": "model_view_finders", "parked"
 
 @dataclass(frozen=True)
 class Chosen:
-    """The sentence both models read: its rows and our head's attention, and who belongs to whom where that is known
-    (a treebank sentence, or the article's)."""
+    """The sentence both models read: its rows, our head's attention, and who belongs to whom where that is known."""
 
     enc: Encoded
     att: Attention
-    tree: treebank.Sentence | None
+    tree: treebank.Sentence | None  # who belongs to whom: a treebank sentence or the article's; None: unknown
 
     @property
     def gold(self) -> np.ndarray | None:  # [m] each word's head, -1 for none
@@ -49,8 +48,8 @@ class Chosen:
 
 
 def sentence(ctx) -> Chosen:
-    """The choice of sentence (the held-out ones scored only when one is asked for), then the sentence through our
-    layers; the page stops, saying why, where there is none to show."""
+    """The sentence chosen, through our layers; the page stops, saying why, where there is none to show."""
+    # the held-out sentences are scored only when one is asked for
     s = ctx.s
     st.segmented_control(t("model_source"), list(SOURCE_NAMES), key="model_sentence",
                          format_func=labels(SOURCE_NAMES))
@@ -107,10 +106,9 @@ def grid_view(ctx, seen: Seen, chosen: Chosen) -> tuple[int, int]:
 
 
 def tabs(ctx, seen: Seen, chosen: Chosen, head: tuple[int, int]):
-    """The tabs under the grid of heads: the head picked, large, beside ours; which heads find each word's head; what
-    the heads park on [CLS] and [SEP]; the model against our head over every held-out sentence. The open one is a
-    setting (so a shared link opens it) and the only one built: each holds charts or a table that an edit would
-    redraw."""
+    """The tabs under the grid: the picked head large beside ours, the finders, the shares parked, the comparison."""
+    # the open tab is a setting, so a shared link opens it, and the only one built: each holds charts or a table that
+    # an edit would redraw
     tab, name = state.open_tab(ctx.s, "model_view", TAB_KEY, {view: t(LABELS[view]) for view in VIEWS})
     if tab is None:
         return
@@ -126,8 +124,7 @@ def tabs(ctx, seen: Seen, chosen: Chosen, head: tuple[int, int]):
 
 
 def default_word(chosen: Chosen) -> str:
-    """The word the page follows first: an object (milk in the article's sentence), else the last word with a head,
-    else the last word."""
+    """The word the page follows first: an object (milk in the article's), else the first with a head, else the last."""
     words, gold = chosen.enc.labels, chosen.gold
     if gold is None:
         return words[-1]
@@ -142,8 +139,8 @@ def followed(s, chosen: Chosen) -> int:
 
 
 def large_view(ctx, seen: Seen, chosen: Chosen, head: tuple[int, int]):
-    """The picked head large, with [CLS] and [SEP], beside our head on the same sentence, the followed word's row
-    outlined (a click on a row follows its word)."""
+    """The picked head large with [CLS] and [SEP] beside ours on one sentence, the followed word's row outlined."""
+    # a click on a row follows its word
     s, words, att = ctx.s, chosen.enc.labels, chosen.att
     name = NAMES[head[0] * seen.shape[1] + head[1]]
     st.subheader(t("model_large_title", head=name))
@@ -161,8 +158,8 @@ def large_view(ctx, seen: Seen, chosen: Chosen, head: tuple[int, int]):
 
 
 def finders_view(seen: Seen, chosen: Chosen, head: tuple[int, int]):
-    """For each word with a head (where it is known), which of the model's heads pick it, and whether the picked head
-    and ours do; in a container of its own, so that the charts below keep their places whether it is known or not."""
+    """For each word with a known head, which of the model's heads pick it, and whether the picked head and ours do."""
+    # a container of its own, so that the charts below keep their places whether the heads are known or not
     with st.container():
         finders(seen, chosen, head)
 
@@ -193,8 +190,8 @@ def finders(seen: Seen, chosen: Chosen, head: tuple[int, int]):
 
 def finders_said(gold: np.ndarray, real: tables.Looks, ours: tables.Looks, head: tuple[int, int],
                  names: np.ndarray) -> str:  # [m], real [L, H, m], ours [m], …, [L, H]
-    """The finders in a sentence, counting clear finds: how many words some head finds, how many words the head shown
-    large, the best head and ours find, and how many more each finds barely."""
+    """The finders in a sentence: how many words some head, the head shown large, the best one and ours find clearly."""
+    # it also says how many more each finds barely
     has = gold >= 0
     right, ours_right = (real.found == gold) & has, (ours.found == gold) & has  # [L, H, m], [m]
     clear = right & real.clear
@@ -207,6 +204,5 @@ def finders_said(gold: np.ndarray, real: tables.Looks, ours: tables.Looks, head:
 
 
 def say(kind: str, **values) -> str:
-    """A word of the finders table in the run's language: 'root' and 'none' (why a word belongs to none), else a
-    pick marked by its kind (tables.mark)."""
+    """The finders table's words in the run's language: 'root' or 'none' (no head), else a marked pick (tables.mark)."""
     return t(SAID[kind], **values)

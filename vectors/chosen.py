@@ -16,8 +16,8 @@ REFUSED = {"share": "upload_refused_share", "room": "upload_refused_room"}  # wh
 
 
 class Source(NamedTuple):
-    """Which vectors are in use: their name (a `source` setting's), how many words and how many dimensions; what a fit
-    or a search made on them is kept under, as the vectors themselves are too large to hash."""
+    """Which vectors are in use: their name (a `source` setting's), how many words and how many dimensions."""
+    # what a fit or a search made on them is kept under, as the vectors themselves are too large to hash
 
     name: str
     size: int
@@ -40,10 +40,10 @@ def gensim_data(name: str) -> KeyedVectors:
 
 
 def vectors(s, where) -> tuple[KeyedVectors, str, Source]:
-    """The vectors the visitor chose, their short name as sentences quote them ('GloVe', 'uploaded'), and which they
-    are; what the choice needs is drawn `where` (the sidebar, under the choice): the uploader and what it holds, or
-    why a download cannot be used. The built-in GloVe stands in, and is named so, while an upload or a download is
-    not available."""
+    """The vectors the visitor chose, their short name as sentences quote it ('GloVe', 'uploaded'), and their Source."""
+    # What the choice needs is drawn `where` (the sidebar, under the choice): the uploader and what it holds, or why a
+    # download cannot be used. The built-in GloVe stands in, and is named so, while an upload or a download is not
+    # available.
     if s.source == "upload":
         with where:
             kv = uploaded()
@@ -57,8 +57,7 @@ def vectors(s, where) -> tuple[KeyedVectors, str, Source]:
 
 
 def uploaded() -> KeyedVectors:
-    """The visitor's upload, with the uploader and what it holds (or that it was released to make room for others);
-    the built-in GloVe until there is one."""
+    """The visitor's upload, with the uploader and what it holds (or that it was released); else the built-in GloVe."""
     if ledger.was_evicted(visitor()):
         st.warning(t("upload_evicted"))
     upload_widget()
@@ -108,9 +107,9 @@ def upload_widget():
 
 
 def read_upload(files: list[tuple[str, bytes]]) -> str | None:
-    """Read, check and hold the uploaded files, (name, bytes); a sentence for the learner when that fails. Either way
-    Streamlit's copy of the files is let go (ledger.drop_files). A selection refused for its files never releases
-    anyone's upload; one that will be read first makes room in the memory ledger for the vectors it holds."""
+    """Read, check and hold the uploaded (name, bytes) files; None, or a sentence for the learner when that fails."""
+    # Either way Streamlit's copy of the files is let go (ledger.drop_files). A selection refused for its files never
+    # releases anyone's upload; one that will be read first makes room in the memory ledger for the vectors it holds.
     name = tuple((n, len(data)) for n, data in files)
     token = visitor()
     kv = None

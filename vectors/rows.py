@@ -10,8 +10,7 @@ from kit.text import error_text, t
 
 
 def sentence_rows(kv: KeyedVectors, text: str, position: float) -> Encoded | None:
-    """The sentence as rows, its positions added at weight `position`, or None after telling the learner why there is
-    nothing to show."""
+    """The sentence as rows, its positions added at weight `position`; None after telling the learner why not."""
     if not text.strip():
         st.info(t("empty_sentence"))
         return None

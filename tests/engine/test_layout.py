@@ -1,6 +1,6 @@
-"""The codebase's shape, kept: short functions and modules, no math in pages, the engine free of UI and SQL, imports
-that run one way (engine, then kit and server, vectors, fits, class mode, the held-out sentences, the features, lesson,
-the pages), no feature leaning on another, bench free of tests."""
+"""The codebase's shape, kept: short functions and modules, one-line docstrings, no math in pages, the engine free of
+UI and SQL, imports that run one way (engine, then kit and server, vectors, fits, class mode, the held-out sentences,
+the features, lesson, the pages), no feature leaning on another, bench free of tests."""
 import ast
 from pathlib import Path
 
@@ -41,6 +41,15 @@ def test_no_function_over_40_lines(path):
 def layer(top: str) -> int:
     """The place of a top-level folder (or dashboard.py) in LAYERS."""
     return next(i for i, names in enumerate(LAYERS) if top in names)
+
+
+@pytest.mark.parametrize("path", CODE, ids=lambda p: str(p.relative_to(ROOT)))
+def test_docstrings_are_one_line(path):
+    """A function's or class's docstring says what it gives in one line; why goes in a comment (DESIGN.md)."""
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and ast.get_docstring(node):
+            doc = node.body[0]
+            assert doc.end_lineno == doc.lineno, f"{node.name}'s docstring has {doc.end_lineno - doc.lineno + 1} lines"
 
 
 @pytest.mark.parametrize("path", CODE, ids=lambda p: str(p.relative_to(ROOT)))
