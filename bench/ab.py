@@ -3,7 +3,7 @@ import argparse
 import os
 import urllib.parse
 
-from bench.common import markdown, median
+from bench.common import in_turn, markdown, median
 from bench.probe import Timed, launch, pages
 from bench.servers import HOME, Server, worktree
 from engine import minilm_files
@@ -11,8 +11,8 @@ from engine import minilm_files
 EDITS = 16
 
 
-def compare(rev: str, edits: int, chosen: list[str] | None, query: str = "") -> list[tuple]:
-    """(page, this tree's wall and task samples, REV's) for every chosen page."""
+def compare(rev: str, edits: int, chosen: str, query: str = "") -> list[tuple]:
+    """(page, this tree's wall and task samples, REV's) for every chosen page ("home,1,2"; none: all)."""
     from playwright.sync_api import sync_playwright
 
     out = []
@@ -24,12 +24,8 @@ def compare(rev: str, edits: int, chosen: list[str] | None, query: str = "") -> 
             for label, path in pages(chosen):
                 tail = f"{path}?{urllib.parse.quote(query, safe='=&')}" if query else path
                 a, b = Timed(browser, f"{ours.url}/{tail}"), Timed(browser, f"{theirs.url}/{tail}")
-                samples = {a: [], b: []}
-                for i in range(edits + 1):
-                    for x in (a, b) if i % 2 else (b, a):
-                        sample = x.timed()
-                        if i:
-                            samples[x].append(sample)
+                in_turn({b: b.timed, a: a.timed}, 1)  # untimed, in the order the timed rounds' second takes
+                samples = in_turn({a: a.timed, b: b.timed}, edits, swap=True)
                 out.append((label, samples[a], samples[b]))
                 a.close()
                 b.close()
@@ -53,8 +49,7 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("rev")
     parser.add_argument("--edits", type=int, default=EDITS)
-    parser.add_argument("--pages", help="comma-separated: home and page numbers (default: all)")
+    parser.add_argument("--pages", default="", help="comma-separated: home and page numbers (default: all)")
     parser.add_argument("--query", default="", help="URL parameters for every page of both trees")
     args = parser.parse_args()
-    chosen = args.pages.split(",") if args.pages else None
-    print(report(args.rev, compare(args.rev, args.edits, chosen, args.query)))
+    print(report(args.rev, compare(args.rev, args.edits, args.pages, args.query)))

@@ -2,6 +2,7 @@
 import asyncio
 import tempfile
 import time
+from functools import partial
 from pathlib import Path
 
 from streamlit.proto.BackMsg_pb2 import BackMsg
@@ -16,24 +17,18 @@ PEAK_MARGIN_MB, FINAL_MARGIN_MB, SETTLE_S, SAMPLE_S = 100, 30, 90, 5
 BYSTANDERS = 2
 
 
-async def eight_puts(url: str, data: bytes) -> dict:
-    """One session PUTs eight files to its own upload endpoint, names none of them, and reruns on source=upload."""
+async def files(url: str, data: bytes, n: int, chosen: bool = False) -> dict:
+    """One session PUTs n files to its upload endpoint: at once, chosen in its uploader, or in turn, named nowhere."""
     (attacker,), _ = await open_uploaders(url, 1)
-    urls = await file_urls(attacker, [f"v{i}.txt" for i in range(8)])
-    codes = [await asyncio.to_thread(put, attacker, u.upload_url, f"v{i}.txt", data) for i, u in enumerate(urls)]
-    await attacker.rerun(BackMsg())
-    return {"sessions": [attacker], "taken": sum(c == 204 for c in codes), "codes": codes}
-
-
-async def seven_files(url: str, data: bytes) -> dict:
-    """One session chooses seven files at once in the vectors uploader."""
-    (attacker,), _ = await open_uploaders(url, 1)
-    names = [f"v{i}.txt" for i in range(7)]
+    names = [f"v{i}.txt" for i in range(n)]
     urls = await file_urls(attacker, names)
-    codes = await asyncio.gather(*(asyncio.to_thread(put, attacker, u.upload_url, n, data)
-                                   for u, n in zip(urls, names, strict=False)))
-    await clients.choose(attacker, "-upload_files_", urls, names, [len(data)] * 7)
-    return {"sessions": [attacker], "taken": sum(c == 204 for c in codes), "codes": list(codes)}
+    puts = [asyncio.to_thread(put, attacker, u.upload_url, name, data) for u, name in zip(urls, names, strict=False)]
+    codes = list(await asyncio.gather(*puts)) if chosen else [await each for each in puts]
+    if chosen:
+        await clients.choose(attacker, "-upload_files_", urls, names, [len(data)] * n)
+    else:
+        await attacker.rerun(BackMsg())
+    return {"sessions": [attacker], "taken": sum(c == 204 for c in codes), "codes": codes}
 
 
 async def corpus_csvs(url: str, data: bytes) -> dict:
@@ -45,9 +40,7 @@ async def corpus_csvs(url: str, data: bytes) -> dict:
         which = next(i for i in reversed(s.ids) if i.endswith("-_corpus_which"))
         choice = clients.rerun_with(which, string_value="upload")  # "your own CSV" in its choice
         await s.rerun(choice, clients.UPLOAD_TIMEOUT_S)
-        (u,) = await file_urls(s, ["corpus.csv"])
-        code = await asyncio.to_thread(put, s, u.upload_url, "corpus.csv", data, "text/csv")
-        await clients.choose(s, "-corpus_file_", [u], ["corpus.csv"], [len(data)])
+        code = await clients.send(s, "corpus.csv", data, "-corpus_file_", "text/csv")
         for _ in range(2):
             await s.rerun(BackMsg())
         return code
@@ -56,25 +49,19 @@ async def corpus_csvs(url: str, data: bytes) -> dict:
     return {"sessions": attackers, "taken": sum(c == 204 for c in codes), "codes": list(codes)}
 
 
-async def concurrent(url: str, data: bytes) -> dict:
-    """Three sessions upload a vectors file at the same moment."""
-    students, _ = await open_uploaders(url, 3)
-    codes = await asyncio.gather(*(clients.send(s, "v.txt", data) for s in students))
-    return {"sessions": students, "taken": sum(clients.holds(s) for s in students), "codes": list(codes)}
-
-
-async def ten(url: str, data: bytes) -> dict:
-    """Ten sessions upload a vectors file each, one after another."""
-    students, _ = await open_uploaders(url, 10)
-    codes = [await clients.send(s, "v.txt", data) for s in students]
+async def uploads(url: str, data: bytes, n: int, together: bool = False) -> dict:
+    """n sessions upload a vectors file each, at the same moment or one after another."""
+    students, _ = await open_uploaders(url, n)
+    sends = [clients.send(s, "v.txt", data) for s in students]
+    codes = list(await asyncio.gather(*sends)) if together else [await send for send in sends]
     return {"sessions": students, "taken": sum(clients.holds(s) for s in students), "codes": codes}
 
 
-ATTACKS = {"eight_puts": (eight_puts, "one session PUTs eight files to its upload endpoint and names none"),
-           "seven_files": (seven_files, "seven files chosen at once in the vectors uploader"),
+ATTACKS = {"eight_puts": (partial(files, n=8), "one session PUTs eight files to its upload endpoint and names none"),
+           "seven_files": (partial(files, n=7, chosen=True), "seven files chosen at once in the vectors uploader"),
            "corpus_csvs": (corpus_csvs, "three sessions each choose a CSV in page 5's corpus uploader"),
-           "concurrent": (concurrent, "three vectors uploads at the same moment"),
-           "ten": (ten, "ten visitors upload a vectors file each, one after another")}
+           "concurrent": (partial(uploads, n=3, together=True), "three vectors uploads at the same moment"),
+           "ten": (partial(uploads, n=10), "ten visitors upload a vectors file each, one after another")}
 
 
 async def scene(server: Server, attack, data: bytes) -> dict:
@@ -97,20 +84,10 @@ async def scene(server: Server, attack, data: bytes) -> dict:
     while time.monotonic() - start < SETTLE_S:
         await asyncio.sleep(SAMPLE_S)
         samples.append((round(time.monotonic() - start), server.rss_mb()))
-    visitor = Student(server.url, seed=999)  # Streamlit's runtime keeps the sessions it last served until it next runs
-    await visitor.open()
-    await visitor.close()
+    errors += await clients.visit(server.url, 999)  # Streamlit keeps the sessions it last served until it next runs
     await asyncio.sleep(SAMPLE_S)
     return v | {"idle_mb": idle, "peak_mb": peak.mb, "during_mb": during, "samples": samples,
-                "final_mb": server.rss_mb(), "released": released, "errors": errors + visitor.errors}
-
-
-async def visit_learning(url: str) -> None:
-    """One visitor opens page 5's corpus section and leaves, as the server's warm-up does for the home page."""
-    visitor = Student(url, seed=998)
-    await visitor.open()
-    await clients.to_page(visitor, "Learning")
-    await visitor.close()
+                "final_mb": server.rss_mb(), "released": released, "errors": errors}
 
 
 def attack_row(name: str, path: Path) -> Row:
@@ -118,7 +95,7 @@ def attack_row(name: str, path: Path) -> Row:
     attack, what = ATTACKS[name]
     with started([HOME], warm=[clients.warm]) as (server,):
         if name == "corpus_csvs":  # page 5's first visit loads what every later one shares (references, the treebank)
-            asyncio.run(visit_learning(server.url))
+            asyncio.run(clients.visit(server.url, 998, "Learning"))
         v = asyncio.run(scene(server, attack, path.read_bytes()))
     ceiling, final = v["idle_mb"] + BUDGET_MB + PEAK_MARGIN_MB, v["final_mb"]
     released = sum(v["released"])

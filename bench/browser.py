@@ -1,8 +1,9 @@
 """Browser figures in headless Chromium: cold start, a new visitor and every page's edits, next to the hello app."""
+import functools
 import time
 
 from bench import controls
-from bench.common import Row, cli, median, ratio, seconds
+from bench.common import Row, cli, clocked, in_turn, median, ratio, seconds
 from bench.probe import Interaction, interaction, launch, new_page, pages, ready
 from bench.servers import HELLO, HOME, Server
 
@@ -14,21 +15,21 @@ PART = "bench/floor/part_app.py"  # the least a page's own control can be: a par
 BUDGET_COLD, BUDGET_VISIT, BUDGET_INTERACTION, BUDGET_MEDIAN = 1.6, 1.5, 3.0, 2.5
 BUDGET_FLOOR = 1.35  # a sentence edit on any page, at most, against the frame and one heatmap
 BUDGET_CONTROL, BUDGET_CONTROLS = 1.3, 1.2  # a page's own control against the hello app's edit; their median
+USES = {  # a use's figure: how it is timed, its budget (× the hello app's edit), the least use as a row names it, a
+    # use's budget against that one (where judged by one) and its key in the row's values
+    "interaction": ("{control} until its {n} charts have redrawn", BUDGET_INTERACTION, "the frame", BUDGET_FLOOR,
+                    "frame_s"),
+    "control": ("its part alone until the {n} charts it changes have redrawn", BUDGET_CONTROL, "the least control",
+                None, "least_s")}
 
 
 def cold_start(browser, script: str, charts: int) -> float:
     """Seconds from launching `streamlit run script` until its first page has `charts` charts drawn."""
-    page = new_page(browser)
     server = Server(script)
     try:
-        start = time.perf_counter()
-        server.start()
-        server.wait_ready()
-        page.goto(server.url, wait_until="commit")
-        ready(page, charts)
-        return time.perf_counter() - start
+        (started,), _ = clocked(lambda: server.start().wait_ready())
+        return started + new_visitor(browser, server.url, charts)  # its page made in between, untimed as before
     finally:
-        page.context.close()
         server.stop()
 
 
@@ -48,7 +49,6 @@ def on_warm_servers(browser, quick: bool, visits: int) -> tuple[list, list, dict
     """Pages' and controls' uses next to the hello app's edit, then new visitors of each app in turn: times, charts."""
     runs = 2 if quick else 5
     measured = []  # (label, page times, hello times, charts, control)
-    times = {HELLO: [], HOME: []}
     with Server(HELLO) as hello_server, Server(HOME) as home:
         hello = Interaction(browser, hello_server.url)
         for label, path in pages()[:1] if quick else pages():
@@ -60,9 +60,8 @@ def on_warm_servers(browser, quick: bool, visits: int) -> tuple[list, list, dict
                 own += controls.measured(browser, hello, part.url, runs, (controls.PART,))
         hello.close()
         charts = {HELLO: hello.charts, HOME: measured[0][3]}
-        for _ in range(visits):  # both servers warm now: a new visitor's page load, in turn
-            times[HELLO].append(new_visitor(browser, hello_server.url, charts[HELLO]))
-            times[HOME].append(new_visitor(browser, home.url, charts[HOME]))
+        urls = {HELLO: hello_server.url, HOME: home.url}  # both servers warm now: a new visitor's page load, in turn
+        times = in_turn({app: functools.partial(new_visitor, browser, urls[app], charts[app]) for app in urls}, visits)
     return measured, own, times, charts
 
 
@@ -71,20 +70,20 @@ def run(quick: bool) -> list[Row]:
     from playwright.sync_api import sync_playwright
 
     cold_runs = 1 if quick else 5
-    cold = {HELLO: [], HOME: []}
     with sync_playwright() as p:
         browser = launch(p)
         measured, own, visits, charts = on_warm_servers(browser, quick, cold_runs)
-        for _ in range(cold_runs):
-            cold[HELLO].append(cold_start(browser, HELLO, charts[HELLO]))
-            cold[HOME].append(cold_start(browser, HOME, charts[HOME]))
+        cold = in_turn({app: functools.partial(cold_start, browser, app, charts[app]) for app in charts}, cold_runs)
         browser.close()
     return [
         next_to_hello("cold start", f"`streamlit run dashboard.py` until the home page's {charts[HOME]} charts are "
                       f"drawn in Chromium; median of {cold_runs}", cold, BUDGET_COLD),
         next_to_hello("new visitor", f"a fresh browser opening the home page on a warm server until its "
                       f"{charts[HOME]} charts are drawn; median of {cold_runs}", visits, BUDGET_VISIT),
-        *edit_rows(measured), *control_rows(own)]
+        *judged(measured, "interaction", "pages", FLOOR_LABEL, f"{FLOOR}, the least a story page can be",
+                (BUDGET_INTERACTION, BUDGET_MEDIAN)),  # each page's sentence edit, then its own controls
+        *judged(own, "control", "controls", controls.PART.label, f"{PART}, the least a page's own control can be",
+                (BUDGET_CONTROL, BUDGET_CONTROLS))]
 
 
 def next_to_hello(figure: str, how: str, samples: dict[str, list[float]], budget: float) -> Row:
@@ -95,48 +94,22 @@ def next_to_hello(figure: str, how: str, samples: dict[str, list[float]], budget
                home <= budget * hello, {"dashboard_s": samples[HOME], "hello_s": samples[HELLO]})
 
 
-def edit_rows(measured: list[tuple]) -> list[Row]:
-    """A row per page's sentence edit against the hello app's and the frame's, the frame's own, and their median."""
-    return judged(measured, "interaction", "pages", FLOOR_LABEL, f"{FLOOR}, the least a story page can be",
-                  (BUDGET_INTERACTION, BUDGET_MEDIAN), edit_row)
-
-
-def edit_row(label: str, times: list[float], hello_times: list[float], n: int, control: str,
-             floor: float | None) -> Row:
-    """A page's sentence edit against the hello app's and (where measured) the frame's."""
+def use_row(figure: str, label: str, times: list[float], hello_times: list[float], n: int, control: str,
+            least: float | None) -> Row:
+    """A use (a page's sentence edit, one of its own controls) against the hello app's edit and the least use's."""
+    how, budget, named, most, key = USES[figure]
     m, h = median(times), median(hello_times)
-    framed = f"; {ratio(m, floor)} the frame's" if floor else ""
-    return Row(f"interaction · {label}", f"{control} until its {n} charts have redrawn; median of {len(times)}{framed}",
-               seconds(m), f"hello app {seconds(h)}", ratio(m, h),
-               f"≤ {BUDGET_INTERACTION:g}× hello" + (f", ≤ {BUDGET_FLOOR}× the frame" if floor else ""),
-               m <= BUDGET_INTERACTION * h and (not floor or m <= BUDGET_FLOOR * floor),
-               {"page_s": times, "hello_s": hello_times, "charts": n, "frame_s": floor})
+    most = most if least else None  # a use judged against the least use too, where that was measured
+    return Row(f"{figure} · {label}", f"{how.format(control=control, n=n)}; median of {len(times)}"
+               + (f"; {ratio(m, least)} {named}'s" if least else ""), seconds(m), f"hello app {seconds(h)}",
+               ratio(m, h), f"≤ {budget:g}× hello" + (f", ≤ {most}× {named}" if most else ""),
+               m <= budget * h and (not most or m <= most * least),
+               {"page_s": times, "hello_s": hello_times, "charts": n, key: least})
 
 
-def control_rows(own: list[tuple]) -> list[Row]:
-    """A row per page-local control against the hello app's edit and the least such a control can be (PART), the
-    latter's own, and their median."""
-    return judged(own, "control", "controls", controls.PART.label, f"{PART}, the least a page's own control can be",
-                  (BUDGET_CONTROL, BUDGET_CONTROLS), control_row)
-
-
-def control_row(label: str, times: list[float], hello_times: list[float], n: int, control: str,
-                least: float | None) -> Row:
-    """A page's own control against the hello app's edit and (where measured) the least control's."""
-    m, h = median(times), median(hello_times)
-    beside = f"; {ratio(m, least)} the least control's" if least else ""
-    return Row(f"control · {label}", f"its part alone until the {n} charts it changes have redrawn; median of "
-               f"{len(times)}{beside}", seconds(m), f"hello app {seconds(h)}", ratio(m, h),
-               f"≤ {BUDGET_CONTROL:g}× hello", m <= BUDGET_CONTROL * h,
-               {"page_s": times, "hello_s": hello_times, "charts": n, "least_s": least})
-
-
-def judged(measured: list[tuple], figure: str, what: str, reference: str, least: str, budgets: tuple[float, float],
-           row) -> list[Row]:
-    """The rows of measured uses: the reference's (the use labelled `reference`, the `least` a use can be, judged by
-    no budget), row(label, times, hello times, charts, control, the reference's median) for each other use measured
-    (one that was not says why, under the first of the `budgets`), and the median of their ratios to the hello app
-    against the second."""
+def judged(measured: list[tuple], figure: str, what: str, reference: str, least: str,
+           budgets: tuple[float, float]) -> list[Row]:
+    """Rows of the uses: the `reference` (unjudged), use_row(…, its median) for each other, their median ratio's."""
     rows, ratios = [], []
     least_s = next((median(times) for label, times, *_ in measured if label == reference and times), None)
     for label, times, hello_times, n, control in measured:
@@ -146,7 +119,7 @@ def judged(measured: list[tuple], figure: str, what: str, reference: str, least:
         elif not times:
             rows.append(Row(f"{figure} · {label}", control, "—", budget=f"≤ {budgets[0]:g}× hello"))
         else:
-            rows.append(row(label, times, hello_times, n, control, least_s))
+            rows.append(use_row(figure, label, times, hello_times, n, control, least_s))
             ratios.append(median(times) / median(hello_times))
     return rows + median_row(f"{figure} · median over {what}", what, ratios, budgets[1])
 

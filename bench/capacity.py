@@ -1,5 +1,6 @@
 """Capacity: how many students one server process serves, and through nginx more, with bare websocket sessions."""
 import asyncio
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -27,6 +28,7 @@ class Result:
     client_cpu_s: float
     upstreams: dict[str, int] = field(default_factory=dict)
     others: float = 0.0  # cores kept busy meanwhile by processes other than the servers and this one
+    wall_s: float = 0.0
 
     @property
     def edits(self) -> int:
@@ -56,14 +58,25 @@ async def workload(url: str, sessions: int, duration: float, pids: list[int], se
     first = sessions * 1000 if seed is None else seed
     students = [Student(url, seed=first + i) for i in range(sessions)]
     errors = await open_all(students)
+    result = await window(students, duration, pids)
+    await close_all(students)
+    result.errors[:0] = errors
+    return result
+
+
+async def window(students: list[Student], duration: float, pids: list[int]) -> Result:
+    """The students' edits every PERIOD_S s for `duration` s (none: the servers idle): what they cost."""
+    for s in students:
+        s.latencies.clear()
     before = snapshot(pids)
     start = before[-1]
     await asyncio.gather(*(s.lesson(start, start + duration) for s in students))
+    if not students:
+        await asyncio.sleep(duration)
     server, client, others = since(before, pids)
-    await close_all(students)
-    upstreams = dict(Counter(s.upstream or "direct" for s in students))
-    errors += [e for s in students for e in s.errors]
-    return Result(sessions, [t for s in students for t in s.latencies], errors, server, client, upstreams, others)
+    return Result(len(students), [t for s in students for t in s.latencies], [e for s in students for e in s.errors],
+                  server, client, dict(Counter(s.upstream or "direct" for s in students)), others,
+                  time.monotonic() - start)
 
 
 def one_process(quick: bool) -> list[Row]:
@@ -89,15 +102,8 @@ def one_process(quick: bool) -> list[Row]:
             mine.summary(), f"hello {floor.summary()}", f"{cpu_ratio:.2f}× CPU",
             f"CPU ≤ {CPU_BUDGET:g}× hello" + (f", p95 ≤ {P95_BUDGET_S:g} s" if judged else ""),
             cpu_ratio <= CPU_BUDGET and not mine.errors and (mine.ok() or not judged),
-            {"dashboard": result_values(mine), "hello": result_values(floor)}))
+            {"dashboard": mine, "hello": floor}))
     return rows
-
-
-def result_values(r: Result) -> dict:
-    """A result's raw samples for the JSON file."""
-    return {"sessions": r.sessions, "latencies_s": r.latencies, "errors": r.errors[:20], "error_count": len(r.errors),
-            "server_cpu_s": r.server_cpu_s, "client_cpu_s": r.client_cpu_s, "upstreams": r.upstreams,
-            "other_cores": r.others}
 
 
 def behind_nginx(quick: bool) -> list[Row]:
@@ -140,7 +146,7 @@ def sweep_row(n: int, results: list[Result], single: list[Result], quick: bool) 
     steps = "; ".join(f"{r.sessions}: p95 {seconds(r.quantile(0.95))}, {len(r.errors)} err, split "
                       f"{'/'.join(str(v) for v in sorted(r.upstreams.values(), reverse=True))}, "
                       f"{r.others:.1f} cores busy elsewhere (nginx too)" for r in results)
-    values = {"processes": n, "levels": [result_values(r) for r in results]}
+    values = {"processes": n, "levels": results}
     if quick:
         r, one = results[0], single[0]
         return Row(f"capacity · through nginx, {n} process{'es' if n > 1 else ''}",

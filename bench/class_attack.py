@@ -7,14 +7,13 @@ import re
 import resource
 import tempfile
 import time
-from collections.abc import Callable
 
 import psutil
 import sqlalchemy as sa
 
 from bench import class_flood as flood
 from bench.class_lesson import BUSY, remove_busiest_minute, set_cap
-from bench.class_tab import CODE, JOIN, OPENING, PICK, REVEAL, STEP_TIMEOUT_S, Tab, ask, link_tab, replicas
+from bench.class_tab import CODE, JOIN, OPENING, PICK, REVEAL, Tab, ask, link_tab, one_server, replicas, staged
 from bench.clients import warm
 from bench.common import Row, cli, seconds
 from bench.servers import HOME, nginx, started
@@ -65,13 +64,6 @@ async def honest_answers(student: Tab, times: int, gap: float, wait: float = 10.
             outcomes.append(f"no answer within {wait:g} s")
         await asyncio.sleep(gap)
     return outcomes, took
-
-
-@contextlib.contextmanager
-def one_server(env: dict[str, str]):
-    """One warm dashboard process on a class database of its own (SQLite unless env names one), and its URL."""
-    with tempfile.TemporaryDirectory() as folder, replicas(1, {"CLASS_DATA": folder, **TRUSTED, **env}) as (server,):
-        yield server, env.get("CLASS_DATABASE_URL", f"sqlite:///{folder}/classes.sqlite")
 
 
 async def fill(url: str) -> dict:
@@ -136,9 +128,7 @@ async def replayed(url: str, fake: Tab) -> str:
     cookie = "; ".join(c for c in fake.cookie.split("; ") if c.startswith("class_student="))
     other = Tab(url, "Class", "", "replay", SCRIPT)
     other.cookie = cookie  # a tab opened with it (Tab.open would take the site's first cookies instead)
-    await other.connect()
-    await other.send(page_name=other.path)
-    await other.until(lambda: PICK in other.widgets, STEP_TIMEOUT_S, "the panel the cookie brings back")
+    await other.connect(lambda: PICK in other.widgets, page_name=other.path)  # the panel the cookie brings back
     said = await other.answered(other.options[PICK][-1], 10)
     await other.close()
     return said
@@ -170,17 +160,9 @@ def votes_row(v: dict) -> Row:
 
 async def held_flood(url: str, pids: list[int], idle: int = 0) -> dict:
     """HOLDS questions on a live class's stage (and `idle` idle sockets) while a bystander edits and visitors come."""
-    import httpx2
-
-    teacher, code = await ask(url, "teacher")
-    async with httpx2.AsyncClient(timeout=30) as client:
-        stage = (await client.get(f"{url}/_class/stage?c={code}")).text
-    port = int(url.rsplit(":", 1)[1])
-
-    async def start():
-        extra = await flood.idle_sockets(port, idle) if idle else []
-        return flood.Flood(port, [f"/_class/stage?c={code}&shown={stage}"] * HOLDS, watch.HOLD_S).start(), extra
-    found = await flood.under(url, pids, start, settle=5.0)
+    teacher, code, stage = await staged(url)
+    held = flood.Flood(int(url.rsplit(":", 1)[1]), [f"/_class/stage?c={code}&shown={stage}"] * HOLDS, watch.HOLD_S)
+    found = await flood.under(url, pids, held, idle)
     await teacher.close()
     return found
 
@@ -218,12 +200,9 @@ def holds_rows() -> list[Row]:
 
 async def unknown_flood(url: str, pids: list[int]) -> dict:
     """HOLDS distinct unknown codes, each asked every 20 s, while a bystander edits."""
-    port = int(url.rsplit(":", 1)[1])
-
-    async def start():
-        paths = [f"/_class/stage?c={c}&shown=unknown" for c in flood.unknown_codes(HOLDS)]
-        return flood.Flood(port, paths, watch.HOLD_S, spread=watch.HOLD_S).start(), []
-    return await flood.under(url, pids, start, settle=5.0, quiet=10.0)
+    paths = [f"/_class/stage?c={c}&shown=unknown" for c in flood.unknown_codes(HOLDS)]
+    unknown = flood.Flood(int(url.rsplit(":", 1)[1]), paths, watch.HOLD_S, spread=watch.HOLD_S)
+    return await flood.under(url, pids, unknown, quiet=10.0)
 
 
 def unknown_row(v: dict) -> Row:
@@ -303,17 +282,17 @@ def stopped_row(v: dict) -> Row:
 def run_one(name: str) -> list[Row]:
     """One attack on servers of its own: its rows."""
     if name == "fill":
-        with one_server({}) as (server, _):
+        with one_server(TRUSTED) as (server, _):
             return [fill_row(asyncio.run(fill(server.url)))]
     if name == "votes":
-        with one_server({}) as (server, database):
+        with one_server(TRUSTED) as (server, database):
             return [votes_row(asyncio.run(votes(server.url, database)))]
     if name == "holds":
         return holds_rows()
     if name == "unknown":
-        with one_server({}) as (server, _):
+        with one_server(TRUSTED) as (server, _):
             return [unknown_row(asyncio.run(unknown_flood(server.url, [server.proc.pid])))]
-    with postgres.cluster() as (pg, postmaster), one_server({"CLASS_DATABASE_URL": pg}) as (server, database):
+    with postgres.cluster() as (pg, postmaster), one_server(TRUSTED | {"CLASS_DATABASE_URL": pg}) as (server, database):
         return [stopped_row(asyncio.run(stopped(server.url, database, postmaster)))]
 
 
@@ -321,19 +300,13 @@ ATTACKS = ("fill", "votes", "holds", "unknown", "stopped")
 MORE = ("bench.class_crowd", "bench.class_edges")  # issue 59's attacks, each module with its ATTACKS and run_one
 
 
-def every() -> dict[str, Callable[[str], list[Row]]]:
-    """Every attack's name -> the run_one that runs it: this module's, then MORE's."""
-    found = dict.fromkeys(ATTACKS, run_one)
-    for module in map(importlib.import_module, MORE):
-        found |= dict.fromkeys(module.ATTACKS, module.run_one)
-    return found
-
-
 def run(quick: bool, names: tuple[str, ...] = ()) -> list[Row]:
     """Every attack, or those named (python -m bench runs them all; --quick skips them: about 15 minutes)."""
     if quick and not names:
         return [Row("class attacks", "the ten attacks on class mode", "skipped in --quick")]
-    attacks = every()
+    attacks = dict.fromkeys(ATTACKS, run_one)  # every attack's name -> the run_one that runs it: this module's, MORE's
+    for module in map(importlib.import_module, MORE):
+        attacks |= dict.fromkeys(module.ATTACKS, module.run_one)
     return [row for name in names or attacks for row in attacks[name](name)]
 
 

@@ -4,15 +4,14 @@ import contextlib
 import math
 import multiprocessing
 import os
-import tempfile
 import time
 from collections import Counter
 
 import httpx2
 
 from bench import class_flood as flood
-from bench.class_attack import SCHOOL, SCRIPT, TRUSTED, all_join, honest_answers, one_server, try_join
-from bench.class_tab import PICK, REVEAL, STEP_TIMEOUT_S, Tab, ask, link_tab, replicas
+from bench.class_attack import SCHOOL, SCRIPT, TRUSTED, all_join, honest_answers, try_join
+from bench.class_tab import PICK, REVEAL, STEP_TIMEOUT_S, Tab, ask, link_tab, one_server
 from bench.clients import Student
 from bench.common import Row, cli, median, seconds
 from bench.servers import nginx
@@ -190,15 +189,12 @@ def busy_row(v: dict) -> Row:
 
 def run_one(name: str) -> list[Row]:
     """One attack on servers of its own: its rows."""
-    if name == "answers":
-        with one_server({}) as (server, _):
-            return [answers_row(asyncio.run(answers(server.url)))]
     if name == "reveal":
-        with tempfile.TemporaryDirectory() as folder, replicas(1, {"CLASS_DATA": folder, **TRUSTED}) as backends, \
-                nginx(backends) as (front, *_):
+        with one_server(TRUSTED) as (server, _), nginx([server]) as (front, *_):
             return [reveal_row(asyncio.run(reveal(front)))]
-    with one_server({}) as (server, _):
-        return [busy_row(asyncio.run(busy(server.url)))]
+    attack, row = (answers, answers_row) if name == "answers" else (busy, busy_row)
+    with one_server(TRUSTED) as (server, _):
+        return [row(asyncio.run(attack(server.url)))]
 
 
 ATTACKS = ("answers", "reveal", "busy")

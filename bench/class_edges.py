@@ -7,7 +7,7 @@ import tempfile
 import time
 
 from bench import class_flood as flood
-from bench.class_tab import ask
+from bench.class_tab import staged
 from bench.clients import warm
 from bench.common import Row, cli, seconds
 from bench.servers import HOME, started
@@ -15,6 +15,7 @@ from classroom import holds
 from harness.health import health_s
 
 SPOOFED, WAIT_S = 2000, 5.0  # questions; how long an answer counts as "at once" (a hold lasts 20 s)
+HOUR_S = 3600.0  # when an answered question would be asked again: not within the wait
 FIRST = ipaddress.ip_address("198.18.0.0")  # a range kept for benchmarks: addresses that are nobody's
 HARD, IDLE, HEALTH_S, LINES = 1024, 1100, 5.0, 50
 PROXY_ENV = ("CLASS_TRUSTED_PROXIES", "FORWARDED_ALLOW_IPS")
@@ -31,40 +32,19 @@ def more_files():
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
 
 
-async def spoofed(port: int, path: str, address: str) -> tuple[asyncio.StreamReader, asyncio.StreamWriter] | None:
-    """A GET of `path` from 127.0.0.1 naming `address` in X-Forwarded-For, not yet answered (None if it failed)."""
-    with contextlib.suppress(OSError):
-        reader, writer = await asyncio.open_connection("127.0.0.1", port)
-        writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nX-Forwarded-For: {address}\r\n"
-                     "Connection: close\r\n\r\n".encode())
-        await writer.drain()
-        return reader, writer
-    return None
-
-
-async def status(reader: asyncio.StreamReader) -> int:
-    """The status of the answer read from `reader` (0 for none)."""
-    line = await reader.readline()
-    return int(line.split()[1]) if line else 0
-
-
 async def spoof(url: str) -> dict:
     """SPOOFED questions on a live class's stage, each naming another address: how many were answered at once."""
-    import httpx2
-
-    teacher, code = await ask(url, "teacher")
-    async with httpx2.AsyncClient(timeout=30) as client:
-        stage = (await client.get(f"{url}/_class/stage?c={code}")).text
-    port, path = int(url.rsplit(":", 1)[1]), f"/_class/stage?c={code}&shown={stage}"
-    asked = [a for a in await asyncio.gather(*(spoofed(port, path, str(FIRST + i)) for i in range(SPOOFED))) if a]
-    done, pending = await asyncio.wait([asyncio.ensure_future(status(r)) for r, _ in asked], timeout=WAIT_S)
-    for task in pending:
-        task.cancel()
-    for _, writer in asked:
-        writer.close()
+    teacher, code, stage = await staged(url)
+    asked = flood.Flood(int(url.rsplit(":", 1)[1]), [f"/_class/stage?c={code}&shown={stage}"] * SPOOFED, HOUR_S,
+                        host="127.0.0.1", forwarded=[str(FIRST + i) for i in range(SPOOFED)]).start()
+    while asked.asked + asked.failed < SPOOFED:  # every question written (or refused) before the wait starts
+        await asyncio.sleep(0.05)
+    await asyncio.sleep(WAIT_S)
+    held = asked.waiting
+    at_once = dict(asked.statuses)
+    await asked.stop()
     await teacher.close()
-    statuses = [task.result() for task in done if not task.exception()]
-    return {"asked": len(asked), "held": len(pending), "at_once": {s: statuses.count(s) for s in set(statuses)}}
+    return {"asked": asked.asked, "held": held, "at_once": at_once}
 
 
 def spoof_row(v: dict) -> Row:
@@ -74,13 +54,6 @@ def spoof_row(v: dict) -> Row:
                "CLASS_TRUSTED_PROXIES)", f"{v['held']:,} of {v['asked']:,} held; answered at once {v['at_once']}",
                f"before: {SPOOFED:,} of {SPOOFED:,} held", "—", f"≤ {limit} held (one address's share)",
                v["held"] <= limit and v["asked"] == SPOOFED, v)
-
-
-def spoof_rows() -> list[Row]:
-    """The spoofed flood on one server with the repo's defaults (none of the proxy settings this process has)."""
-    with tempfile.TemporaryDirectory() as folder, more_files(), \
-            started([HOME], {"CLASS_DATA": folder} | dict.fromkeys(PROXY_ENV)) as (server,):
-        return [spoof_row(asyncio.run(spoof(server.url)))]
 
 
 async def websocket(port: int) -> tuple[str, float]:
@@ -125,18 +98,17 @@ def files_row(v: dict) -> Row:
                v["health_s"] <= HEALTH_S and refused and v["lines"] < LINES, v)
 
 
-def files_rows() -> list[Row]:
-    """The idle flood on one server started under the hard limit (set on its process as it starts)."""
+def run_one(name: str) -> list[Row]:
+    """One attack on a server of its own (spoof: the repo's defaults; files: under the hard limit, set as it starts)."""
+    if name == "spoof":  # none of the proxy settings this process has
+        with tempfile.TemporaryDirectory() as folder, more_files(), \
+                started([HOME], {"CLASS_DATA": folder} | dict.fromkeys(PROXY_ENV)) as (server,):
+            return [spoof_row(asyncio.run(spoof(server.url)))]
     with tempfile.TemporaryDirectory() as folder, more_files(), \
             started([HOME], {"CLASS_DATA": folder}, [warm], (HARD, HARD)) as (server,):
         v = asyncio.run(files(server.url)) | {"open_files": flood.open_files(server.proc.pid)}
         v["lines"] = len(server.log.read_text(errors="replace").splitlines())
         return [files_row(v)]
-
-
-def run_one(name: str) -> list[Row]:
-    """One attack on a server of its own: its rows."""
-    return spoof_rows() if name == "spoof" else files_rows()
 
 
 ATTACKS = ("spoof", "files")

@@ -7,37 +7,42 @@ from collections import Counter
 
 import psutil
 
+from bench import capacity
 from bench.clients import Student, close_all, open_all
 from bench.common import median
-from bench.servers import cpu_seconds
 from classroom.questions import ALPHABET
 
 SCRIPT_HOST = "127.0.0.2"  # every 127.x address is this machine's loopback
 EDITS, VISITORS = 8, 22
 AGAIN_S = 1.0  # the least a script waits after an answer before it asks again (the watch's own retry)
+SETTLE_S = 5.0  # from the flood's start to the bystander's edits in it
 
 
 class Flood:
-    """A script asking `paths` from SCRIPT_HOST, each every `period` s on a connection of its own, until stopped."""
+    """A script asking `paths` from `host` (each naming its `forwarded` address), every `period` s, until stopped."""
 
-    def __init__(self, port: int, paths: list[str], period: float, spread: float = 0.0):
+    def __init__(self, port: int, paths: list[str], period: float, spread: float = 0.0, host: str = SCRIPT_HOST,
+                 forwarded: list[str] | None = None):
         self.port, self.paths, self.period, self.spread = port, paths, period, spread
+        self.host, self.forwarded = host, forwarded
         self.statuses: Counter[int] = Counter()
-        self.failed = self.waiting = 0
+        self.failed = self.waiting = self.asked = 0
         self.tasks: list[asyncio.Task] = []
 
     def start(self) -> "Flood":
-        self.tasks = [asyncio.create_task(self.asking(path)) for path in self.paths]
+        self.tasks = [asyncio.create_task(self.asking(i, path)) for i, path in enumerate(self.paths)]
         return self
 
-    async def asking(self, path: str) -> None:
-        """One path's questions, one after another."""
+    async def asking(self, i: int, path: str) -> None:
+        """The i-th path's questions, one after another."""
         await asyncio.sleep(random.uniform(0, self.spread))
+        via = f"X-Forwarded-For: {self.forwarded[i]}\r\n" if self.forwarded else ""
         while True:
             writer, asked = None, time.monotonic()
             try:
-                reader, writer = await asyncio.open_connection("127.0.0.1", self.port, local_addr=(SCRIPT_HOST, 0))
-                writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".encode())
+                reader, writer = await asyncio.open_connection("127.0.0.1", self.port, local_addr=(self.host, 0))
+                writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{via}Connection: close\r\n\r\n".encode())
+                self.asked += 1
                 self.waiting += 1
                 try:
                     line = await reader.readline()
@@ -86,22 +91,22 @@ async def visitors(url: str, n: int = VISITORS) -> int:
     return n - len(errors)
 
 
-async def cores(pids: list[int], window: float) -> float:
-    """The cores the servers keep busy over the next `window` seconds."""
-    cpu0, t0 = cpu_seconds(pids), time.monotonic()
-    await asyncio.sleep(window)
-    return (cpu_seconds(pids) - cpu0) / (time.monotonic() - t0)
+async def cores(pids: list[int], span: float) -> float:
+    """The cores the servers keep busy over the next `span` seconds."""
+    idle = await capacity.window([], span, pids)
+    return idle.server_cpu_s / idle.wall_s
 
 
-async def under(url: str, pids: list[int], start_flood, settle: float = 3.0, quiet: float = 0.0) -> dict:
-    """A bystander's edits before and in the flood start_flood() starts, visitors meanwhile, cores (given `quiet`)."""
+async def under(url: str, pids: list[int], flood: Flood, idle: int = 0, quiet: float = 0.0) -> dict:
+    """A bystander's edits before and in the flood (with `idle` idle sockets), visitors meanwhile, cores (`quiet`)."""
     bystander = Student(url, seed=77)
     await bystander.open()
     await edits(bystander, 2)  # its caches warm
-    idle = await edits(bystander)
+    alone = await edits(bystander)
     idle_cores = await cores(pids, quiet) if quiet else None
-    flood, extra = await start_flood()
-    await asyncio.sleep(settle)
+    extra = await idle_sockets(flood.port, idle) if idle else []
+    flood.start()
+    await asyncio.sleep(SETTLE_S)
     flood_cores = await cores(pids, quiet) if quiet else None
     busy = await edits(bystander)
     opened = await visitors(url)
@@ -110,12 +115,11 @@ async def under(url: str, pids: list[int], start_flood, settle: float = 3.0, qui
     for writer in extra:
         writer.close()
     await bystander.close()
-    return {"idle_edit_s": idle, "edit_s": busy, "visitors": opened, "of": VISITORS, "held": held,
+    return {"idle_edit_s": alone, "edit_s": busy, "visitors": opened, "of": VISITORS, "held": held,
             "statuses": dict(flood.statuses), "failed": flood.failed, "idle_cores": idle_cores, "cores": flood_cores,
             "errors": bystander.errors[:3]}
 
 
 def open_files(pid: int) -> tuple[int, int]:
     """(soft, hard) open-files limit of a running process."""
-    found = psutil.Process(pid).rlimit(psutil.RLIMIT_NOFILE)
-    return found[0], found[1]
+    return psutil.Process(pid).rlimit(psutil.RLIMIT_NOFILE)

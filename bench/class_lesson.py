@@ -7,7 +7,7 @@ import random
 import re
 import time
 from collections import Counter
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import dataclass, field, fields
 
 import sqlalchemy as sa
 from streamlit.proto.WidgetStates_pb2 import WidgetState
@@ -173,12 +173,6 @@ class Lesson:
     def ok(self) -> bool:
         return (not self.errors and quantile(self.answers, 0.95) <= LATENCY_BUDGET_S
                 and quantile(self.reveals, 0.95) <= LATENCY_BUDGET_S)
-
-    def values(self) -> dict:
-        return {"joins": asdict(self.joins), "join_s": self.joins.took(), "answer_s": self.answers,
-                "reveal_s": self.reveals, "errors": self.errors[:30],
-                "error_count": len(self.errors), "asking": asdict(self.asking), "revealed": asdict(self.revealed),
-                "split": self.split, "tabs": self.tabs, "during": self.during}
 
     def where(self) -> str:
         """Where the time went, for the table."""

@@ -5,6 +5,7 @@ import json
 import random
 import re
 import sys
+import tempfile
 import time
 import urllib.parse
 import urllib.request
@@ -70,16 +71,17 @@ class Tab:
     async def open(self) -> None:
         """GET the site (nginx's cookie), open the websocket and run the page by its name and query string."""
         self.cookie, self.upstream = await asyncio.to_thread(first_visit, self.base)
-        await self.connect()
-        runs = self.runs
-        await self.send(page_name=self.path)
-        await self.until(lambda: self.runs > runs, OPEN_TIMEOUT_S, "first run")
+        await self.connect(page_name=self.path)
 
-    async def connect(self) -> None:
-        """A websocket to the tab's site, read in a task of its own."""
+    async def connect(self, showing: Callable[[], bool] = lambda: True, **send) -> None:
+        """A websocket to the site, read in a task of its own, and a run of the page on it (send's) until showing()."""
         self.closed = False
         self.ws = await stream(self.base, self.headers())
         self.reader = asyncio.create_task(self.read())
+        self.widgets.clear()
+        runs = self.runs
+        await self.send(**send)
+        await self.until(lambda: self.runs > runs and showing(), OPEN_TIMEOUT_S, "a run on a new websocket")
 
     async def read(self) -> None:
         """Note every ForwardMsg as it arrives; wake the waiters."""
@@ -259,11 +261,10 @@ class Tab:
         await self.until(lambda: self.acked_at is not None or len(self.errors) > seen, wait, "answer")
         return "sent" if len(self.errors) == seen else self.errors[-1].split(": ", 1)[-1]
 
-    def set(self, label: str, value: str) -> tuple[str, str]:
-        """Type or pick `value` in the widget called `label`: its id and fragment."""
-        widget, fragment = self.widgets[label]
+    def set(self, label: str, value: str) -> None:
+        """Type or pick `value` in the widget called `label`."""
+        widget = self.widgets[label][0]
         self.states[widget] = WidgetState(id=widget, string_value=value)
-        return widget, fragment
 
     async def until(self, condition: Callable[[], bool], timeout: float, what: str) -> None:
         """Wait until condition() holds (checked as each message arrives); TimeoutError or ConnectionError."""
@@ -316,6 +317,13 @@ async def ask(base: str, name: str) -> tuple[Tab, str]:
     return teacher, next(ROOM.search(c).group(1) for c in teacher.codes if ROOM.search(c))
 
 
+async def staged(base: str) -> tuple[Tab, str, str]:
+    """A teacher asks the class: the teacher's tab, the class's code, and its stage as a watch is shown it."""
+    teacher, code = await ask(base, "teacher")
+    async with httpx2.AsyncClient(timeout=30) as client:
+        return teacher, code, (await client.get(f"{base}/_class/stage?c={code}")).text
+
+
 def link_tab(base: str, code: str, name: str, address: str = "") -> Tab:
     """A tab on the class's link (from `address`, as a trusted proxy names it)."""
     return Tab(base, "Class", f"room={code}", name, address)
@@ -366,6 +374,13 @@ def progress(message: str) -> None:
 def replicas(n: int, env: dict[str, str]):
     """n dashboard processes, ready and warm (a visitor's edits; a class asked, answered, revealed), stopped after."""
     return started([HOME] * n, env, [warm, lambda url: asyncio.run(warm_class(url))])
+
+
+@contextlib.contextmanager
+def one_server(env: dict[str, str]):
+    """One warm dashboard process on a class database of its own (SQLite unless env names one), and its URL."""
+    with tempfile.TemporaryDirectory() as folder, replicas(1, {"CLASS_DATA": folder, **env}) as (server,):
+        yield server, env.get("CLASS_DATABASE_URL", f"sqlite:///{folder}/classes.sqlite")
 
 
 async def warm_class(base: str) -> None:

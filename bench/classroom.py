@@ -1,19 +1,18 @@
 """Class mode under load: teachers and students as bare websocket tabs on replicas behind nginx, and on one process."""
 import asyncio
+import functools
 import random
-import tempfile
 import time
-from pathlib import Path
 
 import sqlalchemy as sa
 
 from bench import class_tab as tabs
-from bench.capacity import workload
+from bench.capacity import window, workload
 from bench.class_lesson import LATENCY_BUDGET_S, OUTSIDER_BUDGET, REVEAL_WINDOW_S, Lesson, Site, lesson, ranks
-from bench.class_tab import JOIN, PICK, REVEAL, Tab, answer, ask, each, join, link_tab, progress, replicas
-from bench.clients import OPEN_TIMEOUT_S, Student, open_all
-from bench.common import Row, cli, p50_p95, quantile, seconds
-from bench.servers import HOME, Server, cpu_seconds, nginx, worktree
+from bench.class_tab import JOIN, PICK, REVEAL, Tab, answer, ask, each, join, link_tab, one_server, progress, replicas
+from bench.clients import Student, close_all, open_all
+from bench.common import Row, cli, in_turn, p50_p95, quantile, seconds
+from bench.servers import HOME, Server, nginx, worktree
 from classroom import classes
 from harness import postgres
 
@@ -28,7 +27,7 @@ def lesson_row(figure: str, how: str, result: Lesson) -> Row:
     measured = (f"{result.joins.summary()}; answer → teacher {p50_p95(result.answers)}; reveal → students "
                 f"{p50_p95(result.reveals)}; {len(result.errors)} errors")
     return Row(figure, f"{how}; tabs per process {'/'.join(str(v) for v in result.split.values())}; {result.where()}",
-               measured, "—", "—", f"p95 ≤ {LATENCY_BUDGET_S:g} s each", result.ok(), result.values())
+               measured, "—", "—", f"p95 ≤ {LATENCY_BUDGET_S:g} s each", result.ok(), {"lesson": result})
 
 
 def restart_row(v: dict) -> Row:
@@ -85,7 +84,7 @@ async def come_back(moved: list[Tab], code: str, rng: random.Random) -> tuple[li
     seated: list[Tab] = []
 
     async def back(s: Tab):
-        await reconnect(s)
+        await s.connect()  # the frontend's reconnect: same cookie, same replica, the values it held
         if JOIN not in s.widgets:
             seated.append(s)
             return
@@ -99,7 +98,7 @@ async def come_back(moved: list[Tab], code: str, rng: random.Random) -> tuple[li
 async def restarted_under(teacher: Tab, replica: Server) -> str:
     """The teacher's own replica restarted, the tab reconnected: what it shows."""
     await bounce(replica, [teacher])
-    await reconnect(teacher)
+    await teacher.connect()
     sees = "the join form" if JOIN in teacher.widgets else "the class" if tabs.END in teacher.widgets else "?"
     await teacher.close()
     return sees
@@ -115,15 +114,6 @@ async def bounce(replica: Server, cut: list[Tab]) -> float:
     await asyncio.gather(*(tab.until(lambda tab=tab: tab.closed, 10, "the closed websocket") for tab in cut),
                          return_exceptions=True)
     return time.perf_counter() - killed
-
-
-async def reconnect(tab: Tab) -> None:
-    """The frontend's reconnect: a new websocket (same cookie, same replica), a rerun with the values it held."""
-    await tab.connect()
-    tab.widgets.clear()
-    runs = tab.runs
-    await tab.send()
-    await tab.until(lambda: tab.runs > runs, OPEN_TIMEOUT_S, "the rerun after reconnecting")
 
 
 def replicated(quick: bool) -> list[Row]:
@@ -157,16 +147,15 @@ def replicated(quick: bool) -> list[Row]:
 def single(quick: bool) -> list[Row]:
     """Many classes on one process with SQLite, and what they cost the people typing on the same process."""
     plan = QUICK if quick else FULL
-    with tempfile.TemporaryDirectory(prefix="bench-class-") as folder, \
-            replicas(1, {"CLASS_DATA": folder}) as (server,):
+    with one_server({}) as (server, database):
         pid = server.proc.pid
-        site = Site([server.url], sa.create_engine(f"sqlite:///{Path(folder) / 'classes.sqlite'}"), [pid])
+        site = Site([server.url], sa.create_engine(database), [pid])
         try:
             progress("typing on one process, no class")
-            alone = asyncio.run(typing_alone(server.url, pid, plan))
+            alone = asyncio.run(typing(server.url, pid, plan, 600, beside=False))
             progress(f"{plan['classes']} classes on one process, then typing beside them")
             many = asyncio.run(lesson(site, plan["classes"], plan["per_class"], plan["answer_s"],
-                                      during=lambda: outsiders(server.url, pid, plan)))
+                                      during=lambda: typing(server.url, pid, plan, 700, beside=True)))
         finally:
             site.engine.dispose()
     return [
@@ -179,17 +168,14 @@ def single(quick: bool) -> list[Row]:
 
 def before_and_now(plan: dict) -> Row:
     """CPU per edit outside any class, this tree against BEFORE served at once, their windows taken in turn."""
-    def window(server: Server):
+    def typed(server: Server):
         return asyncio.run(workload(server.url, plan["editors"], plan["window_s"], [server.proc.pid], seed=500))
 
     with worktree(BEFORE) as other, Server(HOME) as ours, Server(HOME, root=other) as theirs:
         servers = (ours, theirs)
-        for server in servers:  # warm: the first edits fill the caches
-            window(server)
-        got: dict[Server, list] = {server: [] for server in servers}
-        for i in range(2 * plan["rounds"]):
-            server = servers[i % 2] if i // 2 % 2 == 0 else servers[1 - i % 2]
-            got[server].append(window(server))
+        calls = {server: functools.partial(typed, server) for server in servers}
+        in_turn(calls, 1)  # warm: the first edits fill the caches
+        got = in_turn(calls, plan["rounds"], swap=True)
     now, before = ({"cpu_s": sum(w.server_cpu_s for w in got[s]), "edits": sum(w.edits for w in got[s])}
                    for s in servers)
     mine, base = now["cpu_s"] / max(1, now["edits"]), before["cpu_s"] / max(1, before["edits"])
@@ -203,67 +189,36 @@ def before_and_now(plan: dict) -> Row:
                mine <= OUTSIDER_BUDGET * base and not errors, {"now": now, "before": before, "errors": errors[:10]})
 
 
-async def typing(pid: int, plan: dict, editors: list[Student]) -> dict:
-    """capacity.py's editors typing every 2 s for one window: edits, CPU seconds, latencies."""
-    for e in editors:
-        e.latencies.clear()
-    cpu, start = cpu_seconds([pid]), time.monotonic()
-    await asyncio.gather(*(e.lesson(start, start + plan["window_s"]) for e in editors))
-    return {"cpu_s": cpu_seconds([pid]) - cpu, "wall_s": time.monotonic() - start,
-            "edits": sum(len(e.latencies) for e in editors), "latencies_s": [x for e in editors for x in e.latencies],
-            "errors": [x for e in editors for x in e.errors]}
-
-
-async def typing_alone(url: str, pid: int, plan: dict) -> dict:
-    """The editors' windows with no class open, as many and as long as beside the classes (after one untimed)."""
-    editors = [Student(url, seed=600 + i) for i in range(plan["editors"])]
+async def typing(url: str, pid: int, plan: dict, seed: int, beside: bool) -> dict:
+    """Editors typing in `rounds` windows after an untimed one (`beside` the classes: between windows of them alone)."""
+    editors = [Student(url, seed=seed + i) for i in range(plan["editors"])]
     errors = await open_all(editors)
-    await typing(pid, plan, editors)
-    windows = [await typing(pid, plan, editors) for _ in range(plan["rounds"])]
-    await asyncio.gather(*(e.close() for e in editors))
-    return {"cpu_s": sum(w["cpu_s"] for w in windows), "edits": sum(w["edits"] for w in windows),
-            "latencies_s": [x for w in windows for x in w["latencies_s"]],
-            "errors": errors + [x for w in windows for x in w["errors"]]}
-
-
-async def quiet(pid: int, window: float) -> dict:
-    """The server's CPU over a window with only the classes running."""
-    cpu, start = cpu_seconds([pid]), time.monotonic()
-    await asyncio.sleep(window)
-    return {"cpu_s": cpu_seconds([pid]) - cpu, "wall_s": time.monotonic() - start}
-
-
-async def outsiders(url: str, pid: int, plan: dict) -> dict:
-    """Windows of classes alone and of classes + typing in turn: the editors' CPU, less the classes' own rate."""
-    editors = [Student(url, seed=700 + i) for i in range(plan["editors"])]
-    errors = await open_all(editors)
-    windows = [await quiet(pid, plan["window_s"])]
+    windows = [await window([] if beside else editors, plan["window_s"], [pid])]
     for _ in range(plan["rounds"]):
-        windows.append(await typing(pid, plan, editors))
-        windows.append(await quiet(pid, plan["window_s"]))
-    await asyncio.gather(*(e.close() for e in editors))
-    busy = windows[1::2]
-    extra = []
-    for i, w in enumerate(busy):
-        left, right = windows[2 * i], windows[2 * i + 2]
-        rate = (left["cpu_s"] + right["cpu_s"]) / (left["wall_s"] + right["wall_s"])
-        extra.append((w["cpu_s"] - rate * w["wall_s"], w["edits"], rate))
-    return {"windows": windows, "extra": extra, "errors": errors + [x for w in busy for x in w["errors"]],
-            "latencies_s": [x for w in busy for x in w["latencies_s"]]}
+        windows.append(await window(editors, plan["window_s"], [pid]))
+        if beside:
+            windows.append(await window([], plan["window_s"], [pid]))
+    await close_all(editors)
+    typed = [w for w in windows[1:] if w.sessions]
+    return {"windows": windows, "cpu_s": sum(w.server_cpu_s for w in typed), "edits": sum(w.edits for w in typed),
+            "latencies_s": [x for w in typed for x in w.latencies],
+            "errors": errors + [e for s in editors for e in s.errors]}
 
 
 def outsider_row(alone: dict, busy: dict, plan: dict) -> Row:
     """CPU per edit for people in no class, without and with the classes on their process."""
     base = alone["cpu_s"] / max(1, alone["edits"])
-    spent, edits = sum(x[0] for x in busy["extra"]), sum(x[1] for x in busy["extra"])
-    mine = spent / max(1, edits)
-    spread = [x[0] / max(1, x[1]) for x in busy["extra"]]
-    rates = [x[2] for x in busy["extra"]]
+    idle = busy["windows"][0::2]  # the classes alone, on either side of each window of typing beside them
+    typed = busy["windows"][1::2]
+    rates = [(a.server_cpu_s + b.server_cpu_s) / (a.wall_s + b.wall_s) for a, b in zip(idle, idle[1:], strict=False)]
+    extra = [w.server_cpu_s - rate * w.wall_s for w, rate in zip(typed, rates, strict=True)]  # less the classes' own
+    mine = sum(extra) / max(1, busy["edits"])
+    spread = [x / max(1, w.edits) for x, w in zip(extra, typed, strict=True)]
     how = (f"{plan['editors']} sessions type a sentence every 2 s on the home page of one process (capacity.py's "
            f"workload) for {plan['rounds']} windows of {plan['window_s']:g} s ({alone['edits']} edits), then "
            f"{plan['rounds']} windows of "
            f"{plan['window_s']:g} s with {plan['classes']}×{plan['per_class']} class tabs watching on the "
-           f"same process ({edits} edits), between windows of the classes alone (they kept {min(rates):.2f}–"
+           f"same process ({busy['edits']} edits), between windows of the classes alone (they kept {min(rates):.2f}–"
            f"{max(rates):.2f} cores busy); per window {', '.join(seconds(s) for s in spread)} (median "
            f"{seconds(sorted(spread)[len(spread) // 2])}); edit p95 "
            f"{seconds(quantile(alone['latencies_s'], 0.95))} alone, {seconds(quantile(busy['latencies_s'], 0.95))} "
@@ -280,11 +235,8 @@ def run(quick: bool) -> list[Row]:
     """Every class-mode row."""
     from harness import proxy
 
-    rows = []
-    if proxy.NGINX.exists():
-        rows += replicated(quick)
-    else:
-        rows.append(Row("class · 3 replicas", "nginx in front of 3 processes", f"skipped: {proxy.NGINX} not found"))
+    skipped = [Row("class · 3 replicas", "nginx in front of 3 processes", f"skipped: {proxy.NGINX} not found")]
+    rows = replicated(quick) if proxy.NGINX.exists() else skipped
     return rows + single(quick) + [before_and_now(QUICK if quick else FULL)]
 
 

@@ -50,10 +50,11 @@ def rerun_with(widget: str, **value) -> BackMsg:
 
 
 class Student:
-    """One Streamlit session over a bare websocket, timing every edit of the sentence box."""
+    """One Streamlit session over a bare websocket, timing every edit of the sentence box (`cache`: as a browser)."""
 
-    def __init__(self, url: str, seed: int, query: str = ""):
+    def __init__(self, url: str, seed: int, query: str = "", cache: bool = False):
         self.url, self.rng, self.query = url, random.Random(seed), query
+        self.cached: set[str] | None = set() if cache else None
         self.ws, self.widget, self.upstream, self.finished = None, None, None, None
         self.session_id, self.cookie = "", ""
         self.page, self.pages = "", {}  # the page to run ('' the home page), and every page's hash by its URL path
@@ -73,6 +74,7 @@ class Student:
     async def rerun(self, msg: BackMsg, timeout: float = EDIT_TIMEOUT_S) -> float:
         """Send a rerun with the query string and page, read until its script_finished (kept): its seconds."""
         msg.rerun_script.query_string, msg.rerun_script.page_script_hash = self.query, self.page
+        msg.rerun_script.cached_message_hashes.extend(sorted(self.cached or ()))
         start = time.perf_counter()
         await self.ws.send(msg.SerializeToString())
         done = await self.receive(lambda fwd: fwd.WhichOneof("type") == "script_finished"
@@ -93,6 +95,8 @@ class Student:
     def note(self, fwd: ForwardMsg) -> None:
         """Keep the URL's query string, the session's and pages' ids, widget ids, alerts and exceptions."""
         kind = fwd.WhichOneof("type")
+        if self.cached is not None and fwd.metadata.cacheable:  # a browser keeps it; its reruns send the hashes back
+            self.cached.add(fwd.hash)
         if kind == "page_info_changed":
             self.query = fwd.page_info_changed.query_string
         elif kind == "new_session":
@@ -158,13 +162,19 @@ async def close_all(students: list[Student]) -> None:
 
 def warm(url: str) -> None:
     """One student loads the page and edits a few times: imports, vectors and caches are ready before measuring."""
-    async def go():
-        s = Student(url, seed=0)
-        await s.open()
-        for _ in range(3):
-            await s.edit()
-        await s.close()
-    asyncio.run(go())
+    asyncio.run(visit(url, 0, edits=3))
+
+
+async def visit(url: str, seed: int, page: str = "", edits: int = 0) -> list[str]:
+    """One visitor opens the home page (then `page`, if given), edits its sentence `edits` times and leaves: errors."""
+    visitor = Student(url, seed)
+    await visitor.open()
+    if page:
+        await to_page(visitor, page)
+    for _ in range(edits):
+        await visitor.edit()
+    await visitor.close()
+    return visitor.errors
 
 
 async def to_page(student: Student, name: str) -> None:
@@ -211,13 +221,14 @@ async def choose(student: Student, widget: str, urls, names: list[str], sizes: l
     await student.rerun(msg, UPLOAD_TIMEOUT_S)
 
 
-async def send(student: Student, name: str, data: bytes) -> int:
-    """Choose a vectors file in the uploader as the frontend does (its URL, the PUT, the rerun): the PUT's status."""
+async def send(student: Student, name: str, data: bytes, widget: str = "-upload_files_",
+               kind: str = "text/plain") -> int:
+    """Choose a file in the uploader `widget` (vectors') as the frontend does (URL, PUT, rerun): the PUT's status."""
     (u,) = await file_urls(student, [name])
-    code = await asyncio.to_thread(put, student, u.upload_url, name, data)
+    code = await asyncio.to_thread(put, student, u.upload_url, name, data, kind)
     if code == 204:
         student.alerts.clear()
-        await choose(student, "-upload_files_", [u], [name], [len(data)])
+        await choose(student, widget, [u], [name], [len(data)])
     return code
 
 
@@ -249,6 +260,7 @@ class Requester(Student):
         super().__init__(url, seed, query)
         self.fragment, self.shown, self.interval = "", "", 0.5
         self.asked, self.placed_s, self.fitted_s = time.perf_counter(), None, None
+        self.drawn: list[float] = []  # seconds from each ask of again() to its page drawn
 
     def note(self, fwd: ForwardMsg) -> None:
         """Also the waiting notice's fragment: the one a full run showed, none when its last full run showed none."""
@@ -276,3 +288,20 @@ class Requester(Student):
         while self.fragment:
             await asyncio.sleep(self.interval)
             await self.look()
+
+    async def again(self, what: str, message, done: asyncio.Event, period: float = 0.0,
+                    timeout: float = TRAIN_TIMEOUT_S) -> None:
+        """Send message() and wait for the page drawn, again every `period` s (from a random phase) until `done`."""
+        due = time.monotonic() + self.rng.uniform(0, period)
+        while not done.is_set() and self.ws is not None:
+            await asyncio.sleep(max(0.0, due - time.monotonic()))
+            msg = message()
+            start = time.perf_counter()
+            try:
+                await self.rerun(msg, timeout)
+                await self.until_fitted()
+            except TimeoutError as e:
+                self.errors.append(f"{what}: {type(e).__name__}")
+                return
+            self.drawn.append(time.perf_counter() - start)
+            due = max(due + period, time.monotonic())

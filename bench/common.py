@@ -57,6 +57,12 @@ def errors(v: dict) -> str:
     return f"{len(v['errors'])} errors" + (f" (first: {v['errors'][0]})" if v["errors"] else "")
 
 
+def label(path: str | None) -> str:
+    """A page's name in the tables, from its script ('pages/2_Factor_matrix.py': '2 Factor matrix'; home: home)."""
+    name = (path or "").rsplit("/", 1)[-1].removesuffix(".py").replace("_", " ")
+    return "home" if name in ("", "0 Home") else name
+
+
 def clocked(f, runs: int = 1) -> tuple[list[float], list[float]]:
     """Wall-clock and CPU seconds (every thread of this process) of each of `runs` calls of f()."""
     wall, cpu = [], []
@@ -68,11 +74,13 @@ def clocked(f, runs: int = 1) -> tuple[list[float], list[float]]:
     return wall, cpu
 
 
-def timed(f) -> float:
-    """Seconds of one call of f()."""
-    start = time.perf_counter()
-    f()
-    return time.perf_counter() - start
+def in_turn(calls: dict, rounds: int, swap: bool = False) -> dict:
+    """Each of `calls` once a round (`swap`: every other round backwards), so drift hits them alike: their results."""
+    out = {key: [] for key in calls}
+    for i in range(rounds):
+        for key in reversed(calls) if swap and i % 2 else calls:
+            out[key].append(calls[key]())
+    return out
 
 
 @dataclass

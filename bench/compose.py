@@ -11,7 +11,7 @@ import time
 import urllib.request
 
 from bench.clients import Student
-from bench.common import ROOT, Row, seconds, table
+from bench.common import ROOT, Row, clocked, seconds, table
 from bench.servers import wait_health
 
 COMPOSE = ["docker", "compose", "-f", str(ROOT / "deploy" / "compose.yaml")]
@@ -71,9 +71,7 @@ def bases() -> str:
 
 def build(kind: str, cold: bool) -> Row:
     """docker compose build: the seconds it took and the image's size."""
-    start = time.perf_counter()
-    sh(*COMPOSE, "build", *(["--no-cache"] if cold else []), "app")
-    took = time.perf_counter() - start
+    (took,), _ = clocked(lambda: sh(*COMPOSE, "build", *(["--no-cache"] if cold else []), "app"))
     size = int(sh("docker", "image", "inspect", "-f", "{{.Size}}", IMAGE)) / 1e9
     cache = "--no-cache: every layer built, PyPI and Debian's mirror reached" if cold else "layer cache as it stands"
     return Row("compose · image", f"`docker compose build` ({cache}) on {kind}; size from docker image inspect",

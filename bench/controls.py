@@ -35,19 +35,9 @@ def keyed(find: Callable[[object, int], object], key: str) -> Action:
     return use
 
 
-def switch(text: str) -> Action:
-    """A toggle, by its label: flipped with Space."""
-    return keyed(lambda page, n: page.get_by_role("switch", name=text, exact=True), "Space")
-
-
-def button(text: str) -> Action:
-    """A button, by its name: pressed with Enter."""
-    return keyed(lambda page, n: page.get_by_role("button", name=text, exact=True), "Enter")
-
-
-def choices(first: str, second: str) -> Action:
-    """Two options of a switch of choices (a segmented control), in turn, with Space."""
-    return keyed(lambda page, n: page.get_by_role("radio", name=second if n % 2 else first, exact=True), "Space")
+def role(kind: str, key: str, first: str, second: str = "") -> Action:
+    """The element of ARIA role `kind` called `first` (`second` on odd uses, where given), used with `key`."""
+    return keyed(lambda page, n: page.get_by_role(kind, name=second if second and n % 2 else first, exact=True), key)
 
 
 def tab(first: int, second: int) -> Action:
@@ -87,18 +77,20 @@ class PageControl:
 
 CONTROLS = (
     PageControl("2 · query word", "Factor_matrix", select("Query word", "milk", "cat")),
-    PageControl("2 · divide by √d_k", "Factor_matrix", switch("Divide by √d_k")),
-    PageControl("2 · softmax", "Factor_matrix", switch("Softmax along each row")),
+    PageControl("2 · divide by √d_k", "Factor_matrix", role("switch", "Space", "Divide by √d_k")),
+    PageControl("2 · softmax", "Factor_matrix", role("switch", "Space", "Softmax along each row")),
     PageControl("2 · the guess, predict first", "Factor_matrix", guess(GUESSED), link=LONGER),
     PageControl("3 · query word", "Dot_product", select("Query word", "milk", "cat")),
     PageControl("3 · key word", "Dot_product", select("Key word", "drank", "cat")),
-    PageControl("3 · order of the dimensions", "Dot_product", choices("by dimension", "largest product first")),
+    PageControl("3 · order of the dimensions", "Dot_product",  # a segmented control's two options, in turn
+                role("radio", "Space", "by dimension", "largest product first")),
     PageControl("4 · query word", "Relevance", select("Query word", "milk", "cat")),
     PageControl("5 · word the results follow", "Learning", select("Query word", "cat", "milk"), link=TWO_QUERIES,
                 before=trained),
     PageControl("6 · tab", "Three_kinds", tab(0, 1)),
     PageControl("6 · heads", "Three_kinds", select("Heads", "1", "2")),
-    PageControl("7 · another held-out sentence", "Real_sentences", button("Another held-out sentence")),
+    PageControl("7 · another held-out sentence", "Real_sentences",
+                role("button", "Enter", "Another held-out sentence")),
     PageControl("8 · head shown large", "Real_model", select("Head shown large", "L1-H1", "L1-H2")),
 )
 PART = PageControl("the query word in a part of one chart", "", select("Query word", "milk", "cat"))  # bench/floor

@@ -1,10 +1,9 @@
 """Held-out order accuracy of every kind of W_Q, W_K on the built-in corpus, and the template fit's time."""
-import statistics
 import sys
 
 import numpy as np
 
-from bench.common import Row, clocked, markdown, seconds
+from bench.common import Row, clocked, markdown, median, seconds
 from engine import corpus
 from engine.layers import preset
 from engine.sources import load_glove
@@ -30,19 +29,19 @@ def accuracies(kv, examples, fit) -> dict[str, float]:
     }
 
 
-def fit_seconds(kv, examples, runs: int) -> tuple[float, float]:
-    """Median wall and CPU seconds of the default fit."""
-    wall, cpu = clocked(lambda: corpus.fit(kv, examples), runs)
-    return statistics.median(wall), statistics.median(cpu)
+def measured(quick: bool) -> tuple:
+    """GloVe, the built-in corpus, its default fit, every kind's held-out accuracy, the fit's median wall and CPU s."""
+    kv, examples = load_glove(), corpus.load()
+    fit = corpus.fit(kv, examples)
+    found = accuracies(kv, examples, fit)
+    wall, cpu = clocked(lambda: corpus.fit(kv, examples), 1 if quick else 5)
+    return kv, examples, fit, found, median(wall), median(cpu)
 
 
 def run(quick: bool) -> list[Row]:
     """Rows for python -m bench: the fit's time and the held-out accuracy against the best raw measure."""
-    kv, examples = load_glove(), corpus.load()
-    fit = corpus.fit(kv, examples)
-    found = accuracies(kv, examples, fit)
+    _, examples, fit, found, wall, cpu = measured(quick)
     raw = max(v for k, v in found.items() if k.startswith("raw"))
-    wall, cpu = fit_seconds(kv, examples, 1 if quick else 5)
     train = sum(e.split == "train" for e in examples)
     return [
         Row("corpus · fit", f"corpus.fit on the built-in corpus ({train} training sentences), GloVe 400k, "
@@ -56,15 +55,12 @@ def run(quick: bool) -> list[Row]:
 
 
 def main():
-    kv, examples = load_glove(), corpus.load()
-    fit = corpus.fit(kv, examples)
+    kv, examples, _, found, wall, cpu = measured("--quick" in sys.argv)
     test = [e for e in examples if e.split == "test"]
     pairs = len(corpus.batch(kv, test).pairs[0])
     print(f"Held-out: {len(test)} sentences, {pairs} labelled pairs; "
           f"training: {len(examples) - len(test)} sentences.\n")
-    found = accuracies(kv, examples, fit)
     print(markdown(["W_Q, W_K", "held-out order accuracy"], [[k, f"{v:.1%}"] for k, v in found.items()], "lr"))
-    wall, cpu = fit_seconds(kv, examples, 1 if "--quick" in sys.argv else 5)
     print(f"\nFit: {wall:.2f} s wall, {cpu:.2f} s CPU ({corpus.DEFAULT_STEPS} steps, median).")
 
 

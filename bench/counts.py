@@ -89,8 +89,8 @@ class Counted(Timed):
         return self.page.evaluate("window.__react.recording = false, window.__react")
 
 
-def run(edits: int, chosen: list[str] | None) -> None:
-    """Print the counts of the hello app and of each chosen page (all where None), medians of `edits` edits."""
+def run(edits: int, chosen: str) -> None:
+    """Print the counts of the hello app and of each chosen page ("home,1,2"; none: all), medians of `edits` edits."""
     from playwright.sync_api import sync_playwright
 
     found = [("hello", None), *pages(chosen)]
@@ -121,4 +121,4 @@ if __name__ == "__main__":
     parser.add_argument("--edits", type=int, default=5)
     parser.add_argument("--pages", default="")
     args = parser.parse_args()
-    run(args.edits, [p for p in args.pages.split(",") if p] or None)
+    run(args.edits, args.pages)

@@ -2,7 +2,7 @@
 import sys
 from contextlib import ExitStack
 
-from bench.common import Row, median, ratio, seconds, table
+from bench.common import Row, in_turn, median, ratio, seconds, table
 from bench.probe import Interaction, launch
 from bench.servers import Server
 
@@ -35,15 +35,11 @@ def run(edits: int, only: list[int] | None = None) -> list[Row]:
     from playwright.sync_api import sync_playwright
 
     variants = [v for i, v in enumerate(VARIANTS) if only is None or i == 0 or i in only]
-    times: list[list[float]] = [[] for _ in variants]
     with ExitStack() as stack, sync_playwright() as p:
         servers = [stack.enter_context(Server(APP, env={f"ELEMENTS_{k}": str(v) for k, v in added.items()}))
                    for _, added in variants]
         browser = launch(p)
-        opened = [Interaction(browser, server.url) for server in servers]
-        for _ in range(edits):  # in turn, so that drift on the machine hits every variant alike
-            for i, interaction in enumerate(opened):
-                times[i].append(interaction.once())
+        times = list(in_turn({i: Interaction(browser, s.url).once for i, s in enumerate(servers)}, edits).values())
         browser.close()
     hello = median(times[0])
     rows = []

@@ -1,5 +1,5 @@
 """Growth with sentence length: each page's rerun, its charts rebuilt, with every sentence 6, 16, 32 and 64 tokens."""
-from bench.common import Row, cli, median, ratio, seconds
+from bench.common import Row, cli, label, median, ratio, seconds
 
 LENGTHS = (6, 16, 32, 64)
 BUDGET = 2.0
@@ -16,12 +16,6 @@ def sentence(n: int) -> str:
     return " ".join(words[:n])
 
 
-def query(n: int) -> dict[str, str]:
-    """URL parameters that make every sentence on every page n tokens long."""
-    text = sentence(n)
-    return {"sentence": text, "source_sentence": text, "target_sentence": text}
-
-
 def forget() -> None:
     """Clear the caches a rerun could reuse, so that it builds its charts anew, as after an edit of the sentence."""
     import streamlit as st
@@ -35,6 +29,7 @@ def forget() -> None:
 
 def run(quick: bool) -> list[Row]:
     """One row per page: its 64-token rerun next to its 6-token rerun, lengths interleaved round by round."""
+    from bench.hostile import SENTENCE_FIELDS  # every sentence of every page, n tokens long
     from bench.pages import TIMEOUT, rounds
     from harness.apptest import PAGES, run_page
 
@@ -42,14 +37,14 @@ def run(quick: bool) -> list[Row]:
     lengths = (LENGTHS[0], LENGTHS[-1]) if quick else LENGTHS
     rows = []
     for page in [None] if quick else [None, *PAGES]:
-        sessions = {n: run_page(page, query(n), timeout=TIMEOUT) for n in lengths}
+        sessions = {n: run_page(page, dict.fromkeys(SENTENCE_FIELDS, sentence(n)), timeout=TIMEOUT) for n in lengths}
         for n, at in sessions.items():
             assert not at.exception, f"{page or 'home'} at {n} tokens raised: {at.exception[0].value}"
         wall, cpu = rounds(sessions, runs, forget)
         w, c = {n: median(v) for n, v in wall.items()}, {n: median(v) for n, v in cpu.items()}
         short, long = lengths[0], lengths[-1]
         steps = ", ".join(f"{n}: {seconds(m)}" for n, m in w.items())
-        name = "home" if page is None else page.removeprefix("pages/").removesuffix(".py").replace("_", " ")
+        name = label(page)
         rows.append(Row(f"growth · {name}", "AppTest rerun, charts rebuilt, every sentence n tokens long, interleaved; "
                         f"median of {runs}; wall clock ({steps}; CPU time ratio {ratio(c[long], c[short])})",
                         f"{seconds(w[long])} at {long}", f"{seconds(w[short])} at {short}", ratio(w[long], w[short]),

@@ -11,8 +11,8 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 from bench import plain
-from bench.common import ROOT, Row, markdown, seconds, spread
-from bench.plain import ARTICLE
+from bench.common import ROOT, Row, clocked, markdown, seconds, spread
+from bench.plain import ARTICLE, D_K, RANDOM_SEEDS
 from engine import corpus, minilm, minilm_files, minilm_treebank, plain_trees, specialists, treebank
 from engine.attention import attend, score
 from engine.fit import Fit, initial_weights, load_fit
@@ -24,8 +24,6 @@ ARTICLE_TREE = treebank.ARTICLE
 RELATIONS = ("det", "amod", "nsubj", "obj", "obl", "case", "nmod:poss", "advmod", "aux", "compound", "conj", "cc",
              "mark", "cop")
 CLARK = minilm_treebank.BERT_BASE  # Clark et al. (2019)'s best BERT-base head and offset per relation
-RANDOM_SEEDS = 10
-D_K = 16
 REFIT_BUDGET_S = 120.0
 TOP1_FLOOR, OFFSET_MARGIN, SHARE_CEILING = 0.49, 0.12, 0.30
 POSITIVE_FLOOR, NEGATIVE_FLOOR = 0.85, 0.75  # heads scored above 0, other pairs below 0
@@ -107,9 +105,8 @@ def kinds(kv, sentences: list[treebank.Sentence], live: Fit) -> dict[str, list[d
     }
 
 
-FIGURES = (("top1", "{:.1%}".format), ("positive", "{:.1%}".format), ("negative", "{:.1%}".format),
-           ("share", "{:.2f}".format), ("centred", "{:.2f}".format), ("right", lambda v: f"{round(v, 1):g}"),
-           ("above", lambda v: f"{round(v, 1):g}"))
+FIGURES = (("top1", "{:.1%}".format), *plain.FIGURES[1:], ("right", lambda v: f"{round(v, 1):g}"),
+           ("above", lambda v: f"{round(v, 1):g}"))  # plain.FIGURES with top-1 for order, and the article's counts
 
 
 def kinds_table(found: dict[str, list[dict]]) -> str:
@@ -139,21 +136,19 @@ def relations(b: treebank.Batch, s: np.ndarray, found: specialists.Found) -> lis
 
 def relations_table(rows: list[dict], names: tuple[str, ...], real: dict | None = None) -> str:
     """The per-relation rows as a Markdown table, with the real transformer's best head and Clark et al.'s figures."""
-    lines = ["| UD relation | words | this head | its head pair q·k > 0 | its other pairs q·k < 0 | best fixed offset "
-             f"| {' | '.join(f'{n} head' for n in names)} | best of the heads (all: any head right) | "
-             f"{minilm_files.NAME} best head | BERT-base best head (their relation) | their best fixed offset |",
-             "|---|---:|---:|---:|---:|---:|" + "---:|" * (len(names) + 4)]
+    lines = []
     for r in rows:
         theirs = CLARK.get(r["relation"])
-        bert = f"{theirs[1]:.1f}% ({theirs[0]}) | {theirs[2]:.1f}% ({theirs[3]:+d})" if theirs else "— | —"
+        bert = [f"{theirs[1]:.1f}% ({theirs[0]})", f"{theirs[2]:.1f}% ({theirs[3]:+d})"] if theirs else ["—", "—"]
         mini = real["best"].get(r["relation"]) if real else None
-        above, below = r["signs"]
         which = "" if r["best"][0] is None else f" ({names[r['best'][0]]})"
-        lines.append(f"| {r['relation']} | {r['words']:,} | {r['head']:.1%} | {above:.1%} | {below:.1%} | "
-                     f"{r['baseline']:.1%} ({r['offset']:+d}) | {' | '.join(f'{v:.1%}' for v in r['heads'])} | "
-                     f"{r['best'][1]:.1%}{which} | "
-                     f"{f'{mini[1]:.1%} ({mini[0]})' if mini else '—'} | {bert} |")
-    return "\n".join(lines)
+        lines.append([r["relation"], f"{r['words']:,}", f"{r['head']:.1%}", *(f"{v:.1%}" for v in r["signs"]),
+                      f"{r['baseline']:.1%} ({r['offset']:+d})", *(f"{v:.1%}" for v in r["heads"]),
+                      f"{r['best'][1]:.1%}{which}", f"{mini[1]:.1%} ({mini[0]})" if mini else "—", *bert])
+    return markdown(["UD relation", "words", "this head", "its head pair q·k > 0", "its other pairs q·k < 0",
+                     "best fixed offset", *(f"{n} head" for n in names), "best of the heads (all: any head right)",
+                     f"{minilm_files.NAME} best head", "BERT-base best head (their relation)",
+                     "their best fixed offset"], lines, "l" + "r" * (len(names) + 9))
 
 
 def specialists_table(kv, heads: specialists.Heads, found: specialists.Found) -> str:
@@ -179,10 +174,7 @@ def real_heads(test: list[treebank.Sentence]) -> dict | None:
     """all-MiniLM-L6-v2's best head per relation on `test`, what it parks on [CLS] and [SEP], its seconds (or None)."""
     if minilm_files.missing():
         return None
-    wall = time.perf_counter()
-    with threadpool_limits(1, user_api="blas"):  # one sentence's products are small: one thread is as fast
-        measured = minilm_treebank.measure(minilm.load(), test)
-    wall = time.perf_counter() - wall
+    measured, wall, _ = on_one_thread(lambda: minilm_treebank.measure(minilm.load(), test))  # as fast on one
     top = np.unravel_index(int(measured.accuracy("all").argmax()), measured.parked.shape)
     return {"best": {r: measured.best(r) for r in ("all", *RELATIONS) if r in measured.words},
             "parked": float(measured.parked.mean()), "parked_best": float(measured.parked[top]), "wall_s": wall}
@@ -222,21 +214,19 @@ def article_picks(kv, head: Fit) -> str:
     return f"{picks}; milk's weights: {order}"
 
 
-def timed_fit(kv, sentences, recipe: treebank.Recipe) -> tuple[Fit, float, float]:
-    """A fit with held-out accuracy every step, on one BLAS thread as the server runs it; its wall and CPU seconds."""
+def on_one_thread(f) -> tuple:
+    """f() on one BLAS thread, as the server runs a fit (held-out accuracy every step): its result, wall and CPU s."""
     wall, cpu = time.perf_counter(), time.process_time()
     with threadpool_limits(1, user_api="blas"):
-        fit = treebank.fit(kv, sentences, recipe)
-    return fit, time.perf_counter() - wall, time.process_time() - cpu
+        done = f()
+    return done, time.perf_counter() - wall, time.process_time() - cpu
 
 
 def refit() -> tuple[float, float, list[str]]:
     """data/make_head.py run into a temporary file: wall and CPU seconds, the fields unlike the shipped head's."""
     with tempfile.TemporaryDirectory() as folder:
         out = Path(folder) / "head-glove.npz"
-        wall, cpu = time.perf_counter(), time.process_time()
-        runpy.run_path(str(ROOT / "data" / "make_head.py"))["main"](out)
-        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+        (wall,), (cpu,) = clocked(lambda: runpy.run_path(str(ROOT / "data" / "make_head.py"))["main"](out))
         a, b = load_fit(out), load_fit(treebank.SHIPPED)
     return wall, cpu, [f.name for f in fields(Fit)  # beyond rtol 1e-7, atol 1e-9 (NaN equals NaN)
                        if np.shape(getattr(a, f.name)) != np.shape(getattr(b, f.name))
@@ -252,7 +242,7 @@ def scored(kv, sentences, head: Fit, name: str) -> tuple[treebank.Batch, np.ndar
 def run(quick: bool) -> list[Row]:
     """Rows for python -m bench: the head against the best offset, its share, the live fit's time (full: refit's)."""
     kv, sentences = load_glove(), treebank.read()
-    live, wall, cpu = timed_fit(kv, sentences, treebank.LIVE)
+    live, wall, cpu = on_one_thread(lambda: treebank.fit(kv, sentences, treebank.LIVE))
     found = kinds(kv, sentences, live)
     test = treebank.split(sentences, "test")
     rows = [*head_rows(found, len(test)), live_row(live, wall, cpu)]
@@ -307,7 +297,7 @@ def live_row(live: Fit, wall: float, cpu: float) -> Row:
 
 def main():
     kv, sentences = load_glove(), treebank.read()
-    live, wall, cpu = timed_fit(kv, sentences, treebank.LIVE)
+    live, wall, cpu = on_one_thread(lambda: treebank.fit(kv, sentences, treebank.LIVE))
     head = load_fit(treebank.SHIPPED)
     b, s = scored(kv, sentences, head, "test")
     print(f"Held-out: {len(b.length):,} test sentences, {int((b.head >= 0).sum()):,} words with a head (root and "

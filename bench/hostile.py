@@ -1,14 +1,12 @@
 """Hostile input stays fast: the slowest rerun of any hostile sentence on any page, and emoji next to ASCII."""
 import asyncio
-import time
 from urllib.parse import urlencode
 
-import psutil
 from streamlit.proto.BackMsg_pb2 import BackMsg
 
-from bench.clients import EDIT_TIMEOUT_S, Student
-from bench.common import Row, cli, median, ratio, seconds
-from bench.servers import HOME, Server
+from bench.clients import Student, close_all
+from bench.common import Row, cli, clocked, label, median, ratio, seconds
+from bench.servers import HOME, Server, cpu_seconds
 from harness.apptest import PAGES, run_page
 from harness.hostile import TEXTS
 from kit.state import MAX_TEXT
@@ -26,9 +24,7 @@ def rerun_s(at, field: str, text: str) -> float:
     """Wall-clock seconds of the rerun after typing `text` (as the box holds it) into `field`."""
     box = at.text_input(key=field)
     box.set_value(text[:MAX_TEXT])
-    start = time.perf_counter()
-    at.run()
-    took = time.perf_counter() - start
+    (took,), _ = clocked(at.run)
     if at.exception:
         raise RuntimeError(f"{field} = {text[:40]!r}: {at.exception[0].value}")
     return took
@@ -49,46 +45,27 @@ def slowest(quick: bool) -> Row:
             times[(page or "pages/0_Home.py", name)] = rerun_s(at, FIELD.get(page, "sentence"), text)
             rerun_s(at, FIELD.get(page, "sentence"), "The black cat drank the milk")  # back, so each case is a change
     (page, name), worst = max(times.items(), key=lambda item: item[1])
-    label = page.removeprefix("pages/").removesuffix(".py").replace("_", " ")
     return Row("hostile input · slowest rerun", f"each of {len(TEXTS)} hostile sentences typed on "
                f"{len(pages)} page(s), a warm AppTest rerun each ({len(times)} in all); the slowest: “{name}” on "
-               f"{label}", seconds(worst), f"median {seconds(sorted(times.values())[len(times) // 2])}", "—",
+               f"{label(page)}", seconds(worst), f"median {seconds(sorted(times.values())[len(times) // 2])}", "—",
                f"≤ {BUDGET_S:g} s", worst <= BUDGET_S, {"s": {f"{p} · {n}": t for (p, n), t in times.items()}})
-
-
-class Browser(Student):
-    """A session opened with a link that keeps the messages marked cacheable, whose hashes every rerun sends back."""
-
-    def __init__(self, url: str, query: str):
-        super().__init__(url, seed=0, query=query)
-        self.cached = set()
-
-    def note(self, fwd) -> None:
-        super().note(fwd)
-        if fwd.metadata.cacheable:
-            self.cached.add(fwd.hash)
-
-    async def rerun(self, msg: BackMsg, timeout: float = EDIT_TIMEOUT_S) -> float:
-        msg.rerun_script.cached_message_hashes.extend(sorted(self.cached))
-        return await super().rerun(msg, timeout)
 
 
 async def rerun_costs(url: str, pid: int, rounds: int) -> dict[str, dict]:
     """Per kind of LONGEST, a session with it in every box, rerun five at a time in turn: server CPU, wall, alerts."""
-    server, sessions = psutil.Process(pid), {}
+    sessions = {}
     for kind, text in LONGEST.items():
-        sessions[kind] = Browser(url, urlencode(dict.fromkeys(SENTENCE_FIELDS, text)))
+        sessions[kind] = Student(url, 0, urlencode(dict.fromkeys(SENTENCE_FIELDS, text)), cache=True)
         await sessions[kind].open()
         for _ in range(3):
             await sessions[kind].rerun(BackMsg())
     cpu, wall = dict.fromkeys(sessions, 0.0), {kind: [] for kind in sessions}
     for _ in range(rounds):
         for kind, session in sessions.items():
-            before = sum(server.cpu_times()[:2])
+            before = cpu_seconds([pid])
             wall[kind] += [await session.rerun(BackMsg()) for _ in range(5)]
-            cpu[kind] += sum(server.cpu_times()[:2]) - before
-    for session in sessions.values():
-        await session.close()
+            cpu[kind] += cpu_seconds([pid]) - before
+    await close_all(list(sessions.values()))
     return {kind: {"cpu_s": cpu[kind] / len(wall[kind]), "wall_s": wall[kind], "alerts": sessions[kind].alerts[:3],
                    "errors": sessions[kind].errors} for kind in sessions}
 

@@ -8,6 +8,7 @@ from pathlib import Path
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 from bench import clients
+from bench.capacity import Result, window
 from bench.clients import PERIOD_S, Requester, Student, close_all, open_all
 from bench.common import MB, Row, errors, quantile, seconds
 from bench.servers import Server, since, snapshot
@@ -19,44 +20,33 @@ FIT_LINKS, FIT_UPLOADS, FIT_UPLOAD_MB = 3, 2, 10
 PLACE_BUDGET_S, STOP_BUDGET_S = 1.0, 0.5
 
 
-async def train_again(student: "Requester", done: asyncio.Event, waits: list[float]) -> None:
-    """Press Train on the learning page and wait for the page drawn with its results, again and again until `done`."""
+def train(student: Requester):
+    """Pressing Train on the learning page, as the message to send again and again."""
     button = next(i for i in reversed(student.ids) if i.endswith("-train"))
-    while not done.is_set():
-        try:
-            start = time.perf_counter()
-            await student.rerun(clients.rerun_with(button, trigger_value=True), clients.TRAIN_TIMEOUT_S)
-            await student.until_fitted()
-            waits.append(time.perf_counter() - start)
-        except TimeoutError as e:
-            student.errors.append(f"train: {type(e).__name__}")
-            return
+    return lambda: clients.rerun_with(button, trigger_value=True)
 
 
-async def lesson(student: Student, window: float, pid: int) -> float:
-    """The student's edits every PERIOD_S s for `window` s; the cores other processes kept busy meanwhile."""
-    before = snapshot([pid])
-    await student.lesson(before[-1], before[-1] + window)
-    return since(before, [pid])[2]
-
-
-async def bystander_edits(server: Server, trainers: int, window: float) -> dict:
-    """A bystander edits every PERIOD_S s for `window` s alone, then as long again while `trainers` sessions train."""
-    url, pid = server.url, server.proc.pid
-    bystander = Student(url, seed=7)
+async def bystander_alone(server: Server, span: float) -> tuple[Student, Result]:
+    """A bystander on the home page, and its edits every PERIOD_S s for `span` s alone."""
+    bystander = Student(server.url, seed=7)
     await bystander.open()
-    others = [await lesson(bystander, window, pid)]
-    alone = list(bystander.latencies)
-    crowd = [Requester(url, seed=2000 + i) for i in range(trainers)]
+    return bystander, await window([bystander], span, [server.proc.pid])
+
+
+async def bystander_edits(server: Server, trainers: int, span: float) -> dict:
+    """A bystander edits every PERIOD_S s for `span` s alone, then as long again while `trainers` sessions train."""
+    bystander, alone = await bystander_alone(server, span)
+    crowd = [Requester(server.url, seed=2000 + i) for i in range(trainers)]
     errors = await open_all(crowd, "Learning")
-    done, waits = asyncio.Event(), []
-    training = [asyncio.create_task(train_again(s, done, waits)) for s in crowd if s.ws is not None]
+    done = asyncio.Event()
+    training = [asyncio.create_task(s.again("train", train(s), done)) for s in crowd if s.ws is not None]
     await asyncio.sleep(PERIOD_S)  # the queue has formed
-    others.append(await lesson(bystander, window, pid))
+    busy = await window([bystander], span, [server.proc.pid])
     done.set()
     await asyncio.gather(*training)
     await close_all([bystander, *crowd])
-    return {"alone_s": alone, "busy_s": bystander.latencies[len(alone):], "runs_s": waits, "other_cores": others,
+    return {"alone_s": alone.latencies, "busy_s": busy.latencies, "runs_s": [t for s in crowd for t in s.drawn],
+            "other_cores": [alone.others, busy.others],
             "errors": errors + [e for s in [bystander, *crowd] for e in s.errors]}
 
 
@@ -113,10 +103,7 @@ async def stop_running_fit(url: str, steps: int, errors: list[str]) -> tuple[flo
 async def fits_at_once(server: Server, plan: Plan, path: Path) -> dict:
     """A bystander edits alone, then while links and uploads each wait for a fit; then Stop on one more link's fit."""
     url, pid = server.url, server.proc.pid
-    bystander = Student(url, seed=7)
-    await bystander.open()
-    alone_cores = await lesson(bystander, plan.window_s, pid)
-    alone = list(bystander.latencies)
+    bystander, alone = await bystander_alone(server, plan.window_s)
     links = [Requester(url, 3000 + i, FIT_LINK.format(steps=plan.fit_steps, seed=i)) for i in range(FIT_LINKS)]
     uploaders = [Requester(url, 3100 + i, "source=upload") for i in range(FIT_UPLOADS)]
     errors = await open_all(uploaders)  # on the built-in vectors until their files arrive
@@ -131,9 +118,10 @@ async def fits_at_once(server: Server, plan: Plan, path: Path) -> dict:
     stop_s, stop_step = await stop_running_fit(url, plan.fit_steps, errors)
     requesters = [*links, *uploaders]
     await close_all([bystander, *requesters])
-    return {"alone_s": alone, "busy_s": bystander.latencies[len(alone):], "placed_s": [s.placed_s for s in requesters],
-            "fitted_s": [s.fitted_s for s in requesters], "stop_s": stop_s, "stop_step": stop_step,
-            "server_cpu_s": server_cpu, "wall_s": time.perf_counter() - cpu, "other_cores": [alone_cores, busy_cores],
+    return {"alone_s": alone.latencies, "busy_s": bystander.latencies[len(alone.latencies):],
+            "placed_s": [s.placed_s for s in requesters], "fitted_s": [s.fitted_s for s in requesters],
+            "stop_s": stop_s, "stop_step": stop_step, "server_cpu_s": server_cpu, "wall_s": time.perf_counter() - cpu,
+            "other_cores": [alone.others, busy_cores],
             "errors": errors + [e for s in [bystander, *requesters] for e in s.errors]}
 
 

@@ -1,8 +1,8 @@
 """Page 8's model on a shared server: a bystander while ten visitors retype on page 8; a class on the 690 MB tier."""
 import asyncio
-import time
 
-from bench.clients import PERIOD_S, Requester, Student, close_all, open_all, rerun_with, to_page
+from bench import capacity
+from bench.clients import PERIOD_S, Requester, Student, close_all, open_all, rerun_with, to_page, visit
 from bench.common import Row, errors, p50_p95, quantile, seconds
 from bench.servers import HOME, Peak, Server
 
@@ -25,55 +25,34 @@ def two_piece_words(limit: int = 400) -> list[str]:
     return words
 
 
-class ModelVisitor(Requester):
-    """A visitor on page 8 who types a new longest sentence and waits for its page, again and again."""
-
-    def __init__(self, url: str, seed: int, pool: list[str]):
-        super().__init__(url, seed)
-        self.pool, self.drawn = pool, []  # seconds from typing to the page drawn with the model's numbers
-
-    async def retype(self, done: asyncio.Event) -> None:
-        """Type a new sentence every PERIOD_S seconds until `done`, each time waiting for its page to be drawn."""
-        due = time.monotonic() + self.rng.uniform(0, PERIOD_S)
-        while not done.is_set() and self.ws is not None:
-            await asyncio.sleep(max(0.0, due - time.monotonic()))
-            msg = rerun_with(self.widget, string_value=" ".join(self.rng.choice(self.pool) for _ in range(WORDS)))
-            start = time.perf_counter()
-            try:
-                await self.rerun(msg, 120)
-                await self.until_fitted()
-                self.drawn.append(time.perf_counter() - start)
-            except TimeoutError as e:
-                self.errors.append(f"page 8: {type(e).__name__}")
-                return
-            due = max(due + PERIOD_S, time.monotonic())
+def retyping(visitors: list[Requester], pool: list[str], done: asyncio.Event) -> list[asyncio.Task]:
+    """Each visitor that opened types WORDS words of `pool` every PERIOD_S s until `done`, each time till drawn."""
+    def longest(v: Requester):
+        return lambda: rerun_with(v.widget, string_value=" ".join(v.rng.choice(pool) for _ in range(WORDS)))
+    return [asyncio.create_task(v.again("page 8", longest(v), done, PERIOD_S, 120))
+            for v in visitors if v.ws is not None]
 
 
-async def bystander_window(bystander: Student, seconds_: float, server: Server) -> dict:
-    """The bystander edits every PERIOD_S seconds for `seconds_`; its latencies and the server's peak RSS."""
-    before = len(bystander.latencies)
+async def bystander_window(bystander: Student, span: float, server: Server) -> dict:
+    """The bystander edits every PERIOD_S seconds for `span` seconds; its latencies and the server's peak RSS."""
     with Peak(server.rss_mb) as peak:
-        now = time.monotonic()
-        await bystander.lesson(now, now + seconds_)
-    return {"latencies": bystander.latencies[before:], "peak_mb": peak.mb}
+        edits = await capacity.window([bystander], span, [server.proc.pid])
+    return {"latencies": edits.latencies, "peak_mb": peak.mb}
 
 
 async def model_fairness(server: Server, window: float) -> dict:
     """A bystander on page 3 edits alone, then while VISITORS visitors retype on page 8; the server's memory."""
     url, pool = server.url, two_piece_words()
-    first = ModelVisitor(url, 99, pool)  # page 8 once: the model loaded, as on any server where it was visited
-    await first.open()
-    await to_page(first, "Real_model")
-    await first.close()
-    bystander = ModelVisitor(url, 7, pool)
+    await visit(url, 99, "Real_model")  # page 8 once: the model loaded, as on any server where it was visited
+    bystander = Student(url, 7)
     await bystander.open()
     await to_page(bystander, "Dot_product")
     idle_mb = server.rss_mb()
     alone = await bystander_window(bystander, window, server)
-    visitors = [ModelVisitor(url, 4000 + i, pool) for i in range(VISITORS)]
+    visitors = [Requester(url, 4000 + i) for i in range(VISITORS)]
     errors = await open_all(visitors, "Real_model")
     done = asyncio.Event()
-    typing = [asyncio.create_task(v.retype(done)) for v in visitors if v.ws is not None]
+    typing = retyping(visitors, pool, done)
     await asyncio.sleep(PERIOD_S)  # every visitor has typed once
     busy = await bystander_window(bystander, window, server)
     done.set()
@@ -105,25 +84,24 @@ def fairness_row(server: Server, window: float, budget_mb: float, judged: bool) 
                f"({bound:.0f} MB)", ok if judged else None, v)
 
 
-async def class_on_tier(server: Server, window: float) -> dict:
-    """CLASS students edit for `window` s, ON_MODEL of them retyping on page 8; peak RSS, then settled once gone."""
+async def class_on_tier(server: Server, span: float) -> dict:
+    """CLASS students edit for `span` s, ON_MODEL of them retyping on page 8; peak RSS, then settled once gone."""
     url, pool = server.url, two_piece_words()
     idle_mb = server.rss_mb()
-    students = [ModelVisitor(url, 5000 + i, pool) for i in range(CLASS)]
+    students = [Requester(url, 5000 + i) for i in range(CLASS)]
     errors = await open_all(students)
     model, home = students[:ON_MODEL], [s for s in students[ON_MODEL:] if s.ws is not None]
     await asyncio.gather(*(to_page(s, "Real_model") for s in model if s.ws is not None))
     done = asyncio.Event()
     with Peak(server.rss_mb) as peak:
-        typing = [asyncio.create_task(s.retype(done)) for s in model if s.ws is not None]
-        now = time.monotonic()
-        await asyncio.gather(*(s.lesson(now, now + window) for s in home))
+        typing = retyping(model, pool, done)
+        edits = await capacity.window(home, span, [server.proc.pid])
         done.set()
         await asyncio.gather(*typing)
     await close_all(students)
     await asyncio.sleep(SETTLE_S)
     return {"idle_mb": idle_mb, "peak_mb": peak.mb, "settled_mb": server.rss_mb(),
-            "edits": sum(len(s.latencies) for s in home), "drawn": sum(len(s.drawn) for s in model),
+            "edits": edits.edits, "drawn": sum(len(s.drawn) for s in model),
             "errors": errors + [e for s in students for e in s.errors]}
 
 

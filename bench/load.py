@@ -4,13 +4,13 @@ import asyncio
 import gc
 import platform
 import re
-import statistics
 import time
 
 import psutil
 
-from bench.common import RESULTS, markdown, quantile
-from bench.servers import Peak, tree_cpu, tree_memory
+from bench.common import RESULTS, markdown, median, quantile
+from bench.probe import launch
+from bench.servers import HOME, Peak, Server, tree_cpu, tree_memory
 from harness import chromium
 
 LOG = RESULTS / "load-server.log"
@@ -111,17 +111,12 @@ class Session:
 async def main_async(sessions: int, steps: int) -> dict:
     from playwright.async_api import async_playwright
 
-    port = chromium.free_port()
-    server = chromium.start_server(port, "--server.fileWatcherType", "none")  # as deployed: no reloads while serving
-    try:
+    with Server(HOME, env={"STREAMLIT_SERVER_FILE_WATCHER_TYPE": "none"}) as server:  # as deployed: no reloads
         async with async_playwright() as p:
-            browser = await p.chromium.launch(executable_path=str(chromium.CHROMIUM), headless=True,
-                                              args=chromium.CHROMIUM_ARGS)
-            result = await visits(browser, f"http://127.0.0.1:{port}/", server.pid, sessions, steps)
+            browser = await launch(p)
+            result = await visits(browser, f"{server.url}/", server.proc.pid, sessions, steps)
             await browser.close()
-    finally:
-        log = chromium.stop_server(server)
-    LOG.parent.mkdir(exist_ok=True)
+        log = server.log.read_text()
     LOG.write_text(log)
     result["tracebacks"] = len(re.findall(r"^Traceback", log, flags=re.M))
     result["exceptions"] = sorted(set(re.findall(r"^(\w+(?:\.\w+)*(?:Error|Exception)\b.*)$", log, flags=re.M)))
@@ -182,7 +177,7 @@ def table(r: dict) -> str:
          f"≤ {PER_SESSION_MB}", ""),
         ("Server USS, one session → after the run (MB)", f"{r['one']['uss']:.1f} → {r['after_open']['uss']:.1f}",
          "", ""),
-        ("Interaction time, median / p95 (s)", f"{statistics.median(times):.2f} / {p95:.2f}" if times else "–", "", ""),
+        ("Interaction time, median / p95 (s)", f"{median(times):.2f} / {p95:.2f}" if times else "–", "", ""),
         ("Wall time of the concurrent run (s)", f"{r['wall']:.1f}", "", ""),
         ("CPU time during the run: server / browser (s)", f"{r['server_cpu']:.1f} / {r['browser_cpu']:.1f}", "", ""),
     ]

