@@ -32,7 +32,6 @@ class Context:
 
     s: Settings
     kv: KeyedVectors
-    source: str  # the vectors' short name, as sentences quote it
     vectors: chosen.Source  # which vectors are in use: what fits and searches on them are kept under
     w: dict[str, np.ndarray]  # w_q, w_k [d, d_k], w_v [d, d_v]
     provenance: banner.Provenance
@@ -40,6 +39,11 @@ class Context:
     att: Attention | None
     pages: Mapping[str, Page]  # by name, for links between them
     page: Page  # the page this Context opens
+
+    @property
+    def source(self) -> str:
+        """The vectors' short name, as sentences quote them, in the run's language."""
+        return chosen.short(self.vectors)
 
     @property
     def d_k(self) -> int:
@@ -115,11 +119,11 @@ def context(p: Page, s: Settings) -> Context:
     render.PAUSE.set(queue.give_way)  # each chart a fit's or a model run's turn draws lets others' pages go first
     drawn = sidebar.render(s, p, box)
     render.name_files(p.name, getattr(s, box))  # charts to save
-    kv, source, vectors = chosen.vectors(s, drawn)
-    st.markdown(t(p.intro, d=kv.vector_size, source=source))
+    kv, vectors = chosen.vectors(s, drawn)
+    st.markdown(t(p.intro, d=kv.vector_size, source=chosen.short(vectors)))
     w, provenance = weights.layers(s, kv, vectors)
     render.save_menu()
-    ctx = Context(s, kv, source, vectors, w, provenance, None, None, pages.named(), p)
+    ctx = Context(s, kv, vectors, w, provenance, None, None, pages.named(), p)
     if p.sentence is None:
         return ctx
     enc = rows.sentence_rows(kv, getattr(s, p.sentence), s.position)
@@ -138,7 +142,7 @@ def lobby(p: Page, s: Settings) -> Context:
     st.title(t(p.title))
     st.markdown(t(p.intro))
     render.name_files(p.name, "")
-    return Context(s, None, "", None, {}, None, None, None, pages.named(), p)  # type: ignore[arg-type]
+    return Context(s, None, None, {}, None, None, None, pages.named(), p)  # type: ignore[arg-type]
 
 
 def part(draw: Callable[[Context], T], *local: str) -> T:

@@ -39,7 +39,7 @@ def gensim_data(name: str) -> KeyedVectors:
     return load_gensim_data(name)
 
 
-def vectors(s, where) -> tuple[KeyedVectors, str, Source]:
+def vectors(s, where) -> tuple[KeyedVectors, Source]:
     """The vectors the visitor chose, their short name as sentences quote it ('GloVe', 'uploaded'), and their Source."""
     # What the choice needs is drawn `where` (the sidebar, under the choice): the uploader and what it holds, or why a
     # download cannot be used. The built-in GloVe stands in, and is named so, while an upload or a download is not
@@ -53,7 +53,12 @@ def vectors(s, where) -> tuple[KeyedVectors, str, Source]:
     else:
         kv = glove(50_000) if s.source == "glove50k" else glove()
     name = "glove" if kv is glove() else s.source
-    return kv, t(SHORT[name]), Source(name, len(kv), kv.vector_size)
+    return kv, Source(name, len(kv), kv.vector_size)
+
+
+def short(source: Source) -> str:
+    """The vectors' short name, as sentences quote them ('GloVe', 'uploaded'), in the run's language."""
+    return t(SHORT[source.name])
 
 
 def uploaded() -> KeyedVectors:
