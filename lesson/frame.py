@@ -5,6 +5,7 @@ run again alone (part): the frame stays as drawn."""
 from collections.abc import Callable, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, fields, replace
+from functools import cached_property
 from typing import TypeVar
 
 import numpy as np
@@ -36,7 +37,6 @@ class Context:
     w: dict[str, np.ndarray]  # w_q, w_k [d, d_k], w_v [d, d_v]
     provenance: banner.Provenance
     enc: Encoded | None  # None for a page that encodes its own sentences
-    att: Attention | None
     pages: Mapping[str, Page]  # by name, for links between them
     page: Page  # the page this Context opens
 
@@ -54,6 +54,12 @@ class Context:
     def own_note(self) -> str:
         """What a word's hidden cell on itself means with the weights in use."""
         return banner.own_note(self.provenance)
+
+    @cached_property
+    def att(self) -> Attention | None:
+        """The sentence's attention to itself through these layers, computed when first read; None if no sentence."""
+        # derived from enc, s and w, so a Context made with another sentence or other settings has its own
+        return None if self.enc is None else self.attend(self.enc)
 
     def attend(self, enc: Encoded) -> Attention:
         """The sentence `enc` attending to itself through this page's layers, as its Settings say."""
@@ -83,7 +89,6 @@ class Context:
 
 RUN: ContextVar[Context] = ContextVar("context")  # this run's, set by the entry before the page runs
 T = TypeVar("T")
-ATTENTION = ("scaled", "softmax", "own")  # the settings that decide how the sentence's attention is computed
 
 
 @dataclass
@@ -123,7 +128,7 @@ def context(p: Page, s: Settings) -> Context:
     st.markdown(t(p.intro, d=kv.vector_size, source=chosen.short(vectors)))
     w, provenance = weights.layers(s, kv, vectors)
     render.save_menu()
-    ctx = Context(s, kv, vectors, w, provenance, None, None, pages.named(), p)
+    ctx = Context(s, kv, vectors, w, provenance, None, pages.named(), p)
     if p.sentence is None:
         return ctx
     enc = rows.sentence_rows(kv, getattr(s, p.sentence), s.position)
@@ -132,7 +137,7 @@ def context(p: Page, s: Settings) -> Context:
         enc = None
     if enc is None:
         st.stop()
-    return replace(ctx, enc=enc, att=ctx.attend(enc))
+    return replace(ctx, enc=enc)
 
 
 def lobby(p: Page, s: Settings) -> Context:
@@ -142,7 +147,7 @@ def lobby(p: Page, s: Settings) -> Context:
     st.title(t(p.title))
     st.markdown(t(p.intro))
     render.name_files(p.name, "")
-    return Context(s, None, None, {}, None, None, None, pages.named(), p)  # type: ignore[arg-type]
+    return Context(s, None, None, {}, None, None, pages.named(), p)  # type: ignore[arg-type]
 
 
 def part(draw: Callable[[Context], T], *local: str) -> T:
@@ -174,8 +179,8 @@ def alone(draw: Callable[[Context], T], ctx: Context, local: tuple[str, ...], ru
 def again(ctx: Context, local: tuple[str, ...]) -> Context:
     """The page run's Context `ctx` for a run of its part alone, with the Settings the widgets hold now."""
     # Such a run starts in a thread of its own: the language, the address bar and the run's context are set again. The
-    # whole page runs again when a setting not `local` changed; the sentence's attention is computed again when how it
-    # is computed changed.
+    # whole page runs again when a setting not `local` changed; the Context made with the new Settings computes the
+    # sentence's attention afresh when the part reads it.
     s = sidebar.current()
     text.use(s.lang)
     if any(getattr(s, f.name) != getattr(ctx.s, f.name) for f in fields(s) if f.name not in local):
@@ -184,9 +189,6 @@ def again(ctx: Context, local: tuple[str, ...]) -> Context:
     queue.drawing()
     render.PAUSE.set(queue.give_way)
     render.name_files(ctx.page.name, getattr(s, ctx.page.sentence or ctx.page.box))
-    same = all(getattr(s, name) == getattr(ctx.s, name) for name in ATTENTION)
     now = replace(ctx, s=s)
-    if ctx.enc is not None and not same:
-        now = replace(now, att=now.attend(ctx.enc))
     RUN.set(now)
     return now

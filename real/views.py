@@ -122,7 +122,7 @@ def sentence_view(ctx):
     if not s.predict or guessed(ctx, sentence, enc, att):
         heads_view(ctx, sentence, enc, att, scored)
         same_key(ctx, sentence, enc, att)
-    return replace(ctx, s=replace(s, sentence=" ".join(sentence.tokens)), enc=enc, att=att)
+    return replace(ctx, s=replace(s, sentence=" ".join(sentence.tokens)), enc=enc)
 
 
 def other_models() -> dict[str, dict[str, tuple[str, float]]]:
