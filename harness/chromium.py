@@ -14,6 +14,7 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
                  "--no-first-run", "--disable-component-update", "--disable-sync"]
 VIEWPORT = {"width": 1400, "height": 900}
 LOWEST_PORT = 20_000  # of the ports free_port picks from
+OUTGOING = Path("/proc/sys/net/ipv4/ip_local_port_range")  # the kernel's ports for outgoing connections
 # Counts finished script runs as the browser receives them: Streamlit's ForwardMsg.script_finished (protobuf field 6,
 # any status but FINISHED_EARLY_FOR_RERUN = 2), read off the websocket. The page's own running/not-running flag can
 # miss a quick run when the browser is busy. Also notes when the DOM last changed.
@@ -83,19 +84,30 @@ CANVAS_DIGEST = """c => {  // a hash of a chart's canvas pixels; null for a char
 
 
 def free_port() -> int:
-    """A loopback TCP port that nothing listens on now, below the ports the kernel hands out to outgoing connections."""
+    """A loopback TCP port nothing listens on now, outside the ports the kernel hands out to outgoing connections."""
     # A port from that range could be taken by a browser's or a client's connection before the server started on
-    # it binds it ("Port … is not available").
-    ephemeral = Path("/proc/sys/net/ipv4/ip_local_port_range")
-    low = int(ephemeral.read_text().split()[0]) if ephemeral.exists() else 32768
-    for port in random.sample(range(LOWEST_PORT, low), 200):
+    # it binds it ("Port … is not available"). Where the range leaves no port out (1024–65535 on some hosts), the
+    # kernel picks one, as it would for any server.
+    low, high = outgoing_ports()
+    outside = [*range(LOWEST_PORT, low), *range(high + 1, 65536)]
+    for port in random.sample(outside, min(200, len(outside))):
         with socket.socket() as s:
             try:
                 s.bind(("127.0.0.1", port))
             except OSError:  # in use, or waiting to close
                 continue
             return port
-    raise RuntimeError(f"no free port between {LOWEST_PORT} and {low}")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def outgoing_ports() -> tuple[int, int]:
+    """The first and last port the kernel hands out to outgoing connections (Linux's default where it does not say)."""
+    if not OUTGOING.exists():
+        return 32768, 60999
+    low, high = OUTGOING.read_text().split()
+    return int(low), int(high)
 
 
 def start_server(port: int, *options: str, timeout: float = 60) -> subprocess.Popen:
