@@ -40,7 +40,7 @@ def gensim_data(name: str) -> KeyedVectors:
 
 
 def vectors(s, where) -> tuple[KeyedVectors, Source]:
-    """The vectors the visitor chose, their short name as sentences quote it ('GloVe', 'uploaded'), and their Source."""
+    """The vectors the visitor chose, and their Source: which vectors are in use (short() names them in sentences)."""
     # What the choice needs is drawn `where` (the sidebar, under the choice): the uploader and what it holds, or why a
     # download cannot be used. The built-in GloVe stands in, and is named so, while an upload or a download is not
     # available.
